@@ -1,0 +1,29 @@
+# make demo: a short rendered Swival match (medium vs easy), result printed, GIF written.
+# make test: the whole test suite.
+# Both create .venv/ on first use: torch 2.13.0 (CPU) first, then the project.
+
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+
+.PHONY: demo test bench clean-venv
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet torch==2.13.0
+	$(PY) -m pip install --quiet -e '.[train,test]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(VENV)/bin/swgym watch swival --p0 medium --p1 easy --seed 7 --gif demo.gif
+
+test: $(STAMP)
+	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(PY) -m pytest -q -n 2
+
+bench: $(STAMP)
+	$(VENV)/bin/swgym bench
+
+clean-venv:
+	rm -rf $(VENV)

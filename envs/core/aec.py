@@ -1,0 +1,215 @@
+"""The one PettingZoo AEC adapter shared by every game.
+
+A game's ``env.py`` subclasses :class:`TurnBasedEnv` and supplies only:
+
+* ``game_cls``: its :class:`~envs.core.game.Game` subclass;
+* ``metadata`` (``name``, ``render_modes``, ``render_fps``);
+* ``observation_shape(game)`` and ``observe_state(game, state, seat)``;
+* ``renderer``: an object with ``ansi(game, state, last)``, ``size(game)`` and
+  ``draw(surface, game, state, last)`` (see :mod:`envs.core.rendering`).
+
+Everything about agents, rewards, terminations, seeding, illegal actions,
+snapshots (undo) and render dispatch lives here, once.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import EzPickle
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from envs.core.game import Game, RuleError
+
+
+class TurnBasedEnv(AECEnv, EzPickle):
+    """A turn-based game as a PettingZoo AEC environment.
+
+    Keyword arguments other than ``render_mode`` are the game's rule
+    parameters (see the game's docstring); unknown ones raise ``TypeError``.
+    """
+
+    game_cls: ClassVar[type[Game]]
+    renderer: ClassVar[Any]
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["human", "ansi", "rgb_array"],
+        "name": "turn_based",
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
+
+    def __init__(self, render_mode: str | None = None, **params: Any) -> None:
+        EzPickle.__init__(self, render_mode=render_mode, **params)
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"{self.metadata['name']}: render_mode must be one of "
+                f"{self.metadata['render_modes']} or None, got {render_mode!r}"
+            )
+        self.render_mode = render_mode
+        self.game = self.game_cls(**params)
+        self.possible_agents = [f"player_{i}" for i in range(self.game.num_players)]
+        self.agent_seat = {agent: i for i, agent in enumerate(self.possible_agents)}
+        obs_box = spaces.Box(0.0, 1.0, shape=self.observation_shape(self.game), dtype=np.float32)
+        mask_box = spaces.Box(0, 1, shape=(self.game.num_actions,), dtype=np.int8)
+        self.observation_spaces = {
+            a: spaces.Dict({"observation": obs_box, "action_mask": mask_box})
+            for a in self.possible_agents
+        }
+        self.action_spaces = {a: spaces.Discrete(self.game.num_actions) for a in self.possible_agents}
+        self._rng = np.random.default_rng()
+        self._canvas = None
+        self.state = None
+        self.last_move: tuple[int, int] | None = None
+        self._mask_cache: np.ndarray | None = None
+
+    # -- what a game supplies ------------------------------------------------
+    @staticmethod
+    def observation_shape(game: Game) -> tuple[int, ...]:
+        raise NotImplementedError
+
+    @staticmethod
+    def observe_state(game: Game, state: Any, seat: int) -> np.ndarray:
+        raise NotImplementedError
+
+    # -- PettingZoo API ------------------------------------------------------
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        self.state = self.game.new_state(self._rng)
+        self.last_move = None
+        self._mask_cache = None
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self._skip_agent_selection = None
+        self.agent_selection = self.possible_agents[self.game.to_move(self.state)]
+        if self.render_mode == "human":
+            self.render()
+
+    def legal_mask(self) -> np.ndarray:
+        """Boolean legality of every action for the agent to move (cached per position)."""
+        if self._mask_cache is None:
+            self._mask_cache = self.game.legal_mask(self.state)
+        return self._mask_cache
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self.agent_seat[agent]
+        observation = self.observe_state(self.game, self.state, seat)
+        if agent == self.agent_selection and not self.game.is_over(self.state) \
+                and self.agents and not self.terminations.get(agent, True):
+            mask = self.legal_mask().astype(np.int8)
+        else:
+            mask = np.zeros(self.game.num_actions, dtype=np.int8)
+        return {"observation": observation, "action_mask": mask}
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise ValueError(f"{self.metadata['name']}: {agent} is still in the game; "
+                             "step(None) is only for agents that are done")
+        seat = self.agent_seat[agent]
+        action = self.game.check_action(self.state, action)
+        self._cumulative_rewards[agent] = 0.0
+        step_rewards = self.game.apply(self.state, action, self._rng)
+        self._mask_cache = None
+        self.last_move = (seat, action)
+        for a in self.agents:
+            self.rewards[a] = float(step_rewards[self.agent_seat[a]])
+        if self.game.is_over(self.state):
+            for a in self.agents:
+                self.terminations[a] = True
+            self.agent_selection = agent
+        else:
+            for a in self.agents:
+                if not self.game.seat_active(self.state, self.agent_seat[a]):
+                    self.terminations[a] = True
+            self.agent_selection = self.possible_agents[self.game.to_move(self.state)]
+        self._accumulate_rewards()
+        self._deads_step_first()
+        if self.render_mode == "human":
+            self.render()
+
+    # -- snapshots (undo in the play app, search in bots) -------------------
+    def snapshot(self) -> dict[str, Any]:
+        """Everything needed to put the env back exactly as it is now."""
+        return {
+            "state": self.game.copy_state(self.state),
+            "last_move": self.last_move,
+            "rng": self._rng.bit_generator.state,
+            "agents": self.agents[:],
+            "rewards": dict(self.rewards),
+            "cumulative": dict(self._cumulative_rewards),
+            "terminations": dict(self.terminations),
+            "truncations": dict(self.truncations),
+            "infos": {a: dict(i) for a, i in self.infos.items()},
+            "selection": self.agent_selection,
+            "skip": getattr(self, "_skip_agent_selection", None),
+        }
+
+    def restore(self, snap: dict[str, Any]) -> None:
+        """Undo back to a :meth:`snapshot`."""
+        self.state = self.game.copy_state(snap["state"])
+        self.last_move = snap["last_move"]
+        self._rng.bit_generator.state = snap["rng"]
+        self.agents = snap["agents"][:]
+        self.rewards = dict(snap["rewards"])
+        self._cumulative_rewards = dict(snap["cumulative"])
+        self.terminations = dict(snap["terminations"])
+        self.truncations = dict(snap["truncations"])
+        self.infos = {a: dict(i) for a, i in snap["infos"].items()}
+        self.agent_selection = snap["selection"]
+        self._skip_agent_selection = snap["skip"]
+        self._mask_cache = None
+
+    def action_name(self, action: int) -> str:
+        """Readable name of ``action`` in the current position."""
+        return self.game.action_name(self.state, int(action))
+
+    # -- rendering -------------------------------------------------------------
+    def render(self) -> Any:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode= to the env")
+            return None
+        if self.state is None:
+            raise RuntimeError(f"{self.metadata['name']}: call reset() before render()")
+        if self.render_mode == "ansi":
+            return self.renderer.ansi(self.game, self.state, self.last_move)
+        from envs.core.rendering import Canvas
+
+        if self._canvas is None:
+            self._canvas = Canvas(self.renderer.size(self.game), self.render_mode,
+                                  title=self.metadata["name"], fps=self.metadata["render_fps"])
+        self.renderer.draw(self._canvas.surface, self.game, self.state, self.last_move)
+        return self._canvas.show()
+
+    def close(self) -> None:
+        if self._canvas is not None:
+            self._canvas.close()
+            self._canvas = None
+
+
+def wrap(raw: TurnBasedEnv) -> AECEnv:
+    """PettingZoo's usual wrappers: illegal move loses (-1), bounds, call order."""
+    env = wrappers.TerminateIllegalWrapper(raw, illegal_reward=-1)
+    env = wrappers.AssertOutOfBoundsWrapper(env)
+    return wrappers.OrderEnforcingWrapper(env)
+
+
+__all__ = ["TurnBasedEnv", "wrap", "RuleError"]

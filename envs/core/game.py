@@ -1,0 +1,116 @@
+"""The contract every game's pure rules module fulfils.
+
+A :class:`Game` holds the rule parameters of one variant (validated once, at
+construction) and works on a plain, cheap-to-copy state object. It knows
+nothing of PettingZoo, rendering or agents' names: seats are integers
+``0..num_players-1`` and randomness only ever comes from the
+``numpy.random.Generator`` handed in.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, ClassVar
+
+import numpy as np
+
+
+class RuleError(ValueError):
+    """A rule parameter or an action that the rules do not allow."""
+
+
+class Game:
+    """Base class of a game's rules; subclasses fill in the abstract methods.
+
+    Class attributes a subclass sets:
+
+    * ``name``: registry name, e.g. ``"swival"``.
+    * ``PARAMS``: every rule parameter with its default (the one declared place).
+    """
+
+    name: ClassVar[str] = ""
+    PARAMS: ClassVar[dict[str, Any]] = {}
+
+    def __init__(self, **params: Any) -> None:
+        unknown = sorted(set(params) - set(self.PARAMS))
+        if unknown:
+            known = ", ".join(f"{k}={v!r}" for k, v in self.PARAMS.items()) or "none"
+            raise TypeError(
+                f"{self.name}: unknown keyword(s) {', '.join(unknown)}; "
+                f"the rule parameters are: {known}"
+            )
+        self.params = {**self.PARAMS, **params}
+        self.validate_params()
+
+    # -- to be provided by each game -------------------------------------
+    num_players: int = 2
+    num_actions: int = 0
+
+    def validate_params(self) -> None:
+        """Raise :class:`RuleError` naming any parameter whose value is bad."""
+
+    def new_state(self, rng: np.random.Generator) -> Any:
+        """The position at the start of a game (chance drawn from ``rng``)."""
+        raise NotImplementedError
+
+    def to_move(self, state: Any) -> int:
+        """Seat whose turn it is (meaningless once the game is over)."""
+        raise NotImplementedError
+
+    def legal_mask(self, state: Any) -> np.ndarray:
+        """Boolean array of length ``num_actions``: True where legal."""
+        raise NotImplementedError
+
+    def apply(self, state: Any, action: int, rng: np.random.Generator) -> list[float]:
+        """Play ``action`` for the seat to move, changing ``state`` in place.
+
+        Returns the reward of every seat for this action (zero-sum).
+        The action is assumed legal: callers check with :meth:`check_action`.
+        """
+        raise NotImplementedError
+
+    def is_over(self, state: Any) -> bool:
+        raise NotImplementedError
+
+    def seat_active(self, state: Any, seat: int) -> bool:
+        """False once a seat has left the game (for games that eliminate)."""
+        return True
+
+    def action_name(self, state: Any, action: int) -> str:
+        """A short readable name of ``action`` in ``state``."""
+        return str(action)
+
+    def winners(self, state: Any) -> list[int]:
+        """Seats that won a finished game ([] for a draw)."""
+        raise NotImplementedError
+
+    # -- shared helpers --------------------------------------------------
+    def copy_state(self, state: Any) -> Any:
+        """An independent copy of ``state`` (override where a faster one exists)."""
+        return copy.deepcopy(state)
+
+    def legal_actions(self, state: Any) -> list[int]:
+        return np.flatnonzero(self.legal_mask(state)).tolist()
+
+    def check_action(self, state: Any, action: Any) -> int:
+        """Return ``action`` as an int, or raise :class:`RuleError` naming the problem."""
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            raise RuleError(
+                f"{self.name}: action must be an integer in [0, {self.num_actions}), "
+                f"got {action!r} of type {type(action).__name__}"
+            )
+        action = int(action)
+        if self.is_over(state):
+            raise RuleError(f"{self.name}: the game is over; no action {action} can be played")
+        if not 0 <= action < self.num_actions:
+            raise RuleError(f"{self.name}: action {action} is out of range [0, {self.num_actions})")
+        mask = self.legal_mask(state)
+        if not mask[action]:
+            legal = np.flatnonzero(mask).tolist()
+            shown = ", ".join(f"{a} ({self.action_name(state, a)})" for a in legal[:12])
+            more = f", ... {len(legal) - 12} more" if len(legal) > 12 else ""
+            raise RuleError(
+                f"{self.name}: illegal action {action} ({self.action_name(state, action)}) "
+                f"for seat {self.to_move(state)}; legal: {shown}{more}"
+            )
+        return action

@@ -1,0 +1,104 @@
+"""Playing whole games between opponents: one game, or a seeded series with seats rotated."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from envs.core.opponents import Opponent, make_opponent
+from envs.registry import make_raw
+
+
+@dataclass
+class GameRecord:
+    """Outcome of one game: ``returns`` and ``winners`` by seat, the number of plies."""
+
+    returns: list[float]
+    winners: list[int]
+    plies: int
+    frames: list[np.ndarray] = field(default_factory=list)
+
+
+def play_game(game: str, players: Sequence[Opponent], seed: int | None = None,
+              render_mode: str | None = None, on_step: Callable[[Any], None] | None = None,
+              **params: Any) -> GameRecord:
+    """One game of ``game`` with ``players[i]`` in seat i.
+
+    ``render_mode="rgb_array"`` collects a frame after the reset and after every
+    action; ``on_step(env)`` is called at the same moments.
+    """
+    env = make_raw(game, render_mode=render_mode, **params)
+    if len(players) != env.game.num_players:
+        raise ValueError(f"{game}: {env.game.num_players} players needed, got {len(players)}")
+    env.reset(seed=seed)
+    seed_rng = np.random.default_rng(seed)
+    for p in players:
+        p.reset(seed=int(seed_rng.integers(2**31)))
+    returns = dict.fromkeys(env.possible_agents, 0.0)
+    frames: list[np.ndarray] = []
+
+    def snap() -> None:
+        if render_mode == "rgb_array":
+            frames.append(env.render())
+        if on_step is not None:
+            on_step(env)
+
+    snap()
+    plies = 0
+    while env.agents:
+        agent = env.agent_selection
+        if env.terminations[agent] or env.truncations[agent]:
+            returns[agent] += env._cumulative_rewards[agent]
+            env.step(None)
+            continue
+        obs = env.observe(agent)
+        returns[agent] += env._cumulative_rewards[agent]
+        action = players[env.agent_seat[agent]].act(obs["observation"], obs["action_mask"], env.state)
+        env.step(action)
+        plies += 1
+        snap()
+    env.close()
+    return GameRecord([returns[a] for a in env.possible_agents], env.game.winners(env.state), plies, frames)
+
+
+@dataclass
+class SeriesResult:
+    """Per entrant (by index in the given list): wins, draws, losses, games, summed returns."""
+
+    names: list[str]
+    wins: list[int]
+    draws: list[int]
+    losses: list[int]
+    returns: list[float]
+    games: int
+
+
+def play_series(game: str, entrants: Sequence[Any], games: int, seed: int = 0,
+                progress: Callable[[int], None] | None = None, **params: Any) -> SeriesResult:
+    """``games`` games, the seating rotated each game so every entrant plays every seat.
+
+    ``entrants`` are opponent specs (names, policy paths, objects), one per
+    seat. A game counts as a win for each of its winners, a draw for every
+    entrant when nobody won, and a loss otherwise.
+    """
+    n = len(entrants)
+    players = [make_opponent(game, spec, seed=seed + i, **params) for i, spec in enumerate(entrants)]
+    names = [spec if isinstance(spec, str) else type(spec).__name__ for spec in entrants]
+    wins, draws, losses, rets = [0] * n, [0] * n, [0] * n, [0.0] * n
+    for g in range(games):
+        order = [(g + s) % n for s in range(n)]  # order[seat] = entrant index
+        record = play_game(game, [players[i] for i in order], seed=seed * 100_003 + g, **params)
+        for seat, entrant in enumerate(order):
+            rets[entrant] += record.returns[seat]
+            if not record.winners:
+                draws[entrant] += 1
+            elif seat in record.winners:
+                wins[entrant] += 1
+            else:
+                losses[entrant] += 1
+        if progress is not None:
+            progress(g + 1)
+    return SeriesResult(names, wins, draws, losses, rets, games)

@@ -1,0 +1,76 @@
+"""The opponent protocol and the one place that turns a name into an opponent.
+
+An opponent is any object with
+
+* ``act(observation, action_mask, state=None) -> int``: choose a legal action.
+  ``observation`` is the seat's observation array, ``action_mask`` its int8 or
+  bool mask. ``state`` is the game's rules state, given to the built-in bots
+  that search with the rules (a bot must read only what its seat may see);
+  learned policies ignore it.
+* ``reset(seed=None)``: start a new game (re-seed any randomness).
+
+Built-in names: ``"random"``, ``"easy"``, ``"medium"`` (each game's
+``bots.py``) and ``"hard"`` (the shipped policy in ``policies/``). A path to a
+policy file also works.
+"""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+DIFFICULTIES = ("random", "easy", "medium", "hard")
+
+
+@runtime_checkable
+class Opponent(Protocol):
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, state: Any = None) -> int: ...
+
+    def reset(self, seed: int | None = None) -> None: ...
+
+
+class RandomOpponent:
+    """Uniform over the legal actions."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        if seed is not None:
+            self.rng = np.random.default_rng(seed)
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, state: Any = None) -> int:
+        legal = np.flatnonzero(action_mask)
+        if legal.size == 0:
+            raise ValueError("RandomOpponent: the action mask has no legal action")
+        return int(legal[self.rng.integers(legal.size)])
+
+
+def make_opponent(game: str, spec: Any, seed: int | None = None, **game_params: Any) -> Opponent:
+    """Turn ``spec`` (a difficulty name, a policy file path or an opponent) into an opponent.
+
+    ``game_params`` are the rule parameters of the env the opponent will play
+    in (bots that search need the same rules).
+    """
+    if not isinstance(spec, (str, Path)):
+        if isinstance(spec, Opponent) or hasattr(spec, "act"):
+            return spec
+        raise TypeError(f"opponent must be a name {DIFFICULTIES}, a policy file path, or an object "
+                        f"with act(observation, action_mask, state=None); got {spec!r}")
+    name = str(spec)
+    if name == "random":
+        return RandomOpponent(seed)
+    if name in ("easy", "medium"):
+        from envs.registry import game_package
+
+        bots = importlib.import_module(f"{game_package(game)}.bots")
+        return bots.BOTS[name](bots.GAME(**game_params), seed=seed)
+    if name == "hard" or name.endswith((".npz", ".zip")):
+        from policies import load  # lazy: policies sits above envs
+
+        return load(game, name, seed=seed, **game_params)
+    raise ValueError(f"unknown opponent {name!r} for {game}: use one of {', '.join(DIFFICULTIES)} "
+                     "or the path of a policy file (.npz or SB3 .zip)")

@@ -1,0 +1,146 @@
+"""Single-agent Gymnasium view of any game: the learner holds one seat.
+
+The other seats are played inside :meth:`SingleAgentEnv.step` by opponents
+given by name ("random", "easy", "medium", "hard"), policy file or object.
+The learner's reward is everything it received since its previous action,
+opponents' moves included. ``action_masks()`` is a method of the env itself,
+so sb3-contrib's MaskablePPO finds it through any VecEnv, SubprocVecEnv too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from envs.core.game import RuleError
+from envs.core.opponents import make_opponent
+from envs.registry import make_raw
+
+MAX_RESTARTS = 100  # games that end before the learner's first move are dealt again
+
+
+class SingleAgentEnv(gymnasium.Env):
+    """``SingleAgentEnv("swival", opponent="medium")``: learner against built-in or given opponents.
+
+    Args:
+        game: registry name of the game.
+        opponent: one spec for every other seat, or a sequence with one spec
+            per other seat (in seat order, the learner's seat skipped).
+        seat: the learner's seat, or None to draw it each episode.
+        render_mode: as the game's PettingZoo env.
+        illegal_action: "lose" (PettingZoo's convention: the episode ends with
+            reward -1 and ``info["illegal_action"]`` says why) or "raise"
+            (a ``RuleError`` naming the action and the legal ones).
+        **params: the game's rule parameters.
+    """
+
+    metadata = {"render_modes": ["human", "ansi", "rgb_array"]}
+
+    def __init__(self, game: str, opponent: Any = "random", seat: int | None = None,
+                 render_mode: str | None = None, illegal_action: str = "lose", **params: Any) -> None:
+        if illegal_action not in ("lose", "raise"):
+            raise ValueError(f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}")
+        self.illegal_action = illegal_action
+        self.game_name = game
+        self.aec = make_raw(game, render_mode=render_mode, **params)
+        self.params = params
+        self.metadata = {**self.aec.metadata, "render_modes": list(self.aec.metadata["render_modes"])}
+        self.render_mode = render_mode
+        n = self.aec.game.num_players
+        if seat is not None and not (isinstance(seat, (int, np.integer)) and 0 <= seat < n):
+            raise ValueError(f"{game}: seat must be None or an int in [0, {n}), got {seat!r}")
+        self.fixed_seat = seat
+        agent0 = self.aec.possible_agents[0]
+        self.observation_space = self.aec.observation_space(agent0)["observation"]
+        self.action_space = spaces.Discrete(self.aec.game.num_actions)
+        self.set_opponents(opponent)
+        self.seat = 0 if seat is None else int(seat)
+        self._done = True
+
+    # -- opponents ---------------------------------------------------------
+    def set_opponents(self, opponent: Any) -> None:
+        """Replace the opponents (one spec, or one per other seat); used by self-play pools."""
+        others = self.aec.game.num_players - 1
+        specs = list(opponent) if isinstance(opponent, Sequence) and not isinstance(opponent, str) \
+            else [opponent] * others
+        if len(specs) != others:
+            raise ValueError(f"{self.game_name}: {others} opponent(s) needed, got {len(specs)}")
+        self.opponents = [make_opponent(self.game_name, s, **self.params) for s in specs]
+
+    @property
+    def learner(self) -> str:
+        return self.aec.possible_agents[self.seat]
+
+    # -- gymnasium API -----------------------------------------------------
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        for _ in range(MAX_RESTARTS):
+            self.seat = self.fixed_seat if self.fixed_seat is not None \
+                else int(self.np_random.integers(self.aec.game.num_players))
+            self.aec.reset(seed=int(self.np_random.integers(2**31)))
+            for opp in self.opponents:
+                opp.reset(seed=int(self.np_random.integers(2**31)))
+            self._play_others()
+            if not self._learner_done():
+                break
+        else:
+            raise RuntimeError(f"{self.game_name}: {MAX_RESTARTS} games in a row ended before the learner moved")
+        self._done = False
+        return self._observation(), {"seat": self.seat}
+
+    def step(self, action: Any):
+        if self._done:
+            raise RuntimeError(f"{self.game_name}: the episode is over; call reset()")
+        try:
+            action = self.aec.game.check_action(self.aec.state, action)
+        except RuleError as err:
+            if self.illegal_action == "raise":
+                raise
+            self._done = True
+            return self._observation(), -1.0, True, False, {"seat": self.seat, "illegal_action": str(err)}
+        self.aec.step(action)
+        self._play_others()
+        reward = float(self.aec._cumulative_rewards.get(self.learner, 0.0))
+        self.aec._cumulative_rewards[self.learner] = 0.0
+        self._done = self._learner_done()
+        info: dict[str, Any] = {"seat": self.seat}
+        if self._done:
+            info["winners"] = self.aec.game.winners(self.aec.state) if self.aec.game.is_over(self.aec.state) else []
+        return self._observation(), reward, self._done, False, info
+
+    def action_masks(self) -> np.ndarray:
+        """Legal actions of the learner now (all True once the episode is over, never all False)."""
+        if self._done or self._learner_done():
+            return np.ones(self.action_space.n, dtype=bool)
+        return self.aec.legal_mask().copy()
+
+    def render(self):
+        return self.aec.render()
+
+    def close(self) -> None:
+        self.aec.close()
+
+    # -- internals ---------------------------------------------------------
+    def _learner_done(self) -> bool:
+        return self.aec.terminations.get(self.learner, True) or self.aec.truncations.get(self.learner, True)
+
+    def _observation(self) -> np.ndarray:
+        return self.aec.observe_state(self.aec.game, self.aec.state, self.seat)
+
+    def _play_others(self) -> None:
+        aec = self.aec
+        while not self._learner_done():
+            agent = aec.agent_selection
+            if agent == self.learner:
+                return
+            if aec.terminations[agent] or aec.truncations[agent]:
+                aec.step(None)
+                continue
+            seat = aec.agent_seat[agent]
+            opponent = self.opponents[seat if seat < self.seat else seat - 1]
+            obs = aec.observe(agent)
+            aec.step(opponent.act(obs["observation"], obs["action_mask"], aec.state))

@@ -1,0 +1,67 @@
+"""Every game of the suite, by name: the one list to extend when a game is added."""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    name: str      # registry name, e.g. "swival"
+    module: str    # versioned PettingZoo module exposing env() and raw_env
+    package: str   # package holding rules.py, env.py, render.py, bots.py
+    gym_id: str    # single-agent gymnasium id
+
+
+GAMES: dict[str, GameEntry] = {
+    e.name: e
+    for e in [
+        GameEntry("swival", "envs.swival_v0", "envs.swival", "swgym/Swival-v0"),
+    ]
+}
+
+
+def _entry(name: str) -> GameEntry:
+    try:
+        return GAMES[name]
+    except KeyError:
+        raise ValueError(f"unknown game {name!r}; the games are: {', '.join(GAMES)}") from None
+
+
+def list_games() -> list[str]:
+    """Names of every game, in registry order."""
+    return list(GAMES)
+
+
+def game_module(name: str) -> ModuleType:
+    """The versioned module (``envs.<name>_v0``) of a game."""
+    return importlib.import_module(_entry(name).module)
+
+
+def game_package(name: str) -> str:
+    return _entry(name).package
+
+
+def make(name: str, **kwargs: Any):
+    """The wrapped PettingZoo AEC env of game ``name`` (``render_mode`` and rule keywords)."""
+    return game_module(name).env(**kwargs)
+
+
+def make_raw(name: str, **kwargs: Any):
+    """The unwrapped AEC env (``raw_env``) of game ``name``."""
+    return game_module(name).raw_env(**kwargs)
+
+
+def register_gymnasium() -> None:
+    """Register each game's single-agent env with gymnasium (idempotent)."""
+    import gymnasium
+
+    for entry in GAMES.values():
+        if entry.gym_id not in gymnasium.registry:
+            gymnasium.register(entry.gym_id, entry_point="envs.core.single_agent:SingleAgentEnv",
+                               kwargs={"game": entry.name},
+                               # unwrapped, so that env.action_masks() is reachable
+                               disable_env_checker=True, order_enforce=False)

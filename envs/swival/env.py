@@ -1,0 +1,96 @@
+"""Swival
+
+| | |
+|---|---|
+| Import | `from envs import swival_v0` |
+| Actions | Discrete(73) |
+| Agents | `player_0` (Red, moves first), `player_1` (Black) |
+| Observation | dict: `observation` Box(0, 1, (78,), float32), `action_mask` Box(0, 1, (73,), int8) |
+| Rewards | +1 win, -1 loss, 0 draw |
+| Rule parameters | none |
+
+Two players place counters on three concentric rings of eight spaces; the
+middle ring can be swivelled one step after a placement. A line of three is
+one spoke (the same position ``k`` on all three rings). At the start of your
+turn, if you have a line you may put your winning counter in the centre and
+win; a line made on your own move can still be broken by the opponent's
+swivel before your next turn.
+
+## Board and cells
+Cell = ring*8 + k; ring 0 outer, 1 middle, 2 inner; k = 0..7 clockwise, k = 0
+just right of 12 o'clock. Each player has 12 counters for the rings and the
+13th, winning counter for the centre.
+
+## Actions
+* a < 72: place on cell ``a // 3`` then swivel ``a % 3`` (0 none, 1 left =
+  anticlockwise, middle k -> k-1; 2 right = clockwise, k -> k+1). A swivel is
+  legal only when, after the placement, the mover has at least 2 counters on
+  the board and at least one of them on the middle ring.
+* a = 72: the winning counter into the centre; legal exactly when the mover
+  has a line at the start of the turn (placements stay legal too).
+
+The game is drawn when the board is full and the player to move has no line.
+
+## Observation (from the observing player's side)
+| index | meaning |
+|---|---|
+| 0-23 | own counters, by cell |
+| 24-47 | opponent's counters, by cell |
+| 48-71 | empty cells |
+| 72 | a swivel is allowed after placing on the middle ring (own counters >= 1) |
+| 73 | a swivel is allowed after placing anywhere (also an own counter on the middle ring) |
+| 74 | own line of three on the board |
+| 75 | opponent's line of three on the board |
+| 76 | own ring counters left / 12 |
+| 77 | opponent's ring counters left / 12 |
+
+## Version history
+* v0: first release.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from envs.core.aec import TurnBasedEnv
+from envs.swival import render
+from envs.swival.rules import MIDDLE, NUM_CELLS, SwivalGame, SwivalState, has_line
+
+OBSERVATION_SIZE = 78
+_BIT_INDEX = np.arange(NUM_CELLS)
+
+
+def _bits_to_array(bits: int) -> np.ndarray:
+    return ((bits >> _BIT_INDEX) & 1).astype(np.float32)
+
+
+class raw_env(TurnBasedEnv):
+    """Swival as a PettingZoo AEC environment (see the module docstring)."""
+
+    game_cls = SwivalGame
+    renderer = render
+    metadata = {
+        "render_modes": ["human", "ansi", "rgb_array"],
+        "name": "swival_v0",
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
+
+    @staticmethod
+    def observation_shape(game: SwivalGame) -> tuple[int, ...]:
+        return (OBSERVATION_SIZE,)
+
+    @staticmethod
+    def observe_state(game: SwivalGame, state: SwivalState, seat: int) -> np.ndarray:
+        own, opp = state.boards[seat], state.boards[1 - seat]
+        obs = np.empty(OBSERVATION_SIZE, dtype=np.float32)
+        obs[0:24] = _bits_to_array(own)
+        obs[24:48] = _bits_to_array(opp)
+        obs[48:72] = 1.0 - obs[0:24] - obs[24:48]
+        obs[72] = own != 0
+        obs[73] = own != 0 and own & MIDDLE != 0
+        obs[74] = has_line(own)
+        obs[75] = has_line(opp)
+        obs[76] = game.counters_left(state, seat) / 12.0
+        obs[77] = game.counters_left(state, 1 - seat) / 12.0
+        return obs

@@ -1,0 +1,142 @@
+"""Swival's rules on bitboards (see the env docstring for the rules in words).
+
+Each player's counters are a 24-bit int: bit ``ring*8 + k``. Ring 0 is the
+outer ring, 1 the middle (the one that swivels), 2 the inner; ``k`` runs
+clockwise from just right of 12 o'clock. A line of three is one spoke:
+bits ``k``, ``8+k``, ``16+k``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from envs.core.game import Game
+
+NUM_CELLS = 24
+FULL = (1 << NUM_CELLS) - 1
+MIDDLE = 0xFF << 8
+SPOKES = tuple((1 << k) | (1 << (8 + k)) | (1 << (16 + k)) for k in range(8))
+WIN_ACTION = 72
+NUM_ACTIONS = 73
+SWIVELS = ("", "L", "R")  # 0 none, 1 left (anticlockwise), 2 right (clockwise)
+RING_NAMES = ("o", "m", "i")
+COUNTERS_ON_RINGS = 12
+
+
+def has_line(bits: int) -> bool:
+    """True when ``bits`` holds a whole spoke."""
+    for spoke in SPOKES:
+        if bits & spoke == spoke:
+            return True
+    return False
+
+
+def swivel(bits: int, direction: int) -> int:
+    """Turn the middle ring of ``bits``: 1 = left (k -> k-1), 2 = right (k -> k+1)."""
+    if direction == 0:
+        return bits
+    mid = (bits >> 8) & 0xFF
+    if direction == 1:
+        mid = (mid >> 1) | ((mid & 1) << 7)
+    else:
+        mid = ((mid << 1) & 0xFF) | (mid >> 7)
+    return (bits & ~MIDDLE) | (mid << 8)
+
+
+def swivel_allowed(mover_bits: int, cell: int) -> bool:
+    """After placing on ``cell``: at least 2 own counters and one on the middle ring."""
+    return mover_bits != 0 and (mover_bits & MIDDLE != 0 or 8 <= cell < 16)
+
+
+def play(mover: int, other: int, cell: int, direction: int) -> tuple[int, int]:
+    """Both bitboards after the mover places on ``cell`` and swivels ``direction``."""
+    mover |= 1 << cell
+    return swivel(mover, direction), swivel(other, direction)
+
+
+def placements(mover: int, other: int) -> list[tuple[int, int]]:
+    """Every legal (cell, swivel) pair for the mover (no win action)."""
+    occupied = mover | other
+    moves = []
+    for cell in range(NUM_CELLS):
+        if not occupied >> cell & 1:
+            moves.append((cell, 0))
+            if swivel_allowed(mover, cell):
+                moves.append((cell, 1))
+                moves.append((cell, 2))
+    return moves
+
+
+def cell_name(cell: int) -> str:
+    return f"{RING_NAMES[cell // 8]}{cell % 8}"
+
+
+@dataclass
+class SwivalState:
+    boards: list[int] = field(default_factory=lambda: [0, 0])
+    to_move: int = 0
+    winner: int | None = None
+    over: bool = False
+    plies: int = 0
+
+
+class SwivalGame(Game):
+    """Swival: two players, 73 actions, no rule parameters."""
+
+    name = "swival"
+    PARAMS: dict = {}
+    num_players = 2
+    num_actions = NUM_ACTIONS
+
+    def new_state(self, rng: np.random.Generator) -> SwivalState:
+        return SwivalState()
+
+    def copy_state(self, state: SwivalState) -> SwivalState:
+        return SwivalState(state.boards[:], state.to_move, state.winner, state.over, state.plies)
+
+    def to_move(self, state: SwivalState) -> int:
+        return state.to_move
+
+    def is_over(self, state: SwivalState) -> bool:
+        return state.over
+
+    def winners(self, state: SwivalState) -> list[int]:
+        return [] if state.winner is None else [state.winner]
+
+    def legal_mask(self, state: SwivalState) -> np.ndarray:
+        mask = np.zeros(NUM_ACTIONS, dtype=bool)
+        if state.over:
+            return mask
+        mover, other = state.boards[state.to_move], state.boards[1 - state.to_move]
+        if has_line(mover):
+            mask[WIN_ACTION] = True
+        for cell, direction in placements(mover, other):
+            mask[cell * 3 + direction] = True
+        return mask
+
+    def apply(self, state: SwivalState, action: int, rng: np.random.Generator) -> list[float]:
+        me = state.to_move
+        state.plies += 1
+        if action == WIN_ACTION:
+            state.winner, state.over = me, True
+            rewards = [-1.0, -1.0]
+            rewards[me] = 1.0
+            return rewards
+        cell, direction = divmod(action, 3)
+        state.boards[me], state.boards[1 - me] = play(state.boards[me], state.boards[1 - me], cell, direction)
+        state.to_move = 1 - me
+        if state.boards[0] | state.boards[1] == FULL and not has_line(state.boards[state.to_move]):
+            state.over = True  # draw: full board, the player to move has no line
+        return [0.0, 0.0]
+
+    def action_name(self, state: SwivalState, action: int) -> str:
+        if action == WIN_ACTION:
+            return "centre"
+        cell, direction = divmod(action, 3)
+        return cell_name(cell) + SWIVELS[direction]
+
+    def counters_left(self, state: SwivalState, seat: int) -> int:
+        """Ring counters not yet placed (the winning counter not counted)."""
+        return COUNTERS_ON_RINGS - state.boards[seat].bit_count()
