@@ -14,6 +14,13 @@ class GameEntry:
     module: str    # versioned PettingZoo module exposing env() and raw_env
     package: str   # package holding rules.py, env.py, render.py, bots.py
     gym_id: str    # single-agent gymnasium id
+    bots: str = ""  # module with BOTS = {"easy": cls, "medium": cls}; default <package>.bots
+    # rule-parameter sets that the test suite, golden playthroughs and bench cover
+    variants: tuple[dict, ...] = ({},)
+
+    @property
+    def bots_module(self) -> str:
+        return self.bots or f"{self.package}.bots"
 
 
 GAMES: dict[str, GameEntry] = {
@@ -41,8 +48,9 @@ def game_module(name: str) -> ModuleType:
     return importlib.import_module(_entry(name).module)
 
 
-def game_package(name: str) -> str:
-    return _entry(name).package
+def entry(name: str) -> GameEntry:
+    """The registry entry of game ``name`` (a clear error for unknown names)."""
+    return _entry(name)
 
 
 def make(name: str, **kwargs: Any):

@@ -64,10 +64,11 @@ def make_opponent(game: str, spec: Any, seed: int | None = None, **game_params: 
     if name == "random":
         return RandomOpponent(seed)
     if name in ("easy", "medium"):
-        from envs.registry import game_package
+        from envs.registry import entry, game_module
 
-        bots = importlib.import_module(f"{game_package(game)}.bots")
-        return bots.BOTS[name](bots.GAME(**game_params), seed=seed)
+        bots = importlib.import_module(entry(game).bots_module)
+        rules = game_module(game).raw_env.game_cls(**game_params)
+        return bots.BOTS[name](rules, seed=seed)
     if name == "hard" or name.endswith((".npz", ".zip")):
         from policies import load  # lazy: policies sits above envs
 

@@ -16,7 +16,6 @@ from envs.core.bots import Bot
 from envs.swival.rules import FULL, SPOKES, WIN_ACTION, SwivalGame, SwivalState, has_line, placements, play, swivel
 
 WIN, LOSS = 1000.0, -1000.0
-GAME = SwivalGame
 
 
 class EasyBot(Bot):

@@ -1,0 +1,154 @@
+"""The checks every registered game must pass, for each of its registry variants."""
+
+import functools
+import pickle
+import warnings
+from pathlib import Path
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test, render_test, seed_test
+
+import envs
+from envs.core.game import RuleError
+from envs.core.playthrough import record, variant_label
+from envs.registry import GAMES, game_module
+
+GOLDEN = Path(__file__).parent / "golden"
+CASES = [(name, params) for name, e in GAMES.items() for params in e.variants]
+IDS = [f"{name}[{variant_label(p) or 'default'}]" for name, p in CASES]
+
+
+def golden_path(name, params):
+    label = variant_label(params)
+    return GOLDEN / f"{name}{'_' + label if label else ''}.txt"
+
+
+@pytest.mark.parametrize("name,params", CASES, ids=IDS)
+def test_pettingzoo_api(name, params):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(envs.make(name, **params), num_cycles=300)
+
+
+@pytest.mark.parametrize("name,params", CASES, ids=IDS)
+def test_pettingzoo_seed(name, params):
+    seed_test(functools.partial(game_module(name).env, **params), num_cycles=300)
+
+
+@pytest.mark.parametrize("name,params", CASES, ids=IDS)
+def test_pettingzoo_render(name, params):
+    render_test(functools.partial(game_module(name).env, **params))
+
+
+@pytest.mark.parametrize("name,params", CASES, ids=IDS)
+def test_rgb_frame_has_a_picture(name, params):
+    env = envs.make(name, render_mode="rgb_array", **params)
+    env.reset(seed=3)
+    frame = env.render()
+    assert frame.ndim == 3 and frame.shape[2] == 3 and frame.dtype == np.uint8
+    assert frame.shape[0] >= 200 and frame.shape[1] >= 200
+    assert len(np.unique(frame.reshape(-1, 3), axis=0)) > 4, "the frame is (nearly) blank"
+
+
+@pytest.mark.parametrize("name,params", CASES, ids=IDS)
+def test_pickle_round_trip(name, params):
+    env = envs.make(name, **params)
+    env.reset(seed=5)
+    clone = pickle.loads(pickle.dumps(env))
+    clone.reset(seed=5)
+    a, b = env.observe(env.agent_selection), clone.observe(clone.agent_selection)
+    assert np.array_equal(a["observation"], b["observation"])
+    assert np.array_equal(a["action_mask"], b["action_mask"])
+
+
+@pytest.mark.parametrize("name,params", CASES, ids=IDS)
+def test_gymnasium_check_env(name, params):
+    env = gymnasium.make(GAMES[name].gym_id, opponent="random", **params)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_env(env, skip_render_check=True)
+
+
+@pytest.mark.parametrize("name,params", CASES, ids=IDS)
+def test_single_agent_mask_and_seat(name, params):
+    env = gymnasium.make(GAMES[name].gym_id, opponent="easy", **params)
+    seats = set()
+    for seed in range(6):
+        obs, info = env.reset(seed=seed)
+        seats.add(info["seat"])
+        done = False
+        while not done:
+            mask = env.action_masks()
+            assert mask.dtype == bool and mask.any()
+            legal = np.flatnonzero(mask)
+            obs, reward, done, truncated, info = env.step(int(legal[seed % len(legal)]))
+            assert env.observation_space.contains(obs)
+        assert env.action_masks().all(), "a finished episode's mask must be all True, never all False"
+    assert len(seats) > 1, "the learner's seat should be drawn per episode"
+
+
+@pytest.mark.parametrize("name,params", CASES, ids=IDS)
+def test_golden_playthrough(name, params):
+    path = golden_path(name, params)
+    assert path.exists(), f"missing {path}: write it with `swgym golden --write`"
+    assert record(name, seed=0, **params) == path.read_text(), (
+        f"{name} {params}: the seeded game no longer matches {path.name}; if the change is intended, "
+        "rewrite it with `swgym golden --write`")
+
+
+@pytest.mark.parametrize("name,params", CASES, ids=IDS)
+def test_raw_env_illegal_action_names_the_problem(name, params):
+    env = envs.make_raw(name, **params)
+    env.reset(seed=0)
+    mask = env.observe(env.agent_selection)["action_mask"]
+    illegal = np.flatnonzero(mask == 0)
+    if illegal.size:
+        with pytest.raises(RuleError, match=rf"illegal action {illegal[0]}\b.*legal:"):
+            env.step(int(illegal[0]))
+    with pytest.raises(RuleError, match="out of range"):
+        env.step(env.game.num_actions)
+    with pytest.raises(RuleError, match="must be an integer"):
+        env.step("3")
+
+
+@pytest.mark.parametrize("name,params", CASES, ids=IDS)
+def test_wrapped_env_illegal_action_loses(name, params):
+    env = envs.make(name, **params)
+    env.reset(seed=0)
+    agent = env.agent_selection
+    mask = env.observe(agent)["action_mask"]
+    illegal = np.flatnonzero(mask == 0)
+    if illegal.size == 0:
+        pytest.skip("every action is legal at the start")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        env.step(int(illegal[0]))
+    assert env.rewards[agent] == -1
+    assert all(env.terminations.values())
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_bad_keyword_is_named(name):
+    with pytest.raises(TypeError, match="no_such_rule"):
+        envs.make(name, no_such_rule=1)
+    with pytest.raises(ValueError, match="render_mode"):
+        envs.make(name, render_mode="movie")
+
+
+@pytest.mark.parametrize("name,params", CASES, ids=IDS)
+def test_same_seed_same_game_and_bot_moves(name, params):
+    from envs.core.match import play_series
+
+    a = play_series(name, ["medium", "easy"] + ["random"] * (game_module(name).raw_env(**params).game.num_players - 2),
+                    games=2, seed=11, **params)
+    b = play_series(name, ["medium", "easy"] + ["random"] * (game_module(name).raw_env(**params).game.num_players - 2),
+                    games=2, seed=11, **params)
+    assert (a.wins, a.draws, a.returns) == (b.wins, b.draws, b.returns)
+
+
+def test_unknown_game_is_named():
+    with pytest.raises(ValueError, match="unknown game 'chess'.*swival"):
+        envs.make("chess")
