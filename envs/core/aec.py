@@ -63,7 +63,8 @@ class TurnBasedEnv(AECEnv, EzPickle):
         self.action_spaces = {a: spaces.Discrete(self.game.num_actions) for a in self.possible_agents}
         self._rng = np.random.default_rng()
         self._canvas = None
-        self.state = None
+        # the rules' position (named so as not to hide PettingZoo's global-state method state())
+        self.game_state = None
         self.last_move: tuple[int, int] | None = None
         self._mask_cache: np.ndarray | None = None
 
@@ -86,7 +87,7 @@ class TurnBasedEnv(AECEnv, EzPickle):
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         if seed is not None:
             self._rng = np.random.default_rng(seed)
-        self.state = self.game.new_state(self._rng)
+        self.game_state = self.game.new_state(self._rng)
         self.last_move = None
         self._mask_cache = None
         self.agents = self.possible_agents[:]
@@ -96,21 +97,20 @@ class TurnBasedEnv(AECEnv, EzPickle):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
         self._skip_agent_selection = None
-        self.agent_selection = self.possible_agents[self.game.to_move(self.state)]
+        self.agent_selection = self.possible_agents[self.game.to_move(self.game_state)]
         if self.render_mode == "human":
             self.render()
 
     def legal_mask(self) -> np.ndarray:
         """Boolean legality of every action for the agent to move (cached per position)."""
         if self._mask_cache is None:
-            self._mask_cache = self.game.legal_mask(self.state)
+            self._mask_cache = self.game.legal_mask(self.game_state)
         return self._mask_cache
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.agent_seat[agent]
-        observation = self.observe_state(self.game, self.state, seat)
-        if agent == self.agent_selection and not self.game.is_over(self.state) \
-                and self.agents and not self.terminations.get(agent, True):
+        observation = self.observe_state(self.game, self.game_state, seat)
+        if agent == self.agent_selection and not self.terminations.get(agent, True):
             mask = self.legal_mask().astype(np.int8)
         else:
             mask = np.zeros(self.game.num_actions, dtype=np.int8)
@@ -125,22 +125,22 @@ class TurnBasedEnv(AECEnv, EzPickle):
             raise ValueError(f"{self.metadata['name']}: {agent} is still in the game; "
                              "step(None) is only for agents that are done")
         seat = self.agent_seat[agent]
-        action = self.game.check_action(self.state, action)
+        action = self.game.check_action(self.game_state, action, self.legal_mask())
         self._cumulative_rewards[agent] = 0.0
-        step_rewards = self.game.apply(self.state, action, self._rng)
+        step_rewards = self.game.apply(self.game_state, action, self._rng)
         self._mask_cache = None
         self.last_move = (seat, action)
         for a in self.agents:
             self.rewards[a] = float(step_rewards[self.agent_seat[a]])
-        if self.game.is_over(self.state):
+        if self.game.is_over(self.game_state):
             for a in self.agents:
                 self.terminations[a] = True
             self.agent_selection = agent
         else:
             for a in self.agents:
-                if not self.game.seat_active(self.state, self.agent_seat[a]):
+                if not self.game.seat_active(self.game_state, self.agent_seat[a]):
                     self.terminations[a] = True
-            self.agent_selection = self.possible_agents[self.game.to_move(self.state)]
+            self.agent_selection = self.possible_agents[self.game.to_move(self.game_state)]
         self._accumulate_rewards()
         self._deads_step_first()
         if self.render_mode == "human":
@@ -150,7 +150,7 @@ class TurnBasedEnv(AECEnv, EzPickle):
     def snapshot(self) -> dict[str, Any]:
         """Everything needed to put the env back exactly as it is now."""
         return {
-            "state": self.game.copy_state(self.state),
+            "state": self.game.copy_state(self.game_state),
             "last_move": self.last_move,
             "rng": self._rng.bit_generator.state,
             "agents": self.agents[:],
@@ -165,7 +165,7 @@ class TurnBasedEnv(AECEnv, EzPickle):
 
     def restore(self, snap: dict[str, Any]) -> None:
         """Undo back to a :meth:`snapshot`."""
-        self.state = self.game.copy_state(snap["state"])
+        self.game_state = self.game.copy_state(snap["state"])
         self.last_move = snap["last_move"]
         self._rng.bit_generator.state = snap["rng"]
         self.agents = snap["agents"][:]
@@ -180,23 +180,23 @@ class TurnBasedEnv(AECEnv, EzPickle):
 
     def action_name(self, action: int) -> str:
         """Readable name of ``action`` in the current position."""
-        return self.game.action_name(self.state, int(action))
+        return self.game.action_name(self.game_state, int(action))
 
     # -- rendering -------------------------------------------------------------
     def render(self) -> Any:
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode= to the env")
             return None
-        if self.state is None:
+        if self.game_state is None:
             raise RuntimeError(f"{self.metadata['name']}: call reset() before render()")
         if self.render_mode == "ansi":
-            return self.renderer.ansi(self.game, self.state, self.last_move)
+            return self.renderer.ansi(self.game, self.game_state, self.last_move)
         from envs.core.rendering import Canvas
 
         if self._canvas is None:
             self._canvas = Canvas(self.renderer.size(self.game), self.render_mode,
                                   title=self.metadata["name"], fps=self.metadata["render_fps"])
-        self.renderer.draw(self._canvas.surface, self.game, self.state, self.last_move)
+        self.renderer.draw(self._canvas.surface, self.game, self.game_state, self.last_move)
         return self._canvas.show()
 
     def close(self) -> None:

@@ -92,8 +92,14 @@ class Game:
     def legal_actions(self, state: Any) -> list[int]:
         return np.flatnonzero(self.legal_mask(state)).tolist()
 
-    def check_action(self, state: Any, action: Any) -> int:
-        """Return ``action`` as an int, or raise :class:`RuleError` naming the problem."""
+    def check_action(self, state: Any, action: Any, mask: np.ndarray | None = None) -> int:
+        """Return ``action`` as an int, or raise :class:`RuleError` naming the problem.
+
+        ``mask`` is the position's legal mask when the caller already has it.
+        """
+        if mask is not None and isinstance(action, (int, np.integer)) and not isinstance(action, bool) \
+                and 0 <= action < self.num_actions and mask[action]:
+            return int(action)
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
             raise RuleError(
                 f"{self.name}: action must be an integer in [0, {self.num_actions}), "
@@ -104,7 +110,8 @@ class Game:
             raise RuleError(f"{self.name}: the game is over; no action {action} can be played")
         if not 0 <= action < self.num_actions:
             raise RuleError(f"{self.name}: action {action} is out of range [0, {self.num_actions})")
-        mask = self.legal_mask(state)
+        if mask is None:
+            mask = self.legal_mask(state)
         if not mask[action]:
             legal = np.flatnonzero(mask).tolist()
             shown = ", ".join(f"{a} ({self.action_name(state, a)})" for a in legal[:12])

@@ -56,12 +56,12 @@ def play_game(game: str, players: Sequence[Opponent], seed: int | None = None,
             continue
         obs = env.observe(agent)
         returns[agent] += env._cumulative_rewards[agent]
-        action = players[env.agent_seat[agent]].act(obs["observation"], obs["action_mask"], env.state)
+        action = players[env.agent_seat[agent]].act(obs["observation"], obs["action_mask"], env.game_state)
         env.step(action)
         plies += 1
         snap()
     env.close()
-    return GameRecord([returns[a] for a in env.possible_agents], env.game.winners(env.state), plies, frames)
+    return GameRecord([returns[a] for a in env.possible_agents], env.game.winners(env.game_state), plies, frames)
 
 
 @dataclass

@@ -52,7 +52,7 @@ def record(game: str, seed: int = 0, **params: Any) -> str:
         if rewards:
             lines.append(f"rewards: {json.dumps(rewards, sort_keys=True)}")
         ply += 1
-    lines.append(f"winners: {env.game.winners(env.state)}")
+    lines.append(f"winners: {env.game.winners(env.game_state)}")
     lines.append("final position:")
     lines.append(env.render())
     env.close()

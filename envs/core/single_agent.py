@@ -96,7 +96,7 @@ class SingleAgentEnv(gymnasium.Env):
         if self._done:
             raise RuntimeError(f"{self.game_name}: the episode is over; call reset()")
         try:
-            action = self.aec.game.check_action(self.aec.state, action)
+            action = self.aec.game.check_action(self.aec.game_state, action)
         except RuleError as err:
             if self.illegal_action == "raise":
                 raise
@@ -109,7 +109,7 @@ class SingleAgentEnv(gymnasium.Env):
         self._done = self._learner_done()
         info: dict[str, Any] = {"seat": self.seat}
         if self._done:
-            info["winners"] = self.aec.game.winners(self.aec.state) if self.aec.game.is_over(self.aec.state) else []
+            info["winners"] = self.aec.game.winners(self.aec.game_state) if self.aec.game.is_over(self.aec.game_state) else []
         return self._observation(), reward, self._done, False, info
 
     def action_masks(self) -> np.ndarray:
@@ -129,7 +129,7 @@ class SingleAgentEnv(gymnasium.Env):
         return self.aec.terminations.get(self.learner, True) or self.aec.truncations.get(self.learner, True)
 
     def _observation(self) -> np.ndarray:
-        return self.aec.observe_state(self.aec.game, self.aec.state, self.seat)
+        return self.aec.observe_state(self.aec.game, self.aec.game_state, self.seat)
 
     def _play_others(self) -> None:
         aec = self.aec
@@ -143,4 +143,4 @@ class SingleAgentEnv(gymnasium.Env):
             seat = aec.agent_seat[agent]
             opponent = self.opponents[seat if seat < self.seat else seat - 1]
             obs = aec.observe(agent)
-            aec.step(opponent.act(obs["observation"], obs["action_mask"], aec.state))
+            aec.step(opponent.act(obs["observation"], obs["action_mask"], aec.game_state))

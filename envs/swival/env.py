@@ -54,14 +54,9 @@ import numpy as np
 
 from envs.core.aec import TurnBasedEnv
 from envs.swival import render
-from envs.swival.rules import MIDDLE, NUM_CELLS, SwivalGame, SwivalState, has_line
+from envs.swival.rules import MIDDLE, SwivalGame, SwivalState, bits_array, has_line
 
 OBSERVATION_SIZE = 78
-_BIT_INDEX = np.arange(NUM_CELLS)
-
-
-def _bits_to_array(bits: int) -> np.ndarray:
-    return ((bits >> _BIT_INDEX) & 1).astype(np.float32)
 
 
 class raw_env(TurnBasedEnv):
@@ -84,8 +79,8 @@ class raw_env(TurnBasedEnv):
     def observe_state(game: SwivalGame, state: SwivalState, seat: int) -> np.ndarray:
         own, opp = state.boards[seat], state.boards[1 - seat]
         obs = np.empty(OBSERVATION_SIZE, dtype=np.float32)
-        obs[0:24] = _bits_to_array(own)
-        obs[24:48] = _bits_to_array(opp)
+        obs[0:24] = bits_array(own)
+        obs[24:48] = bits_array(opp)
         obs[48:72] = 1.0 - obs[0:24] - obs[24:48]
         obs[72] = own != 0
         obs[73] = own != 0 and own & MIDDLE != 0

@@ -69,6 +69,14 @@ def placements(mover: int, other: int) -> list[tuple[int, int]]:
     return moves
 
 
+_BIT_INDEX = np.arange(NUM_CELLS, dtype=np.int64)
+
+
+def bits_array(bits: int) -> np.ndarray:
+    """The 24 bits of ``bits`` as a 0/1 int array indexed by cell."""
+    return (bits >> _BIT_INDEX) & 1
+
+
 def cell_name(cell: int) -> str:
     return f"{RING_NAMES[cell // 8]}{cell % 8}"
 
@@ -110,10 +118,15 @@ class SwivalGame(Game):
         if state.over:
             return mask
         mover, other = state.boards[state.to_move], state.boards[1 - state.to_move]
-        if has_line(mover):
-            mask[WIN_ACTION] = True
-        for cell, direction in placements(mover, other):
-            mask[cell * 3 + direction] = True
+        mask[WIN_ACTION] = has_line(mover)
+        empty = bits_array(~(mover | other) & FULL).astype(bool)
+        mask[0:72:3] = empty
+        if mover & MIDDLE:  # a swivel is allowed wherever the counter goes
+            mask[1:72:3] = empty
+            mask[2:72:3] = empty
+        elif mover:  # only a counter placed on the middle ring earns the swivel
+            mask[25:48:3] = empty[8:16]
+            mask[26:48:3] = empty[8:16]
         return mask
 
     def apply(self, state: SwivalState, action: int, rng: np.random.Generator) -> list[float]:

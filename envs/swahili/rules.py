@@ -1,0 +1,206 @@
+"""Swahili's rules on small lists of counts (see the env docstring for the rules in words).
+
+The state keeps, for every seat ``p``, ``rows[p][i]``: how many of p's pieces
+stand in row ``i + 1`` (rows 1-6 are p's own, rows 7-11 the shared capture
+rings, so ``rows[q][i]`` for ``i >= 6`` are other players' pieces on the same
+ring), ``centre[p]`` (pieces in the centre hole) and ``compound[p]`` (pieces p
+has captured). Sowing walks the 12 positions ``0..10`` (rows 1-11) and
+``CENTRE = 11`` cyclically, so each pass over the top drops exactly one piece
+into the centre and carries on from row 1.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from envs.core.game import Game, RuleError
+
+NUM_ROWS = 11          # rows 1..11 are indices 0..10
+FIRST_CAPTURE_ROW = 6  # index of row 7: rows 7-11 are the shared capture rows
+CENTRE = 11            # sowing position of the centre hole
+STOP = 11              # the action "stop here" while a choice is pending
+NUM_ACTIONS = 12
+PIECES = 12
+START_ROWS = (3, 3, 3, 3, 0, 0, 0, 0, 0, 0, 0)
+CAPTURE_POINTS = 5
+CENTRE_POINTS = 10
+REWARD_MODES = ("win", "score")
+PLAYER_COUNTS = (2, 3, 4)
+
+# A precomputed mask per position: "no choice pending" masks are built from counts,
+# a pending choice at row i allows exactly {i, STOP}.
+_PENDING_MASKS = []
+for _i in range(NUM_ROWS):
+    _m = np.zeros(NUM_ACTIONS, dtype=bool)
+    _m[_i] = _m[STOP] = True
+    _PENDING_MASKS.append(_m)
+_NO_MASK = np.zeros(NUM_ACTIONS, dtype=bool)
+
+
+@dataclass
+class SwahiliState:
+    rows: list[list[int]]
+    centre: list[int]
+    compound: list[int]
+    to_move: int = 0
+    pending: int = -1   # row index where the mover must choose stop / continue, or -1
+    over: bool = False
+    plies: int = 0
+
+
+def sow(rows: list[list[int]], centre: list[int], compound: list[int], me: int, row: int) -> int:
+    """Pick up all of ``me``'s pieces in ``row`` and sow them; apply any capture.
+
+    Returns the landing position of the last piece: ``CENTRE``, or a row index.
+    The caller decides from it whether the move ends (see :func:`choice_after`).
+    """
+    mine = rows[me]
+    k = mine[row]
+    mine[row] = 0
+    pos = row
+    for _ in range(k):
+        pos += 1
+        if pos == CENTRE:
+            centre[me] += 1
+        else:
+            if pos > CENTRE:
+                pos = 0
+            mine[pos] += 1
+    if pos != CENTRE and mine[pos] == 1 and pos >= FIRST_CAPTURE_ROW:
+        for q, theirs in enumerate(rows):
+            if q != me and theirs[pos] == 1:
+                theirs[pos] = 0
+                compound[me] += 1
+    return pos
+
+
+def choice_after(rows: list[list[int]], me: int, pos: int) -> bool:
+    """True when the last piece landed on a row that already held ``me``'s pieces."""
+    return pos != CENTRE and rows[me][pos] > 1
+
+
+def landing(row: int, count: int) -> int:
+    """Where the last of ``count`` pieces sown from ``row`` lands (a row index or ``CENTRE``)."""
+    return (row + count) % 12
+
+
+def scores(state: SwahiliState) -> list[int]:
+    """Points of every seat: 5 per captured piece, 10 per piece in the centre."""
+    return [CAPTURE_POINTS * c + CENTRE_POINTS * m for c, m in zip(state.compound, state.centre)]
+
+
+def best_seats(points: list[int]) -> list[int]:
+    """Seats with the highest score, or [] when every seat ties (a draw)."""
+    top = max(points)
+    best = [p for p, s in enumerate(points) if s == top]
+    return [] if len(best) == len(points) else best
+
+
+class SwahiliGame(Game):
+    """Swahili for 2, 3 or 4 players: 12 actions (rows 1-11, stop)."""
+
+    name = "swahili"
+    PARAMS = {"num_players": 2, "reward": "win"}
+    num_actions = NUM_ACTIONS
+
+    def __init__(self, **params) -> None:
+        super().__init__(**params)
+        self.num_players = self.params["num_players"]
+        self.score_rewards = self.params["reward"] == "score"
+
+    def validate_params(self) -> None:
+        n = self.params["num_players"]
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n not in PLAYER_COUNTS:
+            raise RuleError(f"swahili: num_players must be one of {PLAYER_COUNTS}, got {n!r}")
+        self.params["num_players"] = int(n)
+        if self.params["reward"] not in REWARD_MODES:
+            raise RuleError(f"swahili: reward must be one of {REWARD_MODES}, got {self.params['reward']!r}")
+
+    # -- state ---------------------------------------------------------------
+    def new_state(self, rng: np.random.Generator) -> SwahiliState:
+        n = self.num_players
+        return SwahiliState([list(START_ROWS) for _ in range(n)], [0] * n, [0] * n)
+
+    def copy_state(self, state: SwahiliState) -> SwahiliState:
+        return SwahiliState([r[:] for r in state.rows], state.centre[:], state.compound[:],
+                            state.to_move, state.pending, state.over, state.plies)
+
+    def to_move(self, state: SwahiliState) -> int:
+        return state.to_move
+
+    def is_over(self, state: SwahiliState) -> bool:
+        return state.over
+
+    def winners(self, state: SwahiliState) -> list[int]:
+        return best_seats(scores(state)) if state.over else []
+
+    def legal_mask(self, state: SwahiliState) -> np.ndarray:
+        if state.over:
+            return _NO_MASK.copy()
+        if state.pending >= 0:
+            return _PENDING_MASKS[state.pending].copy()
+        mask = np.zeros(NUM_ACTIONS, dtype=bool)
+        mask[:NUM_ROWS] = state.rows[state.to_move]
+        return mask
+
+    # -- play ----------------------------------------------------------------
+    def apply(self, state: SwahiliState, action: int, rng: np.random.Generator) -> list[float]:
+        me = state.to_move
+        state.plies += 1
+        before = scores(state) if self.score_rewards else None
+        if action == STOP:
+            state.pending = -1
+        else:
+            pos = sow(state.rows, state.centre, state.compound, me, action)
+            state.pending = pos if choice_after(state.rows, me, pos) else -1
+        if state.pending < 0:  # the move is over
+            if any(not any(r) for r in state.rows):
+                state.over = True
+            else:
+                state.to_move = (me + 1) % self.num_players
+        if self.score_rewards:
+            after = scores(state)
+            gains = [a - b for a, b in zip(after, before)]
+            mean = sum(gains) / self.num_players
+            return [float(g - mean) for g in gains]
+        if state.over:
+            return self.win_rewards(state)
+        return [0.0] * self.num_players
+
+    def win_rewards(self, state: SwahiliState) -> list[float]:
+        """Winners share +1, the others share -1; all even: zeros."""
+        best = self.winners(state)
+        n = self.num_players
+        if not best:
+            return [0.0] * n
+        win, lose = 1.0 / len(best), -1.0 / (n - len(best))
+        return [win if p in best else lose for p in range(n)]
+
+    def action_name(self, state: SwahiliState, action: int) -> str:
+        if action == STOP:
+            return "stop"
+        if state.pending == action:
+            return f"go on from row {action + 1}"
+        return f"row {action + 1}"
+
+    def score_of(self, state: SwahiliState, seat: int) -> int:
+        """Points of ``seat`` so far."""
+        return CAPTURE_POINTS * state.compound[seat] + CENTRE_POINTS * state.centre[seat]
+
+
+def state_from(rows: list[list[int]], centre: list[int] | None = None, compound: list[int] | None = None,
+               to_move: int = 0, pending: int = -1) -> SwahiliState:
+    """A state from row counts (rows 1-11 per seat, padded with zeros), for tests and tools."""
+    n = len(rows)
+    full = []
+    for r in rows:
+        if len(r) > NUM_ROWS:
+            raise RuleError(f"swahili: at most {NUM_ROWS} rows per seat, got {len(r)}")
+        full.append(list(r) + [0] * (NUM_ROWS - len(r)))
+    return SwahiliState(full, list(centre or [0] * n), list(compound or [0] * n), to_move, pending)
+
+
+__all__ = ["SwahiliGame", "SwahiliState", "sow", "choice_after", "landing", "scores", "state_from",
+           "NUM_ACTIONS", "NUM_ROWS", "STOP", "CENTRE", "FIRST_CAPTURE_ROW", "PIECES"]
