@@ -21,8 +21,8 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
+from envs.core import wrappers
 from envs.core.game import Game, RuleError
 
 
