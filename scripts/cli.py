@@ -63,6 +63,16 @@ def cmd_bench(args: argparse.Namespace) -> None:
         Path(args.json).write_text(json.dumps(rows, indent=2))
 
 
+def cmd_eval(args: argparse.Namespace) -> None:
+    from scripts.evaluate import evaluate, format_rows, table_rows
+
+    params = parse_params(args.rule)
+    rows = table_rows(evaluate(args.game, args.players, args.games, seed=args.seed or 0, **params))
+    print(format_rows(rows))
+    if args.json:
+        Path(args.json).write_text(json.dumps({"game": args.game, "params": params, "rows": rows}, indent=2))
+
+
 def cmd_golden(args: argparse.Namespace) -> None:
     from envs.core.playthrough import record, variant_label
     from envs.registry import GAMES
@@ -115,6 +125,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--variants", action="store_true", help="every registry variant, not only the defaults")
     p.add_argument("--json", default=None, help="also save the table as JSON")
     p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser("eval", help="a seeded series between players, seats rotated: W/D/L with 95% CI")
+    p.add_argument("game")
+    p.add_argument("players", nargs="+", help="one per seat: random|easy|medium|hard or a policy file")
+    p.add_argument("--games", type=int, default=400)
+    p.add_argument("--json", default=None, help="also save the table as JSON")
+    _add_rule_args(p)
+    p.set_defaults(func=cmd_eval)
 
     p = sub.add_parser("golden", help="check or rewrite the golden playthrough files")
     p.add_argument("games", nargs="*")

@@ -1,0 +1,63 @@
+"""Evaluation tables: win/draw/loss with 95% confidence intervals, seats rotated."""
+
+from __future__ import annotations
+
+import math
+import sys
+from typing import Any
+
+from envs.core.match import SeriesResult, play_series
+
+
+def wilson_interval(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval of a proportion."""
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def progress_printer(total: int, label: str, stream=sys.stderr):
+    """A callback printing ``label: done/total`` in place (a plain progress bar)."""
+    step = max(1, total // 50)
+
+    def show(done: int) -> None:
+        if done % step == 0 or done == total:
+            bar = "#" * int(30 * done / total)
+            stream.write(f"\r{label}: [{bar:<30}] {done}/{total}")
+            if done == total:
+                stream.write("\n")
+            stream.flush()
+
+    return show
+
+
+def evaluate(game: str, entrants: list[Any], games: int, seed: int = 0, quiet: bool = False,
+             **params: Any) -> SeriesResult:
+    label = f"{game}: {' vs '.join(map(str, entrants))}"
+    return play_series(game, entrants, games, seed=seed,
+                       progress=None if quiet else progress_printer(games, label), **params)
+
+
+def table_rows(result: SeriesResult) -> list[dict[str, Any]]:
+    rows = []
+    for i, name in enumerate(result.names):
+        lo, hi = wilson_interval(result.wins[i], result.games)
+        rows.append({"entrant": name, "seat_index": i, "games": result.games, "wins": result.wins[i],
+                     "draws": result.draws[i], "losses": result.losses[i],
+                     "win_rate": result.wins[i] / result.games, "win_ci95": [lo, hi],
+                     "mean_return": result.returns[i] / result.games})
+    return rows
+
+
+def format_rows(rows: list[dict[str, Any]]) -> str:
+    out = [f"{'entrant':<28} {'games':>5} {'win':>5} {'draw':>5} {'loss':>5} {'win rate':>9}  95% CI"]
+    for r in rows:
+        lo, hi = r["win_ci95"]
+        name = r["entrant"] if len(r["entrant"]) <= 28 else "..." + r["entrant"][-25:]
+        out.append(f"{name:<28} {r['games']:>5} {r['wins']:>5} {r['draws']:>5} {r['losses']:>5} "
+                   f"{r['win_rate']:>8.1%}  [{lo:.1%}, {hi:.1%}]")
+    return "\n".join(out)

@@ -1,0 +1,72 @@
+"""The swgym command: watch to GIF, terminal play with undo, bench, golden."""
+
+import io
+
+import pytest
+from PIL import Image
+
+from scripts import bench
+from scripts.cli import main, parse_params
+from scripts.play_tui import play
+
+
+def test_watch_writes_a_gif(tmp_path, capsys):
+    out = tmp_path / "game.gif"
+    main(["watch", "swival", "--p0", "medium", "--p1", "easy", "--seed", "7", "--gif", str(out)])
+    printed = capsys.readouterr().out
+    assert "swival: player_0 (medium) won" in printed and str(out) in printed
+    with Image.open(out) as gif:
+        assert gif.n_frames > 5
+        assert gif.size[0] >= 300
+
+
+def test_watch_unknown_opponent_is_a_clear_error():
+    with pytest.raises(SystemExit, match="unknown opponent 'grandmaster'"):
+        main(["watch", "swival", "--p0", "grandmaster"])
+
+
+def test_unknown_game_is_a_clear_error():
+    with pytest.raises(SystemExit, match="unknown game 'chess'"):
+        main(["watch", "chess"])
+
+
+def test_rule_parameters_parse_as_literals():
+    assert parse_params(["board_size=8", "max_neighbors=(4, 2)", "setup=fixed"]) == {
+        "board_size": 8, "max_neighbors": (4, 2), "setup": "fixed"}
+    with pytest.raises(SystemExit, match="key=value"):
+        parse_params(["board_size"])
+
+
+def test_terminal_play_with_undo_then_resign():
+    keys = "\n".join(["o0", "u", "zz", "o1", "", "quit"]) + "\n"
+    out = io.StringIO()
+    result = play("swival", vs="easy", seed=1, stdin=io.StringIO(keys), out=out)
+    text = out.getvalue()
+    assert "Move taken back." in text
+    assert "'zz' is not a legal move" in text
+    assert text.count("player_1 plays") == 1  # the computer answered once: after o1, not after the undone o0
+    assert result == {"winners": [1], "resigned": True}
+
+
+def test_terminal_play_to_the_end_against_random():
+    # the person types candidate moves in order; illegal ones are refused and the next line is tried
+    lines = []
+    for _ in range(40):
+        lines += ["0", "3", "6", "9", "12", "15", "18", "21", "24", "27", "30", "33", "36", "39", "42", "45",
+                  "48", "51", "54", "57", "60", "63", "66", "69", "72"]
+    out = io.StringIO()
+    result = play("swival", vs="random", seed=2, stdin=io.StringIO("\n".join(lines) + "\n"), out=out)
+    assert not result["resigned"]
+    assert "You win!" in out.getvalue() or "Winner: player_1" in out.getvalue() or "Draw." in out.getvalue()
+
+
+def test_bench_reports_a_ratio_to_connect_four():
+    rows = bench.run([("swival", {})], seconds=0.05, rounds=1)
+    assert [r["env"] for r in rows] == ["connect_four_v3", "swival"]
+    assert rows[0]["ratio"] == 1.0 and rows[1]["median_steps_per_s"] > 0
+    assert "x connect_four_v3" in bench.format_table(rows)
+
+
+def test_golden_check_passes(capsys):
+    main(["golden", "swival"])
+    assert "same:" in capsys.readouterr().out
