@@ -27,6 +27,8 @@ GAMES: dict[str, GameEntry] = {
     e.name: e
     for e in [
         GameEntry("swival", "envs.swival_v0", "envs.swival", "swgym/Swival-v0"),
+        GameEntry("swahili", "envs.swahili_v0", "envs.swahili", "swgym/Swahili-v0",
+                  variants=({"num_players": 2}, {"num_players": 3}, {"num_players": 4})),
     ]
 }
 

@@ -189,8 +189,8 @@ def test_illegal_continue_is_refused():
 def test_observation_is_rotated_to_the_observer():
     env = envs.make_raw("swahili", num_players=3)
     env.reset(seed=0)
-    env.state = state_from([[1], [0, 2], [0, 0, 3]], centre=[0, 1, 0], compound=[0, 0, 2], to_move=1, pending=1)
-    obs = env.observe_state(env.game, env.state, 1)
+    env.game_state = state_from([[1], [0, 2], [0, 0, 3]], centre=[0, 1, 0], compound=[0, 0, 2], to_move=1, pending=1)
+    obs = env.observe_state(env.game, env.game_state, 1)
     assert obs.shape == (72,)
     assert obs[1] == pytest.approx(2 / 12)          # own row 2 comes first
     assert obs[16] == pytest.approx(1 / 12)         # own centre
