@@ -29,6 +29,7 @@ GAMES: dict[str, GameEntry] = {
         GameEntry("swival", "envs.swival_v0", "envs.swival", "swgym/Swival-v0"),
         GameEntry("swahili", "envs.swahili_v0", "envs.swahili", "swgym/Swahili-v0",
                   variants=({"num_players": 2}, {"num_players": 3}, {"num_players": 4})),
+        GameEntry("twirls", "envs.twirls_v0", "envs.twirls", "swgym/Twirls-v0", variants=({}, {"board_size": 8})),
     ]
 }
 

@@ -1,0 +1,115 @@
+"""Twirls of Action
+
+| | |
+|---|---|
+| Import | `from envs import twirls_v0` |
+| Actions | Discrete(size*size*32 + 1): 2593 on 9x9, 2049 on 8x8 |
+| Agents | `player_0` (Black, moves first), `player_1` (White; may swap on its first turn) |
+| Observation | dict: `observation` Box(0, 1, (3*size*size + 6,), float32) (249 on 9x9, 198 on 8x8), `action_mask` Box(0, 1, (num_actions,), int8) |
+| Rewards | +1 win, -1 loss, 0 draw |
+| Rule parameters | `board_size=9` (or 8), `max_neighbors=3` (2..8, or a per-seat pair like `(4, 2)`), `max_plies=400` |
+
+A game by Claude Chaunier and João Pedro Neto (2001) on a 9x9 or 8x8 Go
+board. A stone never moves alone: it *twirls* around an enemy stone.
+
+## Board and set-ups
+Cell = rank*size + file, file a = 0, rank 1 = 0; north is towards higher
+ranks. Set-ups (x = Black, w = White, first row = top rank):
+9x9 `.xwxwxwx./w7w/x7x/w7w/x7x/w7w/x7x/w7w/.xwxwxwx.` (14 stones each),
+8x8 `.xxxxxx./w6w/w6w/w6w/w6w/w6w/w6w/.xxxxxx.` (12 each).
+
+## Rules
+* Black moves first; there is no passing.
+* Pie rule: on White's first turn White may swap instead of moving. The
+  agents keep their names, the colours change hands: `player_1` then owns
+  the black stones (and the move already made) and `player_0` plays White,
+  moving next.
+* A twirl: the moving stone O looks along one of the 8 directions; the first
+  stone it sees there must be an enemy stone, the pivot P, at distance N.
+  The destination D is the empty cell at distance N from P in a direction
+  turned 45 or 90 degrees, either way, from the direction P->O. O and D are
+  then always on one straight line, which must hold no stone between them.
+  The path from P to D may be blocked. (The seed's examples on 8x8: D8->D5
+  pivoting on A5; A6->E6 on C8; C8->C4 on E6, with D5 between E6 and C4.)
+* Goal: all the mover's stones form one 8-connected group and none has more
+  than `max_neighbors` friendly 8-neighbours. Only the mover can win on a
+  move. The limit may differ per seat (handicap), e.g. `max_neighbors=(4, 2)`
+  gives `player_0` 4 and `player_1` 2, whichever colour they end up with.
+* After every action the end is checked in this order: the mover has won;
+  `max_plies` actions have been played (draw; the swap counts as a ply); the
+  next player has no legal action (that player loses).
+
+## Actions
+Directions 0..7 = N, NE, E, SE, S, SW, W, NW (clockwise).
+* `a < size*size*32`: `a = (origin*8 + d)*4 + r`, d = direction from the
+  origin to the pivot, r = 0..3 turns the direction pivot->origin by -90,
+  -45, +45, +90 degrees (+ = clockwise) to give pivot->destination.
+  Example: D8->D5 on A5 (8x8) = (59*8 + 5)*4 + 2 = 1910.
+* `a = size*size*32`: swap (legal only on White's first turn, once).
+
+Action names read `d8-d5@a5` (origin-destination@pivot) and `swap`.
+
+## Observation (from the observing player's side; n = size*size)
+| index | meaning |
+|---|---|
+| 0 .. n-1 | own stones, by cell |
+| n .. 2n-1 | opponent's stones, by cell |
+| 2n .. 3n-1 | empty cells |
+| 3n | the observer plays Black |
+| 3n+1 | the observer is to move |
+| 3n+2 | the swap is available now (White's first turn) |
+| 3n+3 | own `max_neighbors` / 8 |
+| 3n+4 | opponent's `max_neighbors` / 8 |
+| 3n+5 | plies played / `max_plies` |
+
+## Version history
+* v0: first release.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from envs.core.aec import TurnBasedEnv
+from envs.twirls import render
+from envs.twirls.rules import BLACK, TwirlsGame, TwirlsState
+
+
+def _bits_to_array(bits: int, n: int) -> np.ndarray:
+    """Bitboard as a float32 0/1 vector of length n (bit i -> index i)."""
+    raw = np.frombuffer(bits.to_bytes((n + 7) // 8, "little"), dtype=np.uint8)
+    return np.unpackbits(raw, bitorder="little", count=n).astype(np.float32)
+
+
+class raw_env(TurnBasedEnv):
+    """Twirls of Action as a PettingZoo AEC environment (see the module docstring)."""
+
+    game_cls = TwirlsGame
+    renderer = render
+    metadata = {
+        "render_modes": ["human", "ansi", "rgb_array"],
+        "name": "twirls_v0",
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
+
+    @staticmethod
+    def observation_shape(game: TwirlsGame) -> tuple[int, ...]:
+        return (3 * game.size * game.size + 6,)
+
+    @staticmethod
+    def observe_state(game: TwirlsGame, state: TwirlsState, seat: int) -> np.ndarray:
+        n = game.size * game.size
+        colour = game.colour_of(state, seat)
+        obs = np.empty(3 * n + 6, dtype=np.float32)
+        obs[0:n] = _bits_to_array(state.stones[colour], n)
+        obs[n:2 * n] = _bits_to_array(state.stones[1 - colour], n)
+        obs[2 * n:3 * n] = 1.0 - obs[0:n] - obs[n:2 * n]
+        tail = 3 * n
+        obs[tail] = colour == BLACK
+        obs[tail + 1] = not state.over and game.to_move(state) == seat
+        obs[tail + 2] = game.swap_available(state)
+        obs[tail + 3] = game.limits[seat] / 8.0
+        obs[tail + 4] = game.limits[1 - seat] / 8.0
+        obs[tail + 5] = state.plies / game.max_plies
+        return obs
