@@ -1,0 +1,153 @@
+"""Training -> export -> numpy policy -> play: the hard-opponent pipeline."""
+
+import json
+
+import numpy as np
+import pytest
+import torch
+
+import policies
+from envs.core.match import play_game, play_series
+from envs.core.opponents import make_opponent
+from envs.core.single_agent import SingleAgentEnv
+from envs.registry import GAMES
+from policies.numpy_policy import NumpyPolicy, PolicyFileError
+from training.export import export_policy, torch_probabilities
+from training.selfplay import DEFAULTS, train
+
+torch.set_num_threads(1)
+
+
+def tiny_config(game, **over):
+    config = json.loads(json.dumps(DEFAULTS))
+    config.update({"game": game, "total_timesteps": 256, "n_envs": 2, "net_arch": [16],
+                   "pool": {**DEFAULTS["pool"], "snapshot_every": 128, "max_snapshots": 2},
+                   "eval": {**DEFAULTS["eval"], "every": 128, "games": 2}})
+    config["ppo"] = {**DEFAULTS["ppo"], "n_steps": 64, "batch_size": 64, "n_epochs": 1}
+    config.update(over)
+    return config
+
+
+@pytest.fixture(scope="module")
+def swival_policy(tmp_path_factory):
+    out = tmp_path_factory.mktemp("swival_run")
+    summary = train(tiny_config("swival"), out, progress_bar=False, tensorboard=False)
+    return out, summary
+
+
+def test_numpy_forward_matches_torch(swival_policy, tmp_path):
+    from sb3_contrib import MaskablePPO
+
+    env = SingleAgentEnv("swival", opponent="random")
+    model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=64, seed=3,
+                        policy_kwargs={"net_arch": [24, 12]})
+    model.learn(64)
+    path = export_policy(model.policy, tmp_path / "p.npz", "swival", {})
+    numpy_policy = NumpyPolicy(path, game="swival")
+    obs, masks = [], []
+    for seed in range(40):
+        o, _ = env.reset(seed=seed)
+        for _ in range(seed % 7):
+            legal = np.flatnonzero(env.action_masks())
+            o, _, done, _, _ = env.step(int(legal[seed % legal.size]))
+            if done:
+                o, _ = env.reset(seed=seed + 100)
+        obs.append(o)
+        masks.append(env.action_masks())
+    obs, masks = np.array(obs), np.array(masks)
+    torch_probs, torch_values = torch_probabilities(model.policy, obs, masks)
+    for i in range(len(obs)):
+        np.testing.assert_allclose(numpy_policy.probabilities(obs[i], masks[i]), torch_probs[i], atol=1e-5)
+    _, values = numpy_policy.forward(obs)
+    np.testing.assert_allclose(values, torch_values, atol=1e-5)
+
+
+def test_tiny_run_writes_policy_curve_and_summary(swival_policy):
+    out, summary = swival_policy
+    for name in ("swival_hard.npz", "learning_curve.csv", "learning_curve.png", "summary.json", "config.json"):
+        assert (out / name).exists(), name
+    assert summary["curve"] and 0.0 <= summary["curve"][-1]["win_rate"] <= 1.0
+    assert list((out / "snapshots").glob("*.npz")), "self-play snapshots were taken"
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_tiny_training_run_end_to_end(name, tmp_path):
+    params = GAMES[name].variants[0]
+    summary = train(tiny_config(name, params=params), tmp_path, progress_bar=False, tensorboard=False)
+    opponent = make_opponent(name, summary["policy"], seed=0, **params)
+    assert isinstance(opponent, NumpyPolicy)
+    n = SingleAgentEnv(name, **params).aec.game.num_players
+    record = play_game(name, [opponent] + [make_opponent(name, "random", seed=1, **params)] * (n - 1),
+                       seed=0, **params)  # the raw env raises on any illegal move
+    assert record.plies > 0
+
+
+def test_explain_lists_top_legal_moves_and_value(swival_policy):
+    out, _ = swival_policy
+    policy = NumpyPolicy(out / "swival_hard.npz", game="swival")
+    env = SingleAgentEnv("swival")
+    obs, _ = env.reset(seed=0)
+    mask = env.action_masks()
+    brain = policy.explain(obs, mask, top=3)
+    assert len(brain["moves"]) == 3 and all(mask[a] for a, _ in brain["moves"])
+    probs = [p for _, p in brain["moves"]]
+    assert probs == sorted(probs, reverse=True) and isinstance(brain["value"], float)
+
+
+def test_temperature_sampling_is_seeded_and_legal(swival_policy):
+    out, _ = swival_policy
+    env = SingleAgentEnv("swival")
+    obs, _ = env.reset(seed=0)
+    mask = env.action_masks()
+    a = [NumpyPolicy(out / "swival_hard.npz", temperature=1.0, seed=5).act(obs, mask) for _ in range(2)]
+    assert a[0] == a[1] and mask[a[0]]
+    with pytest.raises(ValueError, match="temperature"):
+        NumpyPolicy(out / "swival_hard.npz", temperature=-1)
+
+
+def test_corrupt_file_is_named(tmp_path):
+    bad = tmp_path / "broken.npz"
+    bad.write_bytes(b"not a zip at all")
+    with pytest.raises(PolicyFileError, match="broken.npz.*not a readable"):
+        NumpyPolicy(bad)
+
+
+def test_missing_file_is_named(tmp_path):
+    with pytest.raises(FileNotFoundError, match="nothing.npz"):
+        NumpyPolicy(tmp_path / "nothing.npz")
+
+
+def test_foreign_npz_is_named(tmp_path):
+    path = tmp_path / "weights.npz"
+    np.savez(path, w=np.zeros(3))
+    with pytest.raises(PolicyFileError, match="no 'meta'"):
+        NumpyPolicy(path)
+
+
+def test_wrong_game_and_wrong_shapes_are_named(swival_policy, tmp_path):
+    out, _ = swival_policy
+    with pytest.raises(PolicyFileError, match="is for 'swival', not 'twirls'"):
+        NumpyPolicy(out / "swival_hard.npz", game="twirls")
+    with np.load(out / "swival_hard.npz") as f:
+        arrays = {k: f[k] for k in f.files}
+    arrays["pi_w0"] = arrays["pi_w0"][:-1]
+    np.savez(tmp_path / "cut.npz", **arrays)
+    with pytest.raises(PolicyFileError, match=r"cut.npz: policy layer 0 has weights \(77, 16\)"):
+        NumpyPolicy(tmp_path / "cut.npz")
+
+
+def test_hard_without_a_shipped_policy_says_so(monkeypatch, tmp_path):
+    monkeypatch.setattr(policies, "POLICY_DIR", tmp_path)
+    with pytest.raises(FileNotFoundError, match="no hard opponent is shipped for swival"):
+        policies.load("swival", "hard")
+
+
+SHIPPED = [name for name in GAMES if policies.shipped_path(name).exists()]
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_shipped_policy_loads_and_beats_random(name):
+    params = GAMES[name].variants[0]
+    n = SingleAgentEnv(name, **params).aec.game.num_players
+    result = play_series(name, ["hard"] + ["random"] * (n - 1), games=20, seed=0, **params)
+    assert result.wins[0] / result.games > 1.0 / n + 0.2

@@ -1,0 +1,51 @@
+"""``swgym train`` (self-play from a config) and ``swgym export`` (SB3 .zip -> numpy policy)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+
+def cmd_train(args: argparse.Namespace) -> None:
+    from policies import shipped_path
+    from training.selfplay import load_config, train
+
+    config = load_config(args.config or args.game)
+    if config["game"] != args.game:
+        raise ValueError(f"config {args.config} is for {config['game']!r}, not {args.game!r}")
+    if args.steps:
+        config["total_timesteps"] = args.steps
+    out = Path(args.out or f"runs/{args.game}")
+    ship = shipped_path(args.game) if args.ship else None
+    summary = train(config, out, ship_to=ship, progress_bar=not args.no_progress)
+    print(json.dumps({k: v for k, v in summary.items() if k != "curve"}, indent=2))
+    print(f"learning curve: {out / 'learning_curve.png'}" + (f"; shipped to {ship}" if ship else ""))
+
+
+def cmd_export(args: argparse.Namespace) -> None:
+    from sb3_contrib import MaskablePPO
+
+    from training.export import export_policy
+
+    model = MaskablePPO.load(args.model, device="cpu")
+    params = json.loads(args.params) if args.params else {}
+    print(export_policy(model.policy, args.out, args.game, params))
+
+
+def add_commands(sub) -> None:
+    p = sub.add_parser("train", help="self-play MaskablePPO training from training/configs/<game>.json")
+    p.add_argument("game")
+    p.add_argument("--config", default=None, help="a config file instead of training/configs/<game>.json")
+    p.add_argument("--steps", type=int, default=None, help="override total_timesteps")
+    p.add_argument("--out", default=None, help="run folder (default runs/<game>)")
+    p.add_argument("--ship", action="store_true", help="also write policies/<game>_hard.npz")
+    p.add_argument("--no-progress", action="store_true")
+    p.set_defaults(func=cmd_train)
+
+    p = sub.add_parser("export", help="export an SB3 MaskablePPO .zip to a numpy policy file")
+    p.add_argument("model")
+    p.add_argument("--game", required=True)
+    p.add_argument("--params", default=None, help="rule parameters as JSON")
+    p.add_argument("--out", required=True)
+    p.set_defaults(func=cmd_export)

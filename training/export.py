@@ -1,0 +1,66 @@
+"""Export a MaskablePPO actor-critic to a numpy policy file (no pickle), and check it matches."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+
+from policies.numpy_policy import FORMAT_VERSION
+
+ACTIVATION_NAMES = {nn.Tanh: "tanh", nn.ReLU: "relu"}
+
+
+def _linears(module: nn.Module) -> list[nn.Linear]:
+    return [m for m in module.modules() if isinstance(m, nn.Linear)]
+
+
+def policy_arrays(policy, game: str, params: dict[str, Any], extra_meta: dict[str, Any] | None = None
+                  ) -> dict[str, np.ndarray]:
+    """The arrays of a policy file for an SB3 ``MaskableActorCriticPolicy``."""
+    extractor = policy.mlp_extractor
+    acts = {type(m) for m in extractor.modules() if type(m) in ACTIVATION_NAMES}
+    if len(acts) > 1:
+        raise ValueError(f"mixed activations {acts} cannot be exported")
+    activation = ACTIVATION_NAMES[acts.pop()] if acts else "tanh"
+    meta = {
+        "format": FORMAT_VERSION,
+        "game": game,
+        "params": params,
+        "observation_shape": list(policy.observation_space.shape),
+        "num_actions": int(policy.action_space.n),
+        "activation": activation,
+        **(extra_meta or {}),
+    }
+    out: dict[str, np.ndarray] = {"meta": np.array(json.dumps(meta, sort_keys=True))}
+    for prefix, tower in (("pi", extractor.policy_net), ("vf", extractor.value_net)):
+        for i, layer in enumerate(_linears(tower)):
+            out[f"{prefix}_w{i}"] = layer.weight.detach().cpu().numpy().T.astype(np.float32)
+            out[f"{prefix}_b{i}"] = layer.bias.detach().cpu().numpy().astype(np.float32)
+    for name, layer in (("action", policy.action_net), ("value", policy.value_net)):
+        out[f"{name}_w"] = layer.weight.detach().cpu().numpy().T.astype(np.float32)
+        out[f"{name}_b"] = layer.bias.detach().cpu().numpy().astype(np.float32)
+    return out
+
+
+def export_policy(policy, path: str | Path, game: str, params: dict[str, Any],
+                  extra_meta: dict[str, Any] | None = None) -> Path:
+    """Write the policy file; returns its path."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(path, **policy_arrays(policy, game, params, extra_meta))
+    return path
+
+
+def torch_probabilities(policy, observations: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Masked action probabilities and values of the torch policy (for checking the export)."""
+    with torch.no_grad():
+        obs = torch.as_tensor(observations, dtype=torch.float32)
+        dist = policy.get_distribution(obs, action_masks=masks)
+        probs = dist.distribution.probs.cpu().numpy()
+        values = policy.predict_values(obs).cpu().numpy()[:, 0]
+    return probs, values

@@ -1,0 +1,214 @@
+"""Self-play training with sb3-contrib MaskablePPO on the single-agent envs.
+
+The learner's seat is drawn each episode (by the env). Its opponents come
+from a pool: random and the medium bot early on, then frozen snapshots of the
+learner itself, refreshed by :class:`SelfPlayCallback`. Every ``eval.every``
+steps the current network plays the evaluation opponent; the curve is kept as
+CSV and drawn as a PNG. The final network is exported to a numpy policy file.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from sb3_contrib import MaskablePPO
+from stable_baselines3.common.callbacks import BaseCallback
+from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+from torch import nn
+
+from envs.core.match import play_series
+from envs.core.single_agent import SingleAgentEnv
+from envs.registry import make_raw
+from policies.numpy_policy import NumpyPolicy
+from training.export import export_policy, policy_arrays
+from training.pool import PoolOpponent
+
+CONFIG_DIR = Path(__file__).resolve().parent / "configs"
+ACTIVATIONS = {"tanh": nn.Tanh, "relu": nn.ReLU}
+DEFAULTS: dict[str, Any] = {
+    "params": {},
+    "seed": 0,
+    "total_timesteps": 100_000,
+    "n_envs": 8,
+    "subproc": False,
+    "net_arch": [128, 128],
+    "activation": "tanh",
+    "ppo": {"n_steps": 256, "batch_size": 512, "learning_rate": 3e-4, "n_epochs": 4,
+            "gamma": 0.99, "gae_lambda": 0.95, "ent_coef": 0.01},
+    "pool": {"snapshot_every": 20_000, "max_snapshots": 6,
+             "start": {"random": 0.5, "medium": 0.5},
+             "later": {"random": 0.1, "medium": 0.4, "snapshots": 0.5}},
+    "eval": {"every": 20_000, "games": 40, "opponent": "medium"},
+}
+
+
+def load_config(game_or_path: str) -> dict[str, Any]:
+    """A training config: ``training/configs/<game>.json`` or a path, over :data:`DEFAULTS`."""
+    path = Path(game_or_path)
+    if not path.suffix:
+        path = CONFIG_DIR / f"{game_or_path}.json"
+    if not path.exists():
+        raise FileNotFoundError(f"no training config {path}")
+    try:
+        user = json.loads(path.read_text())
+    except json.JSONDecodeError as err:
+        raise ValueError(f"training config {path} is not valid JSON: {err}") from None
+    unknown = set(user) - set(DEFAULTS) - {"game", "search", "comment"}
+    if unknown:
+        raise ValueError(f"training config {path}: unknown key(s) {sorted(unknown)}")
+    if "game" not in user:
+        raise ValueError(f"training config {path} does not name its game")
+    config = {**DEFAULTS, **user}
+    for key in ("ppo", "pool", "eval"):
+        config[key] = {**DEFAULTS[key], **user.get(key, {})}
+    return config
+
+
+def _pool_members(game: str, weights: dict[str, float], snapshots: list[Path]) -> tuple[list, list]:
+    members, w = [], []
+    for name in ("random", "easy", "medium", "hard"):
+        if weights.get(name, 0) > 0:
+            members.append(name)
+            w.append(weights[name])
+    share = weights.get("snapshots", 0)
+    if share > 0 and snapshots:
+        members += [str(p) for p in snapshots]
+        w += [share / len(snapshots)] * len(snapshots)
+    return members, w
+
+
+class SelfPlayCallback(BaseCallback):
+    """Snapshots the learner into the opponent pool and records the evaluation curve."""
+
+    def __init__(self, config: dict[str, Any], out_dir: Path, verbose: int = 0) -> None:
+        super().__init__(verbose)
+        self.config = config
+        self.game, self.params = config["game"], config["params"]
+        self.out_dir = out_dir
+        self.snapshots: list[Path] = []
+        self.curve: list[dict[str, float]] = []
+        self.next_snapshot = config["pool"]["snapshot_every"]
+        self.next_eval = config["eval"]["every"]
+        self.started = time.time()
+        self.num_players = make_raw(self.game, **self.params).game.num_players
+
+    def set_pool(self, weights: dict[str, float]) -> None:
+        members, w = _pool_members(self.game, weights, self.snapshots)
+        n_opp = self.num_players - 1
+        for i in range(self.training_env.num_envs):
+            pools = [PoolOpponent(self.game, members, w, self.params, seed=1000 * i + s) for s in range(n_opp)]
+            self.training_env.env_method("set_opponents", pools, indices=[i])
+
+    def _on_training_start(self) -> None:
+        self.set_pool(self.config["pool"]["start"])
+
+    def _on_step(self) -> bool:
+        if self.num_timesteps >= self.next_snapshot:
+            self.next_snapshot += self.config["pool"]["snapshot_every"]
+            path = export_policy(self.model.policy, self.out_dir / "snapshots" / f"step_{self.num_timesteps}.npz",
+                                 self.game, self.params)
+            self.snapshots = (self.snapshots + [path])[-self.config["pool"]["max_snapshots"]:]
+            self.set_pool(self.config["pool"]["later"])
+        if self.num_timesteps >= self.next_eval:
+            self.next_eval += self.config["eval"]["every"]
+            self.evaluate()
+        return True
+
+    def evaluate(self) -> float:
+        arrays = policy_arrays(self.model.policy, self.game, self.params)
+        meta = json.loads(str(arrays.pop("meta")))
+        learner = NumpyPolicy((meta, arrays))
+        n = self.num_players
+        opponent = self.config["eval"]["opponent"]
+        result = play_series(self.game, [learner] + [opponent] * (n - 1), self.config["eval"]["games"],
+                             seed=len(self.curve), **self.params)
+        rate = result.wins[0] / result.games
+        self.curve.append({"timesteps": self.num_timesteps, "win_rate": rate,
+                           "draw_rate": result.draws[0] / result.games,
+                           "minutes": (time.time() - self.started) / 60})
+        self.logger.record(f"eval/win_rate_vs_{opponent}", rate)
+        return rate
+
+
+def make_vec_env(config: dict[str, Any]):
+    game, params = config["game"], config["params"]
+
+    def factory(i: int):
+        def make():
+            env = SingleAgentEnv(game, opponent="random", **params)
+            env.reset(seed=config["seed"] * 1000 + i)
+            return env
+        return make
+
+    cls = SubprocVecEnv if config["subproc"] and config["n_envs"] > 1 else DummyVecEnv
+    return cls([factory(i) for i in range(config["n_envs"])])
+
+
+def train(config: dict[str, Any], out_dir: str | Path, ship_to: str | Path | None = None,
+          progress_bar: bool = True, tensorboard: bool = True) -> dict[str, Any]:
+    """Train from ``config``; write the policy, curve (CSV, PNG) and summary into ``out_dir``.
+
+    Returns the summary (paths, minutes, final evaluation). ``ship_to`` also
+    copies the policy file there (``policies/<game>_hard.npz`` for the shipped one).
+    """
+    torch.set_num_threads(1)
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    (out_dir / "config.json").write_text(json.dumps(config, indent=2))
+    vec = make_vec_env(config)
+    model = MaskablePPO(
+        "MlpPolicy", vec, seed=config["seed"], verbose=0,
+        tensorboard_log=str(out_dir / "tensorboard") if tensorboard else None,
+        policy_kwargs={"net_arch": {"pi": config["net_arch"], "vf": config["net_arch"]},
+                       "activation_fn": ACTIVATIONS[config["activation"]]},
+        **config["ppo"],
+    )
+    callback = SelfPlayCallback(config, out_dir)
+    started = time.time()
+    model.learn(config["total_timesteps"], callback=callback, progress_bar=progress_bar)
+    minutes = (time.time() - started) / 60
+    callback.evaluate()
+    vec.close()
+    extra = {"search": config["search"]} if config.get("search") else None
+    policy_path = export_policy(model.policy, out_dir / f"{config['game']}_hard.npz", config["game"],
+                                config["params"], extra)
+    if ship_to is not None:
+        export_policy(model.policy, ship_to, config["game"], config["params"], extra)
+    write_curve(callback.curve, out_dir, title=f"{config['game']}: win rate of the learner vs "
+                                               f"{config['eval']['opponent']}")
+    summary = {"game": config["game"], "policy": str(policy_path), "timesteps": config["total_timesteps"],
+               "train_minutes": round(minutes, 2), "curve": callback.curve}
+    (out_dir / "summary.json").write_text(json.dumps(summary, indent=2))
+    return summary
+
+
+def write_curve(curve: list[dict[str, float]], out_dir: Path, title: str) -> None:
+    """learning_curve.csv and learning_curve.png of the evaluation win rate over training."""
+    with open(out_dir / "learning_curve.csv", "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=["timesteps", "win_rate", "draw_rate", "minutes"])
+        writer.writeheader()
+        writer.writerows(curve)
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6, 3.5), dpi=100)
+    steps = np.array([c["timesteps"] for c in curve])
+    ax.plot(steps, [c["win_rate"] for c in curve], marker="o", label="win")
+    ax.plot(steps, [c["draw_rate"] for c in curve], marker=".", linestyle="--", label="draw")
+    ax.set_ylim(0, 1)
+    ax.set_xlabel("training steps (learner moves)")
+    ax.set_ylabel("rate")
+    ax.set_title(title, fontsize=10)
+    ax.grid(alpha=0.3)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(out_dir / "learning_curve.png")
+    plt.close(fig)
