@@ -200,3 +200,27 @@ def test_observation_is_rotated_to_the_observer():
     assert obs[57] == 1.0 and obs[58 + 1] == 1.0    # a choice pending at row 2
     assert obs[69] == 1.0                           # the observer is to move
     assert env.observation_space("player_1")["observation"].contains(obs)
+
+
+# ---- bots: (name, bot, position, chosen actions in turn)
+BOT_CASES = [
+    ("easy takes a capture when one sowing makes it", "easy",
+     state_from([[0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0], [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]]), [7]),
+    ("medium plans the chain: row 5 lands on its own row 7, then sows on to capture in row 9", "medium",
+     state_from([[0, 0, 0, 0, 2, 0, 1], [1, 0, 0, 0, 0, 0, 0, 0, 1]]), [4, 6]),
+    ("medium stops when sowing on would only expose a single to the opponent's strike", "medium",
+     state_from([[0, 0, 0, 2, 0, 1], [0, 0, 0, 0, 0, 2]]), [3, STOP]),
+    ("medium keeps its single out of the row the opponent's chain lands on", "medium",
+     state_from([[1, 0, 0, 0, 0, 0, 0, 1], [0, 0, 0, 0, 0, 3]]), [0]),
+]
+
+
+@pytest.mark.parametrize("name,level,state,expected", BOT_CASES, ids=[c[0] for c in BOT_CASES])
+def test_bot_choices(name, level, state, expected):
+    from envs.swahili.bots import BOTS
+
+    game = SwahiliGame()
+    bot = BOTS[level](game, seed=0)
+    for action in expected:
+        assert bot.choose(state, game.legal_mask(state)) == action
+        game.apply(state, action, RNG)

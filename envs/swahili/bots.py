@@ -25,10 +25,13 @@ from envs.swahili.rules import (
     SwahiliGame, SwahiliState, sow,
 )
 
-# value of a piece still on row index r: its hope of reaching the centre
-PROGRESS = tuple(3.0 + 0.5 * r for r in range(NUM_ROWS))
+# value of a piece still on row index r: a little for its hope of reaching the
+# centre (few do: most of the points come from captures)
+PROGRESS = tuple(1.0 + 0.3 * r for r in range(NUM_ROWS))
 END_BONUS = 1000.0
-THREAT_SHARE = 0.3  # what a threat of mine is worth: the opponent moves first and may answer it
+# (weight of an own single exposed to a strike, share of a threat of mine), by player count:
+# with several opponents the next strike is often someone else's and threats are rarely cashed
+WEIGHTS = {2: (1.0, 0.3), 3: (0.3, 0.0), 4: (0.3, 0.0)}
 
 
 def captures_now(rows: list[list[int]], me: int, row: int) -> int:
@@ -90,6 +93,9 @@ class MediumBot(Bot):
     def __init__(self, game: SwahiliGame, seed: int | None = None) -> None:
         super().__init__(game, seed)
         self.n = game.num_players
+        self.exposure, self.threat = WEIGHTS[self.n]
+        # an exposed single loses its progress and hands the striker 5 points (shared among rivals)
+        self.capture_swing = CAPTURE_POINTS if self.n == 2 else CAPTURE_POINTS / 2
 
     def choose(self, state: SwahiliState, mask: np.ndarray) -> int:
         me = state.to_move
@@ -135,13 +141,13 @@ class MediumBot(Bot):
         mine = rows[me]
         for i in danger:
             if mine[i] == 1:
-                worth[me] -= PROGRESS[i]
-                worth[me] -= CAPTURE_POINTS if n == 2 else CAPTURE_POINTS / 2
-        for i in strikes[me]:
-            for p in range(n):
-                if p != me and rows[p][i] == 1:
-                    worth[me] += THREAT_SHARE * CAPTURE_POINTS
-                    worth[p] -= THREAT_SHARE * PROGRESS[i]
+                worth[me] -= self.exposure * (PROGRESS[i] + self.capture_swing)
+        if self.threat:
+            for i in strikes[me]:
+                for p in range(n):
+                    if p != me and rows[p][i] == 1:
+                        worth[me] += self.threat * CAPTURE_POINTS
+                        worth[p] -= self.threat * PROGRESS[i]
         others = [worth[p] for p in range(n) if p != me]
         return worth[me] - 0.5 * (max(others) + sum(others) / len(others))
 
