@@ -1,0 +1,365 @@
+"""The one engine shared by Swish and Squeeze: hex-board geometry, set-up, choices, end checks.
+
+The two games differ only in how a rook moves and what it captures; a game
+subclasses :class:`HexRookGame` and supplies :meth:`HexRookGame.targets` and
+:meth:`HexRookGame.captures` (see :mod:`envs.swish.rules`).
+
+Geometry: axial cells ``(q, r)`` with ``max(|q|, |r|, |q+r|) <= radius``,
+indexed in order of ``r`` then ``q``; directions 0..5 are (+1,0), (+1,-1),
+(0,-1), (-1,0), (-1,+1), (0,+1). Edge = the cells at distance ``radius``
+from the centre, inner = the rest. A cell is named by its row letter
+(``a`` = the top row, r = -radius) and its place in the row from the left
+(``1`` = smallest q): the centre of the default board is ``e5``.
+
+Actions (one space for every phase):
+
+* ``[0, M)`` moves, ``M = cells*6*2*radius``:
+  ``(cell*6 + direction)*2*radius + (distance - 1)``, distance counted in
+  cells from the rook to its landing cell;
+* ``[M, M + 3*cells)`` set-up placements ``M + cell*3 + kind`` (kind 0 white
+  rook, 1 black rook, 2 bead);
+* ``M + 3*cells + 0/1/2``: the choices "move first", "white", "black".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import ClassVar
+
+import numpy as np
+
+from envs.core.game import Game, RuleError
+
+DIRECTIONS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+EMPTY, WHITE_ROOK, BLACK_ROOK, BEAD = 0, 1, 2, 3  # cell contents; the rook of colour c is c + 1
+WHITE, BLACK = 0, 1
+COLOUR_NAMES = ("white", "black")
+ROOKS_PER_COLOUR = 3
+NUM_BEADS = 19
+KIND_NAMES = ("W", "B", "o")  # placement kinds: white rook, black rook, bead
+PHASE_SETUP, PHASE_CHOICE, PHASE_COLOUR, PHASE_PLAY = range(4)
+PHASE_NAMES = ("set-up", "choice", "colour", "play")
+CHOICE_NAMES = ("move first", "white", "black")
+CHOICE_MOVE_FIRST, CHOICE_WHITE, CHOICE_BLACK = range(3)
+SETUPS = ("random", "fixed", "marquisian")
+RADII = range(3, 9)
+
+
+class HexBoard:
+    """Cells, neighbours and rays of a hexagonal board of ``radius``."""
+
+    def __init__(self, radius: int) -> None:
+        self.radius = radius
+        self.coords = [(q, r) for r in range(-radius, radius + 1) for q in range(-radius, radius + 1)
+                       if max(abs(q), abs(r), abs(q + r)) <= radius]
+        self.n = len(self.coords)
+        self.index = {c: i for i, c in enumerate(self.coords)}
+        self.ring = [max(abs(q), abs(r), abs(q + r)) for q, r in self.coords]
+        self.is_edge = [d == radius for d in self.ring]
+        self.edge_cells = [i for i in range(self.n) if self.is_edge[i]]
+        self.inner_cells = [i for i in range(self.n) if not self.is_edge[i]]
+        # rays[cell][d]: the cells met going from ``cell`` in direction d, nearest first
+        self.rays: list[tuple[tuple[int, ...], ...]] = []
+        for q, r in self.coords:
+            per_dir = []
+            for dq, dr in DIRECTIONS:
+                ray, k = [], 1
+                while (q + k * dq, r + k * dr) in self.index:
+                    ray.append(self.index[(q + k * dq, r + k * dr)])
+                    k += 1
+                per_dir.append(tuple(ray))
+            self.rays.append(tuple(per_dir))
+        self.names = []
+        for i, (q, r) in enumerate(self.coords):
+            row_start = max(-radius, -radius - r)
+            self.names.append(f"{chr(ord('a') + r + radius)}{q - row_start + 1}")
+        self.by_name = {name: i for i, name in enumerate(self.names)}
+
+    def cell(self, name_or_coords: str | tuple[int, int]) -> int:
+        """Index of a cell given as a name (``"e5"``) or axial coordinates."""
+        try:
+            if isinstance(name_or_coords, str):
+                return self.by_name[name_or_coords]
+            return self.index[tuple(name_or_coords)]
+        except KeyError:
+            raise RuleError(f"no cell {name_or_coords!r} on the radius-{self.radius} board") from None
+
+
+@lru_cache(maxsize=None)
+def hex_board(radius: int) -> HexBoard:
+    """The (shared, immutable) board of ``radius``."""
+    return HexBoard(radius)
+
+
+@dataclass
+class HexState:
+    """A position. ``colour[seat]`` is -1 until the colours are chosen."""
+
+    board: list[int]                       # per cell: EMPTY, WHITE_ROOK, BLACK_ROOK or BEAD
+    rooks: list[list[int]]                 # rooks[colour]: cells of that colour's rooks
+    phase: int = PHASE_SETUP
+    to_move: int = 0
+    colour: list[int] = field(default_factory=lambda: [-1, -1])
+    stores: list[int] = field(default_factory=lambda: [0, 0])   # beads captured, by seat
+    plies: int = 0                         # rook moves played
+    first_mover: int = -1                  # seat that made (or makes) the first rook move
+    over: bool = False
+    winner: int | None = None
+    last_path: tuple[int, ...] = ()        # cells of the last move, origin to landing
+    last_captures: tuple[int, ...] = ()    # cells whose beads or rooks the last move took
+
+    def to_place(self) -> list[int]:
+        """Pieces still to place in the set-up: white rooks, black rooks, beads."""
+        return [ROOKS_PER_COLOUR - len(self.rooks[WHITE]), ROOKS_PER_COLOUR - len(self.rooks[BLACK]),
+                NUM_BEADS - self.board.count(BEAD)]
+
+
+class HexRookGame(Game):
+    """What Swish and Squeeze share; subclasses give the move and capture rule."""
+
+    PARAMS: ClassVar[dict] = {"radius": 4, "setup": "random", "max_plies": 300, "beads_to_win": 10}
+    num_players = 2
+
+    def __init__(self, **params) -> None:
+        super().__init__(**params)
+        self.radius = self.params["radius"]
+        self.hex = hex_board(self.radius)
+        self.span = 2 * self.radius                       # distances 1..2*radius
+        self.num_moves = self.hex.n * 6 * self.span
+        self.place_base = self.num_moves
+        self.choice_base = self.place_base + 3 * self.hex.n
+        self.num_actions = self.choice_base + 3
+
+    def validate_params(self) -> None:
+        p = self.params
+        for key, low, high in (("radius", RADII.start, RADII.stop - 1), ("max_plies", 1, None),
+                               ("beads_to_win", 1, NUM_BEADS)):
+            v = p[key]
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < low \
+                    or (high is not None and v > high):
+                allowed = f"an int in [{low}, {high}]" if high is not None else f"an int >= {low}"
+                raise RuleError(f"{self.name}: {key} must be {allowed}, got {v!r}")
+            p[key] = int(v)
+        if p["setup"] not in SETUPS:
+            raise RuleError(f"{self.name}: setup must be one of {', '.join(map(repr, SETUPS))}, "
+                            f"got {p['setup']!r}")
+
+    # -- the move rule: supplied by each game ------------------------------
+    def targets(self, board: list[int], cell: int, own: int, enemy: int) -> list[tuple[int, int]]:
+        """(direction, distance) of every legal move of the rook on ``cell``.
+
+        ``own`` / ``enemy`` are the board codes of the mover's and the
+        opponent's rooks.
+        """
+        raise NotImplementedError
+
+    def captures(self, board: list[int], cell: int, direction: int, distance: int,
+                 own: int, enemy: int) -> list[int]:
+        """Cells taken by the (legal) move; ``board`` is the position before it."""
+        raise NotImplementedError
+
+    def capture_moves(self, board: list[int], rook_cells: list[int], own: int,
+                      enemy: int) -> list[tuple[int, int, int, list[int]]]:
+        """(cell, direction, distance, taken cells) of every move of the rooks on ``rook_cells``.
+
+        Games override this with a faster equivalent (used by the bots).
+        """
+        return [(cell, d, dist, self.captures(board, cell, d, dist, own, enemy))
+                for cell in rook_cells for d, dist in self.targets(board, cell, own, enemy)]
+
+    # -- positions -----------------------------------------------------------
+    def empty_state(self) -> HexState:
+        return HexState([EMPTY] * self.hex.n, [[], []])
+
+    def state_from(self, white: list, black: list, beads: list) -> HexState:
+        """A choice-phase position with rooks and beads on the given cells (names or indices)."""
+        state = self.empty_state()
+        for kind, cells in ((WHITE_ROOK, white), (BLACK_ROOK, black), (BEAD, beads)):
+            for c in cells:
+                c = c if isinstance(c, int) else self.hex.cell(c)
+                if state.board[c] != EMPTY:
+                    raise RuleError(f"{self.name}: cell {self.hex.names[c]} given twice")
+                state.board[c] = kind
+                if kind != BEAD:
+                    state.rooks[kind - 1].append(c)
+        state.phase, state.to_move = PHASE_CHOICE, 1
+        return state
+
+    def fixed_cells(self) -> tuple[list[int], list[int], list[int]]:
+        """The "fixed" set-up: white rooks on the corners in directions 0, 2, 4, black on 1, 3, 5,
+        beads on the 19 cells within two steps of the centre."""
+        corners = [self.hex.index[(self.radius * dq, self.radius * dr)] for dq, dr in DIRECTIONS]
+        beads = [i for i in range(self.hex.n) if self.hex.ring[i] <= 2]
+        return corners[0::2], corners[1::2], beads
+
+    def new_state(self, rng: np.random.Generator) -> HexState:
+        setup = self.params["setup"]
+        if setup == "marquisian":
+            return self.empty_state()
+        if setup == "fixed":
+            return self.state_from(*self.fixed_cells())
+        edge = rng.choice(self.hex.edge_cells, size=2 * ROOKS_PER_COLOUR, replace=False).tolist()
+        beads = rng.choice(self.hex.inner_cells, size=NUM_BEADS, replace=False).tolist()
+        return self.state_from(edge[:ROOKS_PER_COLOUR], edge[ROOKS_PER_COLOUR:], beads)
+
+    def copy_state(self, s: HexState) -> HexState:
+        return HexState(s.board[:], [s.rooks[0][:], s.rooks[1][:]], s.phase, s.to_move, s.colour[:],
+                        s.stores[:], s.plies, s.first_mover, s.over, s.winner, s.last_path, s.last_captures)
+
+    def to_move(self, state: HexState) -> int:
+        return state.to_move
+
+    def is_over(self, state: HexState) -> bool:
+        return state.over
+
+    def winners(self, state: HexState) -> list[int]:
+        return [] if state.winner is None else [state.winner]
+
+    # -- moves -------------------------------------------------------------------
+    def move_action(self, cell: int, direction: int, distance: int) -> int:
+        return (cell * 6 + direction) * self.span + distance - 1
+
+    def decode_move(self, action: int) -> tuple[int, int, int]:
+        """(cell, direction, distance) of a move action."""
+        cd, dist = divmod(action, self.span)
+        cell, direction = divmod(cd, 6)
+        return cell, direction, dist + 1
+
+    def landing(self, cell: int, direction: int, distance: int) -> int:
+        return self.hex.rays[cell][direction][distance - 1]
+
+    def moves(self, state: HexState, seat: int | None = None) -> list[tuple[int, int, int]]:
+        """(cell, direction, distance) of every rook move of ``seat`` (default: the player to move)."""
+        seat = state.to_move if seat is None else seat
+        colour = state.colour[seat]
+        if colour < 0:
+            return []
+        own, enemy = colour + 1, 2 - colour
+        return [(cell, d, dist) for cell in state.rooks[colour]
+                for d, dist in self.targets(state.board, cell, own, enemy)]
+
+    def has_move(self, state: HexState, seat: int) -> bool:
+        colour = state.colour[seat]
+        own, enemy = colour + 1, 2 - colour
+        return any(self.targets(state.board, cell, own, enemy) for cell in state.rooks[colour])
+
+    def legal_mask(self, state: HexState) -> np.ndarray:
+        mask = np.zeros(self.num_actions, dtype=bool)
+        if state.over:
+            return mask
+        if state.phase == PHASE_PLAY:
+            span = self.span
+            idx = [(cell * 6 + d) * span + dist - 1 for cell, d, dist in self.moves(state)]
+            mask[idx] = True
+        elif state.phase == PHASE_SETUP:
+            left = state.to_place()
+            base = self.place_base
+            for cell in range(self.hex.n):
+                if state.board[cell] == EMPTY:
+                    if self.hex.is_edge[cell]:
+                        mask[base + 3 * cell] = left[WHITE] > 0
+                        mask[base + 3 * cell + 1] = left[BLACK] > 0
+                    else:
+                        mask[base + 3 * cell + 2] = left[2] > 0
+        elif state.phase == PHASE_CHOICE:
+            mask[self.choice_base:self.choice_base + 3] = True
+        else:  # PHASE_COLOUR: player_0 picks its colour
+            mask[self.choice_base + CHOICE_WHITE:self.choice_base + 3] = True
+        return mask
+
+    # -- playing -------------------------------------------------------------------
+    def apply(self, state: HexState, action: int, rng: np.random.Generator | None) -> list[float]:
+        me = state.to_move
+        if action < self.place_base:
+            self._play_move(state, action)
+        elif action < self.choice_base:
+            cell, kind = divmod(action - self.place_base, 3)
+            state.board[cell] = BEAD if kind == 2 else kind + 1
+            if kind != 2:
+                state.rooks[kind].append(cell)
+            if not any(state.to_place()):
+                state.phase, state.to_move = PHASE_CHOICE, 1
+            return [0.0, 0.0]
+        else:
+            self._choose(state, action - self.choice_base)
+        return self._end_checks(state, me)
+
+    def _play_move(self, state: HexState, action: int) -> None:
+        cell, d, dist = self.decode_move(action)
+        colour = state.colour[state.to_move]
+        own, enemy = colour + 1, 2 - colour
+        board = state.board
+        taken = self.captures(board, cell, d, dist, own, enemy)
+        ray = self.hex.rays[cell][d]
+        land = ray[dist - 1]
+        board[cell] = EMPTY
+        board[land] = own
+        rooks = state.rooks[colour]
+        rooks[rooks.index(cell)] = land
+        for c in taken:
+            if board[c] == BEAD:
+                state.stores[state.to_move] += 1
+            else:
+                state.rooks[enemy - 1].remove(c)
+            board[c] = EMPTY
+        state.plies += 1
+        state.last_path = (cell,) + ray[:dist]
+        state.last_captures = tuple(taken)
+        state.to_move = 1 - state.to_move
+
+    def _choose(self, state: HexState, choice: int) -> None:
+        if state.phase == PHASE_CHOICE:          # player_1 chooses
+            if choice == CHOICE_MOVE_FIRST:
+                state.first_mover, state.phase, state.to_move = 1, PHASE_COLOUR, 0
+                return
+            state.colour = [1 - (choice - 1), choice - 1]
+            state.first_mover = 0
+        else:                                    # player_0 picks its colour after "move first"
+            state.colour = [choice - 1, 2 - choice]
+        state.phase, state.to_move = PHASE_PLAY, state.first_mover
+
+    def _end_checks(self, state: HexState, mover: int) -> list[float]:
+        """RULINGS order: the mover has won; the ply limit (draw); the next player cannot move (loses)."""
+        if state.phase != PHASE_PLAY:
+            return [0.0, 0.0]
+        winner = None
+        if state.stores[mover] >= self.params["beads_to_win"]:
+            winner = mover
+        elif state.plies >= self.params["max_plies"]:
+            state.over = True
+            return [0.0, 0.0]
+        elif not self.has_move(state, state.to_move):
+            winner = 1 - state.to_move
+        if winner is None:
+            return [0.0, 0.0]
+        state.over, state.winner = True, winner
+        rewards = [-1.0, -1.0]
+        rewards[winner] = 1.0
+        return rewards
+
+    def action_name(self, state: HexState, action: int) -> str:
+        names = self.hex.names
+        if action >= self.choice_base:
+            return CHOICE_NAMES[action - self.choice_base]
+        if action >= self.place_base:
+            cell, kind = divmod(action - self.place_base, 3)
+            return f"{KIND_NAMES[kind]}@{names[cell]}"
+        cell, d, dist = self.decode_move(action)
+        ray = self.hex.rays[cell][d]
+        if dist > len(ray):
+            return f"{names[cell]}-off-board"
+        sep = "-"
+        if state.phase == PHASE_PLAY and state.board[cell] in (WHITE_ROOK, BLACK_ROOK) \
+                and self.mask_has(state, action):
+            own = state.board[cell]
+            taken = self.captures(state.board, cell, d, dist, own, 3 - own)
+            if taken:
+                sep = f"x{len(taken)}-"
+        return f"{names[cell]}{sep}{names[ray[dist - 1]]}"
+
+    def mask_has(self, state: HexState, action: int) -> bool:
+        """True when the move ``action`` is legal for the rook standing on its cell."""
+        cell, d, dist = self.decode_move(action)
+        own = state.board[cell]
+        return (d, dist) in self.targets(state.board, cell, own, 3 - own)

@@ -1,0 +1,141 @@
+"""Swish and Squeeze: the same engine (:mod:`envs.swish.hexboard`), two move and capture rules.
+
+* Swish: a rook slides over empty cells; or slides, then leaps one unbroken
+  row of beads or of enemy rooks and lands on any empty cell beyond, before
+  the next piece. Never a mixed row, never over own rooks.
+* Squeeze: a rook slides over empty cells only; after it lands, every
+  unbroken row of beads, or of enemy rooks, running from the landing cell and
+  closed by another own rook is taken (several directions at once).
+"""
+
+from __future__ import annotations
+
+from envs.swish.hexboard import BEAD, EMPTY, HexRookGame
+
+
+class SwishGame(HexRookGame):
+    """Swish: slides and leaps; the leapt row is captured."""
+
+    name = "swish"
+
+    def targets(self, board: list[int], cell: int, own: int, enemy: int) -> list[tuple[int, int]]:
+        out = []
+        for d, ray in enumerate(self.hex.rays[cell]):
+            n, i = len(ray), 0
+            while i < n and board[ray[i]] == EMPTY:
+                i += 1
+                out.append((d, i))
+            if i == n:
+                continue
+            kind = board[ray[i]]
+            if kind != BEAD and kind != enemy:
+                continue                      # own rook: no leap
+            j = i + 1
+            while j < n and board[ray[j]] == kind:
+                j += 1
+            while j < n and board[ray[j]] == EMPTY:   # a mixed row has no empty cell right after it
+                j += 1
+                out.append((d, j))
+        return out
+
+    def capture_moves(self, board, rook_cells, own, enemy):
+        out = []
+        for cell in rook_cells:
+            for d, ray in enumerate(self.hex.rays[cell]):
+                n, i = len(ray), 0
+                while i < n and board[ray[i]] == EMPTY:
+                    i += 1
+                    out.append((cell, d, i, []))
+                if i == n:
+                    continue
+                kind = board[ray[i]]
+                if kind != BEAD and kind != enemy:
+                    continue
+                j = i + 1
+                while j < n and board[ray[j]] == kind:
+                    j += 1
+                taken = list(ray[i:j])
+                while j < n and board[ray[j]] == EMPTY:
+                    j += 1
+                    out.append((cell, d, j, taken))
+        return out
+
+    def captures(self, board: list[int], cell: int, direction: int, distance: int,
+                 own: int, enemy: int) -> list[int]:
+        return [c for c in self.hex.rays[cell][direction][:distance - 1] if board[c] != EMPTY]
+
+
+class SqueezeGame(HexRookGame):
+    """Squeeze: slides only; custodian captures by the moving rook."""
+
+    name = "squeeze"
+
+    def targets(self, board: list[int], cell: int, own: int, enemy: int) -> list[tuple[int, int]]:
+        out = []
+        for d, ray in enumerate(self.hex.rays[cell]):
+            for i, c in enumerate(ray):
+                if board[c] != EMPTY:
+                    break
+                out.append((d, i + 1))
+        return out
+
+    def captures(self, board: list[int], cell: int, direction: int, distance: int,
+                 own: int, enemy: int) -> list[int]:
+        return self.squeezed(board, self.hex.rays[cell][direction][distance - 1], own, enemy)
+
+    def capture_moves(self, board, rook_cells, own, enemy):
+        spots = self.squeeze_spots(board, own, enemy)
+        none: list[int] = []
+        out = []
+        for cell in rook_cells:
+            for d, ray in enumerate(self.hex.rays[cell]):
+                for i, c in enumerate(ray):
+                    if board[c] != EMPTY:
+                        break
+                    out.append((cell, d, i + 1, spots.get(c, none)))
+        return out
+
+    def squeeze_spots(self, board: list[int], own: int, enemy: int) -> dict[int, list[int]]:
+        """Empty cell -> the cells an ``own`` rook arriving there would take (only cells that take).
+
+        Found from the closing rooks: own rook, an unbroken row, then the empty
+        cell. The closing rook can never be the one that moves there (the row
+        lies between them), so this equals :meth:`squeezed` for every move.
+        """
+        spots: dict[int, list[int]] = {}
+        rays = self.hex.rays
+        for cell, kind0 in enumerate(board):
+            if kind0 != own:
+                continue
+            for ray in rays[cell]:
+                if not ray:
+                    continue
+                kind = board[ray[0]]
+                if kind != BEAD and kind != enemy:
+                    continue
+                n, j = len(ray), 1
+                while j < n and board[ray[j]] == kind:
+                    j += 1
+                if j < n and board[ray[j]] == EMPTY:
+                    spots.setdefault(ray[j], []).extend(ray[:j])
+        return spots
+
+    def squeezed(self, board: list[int], land: int, own: int, enemy: int) -> list[int]:
+        """Cells taken by an ``own`` rook arriving on ``land``.
+
+        The cell the rook left never closes a row: it lies behind empty cells
+        (or right next to ``land``) on the line of the move.
+        """
+        taken: list[int] = []
+        for ray in self.hex.rays[land]:
+            if not ray:
+                continue
+            kind = board[ray[0]]
+            if kind != BEAD and kind != enemy:
+                continue
+            n, j = len(ray), 1
+            while j < n and board[ray[j]] == kind:
+                j += 1
+            if j < n and board[ray[j]] == own:
+                taken.extend(ray[:j])
+        return taken
