@@ -27,6 +27,10 @@ GAMES: dict[str, GameEntry] = {
     e.name: e
     for e in [
         GameEntry("swival", "envs.swival_v0", "envs.swival", "swgym/Swival-v0"),
+        GameEntry("swish", "envs.swish_v0", "envs.swish", "swgym/Swish-v0", bots="envs.swish.bots",
+                  variants=({"setup": "random"}, {"setup": "fixed"}, {"setup": "marquisian"})),
+        GameEntry("squeeze", "envs.squeeze_v0", "envs.swish", "swgym/Squeeze-v0", bots="envs.swish.bots",
+                  variants=({"setup": "random"}, {"setup": "fixed"}, {"setup": "marquisian"})),
         GameEntry("swahili", "envs.swahili_v0", "envs.swahili", "swgym/Swahili-v0",
                   variants=({"num_players": 2}, {"num_players": 3}, {"num_players": 4})),
         GameEntry("twirls", "envs.twirls_v0", "envs.twirls", "swgym/Twirls-v0", variants=({}, {"board_size": 8})),

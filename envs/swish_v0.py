@@ -1,0 +1,15 @@
+"""Swish, version 0: ``env()`` (wrapped) and ``raw_env`` (see :data:`envs.swish.env.SWISH_DOC`)."""
+
+from envs.core.aec import wrap
+from envs.swish.env import SWISH_DOC
+from envs.swish.env import SwishEnv as raw_env
+
+__doc__ = SWISH_DOC  # the game's doc page
+
+
+def env(**kwargs):
+    """Swish with PettingZoo's standard wrappers (an illegal move loses, -1)."""
+    return wrap(raw_env(**kwargs))
+
+
+__all__ = ["env", "raw_env"]
