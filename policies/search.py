@@ -1,0 +1,111 @@
+"""Play-time search guided by a learned network, for two-player perfect-information games.
+
+Depth-limited alpha-beta over the game's own rules: at each position only the
+``width`` legal moves the network's policy head likes best are searched (plus
+every move that ends the game at once), and positions at the depth limit are
+scored by the network's value head, seen from the player to move. Finished
+games score exactly (+1 / -1 / 0). Nothing here imports torch.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from envs.registry import game_module
+from policies.numpy_policy import NumpyPolicy, masked_softmax
+
+
+class PolicySearch:
+    """An opponent that searches ``depth`` plies with ``policy`` as prior and evaluator."""
+
+    def __init__(self, policy: NumpyPolicy, game: str, params: dict[str, Any] | None = None,
+                 depth: int = 2, width: int = 8) -> None:
+        if depth < 1 or width < 1:
+            raise ValueError(f"search depth and width must be >= 1, got depth={depth}, width={width}")
+        raw = game_module(game).raw_env
+        self.policy = policy
+        self.meta = policy.meta
+        self.rules = raw.game_cls(**(params or {}))
+        if self.rules.num_players != 2:
+            raise ValueError(f"{game}: play-time search is for two-player games, not {self.rules.num_players}")
+        self.observe = raw.observe_state
+        self.depth, self.width = depth, width
+        self.rng = np.random.default_rng(0)  # for rules that draw chance in apply
+        self.nodes = 0
+
+    def reset(self, seed: int | None = None) -> None:
+        self.policy.reset(seed)
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, state: Any = None) -> int:
+        if state is None:  # no rules state: the bare network
+            return self.policy.act(observation, action_mask)
+        return self.best_move(state)[0]
+
+    def explain(self, observation: np.ndarray, action_mask: np.ndarray, top: int = 5) -> dict[str, Any]:
+        return self.policy.explain(observation, action_mask, top)
+
+    # -- search ------------------------------------------------------------------
+    def best_move(self, state: Any) -> tuple[int, float]:
+        """(action, value for the player to move) of the searched position."""
+        self.nodes = 0
+        me = self.rules.to_move(state)
+        best_action, best_value = -1, -np.inf
+        alpha, beta = -np.inf, np.inf
+        for action in self._candidates(state):
+            child = self.rules.copy_state(state)
+            self.rules.apply(child, action, self.rng)
+            value = self._value(child, self.depth - 1, alpha, beta, me)
+            if value > best_value:
+                best_action, best_value = action, value
+            alpha = max(alpha, value)
+        return best_action, float(best_value)
+
+    def _candidates(self, state: Any) -> list[int]:
+        """The network's ``width`` favourite legal moves, best first, and every game-ending move."""
+        mask = self.rules.legal_mask(state)
+        legal = np.flatnonzero(mask)
+        if legal.size <= self.width:
+            chosen = legal
+        else:
+            logits, _ = self.policy.forward(self.observe(self.rules, state, self.rules.to_move(state)))
+            probs = masked_softmax(logits[0], mask)
+            chosen = legal[np.argsort(-probs[legal], kind="stable")[: self.width]]
+        moves = [int(a) for a in chosen]
+        if legal.size > self.width:
+            for a in legal:
+                if int(a) in moves:
+                    continue
+                child = self.rules.copy_state(state)
+                self.rules.apply(child, int(a), self.rng)
+                if self.rules.is_over(child):
+                    moves.insert(0, int(a))
+        return moves
+
+    def _value(self, state: Any, depth: int, alpha: float, beta: float, me: int) -> float:
+        """Minimax value for seat ``me`` (alpha-beta)."""
+        self.nodes += 1
+        if self.rules.is_over(state):
+            winners = self.rules.winners(state)
+            return 0.0 if not winners else (1.0 if me in winners else -1.0)
+        to_move = self.rules.to_move(state)
+        if depth == 0:
+            _, values = self.policy.forward(self.observe(self.rules, state, to_move))
+            v = float(np.clip(values[0], -1.0, 1.0))
+            return v if to_move == me else -v
+        maximise = to_move == me
+        best = -np.inf if maximise else np.inf
+        for action in self._candidates(state):
+            child = self.rules.copy_state(state)
+            self.rules.apply(child, action, self.rng)
+            value = self._value(child, depth - 1, alpha, beta, me)
+            if maximise:
+                best = max(best, value)
+                alpha = max(alpha, value)
+            else:
+                best = min(best, value)
+                beta = min(beta, value)
+            if alpha >= beta:
+                break
+        return best
