@@ -58,12 +58,13 @@ def test_single_agent_fixed_seat_and_object_opponent():
 def test_learner_reward_is_the_whole_game_outcome():
     env = SingleAgentEnv("swival", opponent="easy")
     outcomes = set()
-    for seed in range(12):
+    rng = np.random.default_rng(0)
+    for seed in range(30):
         env.reset(seed=seed)
         rewards, done = [], False
         while not done:
             legal = np.flatnonzero(env.action_masks())
-            _, reward, done, _, info = env.step(int(legal[0]))
+            _, reward, done, _, info = env.step(int(rng.choice(legal)))
             rewards.append(reward)
         expected = 0.0 if not info["winners"] else (1.0 if env.seat in info["winners"] else -1.0)
         assert rewards[-1] == expected and not any(rewards[:-1])
