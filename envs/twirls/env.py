@@ -75,12 +75,6 @@ from envs.twirls import render
 from envs.twirls.rules import BLACK, TwirlsGame, TwirlsState
 
 
-def _bits_to_array(bits: int, n: int) -> np.ndarray:
-    """Bitboard as a float32 0/1 vector of length n (bit i -> index i)."""
-    raw = np.frombuffer(bits.to_bytes((n + 7) // 8, "little"), dtype=np.uint8)
-    return np.unpackbits(raw, bitorder="little", count=n).astype(np.float32)
-
-
 class raw_env(TurnBasedEnv):
     """Twirls of Action as a PettingZoo AEC environment (see the module docstring)."""
 
@@ -101,10 +95,11 @@ class raw_env(TurnBasedEnv):
     def observe_state(game: TwirlsGame, state: TwirlsState, seat: int) -> np.ndarray:
         n = game.size * game.size
         colour = game.colour_of(state, seat)
+        own, opp = state.stones[colour], state.stones[1 - colour]
+        planes = own | opp << n | (game.tables.full ^ own ^ opp) << (2 * n)
+        raw = np.frombuffer(planes.to_bytes((3 * n + 7) // 8, "little"), dtype=np.uint8)
         obs = np.empty(3 * n + 6, dtype=np.float32)
-        obs[0:n] = _bits_to_array(state.stones[colour], n)
-        obs[n:2 * n] = _bits_to_array(state.stones[1 - colour], n)
-        obs[2 * n:3 * n] = 1.0 - obs[0:n] - obs[n:2 * n]
+        obs[:3 * n] = np.unpackbits(raw, count=3 * n, bitorder="little")
         tail = 3 * n
         obs[tail] = colour == BLACK
         obs[tail + 1] = not state.over and game.to_move(state) == seat

@@ -82,23 +82,35 @@ class Tables:
                     bits |= 1 << (rr * size + ff)
                     ff, rr = ff + df, rr + dr
                 self.rays[c * 8 + d] = bits
-        # twirl[((o*8 + d)*size + N)*4 + r] = (destination, needs) or None, where
-        # needs = destination bit | cells strictly between origin and destination
-        self.twirl: list[tuple[int, int] | None] = [None] * (n * 8 * size * 4)
-        for o in range(n):
-            f, r = o % size, o // size
-            for d, (df, dr) in enumerate(VECTORS):
-                for dist in range(1, size):
-                    pf, pr = f + dist * df, r + dist * dr
-                    if not (0 <= pf < size and 0 <= pr < size):
-                        break
-                    for k, turn in enumerate(TURNS):
-                        ef, er = VECTORS[(d + 4 + turn) % 8]
-                        tf, tr = pf + dist * ef, pr + dist * er
-                        if not (0 <= tf < size and 0 <= tr < size):
-                            continue
-                        dest = tr * size + tf
-                        self.twirl[((o * 8 + d) * size + dist) * 4 + k] = (dest, self.between(o, dest) | 1 << dest)
+        # Bit-parallel twirl generation (see twirl_sets). delta[u]: cell step of direction u;
+        # on_board[u][j]: cells c with c + j*u on the board (j = 1..size-1).
+        self.delta = [df + dr * size for df, dr in VECTORS]
+        self.on_board = []
+        for df, dr in VECTORS:
+            row = [0] * size
+            for j in range(1, size):
+                for c in range(n):
+                    if 0 <= c % size + j * df < size and 0 <= c // size + j * dr < size:
+                        row[j] |= 1 << c
+            self.on_board.append(row[1:])
+        # turn_to[d][j]: for pivot distance j in direction d, the 4 twirls as
+        # (d*4 + r, direction u from origin to destination, steps origin -> destination)
+        self.turn_to = []
+        self.dest_step = [0] * 32  # cell step origin -> destination per unit of pivot distance
+        for d in range(8):
+            per_distance = []
+            for j in range(size):
+                row = []
+                for k, turn in enumerate(TURNS):
+                    back, out = VECTORS[(d + 4) % 8], VECTORS[(d + 4 + turn) % 8]
+                    wf, wr = out[0] - back[0], out[1] - back[1]
+                    m = max(abs(wf), abs(wr))
+                    row.append((d * 4 + k, VECTORS.index((wf // m, wr // m)), j * m))
+                    self.dest_step[d * 4 + k] = wf + wr * size
+                per_distance.append(row)
+            self.turn_to.append(per_distance)
+        self._pad = [0] * (2 * size + 1)
+        self.mask_bytes = (32 * n + 7) // 8
         # neighbours[c]: bits of the 8 cells around c
         self.neighbours = []
         for c in range(n):
@@ -115,20 +127,6 @@ class Tables:
             not_last &= ~(1 << (rank * size + size - 1))
         self.not_file_a, self.not_file_last = not_a, not_last
 
-    def between(self, a: int, b: int) -> int:
-        """Bits strictly between two cells on one line (queen line)."""
-        size = self.size
-        fa, ra, fb, rb = a % size, a // size, b % size, b // size
-        df, dr = fb - fa, rb - ra
-        steps = max(abs(df), abs(dr))
-        if not (df == 0 or dr == 0 or abs(df) == abs(dr)):
-            raise ValueError(f"cells {a} and {b} are not on one line")
-        sf, sr = (df > 0) - (df < 0), (dr > 0) - (dr < 0)
-        bits = 0
-        for i in range(1, steps):
-            bits |= 1 << ((ra + i * sr) * size + fa + i * sf)
-        return bits
-
     def first_stone(self, origin: int, d: int, occupied: int) -> int:
         """Cell of the first stone from ``origin`` in direction ``d``, or -1."""
         blockers = occupied & self.rays[origin * 8 + d]
@@ -142,47 +140,108 @@ class Tables:
         """Steps between two cells on one line (Chebyshev distance)."""
         return max(abs(self.file_of[a] - self.file_of[b]), abs(self.rank_of[a] - self.rank_of[b]))
 
-    def moves(self, mine: int, theirs: int) -> list[tuple[int, int, int]]:
-        """Every legal twirl of the side owning ``mine``: (action, origin, destination), ascending."""
+    def twirl_sets(self, mine: int, theirs: int) -> list[tuple[int, int, int]]:
+        """Every legal twirl of the side owning ``mine``, grouped: (d*4 + r, pivot distance, origins).
+
+        All stones are handled at once per direction u and step j: ``clear[u][j]``
+        holds the stones whose j cells towards u are on the board and empty, and
+        ``hits[d]`` the stones whose first stone towards d is an enemy at distance
+        j. A twirl (d, r) from pivot distance j is legal for the origins in
+        ``hits & clear[u][L]``, u and L being the direction and length origin ->
+        destination (the destination must be empty, the cells before it too).
+        """
         occupied = mine | theirs
-        size, rays, ascending, twirl = self.size, self.rays, self.ascending, self.twirl
-        file_of, rank_of = self.file_of, self.rank_of
+        clear, hits = [], []
+        for dl, on_board in zip(self.delta, self.on_board):
+            alive, cl, hu = mine, [mine], []
+            occ, their = occupied, theirs
+            j = 0
+            if dl > 0:
+                for ok in on_board:
+                    j += 1
+                    alive &= ok
+                    if not alive:
+                        break
+                    occ >>= dl
+                    their >>= dl
+                    hit = alive & occ
+                    if hit:
+                        enemy = hit & their
+                        if enemy:
+                            hu.append((j, enemy))
+                        alive ^= hit
+                    cl.append(alive)
+            else:
+                dl = -dl
+                for ok in on_board:
+                    j += 1
+                    alive &= ok
+                    if not alive:
+                        break
+                    occ <<= dl
+                    their <<= dl
+                    hit = alive & occ
+                    if hit:
+                        enemy = hit & their
+                        if enemy:
+                            hu.append((j, enemy))
+                        alive ^= hit
+                    cl.append(alive)
+            cl += self._pad
+            clear.append(cl)
+            hits.append(hu)
         found = []
-        bits = mine
-        while bits:
-            low = bits & -bits
-            o = low.bit_length() - 1
-            bits ^= low
-            fo, ro = file_of[o], rank_of[o]
-            for d in range(8):
-                blockers = occupied & rays[o * 8 + d]
-                if not blockers:
-                    continue
-                p = (blockers & -blockers).bit_length() - 1 if ascending[d] else blockers.bit_length() - 1
-                if not theirs >> p & 1:
-                    continue
-                df, dr = file_of[p] - fo, rank_of[p] - ro
-                dist = df if df > 0 else (-df if df else (dr if dr > 0 else -dr))
-                base = ((o * 8 + d) * size + dist) * 4
-                for k in range(4):
-                    entry = twirl[base + k]
-                    if entry is not None and not occupied & entry[1]:
-                        found.append(((o * 8 + d) * 4 + k, o, entry[0]))
+        for d in range(8):
+            turn_to = self.turn_to[d]
+            for j, enemy in hits[d]:
+                for k, u, steps in turn_to[j]:
+                    origins = enemy & clear[u][steps]
+                    if origins:
+                        found.append((k, j, origins))
+        return found
+
+    def moves(self, mine: int, theirs: int) -> list[tuple[int, int, int]]:
+        """Every legal twirl of the side owning ``mine``: (action, origin, destination)."""
+        found = []
+        dest_step = self.dest_step
+        for k, j, bits in self.twirl_sets(mine, theirs):
+            step = j * dest_step[k]
+            while bits:
+                low = bits & -bits
+                o = low.bit_length() - 1
+                bits ^= low
+                found.append((o * 32 + k, o, o + step))
         return found
 
     def twirls(self, mine: int, theirs: int) -> list[int]:
         """Every legal twirl action of the side owning ``mine`` (ascending order)."""
-        return [m[0] for m in self.moves(mine, theirs)]
+        return sorted(m[0] for m in self.moves(mine, theirs))
+
+    def sets_to_mask(self, sets: list[tuple[int, int, int]], mask: np.ndarray) -> None:
+        """Write the twirls of ``twirl_sets`` into ``mask[:size*size*32]`` (a bool array)."""
+        n = self.cells
+        big = 0
+        for k, _, bits in sets:
+            big |= bits << (k * n)
+        raw = np.frombuffer(big.to_bytes(self.mask_bytes, "little"), dtype=np.uint8)
+        mask[:32 * n].reshape(n, 32)[...] = np.unpackbits(raw, count=32 * n, bitorder="little").reshape(32, n).T
 
     def destination(self, action: int, occupied: int) -> tuple[int, int] | None:
-        """(pivot, destination) of a twirl action given the stones, or None if it has none."""
+        """(pivot, destination) of a twirl action given the stones, or None if it has none.
+
+        Only the geometry is checked (a stone seen, a destination on the board).
+        """
         o, rest = divmod(action, 32)
         d, k = divmod(rest, 4)
         p = self.first_stone(o, d, occupied)
         if p < 0:
             return None
-        entry = self.twirl[((o * 8 + d) * self.size + self.distance(o, p)) * 4 + k]
-        return None if entry is None else (p, entry[0])
+        dist = self.distance(o, p)
+        ef, er = VECTORS[(d + 4 + TURNS[k]) % 8]
+        tf, tr = self.file_of[p] + dist * ef, self.rank_of[p] + dist * er
+        if not (0 <= tf < self.size and 0 <= tr < self.size):
+            return None
+        return p, tr * self.size + tf
 
     def dilate(self, bits: int) -> int:
         """``bits`` and all their 8-neighbours."""
@@ -249,7 +308,7 @@ class TwirlsState:
     over: bool = False
     winner: int | None = None  # seat
     last: tuple[int, int, int] | None = None  # (origin, pivot, destination) of the last twirl
-    legal: list[int] | None = None  # cached legal actions of the side to move (never mutated)
+    legal: list | None = None  # cached Tables.twirl_sets of the side to move (never mutated)
 
     @property
     def seat_to_move(self) -> int:
@@ -314,19 +373,28 @@ class TwirlsGame(Game):
         """White's first turn, before any swap."""
         return not state.over and state.plies == 1 and not state.swapped
 
+    def _sets(self, state: TwirlsState) -> list:
+        if state.legal is None:
+            me = state.colour_to_move
+            state.legal = self.tables.twirl_sets(state.stones[me], state.stones[1 - me])
+        return state.legal
+
     def legal_actions(self, state: TwirlsState) -> list[int]:
         if state.over:
             return []
-        if state.legal is None:
-            me = state.colour_to_move
-            state.legal = self.tables.twirls(state.stones[me], state.stones[1 - me])
+        me = state.colour_to_move
+        actions = self.tables.twirls(state.stones[me], state.stones[1 - me])
         if self.swap_available(state):
-            return state.legal + [self.swap_action]
-        return state.legal
+            actions.append(self.swap_action)
+        return actions
 
     def legal_mask(self, state: TwirlsState) -> np.ndarray:
-        mask = np.zeros(self.num_actions, dtype=bool)
-        mask[self.legal_actions(state)] = True
+        mask = np.empty(self.num_actions, dtype=bool)
+        if state.over:
+            mask[:] = False
+            return mask
+        self.tables.sets_to_mask(self._sets(state), mask)
+        mask[self.swap_action] = self.swap_available(state)
         return mask
 
     def apply(self, state: TwirlsState, action: int, rng: np.random.Generator) -> list[float]:
@@ -337,9 +405,10 @@ class TwirlsGame(Game):
             state.last = None
         else:
             me = state.colour_to_move
-            occupied = state.stones[0] | state.stones[1]
-            pivot, dest = self.tables.destination(action, occupied)
-            origin = action // 32
+            tables = self.tables
+            origin, k = divmod(action, 32)
+            pivot = tables.first_stone(origin, k >> 2, state.stones[0] | state.stones[1])
+            dest = origin + tables.distance(origin, pivot) * tables.dest_step[k]
             state.stones[me] ^= (1 << origin) | (1 << dest)
             state.last = (origin, pivot, dest)
             state.colour_to_move = 1 - me
@@ -350,7 +419,7 @@ class TwirlsGame(Game):
         if state.plies >= self.max_plies:
             state.over = True
             return [0.0, 0.0]
-        if not self.legal_actions(state):
+        if not self._sets(state) and not self.swap_available(state):
             return self._finish(state, seat)
         return [0.0, 0.0]
 
