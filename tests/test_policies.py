@@ -151,3 +151,28 @@ def test_shipped_policy_loads_and_beats_random(name):
     n = SingleAgentEnv(name, **params).aec.game.num_players
     result = play_series(name, ["hard"] + ["random"] * (n - 1), games=20, seed=0, **params)
     assert result.wins[0] / result.games > 1.0 / n + 0.2
+
+
+def test_elo_fit_orders_by_strength():
+    from training.ladder import bradley_terry_elo
+
+    names = ["random", "easy", "medium"]
+    games = np.full((3, 3), 100.0) - 100 * np.eye(3)
+    score = np.array([[0, 30, 5], [70, 0, 20], [95, 80, 0]], dtype=float)
+    elo = bradley_terry_elo(names, score, games)
+    assert elo["random"] == 0 and 0 < elo["easy"] < elo["medium"]
+    assert abs(elo["easy"] - 400 * np.log10(70 / 30)) < 60  # close to the two-player Elo of a 70% score
+
+
+def test_sb3_zip_opponent_plays_and_checks_shapes(tmp_path):
+    from sb3_contrib import MaskablePPO
+
+    from training.sb3_opponent import SB3Opponent
+
+    model = MaskablePPO("MlpPolicy", SingleAgentEnv("swival"), n_steps=32, batch_size=32, seed=0)
+    model.save(tmp_path / "m.zip")
+    opponent = make_opponent("swival", str(tmp_path / "m.zip"))
+    assert isinstance(opponent, SB3Opponent)
+    assert play_game("swival", [opponent, make_opponent("swival", "random", seed=0)], seed=0).plies > 0
+    with pytest.raises(ValueError, match="m.zip: model has observation"):
+        SB3Opponent(tmp_path / "m.zip", game="swahili")

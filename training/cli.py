@@ -33,7 +33,27 @@ def cmd_export(args: argparse.Namespace) -> None:
     print(export_policy(model.policy, args.out, args.game, params))
 
 
+def cmd_ladder(args: argparse.Namespace) -> None:
+    from policies import shipped_path
+    from training.ladder import ladder, save_ladder
+
+    entrants = args.entrants or ["random", "easy", "medium"] + (["hard"] if shipped_path(args.game).exists() else [])
+    result = ladder(args.game, entrants, games=args.games, seed=args.seed)
+    json_path, png_path = save_ladder(result, args.out)
+    for name, elo in result["elo"].items():
+        print(f"{name:<10} {elo:8.0f}")
+    print(f"written: {json_path}, {png_path}")
+
+
 def add_commands(sub) -> None:
+    p = sub.add_parser("ladder", help="Elo ladder random < easy < medium < hard from round-robin series")
+    p.add_argument("game")
+    p.add_argument("--entrants", nargs="*", default=None)
+    p.add_argument("--games", type=int, default=100, help="games per pair")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--out", default="results")
+    p.set_defaults(func=cmd_ladder)
+
     p = sub.add_parser("train", help="self-play MaskablePPO training from training/configs/<game>.json")
     p.add_argument("game")
     p.add_argument("--config", default=None, help="a config file instead of training/configs/<game>.json")
