@@ -127,10 +127,26 @@ directions); never a mixed row. Only the moving rook captures: a rook that
 moves between two enemy rooks is safe.""")
 
 EXTRA_FEATURES = 13
+# _PLANES[own code - 1][cell code]: the cell's entries in the 4 board planes (own rooks, enemy rooks, beads, empty)
+_PLANES = np.zeros((2, 4, 4), dtype=np.float32)
+for _own in (1, 2):
+    for _plane, _code in enumerate((_own, 3 - _own, BEAD, EMPTY)):
+        _PLANES[_own - 1, _code, _plane] = 1.0
+_TEMPLATES: dict[int, np.ndarray] = {}
 
 
 def _observation_size(game: HexRookGame) -> int:
     return 5 * game.hex.n + EXTRA_FEATURES
+
+
+def _template(game: HexRookGame) -> np.ndarray:
+    """All-zero observation with the constant edge plane filled in (one per radius)."""
+    if game.radius not in _TEMPLATES:
+        n = game.hex.n
+        t = np.zeros(_observation_size(game), dtype=np.float32)
+        t[4 * n:5 * n] = game.hex.is_edge
+        _TEMPLATES[game.radius] = t
+    return _TEMPLATES[game.radius]
 
 
 class _HexEnv(TurnBasedEnv):
@@ -145,29 +161,27 @@ class _HexEnv(TurnBasedEnv):
     @staticmethod
     def observe_state(game: HexRookGame, state: HexState, seat: int) -> np.ndarray:
         n = game.hex.n
-        obs = np.zeros(_observation_size(game), dtype=np.float32)
-        board = np.array(state.board, dtype=np.int8)
+        obs = _template(game).copy()
         colour = state.colour[seat]
         own = 1 if colour < 0 else colour + 1
-        obs[0:n] = board == own
-        obs[n:2 * n] = board == 3 - own
-        obs[2 * n:3 * n] = board == BEAD
-        obs[3 * n:4 * n] = board == EMPTY
-        obs[4 * n:5 * n] = game.hex.is_edge
-        x = 5 * n
-        obs[x + state.phase] = 1.0
+        obs[:4 * n].reshape(4, n)[:] = _PLANES[own - 1].take(np.frombuffer(state.board, dtype=np.uint8), axis=0).T
+        extra = [0.0] * EXTRA_FEATURES
+        extra[state.phase] = 1.0
         if colour >= 0:
-            obs[x + 4 + colour] = 1.0
-        obs[x + 6] = state.first_mover == seat
-        target = game.params["beads_to_win"]
-        obs[x + 7] = min(1.0, state.stores[seat] / target)
-        obs[x + 8] = min(1.0, state.stores[1 - seat] / target)
-        obs[x + 9] = min(1.0, state.plies / game.params["max_plies"])
+            extra[4 + colour] = 1.0
+        if state.first_mover == seat:
+            extra[6] = 1.0
+        params = game.params
+        target = params["beads_to_win"]
+        extra[7] = min(1.0, state.stores[seat] / target)
+        extra[8] = min(1.0, state.stores[1 - seat] / target)
+        extra[9] = min(1.0, state.plies / params["max_plies"])
         if state.phase != PHASE_PLAY:
             left = state.to_place()
-            obs[x + 10] = left[0] / ROOKS_PER_COLOUR
-            obs[x + 11] = left[1] / ROOKS_PER_COLOUR
-            obs[x + 12] = left[2] / NUM_BEADS
+            extra[10] = left[0] / ROOKS_PER_COLOUR
+            extra[11] = left[1] / ROOKS_PER_COLOUR
+            extra[12] = left[2] / NUM_BEADS
+        obs[5 * n:] = extra
         return obs
 
 

@@ -1,8 +1,8 @@
 """The one engine shared by Swish and Squeeze: hex-board geometry, set-up, choices, end checks.
 
 The two games differ only in how a rook moves and what it captures; a game
-subclasses :class:`HexRookGame` and supplies :meth:`HexRookGame.targets` and
-:meth:`HexRookGame.captures` (see :mod:`envs.swish.rules`).
+subclasses :class:`HexRookGame` and supplies :meth:`HexRookGame.rook_actions`
+and :meth:`HexRookGame.captures` (see :mod:`envs.swish.rules`).
 
 Geometry: axial cells ``(q, r)`` with ``max(|q|, |r|, |q+r|) <= radius``,
 indexed in order of ``r`` then ``q``; directions 0..5 are (+1,0), (+1,-1),
@@ -96,7 +96,7 @@ def hex_board(radius: int) -> HexBoard:
 class HexState:
     """A position. ``colour[seat]`` is -1 until the colours are chosen."""
 
-    board: list[int]                       # per cell: EMPTY, WHITE_ROOK, BLACK_ROOK or BEAD
+    board: bytearray                       # per cell: EMPTY, WHITE_ROOK, BLACK_ROOK or BEAD
     rooks: list[list[int]]                 # rooks[colour]: cells of that colour's rooks
     phase: int = PHASE_SETUP
     to_move: int = 0
@@ -130,6 +130,11 @@ class HexRookGame(Game):
         self.place_base = self.num_moves
         self.choice_base = self.place_base + 3 * self.hex.n
         self.num_actions = self.choice_base + 3
+        # ray_actions[cell][d]: ((cell met, action moving there), ...) nearest first
+        self.ray_actions = tuple(
+            tuple(tuple((c, self.move_action(cell, d, i + 1)) for i, c in enumerate(ray))
+                  for d, ray in enumerate(rays))
+            for cell, rays in enumerate(self.hex.rays))
 
     def validate_params(self) -> None:
         p = self.params
@@ -146,13 +151,21 @@ class HexRookGame(Game):
                             f"got {p['setup']!r}")
 
     # -- the move rule: supplied by each game ------------------------------
-    def targets(self, board: list[int], cell: int, own: int, enemy: int) -> list[tuple[int, int]]:
-        """(direction, distance) of every legal move of the rook on ``cell``.
+    def rook_actions(self, board: list[int], cell: int, own: int, enemy: int, out: list[int]) -> list[int]:
+        """Append to ``out`` (and return it) the action of every legal move of the rook on ``cell``.
 
         ``own`` / ``enemy`` are the board codes of the mover's and the
-        opponent's rooks.
+        opponent's rooks. :attr:`ray_actions` gives, per direction, the
+        (cell, action) pairs along the ray.
         """
         raise NotImplementedError
+
+    def can_move(self, board: list[int], cell: int, own: int, enemy: int) -> bool:
+        """True when the rook on ``cell`` has a legal move (an empty neighbour is enough in both games)."""
+        for ray in self.hex.rays[cell]:
+            if ray and board[ray[0]] == EMPTY:
+                return True
+        return bool(self.rook_actions(board, cell, own, enemy, []))
 
     def captures(self, board: list[int], cell: int, direction: int, distance: int,
                  own: int, enemy: int) -> list[int]:
@@ -165,12 +178,16 @@ class HexRookGame(Game):
 
         Games override this with a faster equivalent (used by the bots).
         """
-        return [(cell, d, dist, self.captures(board, cell, d, dist, own, enemy))
-                for cell in rook_cells for d, dist in self.targets(board, cell, own, enemy)]
+        out = []
+        for cell in rook_cells:
+            for a in self.rook_actions(board, cell, own, enemy, []):
+                _, d, dist = self.decode_move(a)
+                out.append((cell, d, dist, self.captures(board, cell, d, dist, own, enemy)))
+        return out
 
     # -- positions -----------------------------------------------------------
     def empty_state(self) -> HexState:
-        return HexState([EMPTY] * self.hex.n, [[], []])
+        return HexState(bytearray(self.hex.n), [[], []])
 
     def state_from(self, white: list, black: list, beads: list) -> HexState:
         """A choice-phase position with rooks and beads on the given cells (names or indices)."""
@@ -229,29 +246,27 @@ class HexRookGame(Game):
     def landing(self, cell: int, direction: int, distance: int) -> int:
         return self.hex.rays[cell][direction][distance - 1]
 
-    def moves(self, state: HexState, seat: int | None = None) -> list[tuple[int, int, int]]:
-        """(cell, direction, distance) of every rook move of ``seat`` (default: the player to move)."""
+    def move_actions(self, state: HexState, seat: int | None = None) -> list[int]:
+        """Actions of every rook move of ``seat`` (default: the player to move)."""
         seat = state.to_move if seat is None else seat
         colour = state.colour[seat]
-        if colour < 0:
-            return []
-        own, enemy = colour + 1, 2 - colour
-        return [(cell, d, dist) for cell in state.rooks[colour]
-                for d, dist in self.targets(state.board, cell, own, enemy)]
+        out: list[int] = []
+        if colour >= 0:
+            for cell in state.rooks[colour]:
+                self.rook_actions(state.board, cell, colour + 1, 2 - colour, out)
+        return out
 
     def has_move(self, state: HexState, seat: int) -> bool:
         colour = state.colour[seat]
         own, enemy = colour + 1, 2 - colour
-        return any(self.targets(state.board, cell, own, enemy) for cell in state.rooks[colour])
+        return any(self.can_move(state.board, cell, own, enemy) for cell in state.rooks[colour])
 
     def legal_mask(self, state: HexState) -> np.ndarray:
         mask = np.zeros(self.num_actions, dtype=bool)
         if state.over:
             return mask
         if state.phase == PHASE_PLAY:
-            span = self.span
-            idx = [(cell * 6 + d) * span + dist - 1 for cell, d, dist in self.moves(state)]
-            mask[idx] = True
+            mask[self.move_actions(state)] = True
         elif state.phase == PHASE_SETUP:
             left = state.to_place()
             base = self.place_base
@@ -360,6 +375,6 @@ class HexRookGame(Game):
 
     def mask_has(self, state: HexState, action: int) -> bool:
         """True when the move ``action`` is legal for the rook standing on its cell."""
-        cell, d, dist = self.decode_move(action)
+        cell = self.decode_move(action)[0]
         own = state.board[cell]
-        return (d, dist) in self.targets(state.board, cell, own, 3 - own)
+        return action in self.rook_actions(state.board, cell, own, 3 - own, [])

@@ -18,24 +18,29 @@ class SwishGame(HexRookGame):
 
     name = "swish"
 
-    def targets(self, board: list[int], cell: int, own: int, enemy: int) -> list[tuple[int, int]]:
-        out = []
-        for d, ray in enumerate(self.hex.rays[cell]):
-            n, i = len(ray), 0
-            while i < n and board[ray[i]] == EMPTY:
-                i += 1
-                out.append((d, i))
-            if i == n:
-                continue
-            kind = board[ray[i]]
+    def rook_actions(self, board, cell: int, own: int, enemy: int, out: list[int]) -> list[int]:
+        append = out.append
+        for ray in self.ray_actions[cell]:
+            kind = EMPTY
+            steps = iter(ray)
+            for c, a in steps:                # slide
+                kind = board[c]
+                if kind:
+                    break
+                append(a)
             if kind != BEAD and kind != enemy:
-                continue                      # own rook: no leap
-            j = i + 1
-            while j < n and board[ray[j]] == kind:
-                j += 1
-            while j < n and board[ray[j]] == EMPTY:   # a mixed row has no empty cell right after it
-                j += 1
-                out.append((d, j))
+                continue                      # the ray's end, or an own rook: no leap
+            for c, a in steps:                # the row, then the landing cells
+                k = board[c]
+                if k == kind:
+                    continue
+                if k == EMPTY:                # a mixed row has no empty cell right after it
+                    append(a)
+                    for c2, a2 in steps:
+                        if board[c2]:
+                            break
+                        append(a2)
+                break
         return out
 
     def capture_moves(self, board, rook_cells, own, enemy):
@@ -70,13 +75,13 @@ class SqueezeGame(HexRookGame):
 
     name = "squeeze"
 
-    def targets(self, board: list[int], cell: int, own: int, enemy: int) -> list[tuple[int, int]]:
-        out = []
-        for d, ray in enumerate(self.hex.rays[cell]):
-            for i, c in enumerate(ray):
-                if board[c] != EMPTY:
+    def rook_actions(self, board, cell: int, own: int, enemy: int, out: list[int]) -> list[int]:
+        append = out.append
+        for ray in self.ray_actions[cell]:
+            for c, a in ray:
+                if board[c]:
                     break
-                out.append((d, i + 1))
+                append(a)
         return out
 
     def captures(self, board: list[int], cell: int, direction: int, distance: int,
