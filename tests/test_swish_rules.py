@@ -371,3 +371,60 @@ def test_other_radii_play_to_the_end(name, radius):
         legal = np.flatnonzero(g.legal_mask(s))
         g.apply(s, int(rng.choice(legal)), rng)
     assert s.plies <= 60
+
+
+# -- bots ----------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("name,white,black,beads,stores,win", [
+    ("swish", ["e1", "a1"], ["a5", "i5"], ["e3", "c3"], (9, 0), ("e1", "e4")),
+    ("squeeze", ["e5", "a3", "i1"], ["i5", "a5"], ["e4", "b2"], (9, 0), ("a3", "e3")),
+    ("squeeze", ["e5", "a3", "i1"], ["e4"], ["b2"], (0, 0), ("a3", "e3")),   # takes the last rook
+])
+def test_bots_take_a_winning_capture(name, white, black, beads, stores, win):
+    from envs.swish.bots import BOTS
+
+    g = GAMES[name]()
+    s = position(g, white, black, beads, stores=stores)
+    for level in ("easy", "medium"):
+        bot = BOTS[level](g, seed=0)
+        action = bot.choose(s, g.legal_mask(s))
+        after = g.copy_state(s)
+        g.apply(after, action, None)
+        assert after.winner == 0, (level, g.action_name(s, action))
+    assert g.legal_mask(s)[move(g, *win)]
+
+
+def test_medium_avoids_handing_over_a_rook():
+    """Swish: white may leap the bead e7, but only to e8, where black d8 leaps it; medium declines."""
+    from envs.swish.bots import MediumBot
+
+    g = SwishGame()
+    s = position(g, ["e1"], ["d8", "e9", "a5"], ["e7"])
+    greedy = move(g, "e1", "e8")
+    assert g.captures(s.board, *g.decode_move(greedy), 1, 2) == [g.hex.by_name["e7"]]
+    action = MediumBot(g, seed=0).choose(s, g.legal_mask(s))
+    assert action != greedy
+    after = g.copy_state(s)
+    g.apply(after, action, None)
+    for cell, d, dist, taken in g.capture_moves(after.board, after.rooks[BLACK], 2, 1):
+        assert all(after.board[c] != 1 for c in taken), g.action_name(s, action)
+
+
+@pytest.mark.parametrize("phase_actions", [(), (0,)])
+def test_medium_choice_and_colour_pick(phase_actions):
+    from envs.swish.bots import MediumBot
+
+    g = SqueezeGame(setup="fixed")
+    s = g.new_state(np.random.default_rng(0))
+    for a in phase_actions:
+        g.apply(s, g.choice_base + a, None)
+    mask = g.legal_mask(s)
+    action = MediumBot(g, seed=0).choose(s, mask)
+    assert mask[action] and action >= g.choice_base
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_medium_beats_easy(name):
+    from envs.core.match import play_series
+
+    result = play_series(name, ["medium", "easy"], 12, seed=3)
+    assert result.wins[0] >= 9
