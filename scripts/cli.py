@@ -1,4 +1,4 @@
-"""The ``swgym`` command: watch, play, bench, golden (and eval / train from training/)."""
+"""The ``swgym`` command: watch, play, scores, bench, golden (and eval / train from training/)."""
 
 from __future__ import annotations
 
@@ -39,13 +39,24 @@ def cmd_watch(args: argparse.Namespace) -> None:
     params = parse_params(args.rule)
     n = make_raw(args.game, **params).game.num_players
     players = [getattr(args, f"p{i}") or args.others for i in range(n)]
+    if args.brain or args.mp4:
+        from scripts.app.watch_brain import watch_brain as watch
+        print(watch(args.game, players, seed=args.seed, gif=args.gif, fps=args.fps, text=args.text,
+                    brain=args.brain, mp4=args.mp4, **params))
+        return
     print(watch(args.game, players, seed=args.seed, gif=args.gif, fps=args.fps, text=args.text, **params))
 
 
 def cmd_play(args: argparse.Namespace) -> None:
-    from scripts.play_tui import play
+    from scripts.app import play_command
 
-    play(args.game, vs=args.vs, seat=args.seat, seed=args.seed, think=args.think, **parse_params(args.rule))
+    play_command(args, parse_params(args.rule))
+
+
+def cmd_scores(args: argparse.Namespace) -> None:
+    from scripts.app import scores_command
+
+    scores_command(args)
 
 
 def cmd_bench(args: argparse.Namespace) -> None:
@@ -106,17 +117,30 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--gif", default=None, help="write the episode to this GIF instead of a window")
     p.add_argument("--fps", type=float, default=2.0)
     p.add_argument("--text", action="store_true", help="print the boards as text")
+    p.add_argument("--brain", action="store_true", help="overlay what the player to move weighs")
+    p.add_argument("--mp4", default=None, help="write the episode to this MP4 (needs imageio-ffmpeg)")
     _add_rule_args(p)
     p.set_defaults(func=cmd_watch)
 
-    p = sub.add_parser("play", help="play against the computer in the terminal")
+    p = sub.add_parser("play", help="play against the computer: a window, or the terminal")
     p.add_argument("game")
     p.add_argument("--vs", default="medium", help="random|easy|medium|hard or a policy file")
     p.add_argument("--seat", type=int, default=0, help="your seat (0 moves first)")
     p.add_argument("--think", type=float, default=None,
-                   help="seconds to take your move back before the computer answers (default: wait for Enter)")
+                   help="seconds to take your move back before the computer answers "
+                        "(terminal default: wait for Enter; window default 2)")
+    p.add_argument("--name", default=None, help="your name in the scores (default: your login name)")
+    p.add_argument("--db", default=None, help="scores file (default: under $XDG_DATA_HOME/swgym)")
+    p.add_argument("--tui", action="store_true", help="play in the terminal (automatic with no display)")
     _add_rule_args(p)
     p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("scores", help="show, clear or remove the scores kept by swgym play")
+    p.add_argument("--game", default=None, help="only this game")
+    p.add_argument("--clear", action="store_true", help="remove every entry (of --game only, if given)")
+    p.add_argument("--remove", default=None, metavar="NAME", help="remove this player's entries")
+    p.add_argument("--db", default=None, help="scores file (default: under $XDG_DATA_HOME/swgym)")
+    p.set_defaults(func=cmd_scores)
 
     p = sub.add_parser("bench", help="random-play agent-steps/s of each game vs connect_four_v3")
     p.add_argument("games", nargs="*")

@@ -1,0 +1,63 @@
+"""The play app: ``swgym play GAME`` in a window (or the terminal), and ``swgym scores``.
+
+``Session`` (session.py) is the logic, ``App`` (window.py) the pygame window,
+``games/`` the per-game click adapters, and ``scripts/scores.py`` the scores file.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+
+def run_app(game: str, vs: str = "medium", seat: int = 0, name: str | None = None, seed: int | None = None,
+            think: float | None = None, db: str | None = None, sound: bool = True, **params: Any) -> None:
+    """Open the play window and run it until it is closed."""
+    from scripts.app.session import Session
+    from scripts.app.window import App
+    from scripts.scores import ScoreBook
+
+    session = Session(game, vs=vs, seat=seat, name=name, seed=seed, think=2.0 if think is None else think,
+                      params=params, scores=ScoreBook(db))
+    App(session, sound=sound).run()
+
+
+def play_command(args: argparse.Namespace, params: dict[str, Any]) -> None:
+    """``swgym play``: the window when there is a display (and not --tui), else the terminal."""
+    from scripts.watch import has_display
+
+    if args.tui or not has_display():
+        from scripts.app.session import default_name
+        from scripts.play_tui import play
+        from scripts.scores import ScoreBook
+        from envs.registry import make_raw
+
+        book = ScoreBook(args.db)  # opened first: a corrupt file is reported before the game
+        result = play(args.game, vs=args.vs, seat=args.seat, seed=args.seed, think=args.think, **params)
+        n = make_raw(args.game, **params).game.num_players
+        name = (args.name or default_name()).strip() or "you"
+        winners = result["winners"]
+        outcome = "draw" if not winners else "win" if winners == [args.seat] else \
+            "draw" if args.seat in winners else "loss"
+        book.record(args.game, {name: outcome} if n > 2 else
+                    {name: outcome, f"computer {args.vs}": {"win": "loss", "loss": "win"}.get(outcome, outcome)})
+        return
+    run_app(args.game, vs=args.vs, seat=args.seat, name=args.name, seed=args.seed, think=args.think, db=args.db,
+            **params)
+
+
+def scores_command(args: argparse.Namespace) -> None:
+    """``swgym scores``: show, clear all (of a game) or remove one player's entries."""
+    from envs.registry import entry
+    from scripts.scores import ScoreBook, format_rows
+
+    if args.game is not None:
+        entry(args.game)  # a clear error for an unknown game
+    book = ScoreBook(args.db)
+    if args.remove:
+        print(f"removed {book.remove(args.remove, args.game)} entr(y/ies) of {args.remove}")
+    elif args.clear:
+        print(f"cleared {book.clear(args.game)} entr(y/ies)")
+    else:
+        print(format_rows(book.rows(args.game)))
+        print(f"({book.path})")
