@@ -125,6 +125,13 @@ def test_swish_illegal_moves(case, white, black, beads, expected):
     assert legal == sorted(expected)
 
 
+def test_move_names():
+    g = SwishGame()
+    s = position(g, ["e1"], ["a5"], ["e3"])
+    assert g.action_name(s, move(g, "e1", "e2")) == "e1-e2"
+    assert g.action_name(s, move(g, "e1", "e5")) == "e1xe5"
+
+
 def test_swish_illegal_action_raises():
     g = SwishGame()
     s = position(g, ["e1"], ["e4", "a5"], ["e3"])

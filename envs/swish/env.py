@@ -68,6 +68,9 @@ next player has no legal move (no rooks left, or all blocked) and loses.
   rook, 1 black rook, 2 bead), offset by 2928.
 * last three (3111, 3112, 3113): "move first", "white", "black".
 
+Readable names (`env.action_name(a)`): `e1-e4` a move, `e1xe4` a move that
+captures, `W@a1` / `B@a1` / `o@e5` a placement, then the choice names.
+
 ## Observation (from the observing player's side; `n` = cells)
 | index | meaning |
 |---|---|

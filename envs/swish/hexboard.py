@@ -370,7 +370,7 @@ class HexRookGame(Game):
             own = state.board[cell]
             taken = self.captures(state.board, cell, d, dist, own, 3 - own)
             if taken:
-                sep = f"x{len(taken)}-"
+                sep = "x"
         return f"{names[cell]}{sep}{names[ray[dist - 1]]}"
 
     def mask_has(self, state: HexState, action: int) -> bool:
