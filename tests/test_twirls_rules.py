@@ -333,3 +333,33 @@ def test_medium_stops_the_opponents_win_in_one():
     for seed in range(5):
         choice = BOTS["medium"](game, seed=seed).choose(state, game.legal_mask(state))
         assert outcomes[choice] is False
+
+
+# -- rendering -------------------------------------------------------------------
+
+def test_ansi_marks_origin_destination_and_pivot():
+    env = envs.make_raw("twirls", board_size=8, render_mode="ansi")
+    env.reset(seed=0)
+    env.step(twirl("d8", "SW", 45))
+    rows = env.render().splitlines()
+    assert rows[0] == " 8  .  X  X  *  X  X  X  . "  # the origin d8, now empty
+    assert rows[3] == " 5 <O> .  . [X] .  .  .  O "  # pivot a5, the moved stone on d5
+    assert rows[8].split() == list("abcdefgh")
+    assert "last: d8 -> d5 pivot a5" in rows[-1] and "may swap" in rows[-1]
+    env.step(env.game.swap_action)
+    text = env.render()
+    assert "player_1 swapped (now Black)" in text and "player_0 (White) to move" in text
+    assert "<" not in text and "[" not in text
+
+
+@pytest.mark.parametrize("size", [9, 8])
+def test_rgb_frame_size_and_last_move_drawn(size):
+    env = envs.make_raw("twirls", board_size=size, render_mode="rgb_array")
+    env.reset(seed=0)
+    before = env.render()
+    env.step(int(np.flatnonzero(env.observe("player_0")["action_mask"])[0]))
+    after = env.render()
+    assert before.shape == after.shape and before.shape[2] == 3
+    highlight = np.all(after == np.array([255, 200, 0], dtype=np.uint8), axis=2)
+    assert highlight.sum() > 50 and not np.all(before == np.array([255, 200, 0], dtype=np.uint8), axis=2).any()
+    env.close()
