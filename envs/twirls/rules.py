@@ -2,10 +2,10 @@
 
 Each colour's stones are one Python int: bit ``cell = rank*size + file``
 (file a = 0, rank 1 = 0). Directions 0..7 are N, NE, E, SE, S, SW, W, NW,
-clockwise, north towards higher ranks. All geometry (rays, destinations,
-the cells between origin and destination) is precomputed once per board size
-in :class:`Tables`, so generating the legal twirls is a few table look-ups
-and bit operations per stone and direction.
+clockwise, north towards higher ranks. The geometry is precomputed once per
+board size in :class:`Tables`; the legal twirls are generated for all stones
+at once, a few big-int bit operations per direction and step
+(:meth:`Tables.twirl_sets`), and cached in the state for the side to move.
 """
 
 from __future__ import annotations
@@ -327,7 +327,7 @@ class TwirlsGame(Game):
         self.size = self.params["board_size"]
         self.tables = tables(self.size)
         limit = self.params["max_neighbors"]
-        self.limits = (limit, limit) if isinstance(limit, (int, np.integer)) else tuple(int(x) for x in limit)
+        self.limits = (int(limit),) * 2 if isinstance(limit, (int, np.integer)) else tuple(int(x) for x in limit)
         self.max_plies = int(self.params["max_plies"])
         self.swap_action = self.size * self.size * 32
         self.num_actions = self.swap_action + 1
