@@ -34,6 +34,8 @@ GAMES: dict[str, GameEntry] = {
         GameEntry("swahili", "envs.swahili_v0", "envs.swahili", "swgym/Swahili-v0",
                   variants=({"num_players": 2}, {"num_players": 3}, {"num_players": 4})),
         GameEntry("twirls", "envs.twirls_v0", "envs.twirls", "swgym/Twirls-v0", variants=({}, {"board_size": 8})),
+        GameEntry("swimming", "envs.swimming_v0", "envs.swimming", "swgym/Swimming-v0",
+                  variants=({"num_players": 2}, {"num_players": 4}, {"num_players": 6})),
     ]
 }
 

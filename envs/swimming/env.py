@@ -1,0 +1,170 @@
+"""Swimming (Schwimmen / Schnauz / 31)
+
+| | |
+|---|---|
+| Import | `from envs import swimming_v0` |
+| Actions | Discrete(14) |
+| Agents | `player_0` ... `player_{n-1}`, n = 2..6 (default 4); players who sink leave |
+| Observation | dict: `observation` Box(0, 1, (72 + 39n,), float32) (228 for 4 players), `action_mask` Box(0, 1, (14,), int8) |
+| Rewards | in coins: -1 each time a player pays into the pot, +pot to the winner at the end (zero-sum over the game) |
+| Rule parameters | `num_players=4`, `knock_first_round=False`, `open_hands=False`, `coins=3`, `max_round_turns=100` |
+
+One episode is one whole game of many rounds. The aim is not to win a round
+but not to lose one: the player(s) with the lowest hand at the end of a round
+pay a coin into the pot. A player with no coins left *swims* and plays on; a
+swimmer who loses again *sinks* and leaves the game (its agent is terminated
+and removed). The last player left takes the pot.
+
+## Cards and scores
+32 cards, card = suit*8 + rank; suits 0..3 = Diamonds, Hearts, Spades, Clubs
+(low to high), ranks 0..7 = 7, 8, 9, 10, J, Q, K, A, worth 7, 8, 9, 10, 10,
+10, 10, 11. A hand of three scores its best single-suit sum (7S 10S QS = 27;
+8H 10H KC = 18; 9D 10H JC = 10); three equal ranks score 30.5; three aces are
+*Fire*, above everything (scored 33 in this package). 31 is *Bingo*.
+
+## A round
+* The dealer of the first round is drawn: everyone draws a card, the highest
+  rank deals, equal ranks by the higher suit. Later rounds are dealt by the
+  next player still in the game to the left (seat + 1) of the previous dealer;
+  a void round (below) is dealt again by the same dealer.
+* The dealer deals three cards to every player and two lots of three to
+  himself. He looks at one lot (his hand during the choice) and either keeps
+  it (action 12: the other, unseen lot goes face up to the middle) or puts it
+  face up in the middle and takes the other lot (action 13). The rest of the
+  deck is the stock for refreshing the middle.
+* When the deal is complete (after the dealer's choice), any player holding
+  31 or Fire ends the round at once.
+* Play starts at the dealer's left. On a turn: swap one card with the middle,
+  swap all three, pass, or knock. Knocking is passing and announcing the last
+  round: every other player has exactly one more turn, then the showdown. No
+  second knock. Knocking is allowed only once every player in the game has
+  had a turn this round (unless `knock_first_round=True`).
+* If every player passes in a row (no knock pending), the middle is put aside
+  and three new cards from the stock take its place; the first of those
+  passers plays on. With fewer than three cards in the stock the round ends
+  in a showdown instead. A knock breaks a run of passes.
+* A swap reaching 31 (Bingo) or Fire ends the round at once.
+* Safety limit (not in the original): a round with no knock pending ends in
+  a showdown after `max_round_turns` turns, so that a policy that never
+  passes or knocks cannot make an endless episode.
+* Showdown: every player with the lowest score pays a coin into the pot (a
+  tie: all of them pay); with Fire, everyone else pays. A swimmer who has to
+  pay sinks. If the showdown would sink every remaining player, the round is
+  void and dealt again.
+
+## Actions
+| action | meaning |
+|---|---|
+| 3*i + j (0-8) | swap hand card i with middle card j (both in ascending card order) |
+| 9 | swap all three |
+| 10 | pass |
+| 11 | knock |
+| 12 | dealer keeps the lot he looked at |
+| 13 | dealer takes the other lot |
+
+In the dealer's choice only 12 and 13 are legal; in play 0-10 always, 11 when
+knocking is allowed.
+
+## Observation (from the observer's seat; relative seat r = (seat - observer) mod n)
+| index | meaning |
+|---|---|
+| 0-31 | own hand (during the dealer's choice: the lot the dealer looked at) |
+| 32-63 | the middle |
+| 64-95 | cards seen in the middle and put aside by a refresh |
+| 96 + 32(r-1) + c, r = 1..n-1 | card c is known to be held by relative seat r (it took the card from the middle; with `open_hands` the whole hand) |
+| B + 7r + k, B = 64 + 32n | per relative seat r = 0..n-1: k=0 coins / start coins (capped at 1), 1 swimming, 2 still in the game, 3 dealer, 4 knocked, 5 to move, 6 lost the previous round |
+| B + 7n + 0 | pot / (n * coins) |
+| +1 | stock size / 32 |
+| +2, +3, +4 | phase: dealer's choice, play, game over |
+| +5 | passes in a row / n |
+| +6 | knocking is allowed now |
+| +7 | own hand score / 33 |
+
+Hidden cards (other hands, the dealer's unseen lot, the stock) never appear.
+
+## Rule parameters
+* `num_players` (2-6, default 4).
+* `knock_first_round` (False): allow knocking before everyone has had a turn.
+* `open_hands` (False): every hand visible to everyone.
+* `coins` (3, 1-20): coins each player starts with.
+* `max_round_turns` (100): turns after which a round without a knock ends in
+  a showdown (see above).
+
+## Version history
+* v0: first release.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from envs.core.aec import TurnBasedEnv
+from envs.swimming import render
+from envs.swimming.rules import CHOICE, FIRE_SCORE, OVER, PLAY, SwimmingGame, SwimmingState, hand_score
+
+PER_SEAT = 7
+
+
+def observation_size(n: int) -> int:
+    """Length of the observation vector for ``n`` players."""
+    return 64 + 32 * n + PER_SEAT * n + 8
+
+
+class raw_env(TurnBasedEnv):
+    """Swimming as a PettingZoo AEC environment (see the module docstring)."""
+
+    game_cls = SwimmingGame
+    renderer = render
+    metadata = {
+        "render_modes": ["human", "ansi", "rgb_array"],
+        "name": "swimming_v0",
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
+
+    @staticmethod
+    def observation_shape(game: SwimmingGame) -> tuple[int, ...]:
+        return (observation_size(game.num_players),)
+
+    @staticmethod
+    def observe_state(game: SwimmingGame, state: SwimmingState, seat: int) -> np.ndarray:
+        n = game.num_players
+        obs = np.zeros(observation_size(n), dtype=np.float32)
+        hand = state.hands[seat]
+        for c in hand:
+            obs[c] = 1.0
+        for c in state.middle:
+            obs[32 + c] = 1.0
+        _set_bits(obs, 64, state.discards)
+        base = 64 + 32 * n
+        last = state.last
+        losers = set(last.losers) if last is not None and last.reason != "void" else set()
+        for r in range(n):
+            s = (seat + r) % n
+            if r and state.active[s]:
+                _set_bits(obs, 96 + 32 * (r - 1), game.visible_cards(state, seat, s))
+            o = base + PER_SEAT * r
+            obs[o] = min(state.coins[s] / game.start_coins, 1.0)
+            obs[o + 1] = game.swimming(state, s)
+            obs[o + 2] = state.active[s]
+            obs[o + 3] = state.dealer == s
+            obs[o + 4] = state.knocker == s
+            obs[o + 5] = state.to_move == s and state.phase != OVER
+            obs[o + 6] = s in losers
+        o = base + PER_SEAT * n
+        obs[o] = state.pot / (n * game.start_coins)
+        obs[o + 1] = len(state.deck) / 32.0
+        obs[o + 2] = state.phase == CHOICE
+        obs[o + 3] = state.phase == PLAY
+        obs[o + 4] = state.phase == OVER
+        obs[o + 5] = state.passes / n
+        obs[o + 6] = state.to_move == seat and game.knock_allowed(state)
+        obs[o + 7] = hand_score(hand) / FIRE_SCORE if len(hand) == 3 else 0.0
+        return obs
+
+
+def _set_bits(obs: np.ndarray, offset: int, mask: int) -> None:
+    while mask:
+        low = mask & -mask
+        obs[offset + low.bit_length() - 1] = 1.0
+        mask ^= low
