@@ -168,8 +168,8 @@ def test_squeeze_captures(case, white, black, beads, frm, to, taken, store, blac
     assert g.legal_mask(s)[action]
     # the bots' fast capture table agrees with the rule
     own = 1
-    fast = {(c, d, dist): t for c, d, dist, t in g.capture_moves(s.board, s.rooks[WHITE], own, 2)}
-    assert sorted(fast[g.decode_move(action)]) == sorted(g.captures(s.board, *g.decode_move(action), own, 2))
+    fast = {a: t for a, _, _, t in g.capture_moves(s.board, s.rooks[WHITE], own, 2)}
+    assert sorted(fast[action]) == sorted(g.captures(s.board, *g.decode_move(action), own, 2))
     g.apply(s, action, None)
     assert names(g, s.last_captures) == sorted(taken)
     assert s.stores == [store, 0]
@@ -412,7 +412,7 @@ def test_medium_avoids_handing_over_a_rook():
     assert action != greedy
     after = g.copy_state(s)
     g.apply(after, action, None)
-    for cell, d, dist, taken in g.capture_moves(after.board, after.rooks[BLACK], 2, 1):
+    for _, _, _, taken in g.capture_moves(after.board, after.rooks[BLACK], 2, 1):
         assert all(after.board[c] != 1 for c in taken), g.action_name(s, action)
 
 
@@ -435,3 +435,48 @@ def test_medium_beats_easy(name):
 
     result = play_series(name, ["medium", "easy"], 12, seed=3)
     assert result.wins[0] >= 9
+
+
+def _reference_moves(game, state):
+    """Every (action, taken cells) straight from the rules text, walking the rays cell by cell."""
+    colour = state.colour[state.to_move]
+    own, enemy = colour + 1, 2 - colour
+    board, out = state.board, {}
+    for cell in state.rooks[colour]:
+        for d, ray in enumerate(game.hex.rays[cell]):
+            for i, c in enumerate(ray):
+                if board[c] == EMPTY:                      # a slide
+                    taken = [] if game.name == "swish" else game.squeezed(board, c, own, enemy)
+                    out[game.move_action(cell, d, i + 1)] = sorted(taken)
+                    continue
+                if game.name == "squeeze" or board[c] not in (BEAD, enemy):
+                    break
+                j = i
+                while j < len(ray) and board[ray[j]] == board[c]:
+                    j += 1
+                row = sorted(ray[i:j])
+                while j < len(ray) and board[ray[j]] == EMPTY:  # landings beyond one unmixed row
+                    out[game.move_action(cell, d, j + 1)] = row
+                    j += 1
+                break
+    return out
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_move_generation_matches_a_plain_reading_of_the_rules(name):
+    g = GAMES[name]()
+    rng = np.random.default_rng(7)
+    for _ in range(30):
+        s = g.new_state(rng)
+        g.apply(s, g.choice_base + int(rng.integers(1, 3)), None)
+        for _ in range(int(rng.integers(0, 40))):
+            if s.over:
+                break
+            g.apply(s, int(rng.choice(np.flatnonzero(g.legal_mask(s)))), None)
+        if s.over:
+            continue
+        ref = _reference_moves(g, s)
+        colour = s.colour[s.to_move]
+        fast = {a: sorted(t) for a, _, _, t in g.capture_moves(s.board, s.rooks[colour], colour + 1, 2 - colour)}
+        assert set(np.flatnonzero(g.legal_mask(s)).tolist()) == set(ref)
+        assert fast == ref

@@ -32,7 +32,7 @@ def best_take(game: HexRookGame, board: list[int], rooks: list[int], own: int, e
               beads_needed: int, enemy_rooks: int) -> tuple[float, bool]:
     """(value of the best capture, has any move) for the side with ``rooks``; WIN if it can win at once."""
     best, any_move = 0.0, False
-    for _cell, _d, _dist, taken in game.capture_moves(board, rooks, own, enemy):
+    for _action, _cell, _land, taken in game.capture_moves(board, rooks, own, enemy):
         any_move = True
         if taken:
             beads, rks = gain(board, taken)
@@ -54,9 +54,9 @@ class EasyBot(Bot):
         colour = state.colour[state.to_move]
         own, enemy = colour + 1, 2 - colour
         actions, scores = [], []
-        for cell, d, dist, taken in game.capture_moves(state.board, state.rooks[colour], own, enemy):
+        for action, _cell, _land, taken in game.capture_moves(state.board, state.rooks[colour], own, enemy):
             beads, rks = gain(state.board, taken)
-            actions.append(game.move_action(cell, d, dist))
+            actions.append(action)
             scores.append(beads + ROOK_VALUE * rks)
         return self.pick_best(actions, scores)
 
@@ -84,14 +84,13 @@ class MediumBot(Bot):
         need_me, need_them = target - state.stores[me], target - state.stores[1 - me]
         last_ply = state.plies + 1 >= game.params["max_plies"]
         actions, scores = [], []
-        for cell, d, dist, taken in game.capture_moves(board, my_rooks, own, enemy):
-            actions.append(game.move_action(cell, d, dist))
+        for action, cell, land, taken in game.capture_moves(board, my_rooks, own, enemy):
+            actions.append(action)
             beads, rks = gain(board, taken)
             if beads >= need_me:
                 scores.append(WIN)
                 continue
             after = board[:]
-            land = game.hex.rays[cell][d][dist - 1]
             after[cell], after[land] = EMPTY, own
             for c in taken:
                 after[c] = EMPTY

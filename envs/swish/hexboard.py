@@ -135,6 +135,12 @@ class HexRookGame(Game):
             tuple(tuple((c, self.move_action(cell, d, i + 1)) for i, c in enumerate(ray))
                   for d, ray in enumerate(rays))
             for cell, rays in enumerate(self.hex.rays))
+        # landing_of[move action]: its landing cell (-1 where the move would leave the board)
+        self.landing_of = [-1] * self.num_moves
+        for ras in self.ray_actions:
+            for ra in ras:
+                for c, a in ra:
+                    self.landing_of[a] = c
 
     def validate_params(self) -> None:
         p = self.params
@@ -172,17 +178,18 @@ class HexRookGame(Game):
         """Cells taken by the (legal) move; ``board`` is the position before it."""
         raise NotImplementedError
 
-    def capture_moves(self, board: list[int], rook_cells: list[int], own: int,
+    def capture_moves(self, board: bytearray, rook_cells: list[int], own: int,
                       enemy: int) -> list[tuple[int, int, int, list[int]]]:
-        """(cell, direction, distance, taken cells) of every move of the rooks on ``rook_cells``.
+        """(action, origin, landing, taken cells) of every move of the rooks on ``rook_cells``.
 
-        Games override this with a faster equivalent (used by the bots).
+        Games may override this with a faster equivalent (used by the bots).
         """
+        landing = self.landing_of
         out = []
         for cell in rook_cells:
             for a in self.rook_actions(board, cell, own, enemy, []):
                 _, d, dist = self.decode_move(a)
-                out.append((cell, d, dist, self.captures(board, cell, d, dist, own, enemy)))
+                out.append((a, cell, landing[a], self.captures(board, cell, d, dist, own, enemy)))
         return out
 
     # -- positions -----------------------------------------------------------

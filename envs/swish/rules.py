@@ -43,28 +43,6 @@ class SwishGame(HexRookGame):
                 break
         return out
 
-    def capture_moves(self, board, rook_cells, own, enemy):
-        out = []
-        for cell in rook_cells:
-            for d, ray in enumerate(self.hex.rays[cell]):
-                n, i = len(ray), 0
-                while i < n and board[ray[i]] == EMPTY:
-                    i += 1
-                    out.append((cell, d, i, []))
-                if i == n:
-                    continue
-                kind = board[ray[i]]
-                if kind != BEAD and kind != enemy:
-                    continue
-                j = i + 1
-                while j < n and board[ray[j]] == kind:
-                    j += 1
-                taken = list(ray[i:j])
-                while j < n and board[ray[j]] == EMPTY:
-                    j += 1
-                    out.append((cell, d, j, taken))
-        return out
-
     def captures(self, board: list[int], cell: int, direction: int, distance: int,
                  own: int, enemy: int) -> list[int]:
         return [c for c in self.hex.rays[cell][direction][:distance - 1] if board[c] != EMPTY]
@@ -91,13 +69,12 @@ class SqueezeGame(HexRookGame):
     def capture_moves(self, board, rook_cells, own, enemy):
         spots = self.squeeze_spots(board, own, enemy)
         none: list[int] = []
+        landing = self.landing_of
         out = []
         for cell in rook_cells:
-            for d, ray in enumerate(self.hex.rays[cell]):
-                for i, c in enumerate(ray):
-                    if board[c] != EMPTY:
-                        break
-                    out.append((cell, d, i + 1, spots.get(c, none)))
+            for a in self.rook_actions(board, cell, own, enemy, []):
+                land = landing[a]
+                out.append((a, cell, land, spots.get(land, none)))
         return out
 
     def squeeze_spots(self, board: list[int], own: int, enemy: int) -> dict[int, list[int]]:
