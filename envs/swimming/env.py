@@ -131,35 +131,26 @@ class raw_env(TurnBasedEnv):
         n = game.num_players
         obs = np.zeros(observation_size(n), dtype=np.float32)
         hand = state.hands[seat]
-        for c in hand:
-            obs[c] = 1.0
-        for c in state.middle:
-            obs[32 + c] = 1.0
+        cards = hand + [32 + c for c in state.middle]
+        obs[cards] = 1.0
         _set_bits(obs, 64, state.discards)
-        base = 64 + 32 * n
         last = state.last
-        losers = set(last.losers) if last is not None and last.reason != "void" else set()
+        losers = last.losers if last is not None and last.reason != "void" else ()
+        coins, active, phase = state.coins, state.active, state.phase
+        per_seat = []
         for r in range(n):
             s = (seat + r) % n
-            if r and state.active[s]:
-                _set_bits(obs, 96 + 32 * (r - 1), game.visible_cards(state, seat, s))
-            o = base + PER_SEAT * r
-            obs[o] = min(state.coins[s] / game.start_coins, 1.0)
-            obs[o + 1] = game.swimming(state, s)
-            obs[o + 2] = state.active[s]
-            obs[o + 3] = state.dealer == s
-            obs[o + 4] = state.knocker == s
-            obs[o + 5] = state.to_move == s and state.phase != OVER
-            obs[o + 6] = s in losers
+            if r and active[s]:
+                _set_bits(obs, 64 + 32 * r, game.visible_cards(state, seat, s))
+            per_seat += (min(coins[s] / game.start_coins, 1.0), active[s] and coins[s] == 0, active[s],
+                         state.dealer == s, state.knocker == s, state.to_move == s and phase != OVER, s in losers)
+        base = 64 + 32 * n
         o = base + PER_SEAT * n
-        obs[o] = state.pot / (n * game.start_coins)
-        obs[o + 1] = len(state.deck) / 32.0
-        obs[o + 2] = state.phase == CHOICE
-        obs[o + 3] = state.phase == PLAY
-        obs[o + 4] = state.phase == OVER
-        obs[o + 5] = state.passes / n
-        obs[o + 6] = state.to_move == seat and game.knock_allowed(state)
-        obs[o + 7] = hand_score(hand) / FIRE_SCORE if len(hand) == 3 else 0.0
+        obs[base:o] = per_seat
+        obs[o:o + 8] = (state.pot / (n * game.start_coins), len(state.deck) / 32.0, phase == CHOICE,
+                        phase == PLAY, phase == OVER, state.passes / n,
+                        state.to_move == seat and game.knock_allowed(state),
+                        hand_score(hand) / FIRE_SCORE if len(hand) == 3 else 0.0)
         return obs
 
 
