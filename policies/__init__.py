@@ -15,19 +15,30 @@ from policies.numpy_policy import NumpyPolicy, PolicyFileError
 POLICY_DIR = Path(__file__).resolve().parent
 
 
-def shipped_path(game: str) -> Path:
-    """Where the hard policy of ``game`` is shipped."""
-    return POLICY_DIR / f"{game}_hard.npz"
+def shipped_path(game: str, **params: Any) -> Path:
+    """Where the hard policy of ``game`` with rule ``params`` is shipped.
+
+    ``<game>_hard.npz`` for the default rules; rule parameters that differ from
+    the defaults name the variant, e.g. ``swahili_num_players-4_hard.npz``.
+    """
+    from envs.core.playthrough import variant_label
+    from envs.registry import game_module
+
+    defaults = game_module(game).raw_env.game_cls.PARAMS
+    variant = {k: v for k, v in params.items() if defaults.get(k, object()) != v}
+    label = variant_label(variant)
+    return POLICY_DIR / f"{game}{'_' + label if label else ''}_hard.npz"
 
 
 def load(game: str, name: str = "hard", seed: int | None = None, temperature: float = 0.0,
          **params: Any):
     """The opponent named ``name`` ("hard" or a policy file path) for ``game`` with rule ``params``."""
     if name == "hard":
-        path = shipped_path(game)
+        path = shipped_path(game, **params)
         if not path.exists():
-            raise FileNotFoundError(f"no hard opponent is shipped for {game} yet ({path} is missing); "
-                                    f"train one with `swgym train {game}`")
+            rules = f" with {params}" if params else ""
+            raise FileNotFoundError(f"no hard opponent is shipped for {game}{rules} ({path.name} is missing "
+                                    f"from {path.parent}); train one with `swgym train {game} --ship`")
     else:
         path = Path(name)
     if path.suffix == ".zip":

@@ -21,8 +21,9 @@ torch.set_num_threads(1)
 def tiny_config(game, **over):
     config = json.loads(json.dumps(DEFAULTS))
     config.update({"game": game, "total_timesteps": 256, "n_envs": 2, "net_arch": [16],
-                   "pool": {**DEFAULTS["pool"], "snapshot_every": 128, "max_snapshots": 2},
-                   "eval": {**DEFAULTS["eval"], "every": 128, "games": 2}})
+                   "pool": {"snapshot_every": 128, "max_snapshots": 2, "start": {"random": 1.0},
+                            "later": {"random": 0.5, "snapshots": 0.5}},
+                   "eval": {"every": 128, "games": 2, "opponent": "random"}})
     config["ppo"] = {**DEFAULTS["ppo"], "n_steps": 64, "batch_size": 64, "n_epochs": 1}
     config.update(over)
     return config
@@ -142,12 +143,16 @@ def test_hard_without_a_shipped_policy_says_so(monkeypatch, tmp_path):
         policies.load("swival", "hard")
 
 
-SHIPPED = [name for name in GAMES if policies.shipped_path(name).exists()]
+SHIPPED = [(name, params) for name in GAMES for params in GAMES[name].variants
+           if policies.shipped_path(name, **params).exists()]
 
 
-@pytest.mark.parametrize("name", SHIPPED)
-def test_shipped_policy_loads_and_beats_random(name):
-    params = GAMES[name].variants[0]
+def test_shipped_path_names_the_variant():
+    assert policies.shipped_path("swival").name == "swival_hard.npz"
+
+
+@pytest.mark.parametrize("name,params", SHIPPED, ids=[f"{n}-{p}" for n, p in SHIPPED])
+def test_shipped_policy_loads_and_beats_random(name, params):
     n = SingleAgentEnv(name, **params).aec.game.num_players
     result = play_series(name, ["hard"] + ["random"] * (n - 1), games=20, seed=0, **params)
     assert result.wins[0] / result.games > 1.0 / n + 0.2

@@ -17,7 +17,7 @@ def cmd_train(args: argparse.Namespace) -> None:
     if args.steps:
         config["total_timesteps"] = args.steps
     out = Path(args.out or f"runs/{args.game}")
-    ship = shipped_path(args.game) if args.ship else None
+    ship = shipped_path(args.game, **config["params"]) if args.ship else None
     summary = train(config, out, ship_to=ship, progress_bar=not args.no_progress)
     print(json.dumps({k: v for k, v in summary.items() if k != "curve"}, indent=2))
     print(f"learning curve: {out / 'learning_curve.png'}" + (f"; shipped to {ship}" if ship else ""))
@@ -37,7 +37,10 @@ def cmd_ladder(args: argparse.Namespace) -> None:
     from policies import shipped_path
     from training.ladder import ladder, save_ladder
 
-    entrants = args.entrants or ["random", "easy", "medium"] + (["hard"] if shipped_path(args.game).exists() else [])
+    from envs.registry import GAMES
+
+    shipped = shipped_path(args.game, **GAMES[args.game].variants[0]).exists()
+    entrants = args.entrants or ["random", "easy", "medium"] + (["hard"] if shipped else [])
     result = ladder(args.game, entrants, games=args.games, seed=args.seed)
     json_path, png_path = save_ladder(result, args.out)
     for name, elo in result["elo"].items():
@@ -59,7 +62,7 @@ def add_commands(sub) -> None:
     p.add_argument("--config", default=None, help="a config file instead of training/configs/<game>.json")
     p.add_argument("--steps", type=int, default=None, help="override total_timesteps")
     p.add_argument("--out", default=None, help="run folder (default runs/<game>)")
-    p.add_argument("--ship", action="store_true", help="also write policies/<game>_hard.npz")
+    p.add_argument("--ship", action="store_true", help="also write the shipped policies/<game>[_variant]_hard.npz")
     p.add_argument("--no-progress", action="store_true")
     p.set_defaults(func=cmd_train)
 
