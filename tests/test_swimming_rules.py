@@ -344,3 +344,43 @@ def test_turn_limit_ends_an_endless_round():
     for _ in range(7):
         game.apply(state, 0, RNG)  # swapping back and forth forever
     assert state.last.reason == "turn limit" and state.round == 2
+
+
+# -- bots ------------------------------------------------------------------------
+@pytest.mark.parametrize("level", ["easy", "medium"])
+def test_bots_take_bingo(level):
+    # hand [7D, KS, AS], middle [8D, QS, 7C]: action 1 (7D for QS) makes 31
+    game, state = table(["AS KS 7D", "7H 8H 9H", "8C 9C 10C"], middle="QS 7C 8D")
+    assert BOTS[level](game, seed=0).choose(state, game.legal_mask(state)) == 1
+
+
+@pytest.mark.parametrize("level", ["easy", "medium"])
+def test_bots_read_only_their_seat(level):
+    """Changing an opponent's hidden cards never changes a bot's move (same seed)."""
+    game = SwimmingGame(num_players=4)
+    rng = np.random.default_rng(12)
+    state = game.new_state(rng)
+    compared = 0
+    for _ in range(60):
+        if game.is_over(state):
+            break
+        me = state.to_move
+        mask = game.legal_mask(state)
+        for holder in range(4):
+            if holder != me and state.active[holder] and len(state.deck) >= 3:
+                other = game.copy_state(state)
+                _hide_swap(other, holder, rng)
+                other.deck = other.deck[::-1]
+                a = BOTS[level](game, seed=5).choose(state, mask)
+                b = BOTS[level](game, seed=5).choose(other, mask)
+                assert a == b
+                compared += 1
+        game.apply(state, BOTS[level](game, seed=1).choose(state, mask), rng)
+    assert compared > 20
+
+
+def test_medium_beats_random_players():
+    from envs.core.match import play_series
+
+    result = play_series("swimming", ["medium", "random", "random", "random"], 8, seed=3)
+    assert result.wins[0] >= 7

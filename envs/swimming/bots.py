@@ -8,9 +8,13 @@ cards put aside, coins, the knock, ...) and the bots decide from that view.
   knocks at 30 or more; as dealer keeps a lot worth 20 or more.
 * medium: values a hand as its score plus the expected gain of one more swap
   with a card that can still come (cards neither seen in the middle nor known
-  to be held); it knocks when the chance of being lowest, estimated by sampling
-  the others' unseen cards, is small; on the last turn after a knock it
-  maximises its score; as dealer it keeps the lot worth more than an unseen one.
+  to be held). It takes Bingo or Fire at once; otherwise, for pass, knock,
+  swap all and its best-valued swaps, it plays the round out many times from
+  deals of the unseen cards consistent with its view (everyone greedy, as the
+  easy bot) and picks the move that loses the round least often, so it
+  knocks when a strong hand is unlikely to be lowest and avoids feeding the
+  next player a Bingo. As dealer it keeps the lot worth more than an average
+  unseen lot.
 """
 
 from __future__ import annotations
@@ -77,6 +81,14 @@ def s2(hand: list[int]) -> int:
     return SCORE2[a << 10 | b << 5 | c]
 
 
+KNOCK_AT = 60  # the easy bot knocks at 30 points or more (half points)
+
+
+def swap_scores(hand: list[int], middle: list[int]) -> list[int]:
+    """Half-point score after each swap action 0..9."""
+    return [s2(after(hand, middle, a)) for a in range(SWAP_ALL + 1)]
+
+
 class EasyBot(Bot):
     """Greedy: the swap that raises the score most, knock at 30, keep a lot worth 20."""
 
@@ -85,21 +97,25 @@ class EasyBot(Bot):
         if v.phase == CHOICE:
             return KEEP_LOT if s2(v.hand) >= 40 else TAKE_OTHER
         now = s2(v.hand)
-        if mask[KNOCK] and now >= 60:
+        if mask[KNOCK] and now >= KNOCK_AT:
             return KNOCK
-        actions, scores = [PASS], [now]
-        for a in range(SWAP_ALL + 1):
-            actions.append(a)
-            scores.append(s2(after(v.hand, v.middle, a)))
+        actions, scores = [PASS, *range(SWAP_ALL + 1)], [now, *swap_scores(v.hand, v.middle)]
         return self.pick_best(actions, scores) if max(scores) > now else PASS
 
 
 class MediumBot(Bot):
-    """Hand value against what can still come; knocks when unlikely to be lowest."""
+    """Plays out the rest of the round many times for each of its best-looking moves.
 
-    samples = 40
-    potential_weight = 0.6
-    knock_risk = 0.12
+    The others' unseen cards and the stock are drawn from the cards this seat
+    cannot place (its view only); everyone then plays greedily (the easy
+    policy) to the end of the round. The move with the smallest share of
+    rounds lost wins; equal shares go to the higher hand value.
+    """
+
+    samples = 24
+    candidates = 5          # swaps tried besides pass, swap all and knock
+    potential_weight = 0.6  # weight of the expected gain of one more swap, for ordering and ties
+    rollout_turns = 40
 
     def choose(self, state: SwimmingState, mask: np.ndarray) -> int:
         v = seat_view(self.game, state, state.to_move)
@@ -107,23 +123,88 @@ class MediumBot(Bot):
             keep = self.value(v.hand, v.unknown)
             other = self.mean_random_value(v)
             return KEEP_LOT if keep >= other else TAKE_OTHER
-        now = s2(v.hand)
-        if v.knocker >= 0:  # my last turn: the highest score now
-            actions, scores = [PASS], [now + 0.5]  # prefer passing on equal scores
-            for a in range(SWAP_ALL + 1):
-                actions.append(a)
-                scores.append(s2(after(v.hand, v.middle, a)))
-            return self.pick_best(actions, scores)
-        if mask[KNOCK] and self.lowest_risk(v, v.hand) < self.knock_risk:
-            return KNOCK
-        actions, scores = [PASS], [self.value(v.hand, v.unknown)]
+        swaps = []
         for a in range(SWAP_ALL + 1):
             hand = after(v.hand, v.middle, a)
-            if s2(hand) >= 62:
-                return a  # Bingo or Fire
-            actions.append(a)
-            scores.append(self.value(hand, v.unknown) - 0.01)  # pass on equal value
+            sc = s2(hand)
+            if sc >= 62:
+                return a  # Bingo or Fire ends the round at once
+            swaps.append((self.value(hand, v.unknown), a))
+        swaps.sort(reverse=True)
+        actions = [PASS] + [a for _, a in swaps[:self.candidates]]
+        if SWAP_ALL not in actions:
+            actions.append(SWAP_ALL)
+        if mask[KNOCK]:
+            actions.append(KNOCK)
+        values = {a: val for val, a in swaps}
+        values[PASS] = values[KNOCK] = self.value(v.hand, v.unknown)
+        deals = [self.determinize(v) for _ in range(self.samples)]
+        scores = []
+        for a in actions:
+            lost = sum(self.rollout(v, a, hands, stock) for hands, stock in deals)
+            scores.append(-lost + 0.001 * values[a] + (0.0005 if a == PASS else 0.0))
         return self.pick_best(actions, scores)
+
+    def determinize(self, v: SeatView) -> tuple[dict[int, list[int]], list[int]]:
+        """Others' hands (known cards plus drawn ones) and a stock, from the unseen cards."""
+        pool = [v.unknown[i] for i in self.rng.permutation(len(v.unknown))]
+        hands, k = {v.seat: v.hand}, 0
+        for s, cards in v.known.items():
+            missing = 3 - len(cards)
+            hands[s] = cards + pool[k:k + missing]
+            k += missing
+        return hands, pool[k:k + v.stock]
+
+    def rollout(self, v: SeatView, action: int, hands: dict[int, list[int]], stock: list[int]) -> bool:
+        """Play ``action`` then the round to its end, everyone greedy; True if this seat pays."""
+        me = v.seat
+        order = [s for s in range(len(v.active)) if v.active[s]]
+        n_active = len(order)
+        nxt = {order[i]: order[(i + 1) % n_active] for i in range(n_active)}
+        hands = dict(hands)
+        middle = v.middle
+        knocker, passes, turns = v.knocker, 0, v.turns
+        stock_at = 0
+        p, a = me, action
+        for _ in range(self.rollout_turns):
+            hand = hands[p]
+            if a is None:  # the greedy policy of the easy bot
+                now = s2(hand)
+                if knocker < 0 and now >= KNOCK_AT and (turns >= n_active or self.game.knock_first_round):
+                    a = KNOCK
+                else:
+                    scores = swap_scores(hand, middle)
+                    best = max(scores)
+                    a = scores.index(best) if best > now else PASS
+            turns += 1
+            if a <= SWAP_ALL:
+                new = after(hand, middle, a)
+                if a == SWAP_ALL:
+                    middle = hand
+                else:
+                    i, j = divmod(a, 3)
+                    middle = [hand[i] if k == j else c for k, c in enumerate(middle)]
+                hands[p] = new
+                passes = 0
+                if s2(new) >= 62:
+                    break
+            elif a == PASS:
+                passes += 1
+                if knocker < 0 and passes >= n_active:
+                    if len(stock) - stock_at < 3:
+                        break
+                    middle = stock[stock_at:stock_at + 3]
+                    stock_at += 3
+                    passes = 0
+            else:
+                knocker, passes = p, 0
+            p, a = nxt[p], None
+            if p == knocker:
+                break
+        scores = {s: s2(h) for s, h in hands.items()}
+        if max(scores.values()) == 64:
+            return scores[me] != 64
+        return scores[me] == min(scores.values())
 
     def value(self, hand: list[int], unknown: list[int]) -> float:
         """Score plus the weighted mean gain of swapping in one card that can still come."""
@@ -146,51 +227,6 @@ class MediumBot(Bot):
             lot = self.rng.choice(pool, 3, replace=False).tolist()
             total += self.value(lot, v.unknown)
         return total / self.samples
-
-    def lowest_risk(self, v: SeatView, hand: list[int]) -> float:
-        """Estimated chance that ``hand`` is (tied) lowest after everyone else's last turn.
-
-        Each other player's unseen cards are drawn from the cards that can
-        still be anywhere; it is then improved once for every turn it has had
-        this round (the best swap with three drawn cards) and finally with
-        the best swap with the middle as it is now.
-        """
-        mine = s2(hand)
-        pool = v.unknown
-        others = list(v.known.items())
-        need = sum(3 - len(k) for _, k in others)
-        if need + 3 > len(pool):
-            return 1.0
-        n_active = sum(v.active)
-        rounds_played = v.turns // n_active
-        lowest = 0
-        for _ in range(self.samples):
-            draw = [pool[i] for i in self.rng.permutation(len(pool))]
-            k = 0
-            low = True
-            for _, cards in others:
-                h = cards + draw[k:k + 3 - len(cards)]
-                k += 3 - len(cards)
-                for _ in range(rounds_played):
-                    start = int(self.rng.integers(len(draw) - 2))
-                    h = best_swap(h, draw[start:start + 3])
-                h = best_swap(h, v.middle)
-                if s2(h) < mine:  # someone below me: I do not pay
-                    low = False
-                    break
-            lowest += low
-        return lowest / self.samples
-
-
-def best_swap(hand: list[int], middle: list[int]) -> list[int]:
-    """The highest-scoring hand reachable by keeping, swapping one or swapping all."""
-    best, best_score = hand, s2(hand)
-    for a in range(SWAP_ALL + 1):
-        h = after(hand, middle, a)
-        sc = s2(h)
-        if sc > best_score:
-            best, best_score = h, sc
-    return best
 
 
 BOTS = {"easy": EasyBot, "medium": MediumBot}
