@@ -15,6 +15,10 @@ cards put aside, coins, the knock, ...) and the bots decide from that view.
   knocks when a strong hand is unlikely to be lowest and avoids feeding the
   next player a Bingo. As dealer it keeps the lot worth more than an average
   unseen lot.
+
+Measured (4 players, seats rotated, ``play_series("swimming", ["medium", X, X, X],
+400, seed=1)``): medium wins 399/400 games against three random players and
+130/400 (32.5%, chance is 25%; +0.9 coins a game) against three easy ones.
 """
 
 from __future__ import annotations
