@@ -150,7 +150,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", default=None, help="also save the table as JSON")
     p.set_defaults(func=cmd_bench)
 
-    p = sub.add_parser("eval", help="a seeded series between players, seats rotated: W/D/L with 95% CI")
+    p = sub.add_parser("eval", help="a seeded series between players, seats rotated: W/D/L with 95%% CI")
     p.add_argument("game")
     p.add_argument("players", nargs="+", help="one per seat: random|easy|medium|hard or a policy file")
     p.add_argument("--games", type=int, default=400)

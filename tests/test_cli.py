@@ -70,3 +70,11 @@ def test_bench_reports_a_ratio_to_connect_four():
 def test_golden_check_passes(capsys):
     main(["golden", "swival"])
     assert "same:" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("command", [[], ["watch"], ["play"], ["bench"], ["eval"], ["golden"], ["train"],
+                                     ["ladder"], ["export"]])
+def test_every_help_page_renders(command, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(command + ["-h"])
+    assert exit_info.value.code == 0 and "usage: swgym" in capsys.readouterr().out
