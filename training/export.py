@@ -64,3 +64,16 @@ def torch_probabilities(policy, observations: np.ndarray, masks: np.ndarray) -> 
         probs = dist.distribution.probs.cpu().numpy()
         values = policy.predict_values(obs).cpu().numpy()[:, 0]
     return probs, values
+
+
+def set_search(policy_path: str | Path, search: dict[str, Any] | None, out: str | Path) -> Path:
+    """Copy a policy file with its play-time search settings replaced (None removes them)."""
+    from policies.numpy_policy import read_policy_file
+
+    meta, arrays = read_policy_file(policy_path)
+    meta.pop("search", None)
+    if search:
+        meta["search"] = search
+    out = Path(out)
+    np.savez_compressed(out, meta=np.array(json.dumps(meta, sort_keys=True)), **arrays)
+    return out
