@@ -15,7 +15,8 @@ class GameEntry:
     package: str   # package holding rules.py, env.py, render.py, bots.py
     gym_id: str    # single-agent gymnasium id
     bots: str = ""  # module with BOTS = {"easy": cls, "medium": cls}; default <package>.bots
-    # rule-parameter sets that the test suite, golden playthroughs and bench cover
+    # rule-parameter sets that the test suite, golden playthroughs and bench cover;
+    # the first is the game's default rules (the shipped hard opponent's variant)
     variants: tuple[dict, ...] = ({},)
 
     @property
@@ -27,15 +28,15 @@ GAMES: dict[str, GameEntry] = {
     e.name: e
     for e in [
         GameEntry("swival", "envs.swival_v0", "envs.swival", "swgym/Swival-v0"),
+        GameEntry("twirls", "envs.twirls_v0", "envs.twirls", "swgym/Twirls-v0", variants=({}, {"board_size": 8})),
+        GameEntry("swimming", "envs.swimming_v0", "envs.swimming", "swgym/Swimming-v0",
+                  variants=({"num_players": 4}, {"num_players": 2}, {"num_players": 6})),
+        GameEntry("swahili", "envs.swahili_v0", "envs.swahili", "swgym/Swahili-v0",
+                  variants=({"num_players": 2}, {"num_players": 3}, {"num_players": 4})),
         GameEntry("swish", "envs.swish_v0", "envs.swish", "swgym/Swish-v0", bots="envs.swish.bots",
                   variants=({"setup": "random"}, {"setup": "fixed"}, {"setup": "marquisian"})),
         GameEntry("squeeze", "envs.squeeze_v0", "envs.swish", "swgym/Squeeze-v0", bots="envs.swish.bots",
                   variants=({"setup": "random"}, {"setup": "fixed"}, {"setup": "marquisian"})),
-        GameEntry("swahili", "envs.swahili_v0", "envs.swahili", "swgym/Swahili-v0",
-                  variants=({"num_players": 2}, {"num_players": 3}, {"num_players": 4})),
-        GameEntry("twirls", "envs.twirls_v0", "envs.twirls", "swgym/Twirls-v0", variants=({}, {"board_size": 8})),
-        GameEntry("swimming", "envs.swimming_v0", "envs.swimming", "swgym/Swimming-v0",
-                  variants=({"num_players": 2}, {"num_players": 4}, {"num_players": 6})),
     ]
 }
 
