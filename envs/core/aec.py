@@ -26,6 +26,12 @@ from envs.core import wrappers
 from envs.core.game import Game, RuleError
 
 
+def turn_based_metadata(name: str, render_fps: int = 2) -> dict[str, Any]:
+    """The PettingZoo ``metadata`` of a game env named ``name`` (e.g. ``"swival_v0"``)."""
+    return {"render_modes": ["human", "ansi", "rgb_array"], "name": name,
+            "is_parallelizable": False, "render_fps": render_fps}
+
+
 class TurnBasedEnv(AECEnv, EzPickle):
     """A turn-based game as a PettingZoo AEC environment.
 
@@ -35,12 +41,7 @@ class TurnBasedEnv(AECEnv, EzPickle):
 
     game_cls: ClassVar[type[Game]]
     renderer: ClassVar[Any]
-    metadata: ClassVar[dict[str, Any]] = {
-        "render_modes": ["human", "ansi", "rgb_array"],
-        "name": "turn_based",
-        "is_parallelizable": False,
-        "render_fps": 2,
-    }
+    metadata: ClassVar[dict[str, Any]] = turn_based_metadata("turn_based")
 
     def __init__(self, render_mode: str | None = None, **params: Any) -> None:
         EzPickle.__init__(self, render_mode=render_mode, **params)
@@ -212,4 +213,4 @@ def wrap(raw: TurnBasedEnv) -> AECEnv:
     return wrappers.OrderEnforcingWrapper(env)
 
 
-__all__ = ["TurnBasedEnv", "wrap", "RuleError"]
+__all__ = ["TurnBasedEnv", "turn_based_metadata", "wrap", "RuleError"]

@@ -79,7 +79,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.aec import TurnBasedEnv
+from envs.core.aec import TurnBasedEnv, turn_based_metadata
 from envs.swahili import render
 from envs.swahili.rules import FIRST_CAPTURE_ROW, NUM_ROWS, PIECES, SwahiliGame, SwahiliState
 
@@ -97,12 +97,7 @@ class raw_env(TurnBasedEnv):
 
     game_cls = SwahiliGame
     renderer = render
-    metadata = {
-        "render_modes": ["human", "ansi", "rgb_array"],
-        "name": "swahili_v0",
-        "is_parallelizable": False,
-        "render_fps": 2,
-    }
+    metadata = turn_based_metadata("swahili_v0")
 
     @staticmethod
     def observation_shape(game: SwahiliGame) -> tuple[int, ...]:

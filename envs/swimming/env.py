@@ -98,7 +98,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.aec import TurnBasedEnv
+from envs.core.aec import TurnBasedEnv, turn_based_metadata
 from envs.swimming import render
 from envs.swimming.rules import CHOICE, FIRE_SCORE, OVER, PLAY, SwimmingGame, SwimmingState, hand_score
 
@@ -115,12 +115,7 @@ class raw_env(TurnBasedEnv):
 
     game_cls = SwimmingGame
     renderer = render
-    metadata = {
-        "render_modes": ["human", "ansi", "rgb_array"],
-        "name": "swimming_v0",
-        "is_parallelizable": False,
-        "render_fps": 2,
-    }
+    metadata = turn_based_metadata("swimming_v0")
 
     @staticmethod
     def observation_shape(game: SwimmingGame) -> tuple[int, ...]:

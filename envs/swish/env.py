@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.aec import TurnBasedEnv
+from envs.core.aec import TurnBasedEnv, turn_based_metadata
 from envs.swish import render
 from envs.swish.hexboard import (BEAD, EMPTY, NUM_BEADS, PHASE_PLAY, ROOKS_PER_COLOUR, HexRookGame,
                                  HexState)
@@ -191,12 +191,10 @@ class _HexEnv(TurnBasedEnv):
 class SwishEnv(_HexEnv):
     __doc__ = SWISH_DOC
     game_cls = SwishGame
-    metadata = {"render_modes": ["human", "ansi", "rgb_array"], "name": "swish_v0",
-                "is_parallelizable": False, "render_fps": 2}
+    metadata = turn_based_metadata("swish_v0")
 
 
 class SqueezeEnv(_HexEnv):
     __doc__ = SQUEEZE_DOC
     game_cls = SqueezeGame
-    metadata = {"render_modes": ["human", "ansi", "rgb_array"], "name": "squeeze_v0",
-                "is_parallelizable": False, "render_fps": 2}
+    metadata = turn_based_metadata("squeeze_v0")

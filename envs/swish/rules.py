@@ -13,6 +13,19 @@ from __future__ import annotations
 from envs.swish.hexboard import BEAD, EMPTY, HexRookGame
 
 
+
+def capturable_run(board: list[int], ray: list[int], enemy: int) -> int:
+    """Length of the unbroken row of beads, or of ``enemy`` rooks, at the start of ``ray`` (0 if none)."""
+    if not ray:
+        return 0
+    kind = board[ray[0]]
+    if kind != BEAD and kind != enemy:
+        return 0
+    n, j = len(ray), 1
+    while j < n and board[ray[j]] == kind:
+        j += 1
+    return j
+
 class SwishGame(HexRookGame):
     """Swish: slides and leaps; the leapt row is captured."""
 
@@ -90,15 +103,8 @@ class SqueezeGame(HexRookGame):
             if kind0 != own:
                 continue
             for ray in rays[cell]:
-                if not ray:
-                    continue
-                kind = board[ray[0]]
-                if kind != BEAD and kind != enemy:
-                    continue
-                n, j = len(ray), 1
-                while j < n and board[ray[j]] == kind:
-                    j += 1
-                if j < n and board[ray[j]] == EMPTY:
+                j = capturable_run(board, ray, enemy)
+                if j and j < len(ray) and board[ray[j]] == EMPTY:
                     spots.setdefault(ray[j], []).extend(ray[:j])
         return spots
 
@@ -110,14 +116,7 @@ class SqueezeGame(HexRookGame):
         """
         taken: list[int] = []
         for ray in self.hex.rays[land]:
-            if not ray:
-                continue
-            kind = board[ray[0]]
-            if kind != BEAD and kind != enemy:
-                continue
-            n, j = len(ray), 1
-            while j < n and board[ray[j]] == kind:
-                j += 1
-            if j < n and board[ray[j]] == own:
+            j = capturable_run(board, ray, enemy)
+            if j and j < len(ray) and board[ray[j]] == own:
                 taken.extend(ray[:j])
         return taken

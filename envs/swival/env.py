@@ -52,7 +52,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.aec import TurnBasedEnv
+from envs.core.aec import TurnBasedEnv, turn_based_metadata
 from envs.swival import render
 from envs.swival.rules import MIDDLE, SwivalGame, SwivalState, bits_array, has_line
 
@@ -64,12 +64,7 @@ class raw_env(TurnBasedEnv):
 
     game_cls = SwivalGame
     renderer = render
-    metadata = {
-        "render_modes": ["human", "ansi", "rgb_array"],
-        "name": "swival_v0",
-        "is_parallelizable": False,
-        "render_fps": 2,
-    }
+    metadata = turn_based_metadata("swival_v0")
 
     @staticmethod
     def observation_shape(game: SwivalGame) -> tuple[int, ...]:

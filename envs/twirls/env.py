@@ -70,7 +70,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.aec import TurnBasedEnv
+from envs.core.aec import TurnBasedEnv, turn_based_metadata
 from envs.twirls import render
 from envs.twirls.rules import BLACK, TwirlsGame, TwirlsState
 
@@ -80,12 +80,7 @@ class raw_env(TurnBasedEnv):
 
     game_cls = TwirlsGame
     renderer = render
-    metadata = {
-        "render_modes": ["human", "ansi", "rgb_array"],
-        "name": "twirls_v0",
-        "is_parallelizable": False,
-        "render_fps": 2,
-    }
+    metadata = turn_based_metadata("twirls_v0")
 
     @staticmethod
     def observation_shape(game: TwirlsGame) -> tuple[int, ...]:
