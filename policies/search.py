@@ -3,8 +3,9 @@
 Depth-limited alpha-beta over the game's own rules: at each position only the
 ``width`` legal moves the network's policy head likes best are searched (plus
 every move that ends the game at once), and positions at the depth limit are
-scored by the network's value head, seen from the player to move. Finished
-games score exactly (+1 / -1 / 0). Nothing here imports torch.
+scored by the network's value head, seen from the player to move (with
+``leaf_wins``, a leaf whose player to move can win at once scores as that
+win). Finished games score exactly (+1 / -1 / 0). Nothing here imports torch.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ class PolicySearch:
     """An opponent that searches ``depth`` plies with ``policy`` as prior and evaluator."""
 
     def __init__(self, policy: NumpyPolicy, game: str, params: dict[str, Any] | None = None,
-                 depth: int = 2, width: int = 8) -> None:
+                 depth: int = 2, width: int = 8, leaf_wins: bool = False, root_width: int = 0) -> None:
         if depth < 1 or width < 1:
             raise ValueError(f"search depth and width must be >= 1, got depth={depth}, width={width}")
         raw = game_module(game).raw_env
@@ -31,7 +32,8 @@ class PolicySearch:
         if self.rules.num_players != 2:
             raise ValueError(f"{game}: play-time search is for two-player games, not {self.rules.num_players}")
         self.observe = raw.observe_state
-        self.depth, self.width = depth, width
+        self.depth, self.width, self.leaf_wins = depth, width, leaf_wins
+        self.root_width = root_width or 10**9  # 0: every legal move at the root
         self.rng = np.random.default_rng(0)  # for rules that draw chance in apply
         self.nodes = 0
 
@@ -53,7 +55,7 @@ class PolicySearch:
         me = self.rules.to_move(state)
         best_action, best_value = -1, -np.inf
         alpha, beta = -np.inf, np.inf
-        for action in self._candidates(state):
+        for action in self._candidates(state, self.root_width):
             child = self.rules.copy_state(state)
             self.rules.apply(child, action, self.rng)
             value = self._value(child, self.depth - 1, alpha, beta, me)
@@ -62,18 +64,16 @@ class PolicySearch:
             alpha = max(alpha, value)
         return best_action, float(best_value)
 
-    def _candidates(self, state: Any) -> list[int]:
+    def _candidates(self, state: Any, width: int | None = None) -> list[int]:
         """The network's ``width`` favourite legal moves, best first, and every game-ending move."""
+        width = self.width if width is None else width
         mask = self.rules.legal_mask(state)
         legal = np.flatnonzero(mask)
-        if legal.size <= self.width:
-            chosen = legal
-        else:
-            logits, _ = self.policy.forward(self.observe(self.rules, state, self.rules.to_move(state)))
-            probs = masked_softmax(logits[0], mask)
-            chosen = legal[np.argsort(-probs[legal], kind="stable")[: self.width]]
+        logits, _ = self.policy.forward(self.observe(self.rules, state, self.rules.to_move(state)))
+        probs = masked_softmax(logits[0], mask)
+        chosen = legal[np.argsort(-probs[legal], kind="stable")[:width]]
         moves = [int(a) for a in chosen]
-        if legal.size > self.width:
+        if legal.size > width:
             for a in legal:
                 if int(a) in moves:
                     continue
@@ -83,6 +83,15 @@ class PolicySearch:
                     moves.insert(0, int(a))
         return moves
 
+    def _can_win_now(self, state: Any, seat: int) -> bool:
+        """Whether ``seat``, to move, has a move that wins at once."""
+        for a in np.flatnonzero(self.rules.legal_mask(state)):
+            child = self.rules.copy_state(state)
+            self.rules.apply(child, int(a), self.rng)
+            if self.rules.is_over(child) and seat in self.rules.winners(child):
+                return True
+        return False
+
     def _value(self, state: Any, depth: int, alpha: float, beta: float, me: int) -> float:
         """Minimax value for seat ``me`` (alpha-beta)."""
         self.nodes += 1
@@ -91,6 +100,8 @@ class PolicySearch:
             return 0.0 if not winners else (1.0 if me in winners else -1.0)
         to_move = self.rules.to_move(state)
         if depth == 0:
+            if self.leaf_wins and self._can_win_now(state, to_move):
+                return 1.0 if to_move == me else -1.0
             _, values = self.policy.forward(self.observe(self.rules, state, to_move))
             v = float(np.clip(values[0], -1.0, 1.0))
             return v if to_move == me else -v

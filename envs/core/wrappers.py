@@ -9,6 +9,7 @@ attributes straight from the unwrapped env.
 
 from __future__ import annotations
 
+import numpy as np
 from pettingzoo.utils import wrappers
 
 HOT_ATTRIBUTES = ("agent_selection", "agents", "rewards", "terminations", "truncations", "infos",
@@ -39,6 +40,16 @@ class TerminateIllegalWrapper(_Direct, wrappers.TerminateIllegalWrapper):
 
 class AssertOutOfBoundsWrapper(_Direct, wrappers.AssertOutOfBoundsWrapper):
     """Actions outside the action space fail an assertion."""
+
+    def step(self, action) -> None:
+        # the common case checked directly; anything else goes through PettingZoo's own check
+        if type(action) is int or isinstance(action, np.integer):
+            raw = self._raw
+            agent = raw.agent_selection
+            assert 0 <= action < raw.action_spaces[agent].n, "action is not in action space"
+            self.env.step(action)
+        else:
+            super().step(action)
 
 
 class OrderEnforcingWrapper(_Direct, wrappers.OrderEnforcingWrapper):
