@@ -48,7 +48,26 @@ def cmd_ladder(args: argparse.Namespace) -> None:
     print(f"written: {json_path}, {png_path}")
 
 
+def cmd_report(args: argparse.Namespace) -> None:
+    from envs.registry import GAMES
+    from training.report import markdown, report, write_report
+
+    variants = {"swahili": [{"num_players": 2}, {"num_players": 4}]} if not args.games_only_default else None
+    names = args.names or list(GAMES)
+    rows = report(args.games, names, seed=args.seed, variants=variants)
+    print(markdown(rows))
+    print(f"written: {write_report(rows, args.out)}")
+
+
 def add_commands(sub) -> None:
+    p = sub.add_parser("report", help="evaluation table of every game's bots and hard opponents")
+    p.add_argument("names", nargs="*", help="games (default all)")
+    p.add_argument("--games", type=int, default=400, help="games per matchup")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--out", default="results")
+    p.add_argument("--games-only-default", action="store_true", help="only each game's default rules")
+    p.set_defaults(func=cmd_report)
+
     p = sub.add_parser("ladder", help="Elo ladder random < easy < medium < hard from round-robin series")
     p.add_argument("game")
     p.add_argument("--entrants", nargs="*", default=None)

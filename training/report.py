@@ -1,0 +1,60 @@
+"""The evaluation table of every game: bots and shipped hard opponents, seats rotated.
+
+Two-player games: medium vs random, medium vs easy, hard vs random, hard vs
+medium. Games of more players (the game's default rules): the entrant in one
+seat against a full table of the other kind, e.g. hard + three mediums.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from envs.registry import GAMES, make_raw
+from policies import shipped_path
+from scripts.evaluate import evaluate, table_rows
+
+
+def matchups(game: str, params: dict[str, Any]) -> list[tuple[str, str]]:
+    pairs = [("medium", "random"), ("medium", "easy")]
+    if shipped_path(game, **params).exists():
+        pairs += [("hard", "random"), ("hard", "medium")]
+    return pairs
+
+
+def report(games: int, names: list[str] | None = None, seed: int = 1,
+           variants: dict[str, list[dict]] | None = None) -> list[dict[str, Any]]:
+    """One row per (game, variant, matchup): the first entrant's W/D/L and 95% CI."""
+    rows = []
+    for name in names or list(GAMES):
+        for params in (variants or {}).get(name, [GAMES[name].variants[0]]):
+            n = make_raw(name, **params).game.num_players
+            for first, other in matchups(name, params):
+                started = time.time()
+                result = evaluate(name, [first] + [other] * (n - 1), games, seed=seed, **params)
+                row = table_rows(result)[0]
+                rows.append({"game": name, "params": params, "players": n, "entrant": first,
+                             "against": f"{n - 1} x {other}", "seconds": round(time.time() - started, 1),
+                             **{k: row[k] for k in ("games", "wins", "draws", "losses", "win_rate", "win_ci95")}})
+    return rows
+
+
+def markdown(rows: list[dict[str, Any]]) -> str:
+    out = ["| game | rules | entrant | against | W / D / L | win rate | 95% CI |", "|---|---|---|---|---|---|---|"]
+    for r in rows:
+        rules = ", ".join(f"{k}={v}" for k, v in r["params"].items()) or "default"
+        lo, hi = r["win_ci95"]
+        out.append(f"| {r['game']} | {rules} | {r['entrant']} | {r['against']} | {r['wins']} / {r['draws']} / "
+                   f"{r['losses']} | {r['win_rate']:.1%} | {lo:.1%}-{hi:.1%} |")
+    return "\n".join(out)
+
+
+def write_report(rows: list[dict[str, Any]], out_dir: str | Path) -> Path:
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    (out_dir / "eval.json").write_text(json.dumps(rows, indent=2))
+    path = out_dir / "EVAL.md"
+    path.write_text(markdown(rows) + "\n")
+    return path
