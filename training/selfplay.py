@@ -133,6 +133,9 @@ class SelfPlayCallback(BaseCallback):
                            "draw_rate": result.draws[0] / result.games,
                            "minutes": (time.time() - self.started) / 60})
         self.logger.record(f"eval/win_rate_vs_{opponent}", rate)
+        write_curve_csv(self.curve, self.out_dir)
+        print(f"[{self.game}] {self.num_timesteps} steps, {self.curve[-1]['minutes']:.1f} min: "
+              f"win rate vs {opponent} {rate:.0%} ({len(self.snapshots)} snapshots in the pool)", flush=True)
         return rate
 
 
@@ -188,12 +191,17 @@ def train(config: dict[str, Any], out_dir: str | Path, ship_to: str | Path | Non
     return summary
 
 
-def write_curve(curve: list[dict[str, float]], out_dir: Path, title: str) -> None:
-    """learning_curve.csv and learning_curve.png of the evaluation win rate over training."""
+def write_curve_csv(curve: list[dict[str, float]], out_dir: Path) -> None:
+    """learning_curve.csv: the evaluation win rate over training (rewritten after every evaluation)."""
     with open(out_dir / "learning_curve.csv", "w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=["timesteps", "win_rate", "draw_rate", "minutes"])
         writer.writeheader()
         writer.writerows(curve)
+
+
+def write_curve(curve: list[dict[str, float]], out_dir: Path, title: str) -> None:
+    """learning_curve.csv and learning_curve.png of the evaluation win rate over training."""
+    write_curve_csv(curve, out_dir)
     import matplotlib
 
     matplotlib.use("Agg")
