@@ -285,8 +285,8 @@ class App:
         elif s.brain_on:
             self._draw_brain(brain_top)
 
-    def _lines(self, text: str, width: int, size: int) -> list[str]:
-        f = rendering.font(size)
+    def _lines(self, text: str, width: int, size: int, bold: bool = False) -> list[str]:
+        f = rendering.font(size, bold)
         lines, line = [], ""
         for word in text.split():
             trial = f"{line} {word}".strip()
@@ -298,7 +298,7 @@ class App:
         return lines + ([line] if line else [])
 
     def _text_block(self, text: str, y: int, size: int = 20, colour=rendering.INK, bold: bool = False) -> int:
-        for line in self._lines(text, PANEL_W - 2 * PAD, size):
+        for line in self._lines(text, PANEL_W - 2 * PAD, size, bold):
             rendering.text(self.screen, line, (self.panel_rect.x + PAD, y), size=size, colour=colour, bold=bold)
             y += size - 3
         return y
