@@ -26,24 +26,34 @@ def play_command(args: argparse.Namespace, params: dict[str, Any]) -> None:
     """``swgym play``: the window when there is a display (and not --tui), else the terminal."""
     from scripts.watch import has_display
 
-    if args.tui or not has_display():
-        from scripts.app.session import default_name
-        from scripts.play_tui import play
-        from scripts.scores import ScoreBook
-        from envs.registry import make_raw
+    if not args.tui and has_display():
+        import pygame
 
-        book = ScoreBook(args.db)  # opened first: a corrupt file is reported before the game
-        result = play(args.game, vs=args.vs, seat=args.seat, seed=args.seed, think=args.think, **params)
-        n = make_raw(args.game, **params).game.num_players
-        name = (args.name or default_name()).strip() or "you"
-        winners = result["winners"]
-        outcome = "draw" if not winners else "win" if winners == [args.seat] else \
-            "draw" if args.seat in winners else "loss"
-        book.record(args.game, {name: outcome} if n > 2 else
-                    {name: outcome, f"computer {args.vs}": {"win": "loss", "loss": "win"}.get(outcome, outcome)})
-        return
-    run_app(args.game, vs=args.vs, seat=args.seat, name=args.name, seed=args.seed, think=args.think, db=args.db,
-            **params)
+        try:
+            run_app(args.game, vs=args.vs, seat=args.seat, name=args.name, seed=args.seed, think=args.think,
+                    db=args.db, **params)
+            return
+        except pygame.error as err:  # a display variable is set but no window can be opened
+            print(f"swgym play: no window ({err}); playing in the terminal")
+    _play_in_terminal(args, params)
+
+
+def _play_in_terminal(args: argparse.Namespace, params: dict[str, Any]) -> None:
+    """The terminal game (scripts/play_tui.py), its result recorded in the scores."""
+    from envs.registry import make_raw
+    from scripts import play_tui
+    from scripts.app.session import default_name
+    from scripts.scores import ScoreBook
+
+    book = ScoreBook(args.db)  # opened first: a corrupt file is reported before the game
+    result = play_tui.play(args.game, vs=args.vs, seat=args.seat, seed=args.seed, think=args.think, **params)
+    n = make_raw(args.game, **params).game.num_players
+    name = (args.name or default_name()).strip() or "you"
+    winners = result["winners"]
+    outcome = "draw" if not winners else "win" if winners == [args.seat] else \
+        "draw" if args.seat in winners else "loss"
+    book.record(args.game, {name: outcome} if n > 2 else
+                {name: outcome, f"computer {args.vs}": {"win": "loss", "loss": "win"}.get(outcome, outcome)})
 
 
 def scores_command(args: argparse.Namespace) -> None:

@@ -18,7 +18,6 @@ import getpass
 import inspect
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -26,7 +25,7 @@ import numpy as np
 from envs.core.opponents import make_opponent
 from envs.registry import make_raw
 from scripts.app.games import adapter_for
-from scripts.app.games.base import Key, is_button
+from scripts.app.games.base import Key
 
 SPEEDS = {"slow": 1.5, "normal": 0.6, "fast": 0.15, "instant": 0.0}
 CONTROLS = ("auto", "semiauto", "manual")
@@ -417,9 +416,3 @@ def explain(env, opponent, seat: int, obs: dict | None = None, top: int = 5) -> 
         info = method(obs["observation"], mask, top=top)
     return {"seat": seat, "kind": info.get("kind", "probabilities"), "value": info.get("value"),
             "moves": [(env.action_name(a), float(w)) for a, w in info["moves"]]}
-
-
-def open_scores(db: str | Path | None, warn=None):
-    from scripts.scores import ScoreBook
-
-    return ScoreBook(db, warn=warn)

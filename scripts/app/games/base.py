@@ -12,11 +12,7 @@ action as soon as the clicks so far are exactly one action's whole path.
 from __future__ import annotations
 
 import math
-from typing import Any
-
 import numpy as np
-
-from envs.core import rendering
 
 Key = tuple
 Path = tuple  # tuple of keys
@@ -104,16 +100,3 @@ class Adapter:
         for key in session.selection:
             if not is_button(key):
                 self.draw_target(surface, game, state, seat, key, SELECTED, 4)
-
-    @staticmethod
-    def label(surface, text: str, pos, colour=(200, 40, 40)) -> None:
-        rendering.text(surface, text, pos, size=22, colour=colour, anchor="center", bold=True)
-
-
-def unique_paths(items: dict[int, list[Path]]) -> dict[int, list[Path]]:
-    """Drop duplicate paths of an action, keeping order."""
-    return {a: list(dict.fromkeys(ps)) for a, ps in items.items()}
-
-
-def seat_of(state: Any, default: int = 0) -> int:
-    return getattr(state, "to_move", default)
