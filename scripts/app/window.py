@@ -315,6 +315,8 @@ class App:
             status = s.message
         elif s.my_turn:
             status = s.adapter.prompt(s.game, s.state, s.seat, s.selection)
+        elif not s.game.seat_active(s.state, s.seat):
+            status = "You are out of this game: the others play on (New game starts again)."
         elif s.waiting_continue:
             status = "Press Continue for the computer's move."
         elif s.countdown() is not None:
