@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet torch==2.13.0
-	$(PY) -m pip install --quiet -e '.[train,test]'
+	$(PY) -m pip install --quiet -e '.[train,test,video]'
 	touch $(STAMP)
 
 demo: $(STAMP)

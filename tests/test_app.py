@@ -415,3 +415,17 @@ def test_watch_mp4_without_the_writer_is_a_clear_error(monkeypatch):
     monkeypatch.setitem(sys.modules, "imageio_ffmpeg", None)
     with pytest.raises(SystemExit, match="imageio-ffmpeg"):
         main(["watch", "swival", "--mp4", "x.mp4"])
+
+
+def test_watch_writes_a_real_mp4(tmp_path, capsys):
+    import imageio_ffmpeg
+
+    from scripts.cli import main
+
+    path = tmp_path / "real.mp4"
+    main(["watch", "swival", "--p0", "medium", "--p1", "easy", "--seed", "7", "--mp4", str(path)])
+    assert "MP4 written" in capsys.readouterr().out
+    reader = imageio_ffmpeg.read_frames(str(path))
+    meta = next(reader)
+    frames = sum(1 for _ in reader)
+    assert meta["size"][0] >= 480 and frames > 5
