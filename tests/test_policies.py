@@ -154,7 +154,7 @@ def test_shipped_path_names_the_variant():
 @pytest.mark.parametrize("name,params", SHIPPED, ids=[f"{n}-{p}" for n, p in SHIPPED])
 def test_shipped_policy_loads_and_beats_random(name, params):
     n = SingleAgentEnv(name, **params).aec.game.num_players
-    result = play_series(name, ["hard"] + ["random"] * (n - 1), games=20, seed=0, **params)
+    result = play_series(name, ["hard"] + ["random"] * (n - 1), games=10, seed=0, **params)
     assert result.wins[0] / result.games > 1.0 / n + 0.2
 
 
