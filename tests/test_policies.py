@@ -181,3 +181,14 @@ def test_sb3_zip_opponent_plays_and_checks_shapes(tmp_path):
     assert play_game("swival", [opponent, make_opponent("swival", "random", seed=0)], seed=0).plies > 0
     with pytest.raises(ValueError, match="m.zip: model has observation"):
         SB3Opponent(tmp_path / "m.zip", game="swahili")
+
+
+def test_ladder_rates_two_player_rules_and_writes_files(tmp_path):
+    from training.ladder import ladder, save_ladder, two_player_rules
+
+    assert two_player_rules("swimming") == {"num_players": 2}
+    assert two_player_rules("swival") == {}
+    result = ladder("swival", ["random", "easy", "medium"], games=6, seed=0)
+    assert result["elo"]["random"] == 0 and result["elo"]["medium"] > result["elo"]["random"]
+    json_path, png_path = save_ladder(result, tmp_path)
+    assert json_path.exists() and png_path.stat().st_size > 1000

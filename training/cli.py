@@ -35,11 +35,9 @@ def cmd_export(args: argparse.Namespace) -> None:
 
 def cmd_ladder(args: argparse.Namespace) -> None:
     from policies import shipped_path
-    from training.ladder import ladder, save_ladder
+    from training.ladder import ladder, save_ladder, two_player_rules
 
-    from envs.registry import GAMES
-
-    shipped = shipped_path(args.game, **GAMES[args.game].variants[0]).exists()
+    shipped = shipped_path(args.game, **two_player_rules(args.game)).exists()
     entrants = args.entrants or ["random", "easy", "medium"] + (["hard"] if shipped else [])
     result = ladder(args.game, entrants, games=args.games, seed=args.seed)
     json_path, png_path = save_ladder(result, args.out)

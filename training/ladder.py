@@ -34,10 +34,20 @@ def bradley_terry_elo(names: list[str], score: np.ndarray, games: np.ndarray, an
     return {name: 400 * math.log10(strength[i]) for i, name in enumerate(names)}
 
 
+def two_player_rules(game: str) -> dict[str, Any]:
+    """The game's first registry variant that seats two players (Elo is a two-player rating)."""
+    from envs.registry import make_raw
+
+    for params in GAMES[game].variants:
+        if make_raw(game, **params).game.num_players == 2:
+            return params
+    raise ValueError(f"{game} has no two-player variant to rate")
+
+
 def ladder(game: str, entrants: list[str], games: int = 100, seed: int = 0,
            params: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Round-robin two-seat series between ``entrants`` (the game's first registry variant by default)."""
-    params = GAMES[game].variants[0] if params is None else params
+    """Round-robin two-seat series between ``entrants`` (the game's first two-player variant by default)."""
+    params = two_player_rules(game) if params is None else params
     n = len(entrants)
     score, played = np.zeros((n, n)), np.zeros((n, n))
     pairs = []
