@@ -39,12 +39,8 @@ def cmd_watch(args: argparse.Namespace) -> None:
     params = parse_params(args.rule)
     n = make_raw(args.game, **params).game.num_players
     players = [getattr(args, f"p{i}") or args.others for i in range(n)]
-    if args.brain or args.mp4:
-        from scripts.app.watch_brain import watch_brain as watch
-        print(watch(args.game, players, seed=args.seed, gif=args.gif, fps=args.fps, text=args.text,
-                    brain=args.brain, mp4=args.mp4, **params))
-        return
-    print(watch(args.game, players, seed=args.seed, gif=args.gif, fps=args.fps, text=args.text, **params))
+    print(watch(args.game, players, seed=args.seed, gif=args.gif, fps=args.fps, text=args.text,
+                brain=args.brain, mp4=args.mp4, **params))
 
 
 def cmd_play(args: argparse.Namespace) -> None:

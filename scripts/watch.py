@@ -1,14 +1,9 @@
-"""Watching a game between opponents: in a window, as text, or written to a GIF."""
+"""Watching a game between opponents: in a window, as text, or written to a GIF or MP4."""
 
 from __future__ import annotations
 
 import os
 from typing import Any
-
-from envs.core.match import play_game
-from envs.core.opponents import make_opponent
-from envs.core.rendering import save_gif
-from envs.registry import make_raw
 
 
 def has_display() -> bool:
@@ -17,24 +12,15 @@ def has_display() -> bool:
 
 
 def watch(game: str, players: list[Any], seed: int | None = None, gif: str | None = None,
-          fps: float = 2.0, text: bool = False, **params: Any) -> str:
-    """Play one game between ``players`` (specs per seat) and show it; returns the result line."""
-    opponents = [make_opponent(game, p, seed=None if seed is None else seed + i, **params)
-                 for i, p in enumerate(players)]
-    names = [p if isinstance(p, str) else type(p).__name__ for p in players]
-    if gif:
-        record = play_game(game, opponents, seed=seed, render_mode="rgb_array", **params)
-        save_gif(record.frames, gif, fps=fps)
-    elif text or not has_display():
-        record = play_game(game, opponents, seed=seed, render_mode="ansi",
-                           on_step=lambda env: print(env.render() + "\n"), **params)
-    else:
-        record = play_game(game, opponents, seed=seed, render_mode="human", **params)
-    agents = make_raw(game, **params).possible_agents
-    if record.winners:
-        who = ", ".join(f"{agents[s]} ({names[s]})" for s in record.winners)
-        result = f"{game}: {who} won after {record.plies} moves"
-    else:
-        result = f"{game}: draw after {record.plies} moves"
-    returns = "  ".join(f"{a}={r:+g}" for a, r in zip(agents, record.returns))
-    return f"{result}; returns {returns}" + (f"; GIF written to {gif}" if gif else "")
+          fps: float = 2.0, text: bool = False, brain: bool = False, mp4: str | None = None,
+          **params: Any) -> str:
+    """Play one game between ``players`` (specs per seat) and show it; returns the result line.
+
+    A window when there is a display, else text; ``gif`` / ``mp4`` write files
+    instead; ``brain`` adds what each mover weighs.
+    """
+    from scripts.app.watch_brain import watch_brain
+
+    if not (gif or mp4 or text) and not has_display():
+        text = True
+    return watch_brain(game, players, seed=seed, gif=gif, fps=fps, text=text, brain=brain, mp4=mp4, **params)

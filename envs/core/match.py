@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -19,18 +19,11 @@ class GameRecord:
     returns: list[float]
     winners: list[int]
     plies: int
-    frames: list[np.ndarray] = field(default_factory=list)
 
 
-def play_game(game: str, players: Sequence[Opponent], seed: int | None = None,
-              render_mode: str | None = None, on_step: Callable[[Any], None] | None = None,
-              **params: Any) -> GameRecord:
-    """One game of ``game`` with ``players[i]`` in seat i.
-
-    ``render_mode="rgb_array"`` collects a frame after the reset and after every
-    action; ``on_step(env)`` is called at the same moments.
-    """
-    env = make_raw(game, render_mode=render_mode, **params)
+def play_game(game: str, players: Sequence[Opponent], seed: int | None = None, **params: Any) -> GameRecord:
+    """One game of ``game`` with ``players[i]`` in seat i (the raw env: an illegal move raises)."""
+    env = make_raw(game, **params)
     if len(players) != env.game.num_players:
         raise ValueError(f"{game}: {env.game.num_players} players needed, got {len(players)}")
     env.reset(seed=seed)
@@ -38,30 +31,18 @@ def play_game(game: str, players: Sequence[Opponent], seed: int | None = None,
     for p in players:
         p.reset(seed=int(seed_rng.integers(2**31)))
     returns = dict.fromkeys(env.possible_agents, 0.0)
-    frames: list[np.ndarray] = []
-
-    def snap() -> None:
-        if render_mode == "rgb_array":
-            frames.append(env.render())
-        if on_step is not None:
-            on_step(env)
-
-    snap()
     plies = 0
     while env.agents:
         agent = env.agent_selection
+        returns[agent] += env._cumulative_rewards[agent]
         if env.terminations[agent] or env.truncations[agent]:
-            returns[agent] += env._cumulative_rewards[agent]
             env.step(None)
             continue
         obs = env.observe(agent)
-        returns[agent] += env._cumulative_rewards[agent]
         action = players[env.agent_seat[agent]].act(obs["observation"], obs["action_mask"], env.game_state)
         env.step(action)
         plies += 1
-        snap()
-    env.close()
-    return GameRecord([returns[a] for a in env.possible_agents], env.game.winners(env.game_state), plies, frames)
+    return GameRecord([returns[a] for a in env.possible_agents], env.game.winners(env.game_state), plies)
 
 
 @dataclass
