@@ -192,3 +192,29 @@ def test_ladder_rates_two_player_rules_and_writes_files(tmp_path):
     assert result["elo"]["random"] == 0 and result["elo"]["medium"] > result["elo"]["random"]
     json_path, png_path = save_ladder(result, tmp_path)
     assert json_path.exists() and png_path.stat().st_size > 1000
+
+
+@pytest.mark.parametrize("game,potential,params", [("twirls", "twirls_groups", {"board_size": 8, "max_plies": 40}),
+                                                   ("squeeze", "hex_store_lead", {"setup": "fixed"})])
+def test_shaping_telescopes_to_the_game_reward(game, potential, params):
+    from training.shaping import ShapedReward
+
+    base = SingleAgentEnv(game, opponent="easy", seat=0, **params)
+    shaped = ShapedReward(SingleAgentEnv(game, opponent="easy", seat=0, **params), potential, gamma=1.0)
+    rng_a, rng_b = np.random.default_rng(1), np.random.default_rng(1)
+    base.reset(seed=3)
+    shaped.reset(seed=3)
+    phi0 = shaped.phi
+    total_base = total_shaped = 0.0
+    done = False
+    while not done:
+        a = int(rng_a.choice(np.flatnonzero(base.action_masks())))
+        assert a == int(rng_b.choice(np.flatnonzero(shaped.unwrapped.action_masks())))
+        _, r, done, _, _ = base.step(a)
+        _, rs, done_s, _, _ = shaped.step(a)
+        assert done == done_s
+        total_base += r
+        total_shaped += rs
+    assert total_shaped == pytest.approx(total_base - phi0)
+    with pytest.raises(ValueError, match="unknown shaping potential"):
+        ShapedReward(base, "nope", gamma=1.0)

@@ -28,6 +28,7 @@ from envs.registry import make_raw
 from policies.numpy_policy import NumpyPolicy
 from training.export import export_policy, policy_arrays
 from training.pool import PoolOpponent
+from training.shaping import ShapedReward
 
 CONFIG_DIR = Path(__file__).resolve().parent / "configs"
 ACTIVATIONS = {"tanh": nn.Tanh, "relu": nn.ReLU}
@@ -59,7 +60,7 @@ def load_config(game_or_path: str) -> dict[str, Any]:
         user = json.loads(path.read_text())
     except json.JSONDecodeError as err:
         raise ValueError(f"training config {path} is not valid JSON: {err}") from None
-    unknown = set(user) - set(DEFAULTS) - {"game", "search", "comment"}
+    unknown = set(user) - set(DEFAULTS) - {"game", "search", "comment", "shaping"}
     if unknown:
         raise ValueError(f"training config {path}: unknown key(s) {sorted(unknown)}")
     if "game" not in user:
@@ -145,6 +146,8 @@ def make_vec_env(config: dict[str, Any]):
     def factory(i: int):
         def make():
             env = SingleAgentEnv(game, opponent="random", **params)
+            if config.get("shaping"):
+                env = ShapedReward(env, gamma=config["ppo"]["gamma"], **config["shaping"])
             env.reset(seed=config["seed"] * 1000 + i)
             return env
         return make
