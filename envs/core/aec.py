@@ -147,7 +147,7 @@ class TurnBasedEnv(AECEnv, EzPickle):
         if self.render_mode == "human":
             self.render()
 
-    # -- snapshots (undo in the play app, search in bots) -------------------
+    # -- snapshots (undo in the play apps) -----------------------------------
     def snapshot(self) -> dict[str, Any]:
         """Everything needed to put the env back exactly as it is now."""
         return {
