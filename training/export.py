@@ -66,14 +66,11 @@ def torch_probabilities(policy, observations: np.ndarray, masks: np.ndarray) -> 
     return probs, values
 
 
-def set_search(policy_path: str | Path, search: dict[str, Any] | None, out: str | Path) -> Path:
-    """Copy a policy file with its play-time search settings replaced (None removes them)."""
-    from policies.numpy_policy import read_policy_file
 
-    meta, arrays = read_policy_file(policy_path)
-    meta.pop("search", None)
-    if search:
-        meta["search"] = search
-    out = Path(out)
-    np.savez_compressed(out, meta=np.array(json.dumps(meta, sort_keys=True)), **arrays)
-    return out
+def to_numpy_policy(policy, game: str, params: dict[str, Any]):
+    """The numpy opponent of an SB3 policy, without writing a file (for evaluations during training)."""
+    from policies.numpy_policy import NumpyPolicy
+
+    arrays = policy_arrays(policy, game, params)
+    meta = json.loads(str(arrays.pop("meta")))
+    return NumpyPolicy((meta, arrays))

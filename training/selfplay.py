@@ -25,8 +25,7 @@ from torch import nn
 from envs.core.match import play_series
 from envs.core.single_agent import SingleAgentEnv
 from envs.registry import make_raw
-from policies.numpy_policy import NumpyPolicy
-from training.export import export_policy, policy_arrays
+from training.export import export_policy, to_numpy_policy
 from training.pool import PoolOpponent
 from training.shaping import ShapedReward
 
@@ -122,9 +121,7 @@ class SelfPlayCallback(BaseCallback):
         return True
 
     def evaluate(self) -> float:
-        arrays = policy_arrays(self.model.policy, self.game, self.params)
-        meta = json.loads(str(arrays.pop("meta")))
-        learner = NumpyPolicy((meta, arrays))
+        learner = to_numpy_policy(self.model.policy, self.game, self.params)
         n = self.num_players
         opponent = self.config["eval"]["opponent"]
         result = play_series(self.game, [learner] + [opponent] * (n - 1), self.config["eval"]["games"],
