@@ -5,7 +5,16 @@ Each colour's stones are one Python int: bit ``cell = rank*size + file``
 clockwise, north towards higher ranks. The geometry is precomputed once per
 board size in :class:`Tables`; the legal twirls are generated for all stones
 at once, a few big-int bit operations per direction and step
-(:meth:`Tables.twirl_sets`), and cached in the state for the side to move.
+(:meth:`Tables.twirl_sets`).
+
+The game itself gets its legal twirls from :data:`twirl_mask`, which writes
+them straight into a mask: the compiled generator ``envs/twirls/_movegen.c``
+(about 1 us a position, built by ``pip install``; optional, so an install
+without a C compiler still works) when it imports, else
+:func:`python_twirl_mask` (``twirl_sets`` + ``sets_to_mask``, about 50 us),
+which stays the reference the compiled one is tested against. The mask and
+the number of twirls are cached in the state for the side to move. The bots
+use :meth:`Tables.moves` (Python) directly.
 """
 
 from __future__ import annotations
@@ -297,6 +306,28 @@ def tables(size: int) -> Tables:
     return Tables(size)
 
 
+def python_twirl_mask(mine: int, theirs: int, size: int, out: np.ndarray) -> int:
+    """Pure-Python ``twirl_mask``: :meth:`Tables.twirl_sets` written out by :meth:`Tables.sets_to_mask`."""
+    t = tables(size)
+    sets = t.twirl_sets(mine, theirs)
+    t.sets_to_mask(sets, out)
+    return sum(bits.bit_count() for _, _, bits in sets)
+
+
+try:
+    from envs.twirls._movegen import twirl_mask as compiled_twirl_mask
+except ImportError:  # installed without a C compiler
+    compiled_twirl_mask = None
+
+#: The legal-twirl generator of the game, ``twirl_mask(mine, theirs, size, out) -> count``:
+#: writes the legal twirls of the side owning ``mine`` into ``out[:size*size*32]`` (a bool
+#: array, ``size*size*32`` or ``+ 1`` long) and returns their number. The compiled one
+#: (envs/twirls/_movegen.c, built by ``pip install``) when it imports, else the Python one;
+#: both give the same legal set (tests/test_twirls_movegen.py). Assigning
+#: ``python_twirl_mask`` here forces the fallback.
+twirl_mask = compiled_twirl_mask or python_twirl_mask
+
+
 @dataclass(slots=True)
 class TwirlsState:
     """A Twirls position. ``stones[colour]`` are bitboards; seat s plays colour ``s ^ swapped``."""
@@ -308,7 +339,7 @@ class TwirlsState:
     over: bool = False
     winner: int | None = None  # seat
     last: tuple[int, int, int] | None = None  # (origin, pivot, destination) of the last twirl
-    legal: list | None = None  # cached Tables.twirl_sets of the side to move (never mutated)
+    legal: tuple[int, np.ndarray] | None = None  # cached (count, mask) of the side to move (never mutated)
 
     @property
     def seat_to_move(self) -> int:
@@ -373,10 +404,13 @@ class TwirlsGame(Game):
         """White's first turn, before any swap."""
         return not state.over and state.plies == 1 and not state.swapped
 
-    def _sets(self, state: TwirlsState) -> list:
+    def _legal(self, state: TwirlsState) -> tuple[int, np.ndarray]:
+        """(number, mask over the actions) of the twirls of the colour to move; the swap entry is False."""
         if state.legal is None:
             me = state.colour_to_move
-            state.legal = self.tables.twirl_sets(state.stones[me], state.stones[1 - me])
+            mask = np.empty(self.num_actions, dtype=bool)
+            mask[self.swap_action] = False
+            state.legal = (twirl_mask(state.stones[me], state.stones[1 - me], self.size, mask), mask)
         return state.legal
 
     def legal_actions(self, state: TwirlsState) -> list[int]:
@@ -389,11 +423,9 @@ class TwirlsGame(Game):
         return actions
 
     def legal_mask(self, state: TwirlsState) -> np.ndarray:
-        mask = np.empty(self.num_actions, dtype=bool)
         if state.over:
-            mask[:] = False
-            return mask
-        self.tables.sets_to_mask(self._sets(state), mask)
+            return np.zeros(self.num_actions, dtype=bool)
+        mask = self._legal(state)[1].copy()
         mask[self.swap_action] = self.swap_available(state)
         return mask
 
@@ -419,7 +451,7 @@ class TwirlsGame(Game):
         if state.plies >= self.max_plies:
             state.over = True
             return [0.0, 0.0]
-        if not self._sets(state) and not self.swap_available(state):
+        if not self._legal(state)[0] and not self.swap_available(state):
             return self._finish(state, seat)
         return [0.0, 0.0]
 

@@ -1,0 +1,162 @@
+"""Twirls' compiled move generator (envs/twirls/_movegen.c) against the Python one, and its input checks."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from envs.core.playthrough import record, variant_label
+from envs.twirls import rules
+from envs.twirls.rules import TwirlsGame, python_twirl_mask
+
+GOLDEN = Path(__file__).parent / "golden"
+
+
+def test_the_compiled_generator_is_built_and_used():
+    """The Makefile's editable install builds it: a failed build shows here, not as a slow env."""
+    from envs.twirls import _movegen
+
+    assert rules.compiled_twirl_mask is _movegen.twirl_mask
+    assert rules.twirl_mask is _movegen.twirl_mask
+
+
+compiled = pytest.importorskip("envs.twirls._movegen").twirl_mask
+
+
+def both_masks(mine: int, theirs: int, size: int) -> tuple[int, np.ndarray, int, np.ndarray]:
+    n = size * size * 32
+    fast, slow = np.zeros(n + 1, dtype=bool), np.zeros(n + 1, dtype=bool)
+    return compiled(mine, theirs, size, fast), fast, python_twirl_mask(mine, theirs, size, slow), slow
+
+
+def assert_same(mine: int, theirs: int, size: int) -> int:
+    """Both generators agree, for either side to move; returns the compiled count."""
+    for a, b in ((mine, theirs), (theirs, mine)):
+        count, fast, slow_count, slow = both_masks(a, b, size)
+        assert np.array_equal(fast, slow), f"size {size}: {np.flatnonzero(fast ^ slow)} differ"
+        assert count == slow_count == fast.sum()
+        assert not fast[-1]  # the swap entry is left alone
+    return both_masks(mine, theirs, size)[0]
+
+
+@pytest.mark.parametrize("size", [9, 8])
+def test_same_masks_along_random_games(size):
+    """Every position of seeded random games (swaps taken half the time) up to and including the end."""
+    game = TwirlsGame(board_size=size, max_plies=150)
+    rng = np.random.default_rng(size)
+    positions = swaps = ends = empty = 0
+    for _ in range(40):
+        state = game.new_state(rng)
+        while True:
+            me = state.colour_to_move
+            counted = assert_same(state.stones[me], state.stones[1 - me], size)
+            positions += 1
+            empty += counted == 0
+            if state.over:
+                ends += 1
+                break
+            mask = game.legal_mask(state)
+            assert mask[:-1].sum() == counted
+            if mask[game.swap_action] and rng.random() < 0.5:
+                action = game.swap_action
+                swaps += 1
+            else:
+                action = int(rng.choice(np.flatnonzero(mask)))
+            game.apply(state, action, rng)
+    assert positions > 2000 and swaps > 5 and ends == 40
+
+
+@pytest.mark.parametrize("size", [9, 8])
+def test_same_masks_on_random_boards(size):
+    """Sparse to crowded boards, stones anywhere (edges, corners, no stones at all)."""
+    rng = np.random.default_rng(100 + size)
+    cells = size * size
+    found_empty = False
+    for stones in [0, 1, 2, 3, 5, 10, 20, 30, 40, 50, 60, cells - 1, cells]:
+        for _ in range(25):
+            chosen = rng.choice(cells, stones, replace=False)
+            split = rng.integers(0, stones + 1)
+            mine = sum(1 << int(c) for c in chosen[:split])
+            theirs = sum(1 << int(c) for c in chosen[split:])
+            found_empty |= assert_same(mine, theirs, size) == 0
+    assert found_empty
+
+
+def test_stalemate_position_has_no_twirl_in_either():
+    """tests/test_twirls_rules.py's STALEMATE_IN_ONE: Black's h6-d6 on f8 leaves White (f7, f8) no twirl."""
+    game = TwirlsGame(board_size=8)
+    state = rules.TwirlsState(list(rules.parse_setup("3x1w2/5w2/7x/8/8/8/8/2x5", 8)), plies=10)
+    h6_nw_plus_90 = (rules.tables(8).names.index("h6") * 8 + 7) * 4 + 3
+    game.apply(state, game.check_action(state, h6_nw_plus_90), None)
+    assert state.over and game.winners(state) == [0]
+    assert assert_same(state.stones[rules.WHITE], state.stones[rules.BLACK], 8) == 0
+
+
+@pytest.mark.parametrize("params", [{}, {"board_size": 8}])
+def test_python_fallback_plays_the_golden_game(params, monkeypatch):
+    """With the compiled generator switched off the game is the same, ply by ply."""
+    monkeypatch.setattr(rules, "twirl_mask", python_twirl_mask)
+    label = variant_label(params)
+    assert record("twirls", seed=0, **params) == (GOLDEN / f"twirls{'_' + label if label else ''}.txt").read_text()
+
+
+def test_cached_mask_is_shared_safely_by_copies():
+    """copy_state shares the cached legal set; moving or swapping in the copy leaves the original alone."""
+    game = TwirlsGame(board_size=8)
+    state = game.new_state(None)
+    game.apply(state, game.legal_actions(state)[0], None)
+    before = game.legal_mask(state)
+    assert before[game.swap_action]
+    for action in (game.swap_action, game.legal_actions(state)[0]):
+        other = game.copy_state(state)
+        game.apply(other, action, None)
+        game.legal_mask(other)[:] = True  # callers get a copy to scribble on
+        assert np.array_equal(game.legal_mask(state), before)
+
+
+# -- bad input -------------------------------------------------------------------
+
+START = rules.parse_setup(rules.SETUPS[9], 9)
+
+
+def mask(size=9, extra=1, dtype=bool):
+    return np.zeros(size * size * 32 + extra, dtype=dtype)
+
+
+@pytest.mark.parametrize("args,error,message", [
+    ((*START, 7, mask()), ValueError, "size must be 8 or 9, got 7"),
+    ((*START, 10, mask()), ValueError, "size must be 8 or 9, got 10"),
+    ((*START, "9", mask()), ValueError, "size must be 8 or 9, got '9'"),
+    ((*START, True, mask()), ValueError, "size must be 8 or 9, got True"),
+    ((*START, None, mask()), ValueError, "size must be 8 or 9, got None"),
+    ((*START, 9, mask(extra=-1)), ValueError, r"out must have 2592 entries \(or 2593 with the swap\) on 9x9, got 2591"),
+    ((*START, 9, mask(extra=2)), ValueError, "out must have 2592 entries .* got 2594"),
+    ((*START, 9, mask(8)), ValueError, "out must have 2592 entries .* got 2049"),
+    ((0, 0, 8, mask(9)), ValueError, "out must have 2048 entries .* on 8x8, got 2593"),
+    ((*START, 9, mask(dtype=np.float32)), TypeError, "out must hold bytes"),
+    ((*START, 9, mask(dtype=np.int16)), TypeError, "out must hold bytes"),
+    ((*START, 9, None), TypeError, "out must be a writable contiguous bool array, not NoneType"),
+    ((*START, 9, bytes(2593)), ValueError, r"out must be a writable contiguous bool array \(.*writable"),
+    ((*START, 9, mask(extra=2593)[::2]), ValueError, r"writable contiguous bool array \(.*not C-contiguous"),
+    ((-1, START[1], 9, mask()), ValueError, r"mine must be a bitboard of the 9x9 board \(an int from 0 to 2\*\*81 - 1\)"),
+    ((START[0], -(1 << 70), 9, mask()), ValueError, "theirs must be a bitboard of the 9x9 board"),
+    ((1 << 81, 0, 9, mask()), ValueError, "mine must be a bitboard of the 9x9 board"),
+    ((0, 1 << 64, 8, mask(8)), ValueError, "theirs must be a bitboard of the 8x8 board"),
+    ((0, 1 << 200, 8, mask(8)), ValueError, "theirs must be a bitboard of the 8x8 board"),
+    ((1.0, 0, 9, mask()), TypeError, "mine must be an int bitboard, not float"),
+    ((START[0], START[0] | 1, 9, mask()), ValueError, "mine and theirs share a cell"),
+    ((*START, 9), TypeError, r"takes 4 arguments, got 3"),
+])
+def test_bad_input_is_named(args, error, message):
+    with pytest.raises(error, match=message):
+        compiled(*args)
+
+
+def test_good_edge_input():
+    frozen = mask()
+    frozen.flags.writeable = False
+    with pytest.raises(ValueError, match="writable contiguous bool array .*read-only"):
+        compiled(*START, 9, frozen)
+    assert compiled(*START, np.int64(9), mask()) == compiled(*START, 9, mask(extra=0))  # any index-able size
+    assert compiled((1 << 64) - 1, 0, 8, np.zeros(2048, np.uint8)) == 0  # a full 8x8 board
+    assert compiled((1 << 81) - 1, 0, 9, bytearray(2592)) == 0
