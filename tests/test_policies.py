@@ -13,20 +13,10 @@ from envs.core.single_agent import SingleAgentEnv
 from envs.registry import GAMES
 from policies.numpy_policy import NumpyPolicy, PolicyFileError
 from training.export import export_policy, torch_probabilities
-from training.selfplay import DEFAULTS, train
+from training.selfplay import train
+from training_helpers import tiny_config
 
 torch.set_num_threads(1)
-
-
-def tiny_config(game, **over):
-    config = json.loads(json.dumps(DEFAULTS))
-    config.update({"game": game, "total_timesteps": 256, "n_envs": 2, "net_arch": [16],
-                   "pool": {"snapshot_every": 128, "max_snapshots": 2, "start": {"random": 1.0},
-                            "later": {"random": 0.5, "snapshots": 0.5}},
-                   "eval": {"every": 128, "games": 2, "opponent": "random"}})
-    config["ppo"] = {**DEFAULTS["ppo"], "n_steps": 64, "batch_size": 64, "n_epochs": 1}
-    config.update(over)
-    return config
 
 
 @pytest.fixture(scope="module")

@@ -2,7 +2,10 @@
 
 The learner's seat is drawn each episode (by the env). Its opponents come
 from a pool: random and the medium bot early on, then frozen snapshots of the
-learner itself, refreshed by :class:`SelfPlayCallback`. Every ``eval.every``
+learner itself, refreshed by :class:`SelfPlayCallback`. A config with an
+``imitation`` section first has the network imitate a teacher bot
+(:mod:`training.imitation`), the warm start for games whose random play
+gives no signal. Every ``eval.every``
 steps the current network plays the evaluation opponent; the curve is kept as
 CSV and drawn as a PNG. The final network is exported to a numpy policy file.
 """
@@ -59,7 +62,7 @@ def load_config(game_or_path: str) -> dict[str, Any]:
         user = json.loads(path.read_text())
     except json.JSONDecodeError as err:
         raise ValueError(f"training config {path} is not valid JSON: {err}") from None
-    unknown = set(user) - set(DEFAULTS) - {"game", "search", "comment", "shaping"}
+    unknown = set(user) - set(DEFAULTS) - {"game", "search", "comment", "shaping", "imitation"}
     if unknown:
         raise ValueError(f"training config {path}: unknown key(s) {sorted(unknown)}")
     if "game" not in user:
@@ -67,6 +70,10 @@ def load_config(game_or_path: str) -> dict[str, Any]:
     config = {**DEFAULTS, **user}
     for key in ("ppo", "pool", "eval"):
         config[key] = {**DEFAULTS[key], **user.get(key, {})}
+    if "imitation" in user:
+        from training.imitation import imitation_settings
+
+        config["imitation"] = imitation_settings(user["imitation"])
     return config
 
 
@@ -117,22 +124,24 @@ class SelfPlayCallback(BaseCallback):
             self.set_pool(self.config["pool"]["later"])
         if self.num_timesteps >= self.next_eval:
             self.next_eval += self.config["eval"]["every"]
-            self.evaluate()
+            self.evaluate(self.model.policy, self.num_timesteps)
         return True
 
-    def evaluate(self) -> float:
-        learner = to_numpy_policy(self.model.policy, self.game, self.params)
+    def evaluate(self, policy, timesteps: int) -> float:
+        """Win rate of ``policy`` against the evaluation opponent; one point of the learning curve."""
+        learner = to_numpy_policy(policy, self.game, self.params)
         n = self.num_players
         opponent = self.config["eval"]["opponent"]
         result = play_series(self.game, [learner] + [opponent] * (n - 1), self.config["eval"]["games"],
                              seed=len(self.curve), **self.params)
         rate = result.wins[0] / result.games
-        self.curve.append({"timesteps": self.num_timesteps, "win_rate": rate,
+        self.curve.append({"timesteps": timesteps, "win_rate": rate,
                            "draw_rate": result.draws[0] / result.games,
                            "minutes": (time.time() - self.started) / 60})
-        self.logger.record(f"eval/win_rate_vs_{opponent}", rate)
+        if getattr(self, "model", None) is not None and timesteps:
+            self.logger.record(f"eval/win_rate_vs_{opponent}", rate)
         write_curve_csv(self.curve, self.out_dir)
-        print(f"[{self.game}] {self.num_timesteps} steps, {self.curve[-1]['minutes']:.1f} min: "
+        print(f"[{self.game}] {timesteps} steps, {self.curve[-1]['minutes']:.1f} min: "
               f"win rate vs {opponent} {rate:.0%} ({len(self.snapshots)} snapshots in the pool)", flush=True)
         return rate
 
@@ -174,9 +183,14 @@ def train(config: dict[str, Any], out_dir: str | Path, ship_to: str | Path | Non
     )
     callback = SelfPlayCallback(config, out_dir)
     started = time.time()
-    model.learn(config["total_timesteps"], callback=callback, progress_bar=progress_bar)
+    imitation_history = None
+    if config.get("imitation"):
+        imitation_history = warm_start(model, config, progress_bar)
+        callback.evaluate(model.policy, 0)  # the curve's first point: imitation alone
+    if config["total_timesteps"] > 0:
+        model.learn(config["total_timesteps"], callback=callback, progress_bar=progress_bar)
     minutes = (time.time() - started) / 60
-    callback.evaluate()
+    callback.evaluate(model.policy, config["total_timesteps"])
     vec.close()
     extra = {"search": config["search"]} if config.get("search") else None
     policy_path = export_policy(model.policy, out_dir / f"{config['game']}_hard.npz", config["game"],
@@ -187,8 +201,22 @@ def train(config: dict[str, Any], out_dir: str | Path, ship_to: str | Path | Non
                                                f"{config['eval']['opponent']}")
     summary = {"game": config["game"], "policy": str(policy_path), "timesteps": config["total_timesteps"],
                "train_minutes": round(minutes, 2), "curve": callback.curve}
+    if imitation_history:
+        summary["imitation"] = imitation_history
     (out_dir / "summary.json").write_text(json.dumps(summary, indent=2))
     return summary
+
+
+def warm_start(model, config: dict[str, Any], progress: bool = True) -> list[dict[str, float]]:
+    """Behaviour cloning of the config's teacher before self-play (see :mod:`training.imitation`)."""
+    from training.imitation import collect, pretrain
+
+    settings = config["imitation"]
+    demos = collect(config["game"], config["params"], settings["teacher"], settings["opponents"],
+                    settings["games"], seed=config["seed"], gamma=config["ppo"]["gamma"], progress=progress)
+    return pretrain(model.policy, demos, epochs=settings["epochs"], batch_size=settings["batch_size"],
+                    learning_rate=settings["learning_rate"], value_weight=settings["value_weight"],
+                    seed=config["seed"], progress=progress)
 
 
 def write_curve_csv(curve: list[dict[str, float]], out_dir: Path) -> None:

@@ -21,8 +21,13 @@ class GameRecord:
     plies: int
 
 
-def play_game(game: str, players: Sequence[Opponent], seed: int | None = None, **params: Any) -> GameRecord:
-    """One game of ``game`` with ``players[i]`` in seat i (the raw env: an illegal move raises)."""
+def play_game(game: str, players: Sequence[Opponent], seed: int | None = None,
+              observer: Callable[[int, np.ndarray, np.ndarray, int], None] | None = None,
+              **params: Any) -> GameRecord:
+    """One game of ``game`` with ``players[i]`` in seat i (the raw env: an illegal move raises).
+
+    ``observer(seat, observation, action_mask, action)``, if given, sees every move.
+    """
     env = make_raw(game, **params)
     if len(players) != env.game.num_players:
         raise ValueError(f"{game}: {env.game.num_players} players needed, got {len(players)}")
@@ -39,7 +44,10 @@ def play_game(game: str, players: Sequence[Opponent], seed: int | None = None, *
             env.step(None)
             continue
         obs = env.observe(agent)
-        action = players[env.agent_seat[agent]].act(obs["observation"], obs["action_mask"], env.game_state)
+        seat = env.agent_seat[agent]
+        action = players[seat].act(obs["observation"], obs["action_mask"], env.game_state)
+        if observer is not None:
+            observer(seat, obs["observation"], obs["action_mask"], action)
         env.step(action)
         plies += 1
     return GameRecord([returns[a] for a in env.possible_agents], env.game.winners(env.game_state), plies)

@@ -1,0 +1,80 @@
+"""The imitation warm start: recorded games, behaviour cloning, and a config that uses it."""
+
+import json
+
+import numpy as np
+import pytest
+import torch
+
+from envs.core.match import play_game
+from envs.core.opponents import make_opponent
+from training.imitation import Demonstrations, collect, imitation_settings, pretrain, teacher_agreement
+from training.selfplay import load_config, train
+from training_helpers import tiny_config
+
+torch.set_num_threads(1)
+
+
+def test_collect_records_every_move_with_teacher_flags_and_outcomes():
+    demos = collect("swival", {}, "medium", {"random": 1.0}, games=6, seed=3, progress=False)
+    assert len(demos) == len(demos.observations) == len(demos.masks) == len(demos.outcomes)
+    assert demos.masks[np.arange(len(demos)), demos.actions].all(), "every recorded move was legal"
+    assert 0 < demos.by_teacher.sum() < len(demos), "teacher and opponent moves both recorded, told apart"
+    assert set(np.unique(demos.outcomes)) <= {-1.0, 0.0, 1.0}
+    # medium beats random: the teacher's positions mostly carry a winning outcome
+    assert demos.outcomes[demos.by_teacher].mean() > 0.5 > demos.outcomes[~demos.by_teacher].mean()
+
+
+def test_collect_is_seeded_and_discounts_per_own_later_move():
+    a = collect("swival", {}, "medium", {"easy": 1.0}, games=3, seed=5, gamma=0.9, progress=False)
+    b = collect("swival", {}, "medium", {"easy": 1.0}, games=3, seed=5, gamma=0.9, progress=False)
+    np.testing.assert_array_equal(a.actions, b.actions)
+    np.testing.assert_array_equal(a.observations, b.observations)
+    decided = np.abs(a.outcomes) > 0
+    assert decided.any()
+    # the last two moves of a game (one per player) are undiscounted, earlier ones shrink by 0.9 per own move
+    magnitudes = np.unique(np.round(np.abs(a.outcomes[decided]), 6))
+    assert 1.0 in magnitudes and 0.9 in magnitudes and magnitudes.min() < 0.9
+
+
+def test_pretraining_learns_the_teachers_moves():
+    from sb3_contrib import MaskablePPO
+
+    from envs.core.single_agent import SingleAgentEnv
+
+    demos = collect("swival", {}, "medium", {"random": 0.5, "medium": 0.5}, games=40, seed=0, progress=False)
+    model = MaskablePPO("MlpPolicy", SingleAgentEnv("swival"), seed=0, policy_kwargs={"net_arch": [64]})
+    before = teacher_agreement(model.policy, demos)
+    history = pretrain(model.policy, demos, epochs=25, batch_size=128, learning_rate=3e-3, progress=False)
+    assert history[-1]["policy_loss"] < history[0]["policy_loss"]
+    assert history[-1]["agreement"] > max(0.5, before + 0.3), (before, history[-1])
+
+
+def test_imitation_settings_refuse_unknown_keys_and_fill_defaults(tmp_path):
+    assert imitation_settings({"games": 3})["teacher"] == "medium"
+    with pytest.raises(ValueError, match="unknown key.*'gmaes'"):
+        imitation_settings({"gmaes": 3})
+    path = tmp_path / "cfg.json"
+    path.write_text(json.dumps({"game": "swival", "imitation": {"epochs": 2}}))
+    assert load_config(str(path))["imitation"]["epochs"] == 2
+    with pytest.raises(ValueError, match="opponents must map names to weights"):
+        collect("swival", {}, "medium", {"easy": 0.0}, games=1, progress=False)
+
+
+def test_tiny_run_with_imitation_end_to_end(tmp_path):
+    config = tiny_config("squeeze", params={"setup": "fixed"},
+                         imitation={**imitation_settings({}), "games": 4, "epochs": 1, "opponents": {"easy": 1.0}})
+    summary = train(config, tmp_path, progress_bar=False, tensorboard=False)
+    assert summary["imitation"][0]["epoch"] == 1
+    assert summary["curve"][0]["timesteps"] == 0, "the curve starts with the imitation-only network"
+    opponent = make_opponent("squeeze", summary["policy"], seed=0, setup="fixed")
+    record = play_game("squeeze", [opponent, make_opponent("squeeze", "random", seed=1)], seed=0, setup="fixed")
+    assert record.plies > 0
+
+
+def test_demonstrations_length():
+    empty = Demonstrations(np.zeros((0, 3), np.float32), np.zeros((0, 2), bool), np.zeros(0, np.int64),
+                           np.zeros(0, bool), np.zeros(0, np.float32))
+    assert len(empty) == 0
+    with pytest.raises(ValueError, match="no positions recorded"):
+        pretrain(None, empty)
