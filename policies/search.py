@@ -6,6 +6,12 @@ every move that ends the game at once), and positions at the depth limit are
 scored by the network's value head, seen from the player to move (with
 ``leaf_wins``, a leaf whose player to move can win at once scores as that
 win). Finished games score exactly (+1 / -1 / 0). Nothing here imports torch.
+
+With ``leaf_value="none"`` the value head is not used: a position the search
+cannot settle scores 0, so the search only proves wins and losses within its
+depth, and among the moves it cannot tell apart the network's favourite is
+played (the policy with a tactical check; for networks whose value head is
+too noisy to compare moves).
 """
 
 from __future__ import annotations
@@ -22,9 +28,12 @@ class PolicySearch:
     """An opponent that searches ``depth`` plies with ``policy`` as prior and evaluator."""
 
     def __init__(self, policy: NumpyPolicy, game: str, params: dict[str, Any] | None = None,
-                 depth: int = 2, width: int = 8, leaf_wins: bool = False, root_width: int = 0) -> None:
+                 depth: int = 2, width: int = 8, leaf_wins: bool = False, root_width: int = 0,
+                 leaf_value: str = "network") -> None:
         if depth < 1 or width < 1:
             raise ValueError(f"search depth and width must be >= 1, got depth={depth}, width={width}")
+        if leaf_value not in ("network", "none"):
+            raise ValueError(f"search leaf_value must be 'network' or 'none', got {leaf_value!r}")
         raw = game_module(game).raw_env
         self.policy = policy
         self.meta = policy.meta
@@ -33,6 +42,7 @@ class PolicySearch:
             raise ValueError(f"{game}: play-time search is for two-player games, not {self.rules.num_players}")
         self.observe = raw.observe_state
         self.depth, self.width, self.leaf_wins = depth, width, leaf_wins
+        self.use_value = leaf_value == "network"
         self.root_width = root_width or 10**9  # 0: every legal move at the root
         self.rng = np.random.default_rng(0)  # for rules that draw chance in apply
         self.nodes = 0
@@ -50,21 +60,25 @@ class PolicySearch:
 
     # -- search ------------------------------------------------------------------
     def best_move(self, state: Any) -> tuple[int, float]:
-        """(action, value for the player to move) of the searched position."""
+        """(action, value for the player to move) of the searched position.
+
+        Moves are tried in the network's order and only a strictly better value
+        replaces the best, so ties go to the network's favourite.
+        """
         self.nodes = 0
         me = self.rules.to_move(state)
         best_action, best_value = -1, -np.inf
         alpha, beta = -np.inf, np.inf
-        for action in self._candidates(state, self.root_width):
+        for action in self._candidates(state, self.root_width, game_enders_first=False):
             child = self.rules.copy_state(state)
             self.rules.apply(child, action, self.rng)
             value = self._value(child, self.depth - 1, alpha, beta, me)
             if value > best_value:
                 best_action, best_value = action, value
-            alpha = max(alpha, value)
+            alpha = max(alpha, value - 1e-9)  # keep equal values exact, for the tie-break
         return best_action, float(best_value)
 
-    def _candidates(self, state: Any, width: int | None = None) -> list[int]:
+    def _candidates(self, state: Any, width: int | None = None, game_enders_first: bool = True) -> list[int]:
         """The network's ``width`` favourite legal moves, best first, and every game-ending move."""
         width = self.width if width is None else width
         mask = self.rules.legal_mask(state)
@@ -80,7 +94,7 @@ class PolicySearch:
                 child = self.rules.copy_state(state)
                 self.rules.apply(child, int(a), self.rng)
                 if self.rules.is_over(child):
-                    moves.insert(0, int(a))
+                    moves.insert(0 if game_enders_first else len(moves), int(a))
         return moves
 
     def _can_win_now(self, state: Any, seat: int) -> bool:
@@ -102,6 +116,8 @@ class PolicySearch:
         if depth == 0:
             if self.leaf_wins and self._can_win_now(state, to_move):
                 return 1.0 if to_move == me else -1.0
+            if not self.use_value:
+                return 0.0
             _, values = self.policy.forward(self.observe(self.rules, state, to_move))
             v = float(np.clip(values[0], -1.0, 1.0))
             return v if to_move == me else -v

@@ -189,8 +189,8 @@ def train(config: dict[str, Any], out_dir: str | Path, ship_to: str | Path | Non
         callback.evaluate(model.policy, 0)  # the curve's first point: imitation alone
     if config["total_timesteps"] > 0:
         model.learn(config["total_timesteps"], callback=callback, progress_bar=progress_bar)
+        callback.evaluate(model.policy, config["total_timesteps"])
     minutes = (time.time() - started) / 60
-    callback.evaluate(model.policy, config["total_timesteps"])
     vec.close()
     extra = {"search": config["search"]} if config.get("search") else None
     policy_path = export_policy(model.policy, out_dir / f"{config['game']}_hard.npz", config["game"],

@@ -1,0 +1,84 @@
+"""Play-time search over a network's favourite moves (policies/search.py), on hand-made Swival positions."""
+
+import json
+
+import numpy as np
+import pytest
+
+from envs.swival.env import OBSERVATION_SIZE
+from envs.swival.rules import NUM_ACTIONS, WIN_ACTION, SwivalState
+from policies.numpy_policy import FORMAT_VERSION, NumpyPolicy
+from policies.search import PolicySearch
+
+
+def preference_policy(order):
+    """A network that ignores the position: ``order[0]`` most probable, then ``order[1]``, ...; value 0."""
+    meta = {"format": FORMAT_VERSION, "game": "swival", "params": {}, "observation_shape": [OBSERVATION_SIZE],
+            "num_actions": NUM_ACTIONS, "activation": "tanh"}
+    bias = np.full(NUM_ACTIONS, -10.0, dtype=np.float32)
+    for rank, action in enumerate(order):
+        bias[action] = 10.0 - rank
+    arrays = {"pi_w0": np.zeros((OBSERVATION_SIZE, 4), np.float32), "pi_b0": np.zeros(4, np.float32),
+              "vf_w0": np.zeros((OBSERVATION_SIZE, 4), np.float32), "vf_b0": np.zeros(4, np.float32),
+              "action_w": np.zeros((4, NUM_ACTIONS), np.float32), "action_b": bias,
+              "value_w": np.zeros((4, 1), np.float32), "value_b": np.zeros(1, np.float32)}
+    return NumpyPolicy((json.loads(json.dumps(meta)), arrays))
+
+
+def bits(*cells):
+    return sum(1 << c for c in cells)
+
+
+# The opponent holds o0, i0 and m1: a left swivel (m1 -> m0) would complete its spoke 0.
+# I hold o3 and m4 (so I may swivel after any placement). Action = cell*3 + swivel.
+DANGER = SwivalState(boards=[bits(3, 12), bits(0, 16, 9)], to_move=0)
+PLACE_O5_SWIVEL_LEFT, PLACE_O5, PLACE_O6 = 5 * 3 + 1, 5 * 3, 6 * 3
+
+CASES = [
+    # (name, position, network's order, depth, leaf_value, expected move)
+    ("takes the win the network ignores", SwivalState(boards=[bits(1, 9, 17), bits(0, 2)], to_move=0),
+     [PLACE_O6], 1, "none", WIN_ACTION),
+    ("avoids handing the opponent a line", DANGER, [PLACE_O5_SWIVEL_LEFT, PLACE_O5], 2, "none", PLACE_O5),
+    ("avoids it with the value head too", DANGER, [PLACE_O5_SWIVEL_LEFT, PLACE_O5], 2, "network", PLACE_O5),
+    ("depth 1 cannot see the reply", DANGER, [PLACE_O5_SWIVEL_LEFT, PLACE_O5], 1, "none", PLACE_O5_SWIVEL_LEFT),
+    ("nothing decisive: the network's favourite", SwivalState(boards=[bits(3), bits(20)], to_move=0),
+     [PLACE_O6, PLACE_O5], 3, "none", PLACE_O6),
+]
+
+
+@pytest.mark.parametrize("name,state,order,depth,leaf_value,expected", CASES, ids=[c[0] for c in CASES])
+def test_search_picks(name, state, order, depth, leaf_value, expected):
+    search = PolicySearch(preference_policy(order), "swival", depth=depth, width=2, leaf_value=leaf_value)
+    action, _ = search.best_move(state)
+    assert action == expected
+
+
+def test_search_proves_the_loss_it_avoids():
+    search = PolicySearch(preference_policy([PLACE_O5_SWIVEL_LEFT]), "swival", depth=2, width=1, leaf_value="none")
+    child = search.rules.copy_state(DANGER)
+    search.rules.apply(child, PLACE_O5_SWIVEL_LEFT, np.random.default_rng(0))
+    assert search._value(child, 1, -np.inf, np.inf, me=0) == -1.0
+
+
+def test_search_without_state_plays_the_bare_network():
+    from envs.core.single_agent import SingleAgentEnv
+
+    env = SingleAgentEnv("swival", seat=0)
+    obs, _ = env.reset(seed=0)
+    search = PolicySearch(preference_policy([PLACE_O6]), "swival", depth=2)
+    assert search.act(obs, env.action_masks()) == PLACE_O6
+
+
+@pytest.mark.parametrize("kwargs,message", [({"depth": 0}, "depth and width"), ({"width": 0}, "depth and width"),
+                                            ({"leaf_value": "guess"}, "leaf_value")])
+def test_bad_search_settings_are_named(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        PolicySearch(preference_policy([0]), "swival", **kwargs)
+
+
+def test_search_is_for_two_player_games():
+    from policies import load
+
+    four_player_network = load("swahili", "hard", num_players=4)
+    with pytest.raises(ValueError, match="two-player"):
+        PolicySearch(four_player_network, "swahili", {"num_players": 4})
