@@ -65,7 +65,8 @@ def test_tiny_run_with_imitation_end_to_end(tmp_path):
     config = tiny_config("squeeze", params={"setup": "fixed"},
                          imitation={**imitation_settings({}), "games": 4, "epochs": 1, "opponents": {"easy": 1.0}})
     summary = train(config, tmp_path, progress_bar=False, tensorboard=False)
-    assert summary["imitation"][0]["epoch"] == 1
+    assert summary["imitation"][0]["epoch"] == 1 and 0.0 <= summary["imitation"][0]["win_rate"] <= 1.0
+    assert (tmp_path / "learning_curve.png").exists()
     assert summary["curve"][0]["timesteps"] == 0, "the curve starts with the imitation-only network"
     opponent = make_opponent("squeeze", summary["policy"], seed=0, setup="fixed")
     record = play_game("squeeze", [opponent, make_opponent("squeeze", "random", seed=1)], seed=0, setup="fixed")

@@ -14,12 +14,15 @@ network learn from recorded games first (behaviour cloning):
 
 Config keys (all but ``teacher`` optional): ``teacher``, ``games``,
 ``opponents`` (name -> weight), ``epochs``, ``batch_size``,
-``learning_rate``, ``value_weight``.
+``learning_rate``, ``value_weight``, ``eval_every_epochs`` (the bare
+network plays the config's evaluation opponent every so many epochs and
+after the last; 0 never).
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,7 +33,8 @@ from envs.core.match import play_game
 from envs.core.opponents import make_opponent
 
 DEFAULTS: dict[str, Any] = {"teacher": "medium", "games": 1000, "opponents": {"medium": 1.0},
-                            "epochs": 10, "batch_size": 256, "learning_rate": 1e-3, "value_weight": 0.5}
+                            "epochs": 10, "batch_size": 256, "learning_rate": 1e-3, "value_weight": 0.5,
+                            "eval_every_epochs": 5}
 
 
 @dataclass
@@ -114,8 +118,13 @@ def collect(game: str, params: dict[str, Any], teacher: str, opponents: dict[str
 
 
 def pretrain(policy, demos: Demonstrations, epochs: int = 10, batch_size: int = 256, learning_rate: float = 1e-3,
-             value_weight: float = 0.5, seed: int = 0, progress: bool = True) -> list[dict[str, float]]:
-    """Fit an SB3 ``MaskableActorCriticPolicy`` to ``demos``; returns per-epoch loss and teacher agreement."""
+             value_weight: float = 0.5, seed: int = 0, progress: bool = True,
+             on_epoch: Callable[[int], dict[str, float]] | None = None) -> list[dict[str, float]]:
+    """Fit an SB3 ``MaskableActorCriticPolicy`` to ``demos``; returns per-epoch loss and teacher agreement.
+
+    ``on_epoch(epoch)``, if given, runs after each epoch (network in eval mode);
+    what it returns is added to that epoch's entry.
+    """
     if len(demos) == 0:
         raise ValueError("imitation: no positions recorded (games=0?)")
     optimizer = torch.optim.Adam(policy.parameters(), lr=learning_rate)
@@ -149,6 +158,10 @@ def pretrain(policy, demos: Demonstrations, epochs: int = 10, batch_size: int = 
             print(f"[imitation] epoch {epoch + 1}/{epochs}: policy loss {history[-1]['policy_loss']:.3f}, "
                   f"value loss {history[-1]['value_loss']:.3f}, picks the teacher's move {agreement:.1%}",
                   flush=True)
+        if on_epoch is not None:
+            policy.set_training_mode(False)
+            history[-1].update(on_epoch(epoch + 1) or {})
+            policy.set_training_mode(True)
     policy.set_training_mode(False)
     return history
 

@@ -129,21 +129,26 @@ class SelfPlayCallback(BaseCallback):
 
     def evaluate(self, policy, timesteps: int) -> float:
         """Win rate of ``policy`` against the evaluation opponent; one point of the learning curve."""
-        learner = to_numpy_policy(policy, self.game, self.params)
-        n = self.num_players
-        opponent = self.config["eval"]["opponent"]
-        result = play_series(self.game, [learner] + [opponent] * (n - 1), self.config["eval"]["games"],
-                             seed=len(self.curve), **self.params)
-        rate = result.wins[0] / result.games
-        self.curve.append({"timesteps": timesteps, "win_rate": rate,
-                           "draw_rate": result.draws[0] / result.games,
+        rate, draws = evaluate_policy(self.config, policy, seed=len(self.curve))
+        self.curve.append({"timesteps": timesteps, "win_rate": rate, "draw_rate": draws,
                            "minutes": (time.time() - self.started) / 60})
+        opponent = self.config["eval"]["opponent"]
         if getattr(self, "model", None) is not None and timesteps:
             self.logger.record(f"eval/win_rate_vs_{opponent}", rate)
         write_curve_csv(self.curve, self.out_dir)
         print(f"[{self.game}] {timesteps} steps, {self.curve[-1]['minutes']:.1f} min: "
               f"win rate vs {opponent} {rate:.0%} ({len(self.snapshots)} snapshots in the pool)", flush=True)
         return rate
+
+
+def evaluate_policy(config: dict[str, Any], policy, seed: int = 0) -> tuple[float, float]:
+    """(win rate, draw rate) of the SB3 ``policy``, as a bare network, against ``config["eval"]``'s opponent."""
+    game, params = config["game"], config["params"]
+    learner = to_numpy_policy(policy, game, params)
+    n = make_raw(game, **params).game.num_players
+    result = play_series(game, [learner] + [config["eval"]["opponent"]] * (n - 1), config["eval"]["games"],
+                         seed=seed, **params)
+    return result.wins[0] / result.games, result.draws[0] / result.games
 
 
 def make_vec_env(config: dict[str, Any]):
@@ -185,11 +190,12 @@ def train(config: dict[str, Any], out_dir: str | Path, ship_to: str | Path | Non
     started = time.time()
     imitation_history = None
     if config.get("imitation"):
-        imitation_history = warm_start(model, config, progress_bar)
+        imitation_history = warm_start(model, config)
         callback.evaluate(model.policy, 0)  # the curve's first point: imitation alone
     if config["total_timesteps"] > 0:
         model.learn(config["total_timesteps"], callback=callback, progress_bar=progress_bar)
-        callback.evaluate(model.policy, config["total_timesteps"])
+        if not callback.curve or callback.curve[-1]["timesteps"] != model.num_timesteps:
+            callback.evaluate(model.policy, model.num_timesteps)
     minutes = (time.time() - started) / 60
     vec.close()
     extra = {"search": config["search"]} if config.get("search") else None
@@ -198,7 +204,7 @@ def train(config: dict[str, Any], out_dir: str | Path, ship_to: str | Path | Non
     if ship_to is not None:
         export_policy(model.policy, ship_to, config["game"], config["params"], extra)
     write_curve(callback.curve, out_dir, title=f"{config['game']}: win rate of the learner vs "
-                                               f"{config['eval']['opponent']}")
+                                               f"{config['eval']['opponent']}", imitation=imitation_history)
     summary = {"game": config["game"], "policy": str(policy_path), "timesteps": config["total_timesteps"],
                "train_minutes": round(minutes, 2), "curve": callback.curve}
     if imitation_history:
@@ -214,9 +220,19 @@ def warm_start(model, config: dict[str, Any], progress: bool = True) -> list[dic
     settings = config["imitation"]
     demos = collect(config["game"], config["params"], settings["teacher"], settings["opponents"],
                     settings["games"], seed=config["seed"], gamma=config["ppo"]["gamma"], progress=progress)
+    every = settings["eval_every_epochs"]
+
+    def evaluate(epoch: int) -> dict[str, float]:
+        if not every or (epoch % every and epoch != settings["epochs"]):
+            return {}
+        win, draw = evaluate_policy(config, model.policy, seed=epoch)
+        print(f"[imitation] epoch {epoch}: the bare network wins {win:.0%} against {config['eval']['opponent']}",
+              flush=True)
+        return {"win_rate": win, "draw_rate": draw}
+
     return pretrain(model.policy, demos, epochs=settings["epochs"], batch_size=settings["batch_size"],
                     learning_rate=settings["learning_rate"], value_weight=settings["value_weight"],
-                    seed=config["seed"], progress=progress)
+                    seed=config["seed"], progress=progress, on_epoch=evaluate)
 
 
 def write_curve_csv(curve: list[dict[str, float]], out_dir: Path) -> None:
@@ -227,24 +243,41 @@ def write_curve_csv(curve: list[dict[str, float]], out_dir: Path) -> None:
         writer.writerows(curve)
 
 
-def write_curve(curve: list[dict[str, float]], out_dir: Path, title: str) -> None:
-    """learning_curve.csv and learning_curve.png of the evaluation win rate over training."""
+def write_curve(curve: list[dict[str, float]], out_dir: Path, title: str,
+                imitation: list[dict[str, float]] | None = None) -> None:
+    """learning_curve.csv and learning_curve.png of the evaluation win rate over training.
+
+    With an ``imitation`` history, a first panel shows the warm start by epoch:
+    agreement with the teacher and the bare network's win rate where measured.
+    """
     write_curve_csv(curve, out_dir)
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(6, 3.5), dpi=100)
-    steps = np.array([c["timesteps"] for c in curve])
-    ax.plot(steps, [c["win_rate"] for c in curve], marker="o", label="win")
-    ax.plot(steps, [c["draw_rate"] for c in curve], marker=".", linestyle="--", label="draw")
-    ax.set_ylim(0, 1)
-    ax.set_xlabel("training steps (learner moves)")
-    ax.set_ylabel("rate")
-    ax.set_title(title, fontsize=10)
-    ax.grid(alpha=0.3)
-    ax.legend()
+    panels = (["imitation"] if imitation else []) + (["ppo"] if any(c["timesteps"] > 0 for c in curve) else [])
+    panels = panels or ["ppo"]
+    fig, axes = plt.subplots(1, len(panels), figsize=(6 * len(panels), 3.5), dpi=100, squeeze=False)
+    for ax, panel in zip(axes[0], panels):
+        if panel == "imitation":
+            epochs = [h["epoch"] for h in imitation]
+            ax.plot(epochs, [h["agreement"] for h in imitation], marker=".", label="picks the teacher's move")
+            rated = [h for h in imitation if "win_rate" in h]
+            ax.plot([h["epoch"] for h in rated], [h["win_rate"] for h in rated], marker="o", label="win")
+            ax.plot([h["epoch"] for h in rated], [h["draw_rate"] for h in rated], marker=".", linestyle="--",
+                    label="draw")
+            ax.set_xlabel("imitation epochs")
+        else:
+            steps = np.array([c["timesteps"] for c in curve])
+            ax.plot(steps, [c["win_rate"] for c in curve], marker="o", label="win")
+            ax.plot(steps, [c["draw_rate"] for c in curve], marker=".", linestyle="--", label="draw")
+            ax.set_xlabel("training steps (learner moves)")
+        ax.set_ylim(0, 1)
+        ax.set_ylabel("rate")
+        ax.grid(alpha=0.3)
+        ax.legend()
+    fig.suptitle(title, fontsize=10)
     fig.tight_layout()
     fig.savefig(out_dir / "learning_curve.png")
     plt.close(fig)
