@@ -6,7 +6,7 @@ import math
 import sys
 from typing import Any
 
-from envs.core.match import SeriesResult, play_series
+from envs.core.match import SeriesResult, merge_series, play_series
 
 
 def wilson_interval(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -35,11 +35,35 @@ def progress_printer(total: int, label: str, stream=sys.stderr):
     return show
 
 
-def evaluate(game: str, entrants: list[Any], games: int, seed: int = 0, quiet: bool = False,
+def _play_chunk(job: tuple[str, list[Any], int, int, int, dict[str, Any]]) -> SeriesResult:
+    game, entrants, count, seed, first, params = job
+    return play_series(game, entrants, count, seed=seed, first_game=first, **params)
+
+
+def evaluate(game: str, entrants: list[Any], games: int, seed: int = 0, quiet: bool = False, jobs: int = 1,
              **params: Any) -> SeriesResult:
+    """A seeded series with a progress bar; ``jobs`` > 1 plays it in that many processes (same result)."""
     label = f"{game}: {' vs '.join(map(str, entrants))}"
-    return play_series(game, entrants, games, seed=seed,
-                       progress=None if quiet else progress_printer(games, label), **params)
+    progress = None if quiet else progress_printer(games, label)
+    if jobs < 1:
+        raise ValueError(f"jobs must be >= 1, got {jobs}")
+    if jobs == 1 or games < 2:
+        return play_series(game, entrants, games, seed=seed, progress=progress, **params)
+    if not all(isinstance(e, str) for e in entrants):
+        raise ValueError("evaluate with jobs > 1 takes entrants by name or policy path (they are rebuilt per process)")
+    import multiprocessing
+
+    chunk = max(1, min(10, games // (4 * jobs)))
+    work = [(game, list(entrants), min(chunk, games - first), seed, first, params)
+            for first in range(0, games, chunk)]
+    parts, done = [], 0
+    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+        for part in pool.imap_unordered(_play_chunk, work):
+            parts.append(part)
+            done += part.games
+            if progress is not None:
+                progress(done)
+    return merge_series(parts)
 
 
 def table_rows(result: SeriesResult) -> list[dict[str, Any]]:

@@ -78,3 +78,18 @@ def test_every_help_page_renders(command, capsys):
     with pytest.raises(SystemExit) as exit_info:
         main(command + ["-h"])
     assert exit_info.value.code == 0 and "usage: swgym" in capsys.readouterr().out
+
+
+def test_eval_in_several_processes_matches_one(tmp_path, capsys):
+    """--jobs splits the series by game index; every game depends only on the seed and its index."""
+    import json
+
+    tables = []
+    for jobs in ("1", "2"):
+        out = tmp_path / f"jobs{jobs}.json"
+        main(["eval", "swival", "medium", "easy", "--games", "12", "--seed", "3", "--jobs", jobs, "--json", str(out)])
+        tables.append([(r["wins"], r["draws"], r["losses"]) for r in json.loads(out.read_text())["rows"]])
+    assert tables[0] == tables[1]
+    assert sum(tables[0][0]) == 12
+    with pytest.raises(SystemExit, match="jobs must be >= 1"):
+        main(["eval", "swival", "medium", "easy", "--games", "2", "--jobs", "0"])

@@ -66,18 +66,22 @@ class SeriesResult:
 
 
 def play_series(game: str, entrants: Sequence[Any], games: int, seed: int = 0,
-                progress: Callable[[int], None] | None = None, **params: Any) -> SeriesResult:
+                progress: Callable[[int], None] | None = None, first_game: int = 0,
+                **params: Any) -> SeriesResult:
     """``games`` games, the seating rotated each game so every entrant plays every seat.
 
     ``entrants`` are opponent specs (names, policy paths, objects), one per
     seat. A game counts as a win for each of its winners, a draw for every
-    entrant when nobody won, and a loss otherwise.
+    entrant when nobody won, and a loss otherwise. Game ``g`` of a series
+    depends only on ``seed`` and ``g`` (players are re-seeded per game), so
+    games ``first_game .. first_game + games - 1`` played apart add up to
+    the same series played at once.
     """
     n = len(entrants)
     players = [make_opponent(game, spec, seed=seed + i, **params) for i, spec in enumerate(entrants)]
     names = [spec if isinstance(spec, str) else type(spec).__name__ for spec in entrants]
     wins, draws, losses, rets = [0] * n, [0] * n, [0] * n, [0.0] * n
-    for g in range(games):
+    for g in range(first_game, first_game + games):
         order = [(g + s) % n for s in range(n)]  # order[seat] = entrant index
         record = play_game(game, [players[i] for i in order], seed=seed * 100_003 + g, **params)
         for seat, entrant in enumerate(order):
@@ -89,5 +93,15 @@ def play_series(game: str, entrants: Sequence[Any], games: int, seed: int = 0,
             else:
                 losses[entrant] += 1
         if progress is not None:
-            progress(g + 1)
+            progress(g + 1 - first_game)
     return SeriesResult(names, wins, draws, losses, rets, games)
+
+
+def merge_series(parts: Sequence[SeriesResult]) -> SeriesResult:
+    """One series from parts played apart (same entrants, disjoint games)."""
+    first = parts[0]
+    n = len(first.names)
+    return SeriesResult(first.names, [sum(p.wins[i] for p in parts) for i in range(n)],
+                        [sum(p.draws[i] for p in parts) for i in range(n)],
+                        [sum(p.losses[i] for p in parts) for i in range(n)],
+                        [sum(p.returns[i] for p in parts) for i in range(n)], sum(p.games for p in parts))
