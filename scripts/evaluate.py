@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import statistics
 import sys
 from typing import Any
 
@@ -73,15 +74,24 @@ def table_rows(result: SeriesResult) -> list[dict[str, Any]]:
         rows.append({"entrant": name, "seat_index": i, "games": result.games, "wins": result.wins[i],
                      "draws": result.draws[i], "losses": result.losses[i],
                      "win_rate": result.wins[i] / result.games, "win_ci95": [lo, hi],
-                     "mean_return": result.returns[i] / result.games})
+                     "mean_return": result.returns[i] / result.games, **think_times(result.move_seconds[i])})
     return rows
 
 
+def think_times(seconds: list[float]) -> dict[str, float]:
+    """Median and longest seconds a move (the 1 s budget of play-time search is checked against these)."""
+    if not seconds:
+        return {"median_move_s": 0.0, "max_move_s": 0.0}
+    return {"median_move_s": float(statistics.median(seconds)), "max_move_s": float(max(seconds))}
+
+
 def format_rows(rows: list[dict[str, Any]]) -> str:
-    out = [f"{'entrant':<28} {'games':>5} {'win':>5} {'draw':>5} {'loss':>5} {'win rate':>9}  95% CI"]
+    out = [f"{'entrant':<28} {'games':>5} {'win':>5} {'draw':>5} {'loss':>5} {'win rate':>9}  {'95% CI':<16}"
+           f"  s/move (median, max)"]
     for r in rows:
         lo, hi = r["win_ci95"]
         name = r["entrant"] if len(r["entrant"]) <= 28 else "..." + r["entrant"][-25:]
         out.append(f"{name:<28} {r['games']:>5} {r['wins']:>5} {r['draws']:>5} {r['losses']:>5} "
-                   f"{r['win_rate']:>8.1%}  [{lo:.1%}, {hi:.1%}]")
+                   f"{r['win_rate']:>8.1%}  {f'[{lo:.1%}, {hi:.1%}]':<16}"
+                   f"  {r['median_move_s']:.3f}, {r['max_move_s']:.3f}")
     return "\n".join(out)

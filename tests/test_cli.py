@@ -91,5 +91,7 @@ def test_eval_in_several_processes_matches_one(tmp_path, capsys):
         tables.append([(r["wins"], r["draws"], r["losses"]) for r in json.loads(out.read_text())["rows"]])
     assert tables[0] == tables[1]
     assert sum(tables[0][0]) == 12
+    for row in json.loads(out.read_text())["rows"]:  # think time per move, for the search budget
+        assert 0.0 < row["median_move_s"] <= row["max_move_s"] < 5.0
     with pytest.raises(SystemExit, match="jobs must be >= 1"):
         main(["eval", "swival", "medium", "easy", "--games", "2", "--jobs", "0"])

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -14,11 +15,12 @@ from envs.registry import make_raw
 
 @dataclass
 class GameRecord:
-    """Outcome of one game: ``returns`` and ``winners`` by seat, the number of plies."""
+    """Outcome of one game: ``returns`` and ``winners`` by seat, the number of plies, think times by seat."""
 
     returns: list[float]
     winners: list[int]
     plies: int
+    move_seconds: list[list[float]] = field(default_factory=list)
 
 
 def play_game(game: str, players: Sequence[Opponent], seed: int | None = None,
@@ -37,6 +39,7 @@ def play_game(game: str, players: Sequence[Opponent], seed: int | None = None,
         p.reset(seed=int(seed_rng.integers(2**31)))
     returns = dict.fromkeys(env.possible_agents, 0.0)
     plies = 0
+    move_seconds: list[list[float]] = [[] for _ in players]
     while env.agents:
         agent = env.agent_selection
         returns[agent] += env._cumulative_rewards[agent]
@@ -45,17 +48,20 @@ def play_game(game: str, players: Sequence[Opponent], seed: int | None = None,
             continue
         obs = env.observe(agent)
         seat = env.agent_seat[agent]
+        started = time.perf_counter()
         action = players[seat].act(obs["observation"], obs["action_mask"], env.game_state)
+        move_seconds[seat].append(time.perf_counter() - started)
         if observer is not None:
             observer(seat, obs["observation"], obs["action_mask"], action)
         env.step(action)
         plies += 1
-    return GameRecord([returns[a] for a in env.possible_agents], env.game.winners(env.game_state), plies)
+    return GameRecord([returns[a] for a in env.possible_agents], env.game.winners(env.game_state), plies,
+                      move_seconds)
 
 
 @dataclass
 class SeriesResult:
-    """Per entrant (by index in the given list): wins, draws, losses, games, summed returns."""
+    """Per entrant (by index in the given list): wins, draws, losses, games, summed returns, think times."""
 
     names: list[str]
     wins: list[int]
@@ -63,6 +69,7 @@ class SeriesResult:
     losses: list[int]
     returns: list[float]
     games: int
+    move_seconds: list[list[float]] = field(default_factory=list)  # every move's think time
 
 
 def play_series(game: str, entrants: Sequence[Any], games: int, seed: int = 0,
@@ -81,11 +88,13 @@ def play_series(game: str, entrants: Sequence[Any], games: int, seed: int = 0,
     players = [make_opponent(game, spec, seed=seed + i, **params) for i, spec in enumerate(entrants)]
     names = [spec if isinstance(spec, str) else type(spec).__name__ for spec in entrants]
     wins, draws, losses, rets = [0] * n, [0] * n, [0] * n, [0.0] * n
+    move_seconds: list[list[float]] = [[] for _ in range(n)]
     for g in range(first_game, first_game + games):
         order = [(g + s) % n for s in range(n)]  # order[seat] = entrant index
         record = play_game(game, [players[i] for i in order], seed=seed * 100_003 + g, **params)
         for seat, entrant in enumerate(order):
             rets[entrant] += record.returns[seat]
+            move_seconds[entrant] += record.move_seconds[seat]
             if not record.winners:
                 draws[entrant] += 1
             elif seat in record.winners:
@@ -94,7 +103,7 @@ def play_series(game: str, entrants: Sequence[Any], games: int, seed: int = 0,
                 losses[entrant] += 1
         if progress is not None:
             progress(g + 1 - first_game)
-    return SeriesResult(names, wins, draws, losses, rets, games)
+    return SeriesResult(names, wins, draws, losses, rets, games, move_seconds)
 
 
 def merge_series(parts: Sequence[SeriesResult]) -> SeriesResult:
@@ -104,4 +113,5 @@ def merge_series(parts: Sequence[SeriesResult]) -> SeriesResult:
     return SeriesResult(first.names, [sum(p.wins[i] for p in parts) for i in range(n)],
                         [sum(p.draws[i] for p in parts) for i in range(n)],
                         [sum(p.losses[i] for p in parts) for i in range(n)],
-                        [sum(p.returns[i] for p in parts) for i in range(n)], sum(p.games for p in parts))
+                        [sum(p.returns[i] for p in parts) for i in range(n)], sum(p.games for p in parts),
+                        [[t for p in parts for t in p.move_seconds[i]] for i in range(n)])
