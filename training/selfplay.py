@@ -194,7 +194,8 @@ def train(config: dict[str, Any], out_dir: str | Path, ship_to: str | Path | Non
         callback.evaluate(model.policy, 0)  # the curve's first point: imitation alone
     if config["total_timesteps"] > 0:
         model.learn(config["total_timesteps"], callback=callback, progress_bar=progress_bar)
-        if not callback.curve or callback.curve[-1]["timesteps"] != model.num_timesteps:
+        rollout = config["ppo"]["n_steps"] * config["n_envs"]
+        if not callback.curve or model.num_timesteps - callback.curve[-1]["timesteps"] >= rollout:
             callback.evaluate(model.policy, model.num_timesteps)
     minutes = (time.time() - started) / 60
     vec.close()
