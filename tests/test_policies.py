@@ -208,3 +208,19 @@ def test_shaping_telescopes_to_the_game_reward(game, potential, params):
     assert total_shaped == pytest.approx(total_base - phi0)
     with pytest.raises(ValueError, match="unknown shaping potential"):
         ShapedReward(base, "nope", gamma=1.0)
+
+
+def test_report_rows_replace_their_matchups_and_keep_the_rest(tmp_path):
+    import json as _json
+
+    from training.report import report, write_report
+
+    rows = report(2, ["swival"], seed=0)
+    assert [(r["entrant"], r["against"]) for r in rows][:2] == [("medium", "1 x random"), ("medium", "1 x easy")]
+    assert all(0.0 <= r["median_move_s"] <= r["max_move_s"] for r in rows)
+    write_report(rows, tmp_path)
+    changed = {**rows[0], "wins": 99}
+    write_report([changed], tmp_path)
+    saved = _json.loads((tmp_path / "eval.json").read_text())
+    assert len(saved) == len(rows) and saved[0]["wins"] == 99 and saved[1] == rows[1]
+    assert "| swival | default | medium | 1 x random | 99 / " in (tmp_path / "EVAL.md").read_text()

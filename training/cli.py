@@ -52,9 +52,9 @@ def cmd_report(args: argparse.Namespace) -> None:
 
     variants = {"swahili": [{"num_players": 2}, {"num_players": 4}]} if not args.games_only_default else None
     names = args.names or list(GAMES)
-    rows = report(args.games, names, seed=args.seed, variants=variants)
+    rows = report(args.games, names, seed=args.seed, variants=variants, jobs=args.jobs)
     print(markdown(rows))
-    print(f"written: {write_report(rows, args.out)}")
+    print(f"written (these rows replace the same matchups, the rest kept): {write_report(rows, args.out)}")
 
 
 def add_commands(sub) -> None:
@@ -64,6 +64,7 @@ def add_commands(sub) -> None:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--out", default="results")
     p.add_argument("--games-only-default", action="store_true", help="only each game's default rules")
+    p.add_argument("--jobs", type=int, default=1, help="processes per series (same result as 1)")
     p.set_defaults(func=cmd_report)
 
     p = sub.add_parser("ladder", help="Elo ladder random < easy < medium < hard from round-robin series")

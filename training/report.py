@@ -25,7 +25,7 @@ def matchups(game: str, params: dict[str, Any]) -> list[tuple[str, str]]:
 
 
 def report(games: int, names: list[str] | None = None, seed: int = 1,
-           variants: dict[str, list[dict]] | None = None) -> list[dict[str, Any]]:
+           variants: dict[str, list[dict]] | None = None, jobs: int = 1) -> list[dict[str, Any]]:
     """One row per (game, variant, matchup): the first entrant's W/D/L and 95% CI."""
     rows = []
     for name in names or list(GAMES):
@@ -33,28 +33,41 @@ def report(games: int, names: list[str] | None = None, seed: int = 1,
             n = make_raw(name, **params).game.num_players
             for first, other in matchups(name, params):
                 started = time.time()
-                result = evaluate(name, [first] + [other] * (n - 1), games, seed=seed, **params)
+                result = evaluate(name, [first] + [other] * (n - 1), games, seed=seed, jobs=jobs, **params)
                 row = table_rows(result)[0]
                 rows.append({"game": name, "params": params, "players": n, "entrant": first,
                              "against": f"{n - 1} x {other}", "seconds": round(time.time() - started, 1),
-                             **{k: row[k] for k in ("games", "wins", "draws", "losses", "win_rate", "win_ci95")}})
+                             **{k: row[k] for k in ("games", "wins", "draws", "losses", "win_rate", "win_ci95",
+                                                    "median_move_s", "max_move_s")}})
     return rows
 
 
 def markdown(rows: list[dict[str, Any]]) -> str:
-    out = ["| game | rules | entrant | against | W / D / L | win rate | 95% CI |", "|---|---|---|---|---|---|---|"]
+    out = ["| game | rules | entrant | against | W / D / L | win rate | 95% CI | s/move: median, max |",
+           "|---|---|---|---|---|---|---|---|"]
     for r in rows:
         rules = ", ".join(f"{k}={v}" for k, v in r["params"].items()) or "default"
         lo, hi = r["win_ci95"]
+        think = f"{r['median_move_s']:.3f}, {r['max_move_s']:.3f}" if "max_move_s" in r else "-"
         out.append(f"| {r['game']} | {rules} | {r['entrant']} | {r['against']} | {r['wins']} / {r['draws']} / "
-                   f"{r['losses']} | {r['win_rate']:.1%} | {lo:.1%}-{hi:.1%} |")
+                   f"{r['losses']} | {r['win_rate']:.1%} | {lo:.1%}-{hi:.1%} | {think} |")
     return "\n".join(out)
 
 
+def _key(row: dict[str, Any]) -> tuple:
+    return row["game"], json.dumps(row["params"], sort_keys=True), row["entrant"], row["against"]
+
+
 def write_report(rows: list[dict[str, Any]], out_dir: str | Path) -> Path:
+    """eval.json and EVAL.md: ``rows`` replace the same matchups of the saved table, the rest is kept."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    (out_dir / "eval.json").write_text(json.dumps(rows, indent=2))
+    saved = out_dir / "eval.json"
+    table = {_key(r): r for r in (json.loads(saved.read_text()) if saved.exists() else [])}
+    table.update({_key(r): r for r in rows})
+    order = list(GAMES)
+    rows = sorted(table.values(), key=lambda r: order.index(r["game"]) if r["game"] in order else len(order))
+    saved.write_text(json.dumps(rows, indent=2))
     path = out_dir / "EVAL.md"
     path.write_text(markdown(rows) + "\n")
     return path
