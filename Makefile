@@ -20,7 +20,7 @@ demo: $(STAMP)
 	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(VENV)/bin/swgym watch swival --p0 medium --p1 easy --seed 7 --gif demo.gif
 
 test: $(STAMP)
-	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(PY) -m pytest -q -n 2
+	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy OPENBLAS_NUM_THREADS=1 $(PY) -m pytest -q -n 2
 
 bench: $(STAMP)
 	$(VENV)/bin/swgym bench

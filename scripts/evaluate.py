@@ -21,9 +21,10 @@ def wilson_interval(successes: int, n: int, z: float = 1.96) -> tuple[float, flo
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def progress_printer(total: int, label: str, stream=sys.stderr):
-    """A callback printing ``label: done/total`` in place (a plain progress bar)."""
+def progress_printer(total: int, label: str, stream=None):
+    """A callback printing ``label: done/total`` in place (a plain progress bar), to stderr by default."""
     step = max(1, total // 50)
+    stream = stream or sys.stderr  # looked up now: a default bound at import outlives a replaced stderr
 
     def show(done: int) -> None:
         if done % step == 0 or done == total:
