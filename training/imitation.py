@@ -31,6 +31,7 @@ import torch
 
 from envs.core.match import play_game
 from envs.core.opponents import make_opponent
+from envs.registry import make_raw
 
 DEFAULTS: dict[str, Any] = {"teacher": "medium", "games": 1000, "opponents": {"medium": 1.0},
                             "epochs": 10, "batch_size": 256, "learning_rate": 1e-3, "value_weight": 0.5,
@@ -78,15 +79,11 @@ def collect(game: str, params: dict[str, Any], teacher: str, opponents: dict[str
             built[name] = make_opponent(game, name, seed=int(rng.integers(2**31)), **params)
         return built[name]
 
-    rows: dict[str, list] = {"obs": [], "mask": [], "action": [], "teacher": [], "seat": [], "game": []}
+    rows: dict[str, list] = {"obs": [], "mask": [], "action": [], "teacher": [], "seat": []}
     outcomes: list[np.ndarray] = []
-    num_players = None
+    num_players = make_raw(game, **params).game.num_players
     started = time.time()
     for g in range(games):
-        if num_players is None:
-            from envs.registry import make_raw
-
-            num_players = make_raw(game, **params).game.num_players
         seats = [str(rng.choice(names, p=weights / weights.sum())) for _ in range(num_players)]
         teacher_seat = g % num_players
         seats[teacher_seat] = teacher
