@@ -32,6 +32,7 @@ import torch
 from envs.core.match import play_game
 from envs.core.opponents import make_opponent
 from envs.registry import make_raw
+from training.export import torch_probabilities
 
 DEFAULTS: dict[str, Any] = {"teacher": "medium", "games": 1000, "opponents": {"medium": 1.0},
                             "epochs": 10, "batch_size": 256, "learning_rate": 1e-3, "value_weight": 0.5,
@@ -168,7 +169,5 @@ def teacher_agreement(policy, demos: Demonstrations, limit: int = 20_000) -> flo
     rows = np.flatnonzero(demos.by_teacher)[:limit]
     if rows.size == 0:
         return float("nan")
-    with torch.no_grad():
-        dist = policy.get_distribution(torch.as_tensor(demos.observations[rows]), action_masks=demos.masks[rows])
-        best = dist.distribution.probs.argmax(dim=1).numpy()
-    return float(np.mean(best == demos.actions[rows]))
+    probs, _ = torch_probabilities(policy, demos.observations[rows], demos.masks[rows])
+    return float(np.mean(probs.argmax(axis=1) == demos.actions[rows]))
