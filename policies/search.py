@@ -6,6 +6,9 @@ every move that ends the game at once), and positions at the depth limit are
 scored by the network's value head, seen from the player to move (with
 ``leaf_wins``, a leaf whose player to move can win at once scores as that
 win). Finished games score exactly (+1 / -1 / 0). Nothing here imports torch.
+Proofs are sound within the depth: when every move of the width loses for the
+player to move, the moves the width left out are searched too, so a win is
+never claimed while the loser has an untried escape.
 
 With ``leaf_value="none"`` the value head is not used: a position the search
 cannot settle scores 0, so the search only proves wins and losses within its
@@ -70,9 +73,7 @@ class PolicySearch:
         best_action, best_value = -1, -np.inf
         alpha, beta = -np.inf, np.inf
         for action in self._candidates(state, self.root_width, game_enders_first=False):
-            child = self.rules.copy_state(state)
-            self.rules.apply(child, action, self.rng)
-            value = self._value(child, self.depth - 1, alpha, beta, me)
+            value = self._value(self._child(state, action), self.depth - 1, alpha, beta, me)
             if value > best_value:
                 best_action, best_value = action, value
             alpha = max(alpha, value - 1e-9)  # keep equal values exact, for the tie-break
@@ -91,48 +92,78 @@ class PolicySearch:
             for a in legal:
                 if int(a) in moves:
                     continue
-                child = self.rules.copy_state(state)
-                self.rules.apply(child, int(a), self.rng)
-                if self.rules.is_over(child):
+                if self.rules.is_over(self._child(state, int(a))):
                     moves.insert(0 if game_enders_first else len(moves), int(a))
         return moves
 
     def _can_win_now(self, state: Any, seat: int) -> bool:
         """Whether ``seat``, to move, has a move that wins at once."""
         for a in np.flatnonzero(self.rules.legal_mask(state)):
-            child = self.rules.copy_state(state)
-            self.rules.apply(child, int(a), self.rng)
+            child = self._child(state, int(a))
             if self.rules.is_over(child) and seat in self.rules.winners(child):
                 return True
         return False
 
     def _value(self, state: Any, depth: int, alpha: float, beta: float, me: int) -> float:
         """Minimax value for seat ``me`` (alpha-beta)."""
+        if self.rules.is_over(state) or depth == 0:
+            return float(self._leaf_values([state], me)[0])
         self.nodes += 1
-        if self.rules.is_over(state):
-            winners = self.rules.winners(state)
-            return 0.0 if not winners else (1.0 if me in winners else -1.0)
-        to_move = self.rules.to_move(state)
-        if depth == 0:
-            if self.leaf_wins and self._can_win_now(state, to_move):
-                return 1.0 if to_move == me else -1.0
-            if not self.use_value:
-                return 0.0
-            _, values = self.policy.forward(self.observe(self.rules, state, to_move))
-            v = float(np.clip(values[0], -1.0, 1.0))
-            return v if to_move == me else -v
-        maximise = to_move == me
+        maximise = self.rules.to_move(state) == me
+        lost = -1.0 if maximise else 1.0  # the value of a proven loss for the player to move
         best = -np.inf if maximise else np.inf
-        for action in self._candidates(state):
-            child = self.rules.copy_state(state)
-            self.rules.apply(child, action, self.rng)
-            value = self._value(child, depth - 1, alpha, beta, me)
-            if maximise:
-                best = max(best, value)
-                alpha = max(alpha, value)
-            else:
-                best = min(best, value)
-                beta = min(beta, value)
-            if alpha >= beta:
+        candidates = self._candidates(state)
+        tried: set[int] = set()
+        while candidates:
+            tried.update(candidates)
+            if depth == 1:  # one ply above the leaves: score all children in one batched forward pass
+                leaf_values = iter(self._leaf_values([self._child(state, a) for a in candidates], me))
+            for action in candidates:
+                if depth == 1:
+                    value = float(next(leaf_values))
+                else:
+                    value = self._value(self._child(state, action), depth - 1, alpha, beta, me)
+                if maximise:
+                    best = max(best, value)
+                    alpha = max(alpha, value)
+                else:
+                    best = min(best, value)
+                    beta = min(beta, value)
+                if alpha >= beta:
+                    return best
+            if best != lost:
                 break
+            # Every move searched so far loses: a loss is only proven once every
+            # legal move has been refuted, so search the ones the width left out.
+            candidates = [int(a) for a in np.flatnonzero(self.rules.legal_mask(state)) if int(a) not in tried]
         return best
+
+    def _child(self, state: Any, action: int) -> Any:
+        """A copy of ``state`` with ``action`` played."""
+        child = self.rules.copy_state(state)
+        self.rules.apply(child, action, self.rng)
+        return child
+
+    def _leaf_values(self, states: list[Any], me: int) -> np.ndarray:
+        """Static values for seat ``me``: exact for finished games, otherwise a win
+        at once (with ``leaf_wins``), else the value head (0 with ``leaf_value="none"``)."""
+        self.nodes += len(states)
+        values = np.zeros(len(states))
+        pending, seats = [], []
+        for i, state in enumerate(states):
+            if self.rules.is_over(state):
+                winners = self.rules.winners(state)
+                values[i] = 0.0 if not winners else (1.0 if me in winners else -1.0)
+                continue
+            to_move = self.rules.to_move(state)
+            sign = 1.0 if to_move == me else -1.0
+            if self.leaf_wins and self._can_win_now(state, to_move):
+                values[i] = sign
+            elif self.use_value:
+                pending.append(i)
+                seats.append((to_move, sign))
+        if pending:
+            observations = np.stack([self.observe(self.rules, states[i], seat) for i, (seat, _) in zip(pending, seats)])
+            _, head = self.policy.forward(observations)
+            values[pending] = np.clip(head, -1.0, 1.0) * [sign for _, sign in seats]
+        return values

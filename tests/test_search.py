@@ -82,3 +82,43 @@ def test_search_is_for_two_player_games():
     four_player_network = load("swahili", "hard", num_players=4)
     with pytest.raises(ValueError, match="two-player"):
         PolicySearch(four_player_network, "swahili", {"num_players": 4})
+
+
+# Opponent (player 1) to move; I (player 0) hold spoke 0, which a swivel either way breaks.
+BREAKABLE_LINE = SwivalState(boards=[bits(0, 8, 16), bits(2, 13)], to_move=1)
+# Spokes 0 and 1 with both middle counters: every swivel leaves me a line.
+UNBREAKABLE_LINES = SwivalState(boards=[bits(0, 1, 8, 9, 16, 17), bits(2, 3, 4, 5, 6)], to_move=1)
+PLACE_O4 = 4 * 3
+
+
+@pytest.mark.parametrize("name,state,expected", [
+    ("the swivels the width left out escape", BREAKABLE_LINE, 0.0),
+    ("every reply fails", UNBREAKABLE_LINES, 1.0),
+], ids=["escape", "forced"])
+def test_a_win_is_proven_only_when_every_reply_fails(name, state, expected):
+    # Width 1 shows the opponent only "place o4, no swivel", which leaves my line standing.
+    search = PolicySearch(preference_policy([PLACE_O4]), "swival", depth=2, width=1, leaf_value="none")
+    assert search._value(search.rules.copy_state(state), 2, -np.inf, np.inf, me=0) == expected
+    assert search._value(search.rules.copy_state(state), 2, -np.inf, np.inf, me=1) == -expected
+
+
+def test_batched_leaf_values_pick_the_same_moves_as_one_at_a_time():
+    from policies import load
+
+    class OneLeafAtATime(PolicySearch):
+        def _leaf_values(self, states, me):
+            return np.concatenate([PolicySearch._leaf_values(self, [s], me) for s in states])
+
+    params = {"setup": "random"}
+    network = load("swish", "hard", **params).policy
+    batched = PolicySearch(network, "swish", params, depth=2, width=6)
+    single = OneLeafAtATime(network, "swish", params, depth=2, width=6)
+    rules, rng = batched.rules, np.random.default_rng(7)
+    compared = 0
+    while compared < 12:
+        state = rules.new_state(rng)
+        while not rules.is_over(state) and compared < 12:
+            if rules.legal_mask(state).sum() > 1:
+                assert batched.best_move(state) == pytest.approx(single.best_move(state), abs=1e-5)
+                compared += 1
+            rules.apply(state, int(rng.choice(np.flatnonzero(rules.legal_mask(state)))), rng)
