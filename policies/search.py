@@ -2,7 +2,8 @@
 
 Depth-limited alpha-beta over the game's own rules: at each position only the
 ``width`` legal moves the network's policy head likes best are searched (plus
-every move that ends the game at once), and positions at the depth limit are
+every move that ends the game at once; width 0 searches every legal move, in
+the network's order), and positions at the depth limit are
 scored by the network's value head, seen from the player to move (with
 ``leaf_wins``, a leaf whose player to move can win at once scores as that
 win). Finished games score exactly (+1 / -1 / 0). Nothing here imports torch.
@@ -33,8 +34,8 @@ class PolicySearch:
     def __init__(self, policy: NumpyPolicy, game: str, params: dict[str, Any] | None = None,
                  depth: int = 2, width: int = 8, leaf_wins: bool = False, root_width: int = 0,
                  leaf_value: str = "network") -> None:
-        if depth < 1 or width < 1:
-            raise ValueError(f"search depth and width must be >= 1, got depth={depth}, width={width}")
+        if depth < 1 or width < 0:
+            raise ValueError(f"search depth must be >= 1 and width >= 0, got depth={depth}, width={width}")
         if leaf_value not in ("network", "none"):
             raise ValueError(f"search leaf_value must be 'network' or 'none', got {leaf_value!r}")
         raw = game_module(game).raw_env
@@ -44,7 +45,7 @@ class PolicySearch:
         if self.rules.num_players != 2:
             raise ValueError(f"{game}: play-time search is for two-player games, not {self.rules.num_players}")
         self.observe = raw.observe_state
-        self.depth, self.width, self.leaf_wins = depth, width, leaf_wins
+        self.depth, self.width, self.leaf_wins = depth, width or 10**9, leaf_wins  # width 0: every legal move
         self.use_value = leaf_value == "network"
         self.root_width = root_width or 10**9  # 0: every legal move at the root
         self.rng = np.random.default_rng(0)  # for rules that draw chance in apply

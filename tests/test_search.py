@@ -69,7 +69,7 @@ def test_search_without_state_plays_the_bare_network():
     assert search.act(obs, env.action_masks()) == PLACE_O6
 
 
-@pytest.mark.parametrize("kwargs,message", [({"depth": 0}, "depth and width"), ({"width": 0}, "depth and width"),
+@pytest.mark.parametrize("kwargs,message", [({"depth": 0}, "depth must be"), ({"width": -1}, "width >= 0"),
                                             ({"leaf_value": "guess"}, "leaf_value")])
 def test_bad_search_settings_are_named(kwargs, message):
     with pytest.raises(ValueError, match=message):
