@@ -122,3 +122,12 @@ def test_batched_leaf_values_pick_the_same_moves_as_one_at_a_time():
                 assert batched.best_move(state) == pytest.approx(single.best_move(state), abs=1e-5)
                 compared += 1
             rules.apply(state, int(rng.choice(np.flatnonzero(rules.legal_mask(state)))), rng)
+
+
+def test_width_0_searches_every_legal_move():
+    full = PolicySearch(preference_policy([PLACE_O6]), "swival", depth=2, width=0, leaf_value="none")
+    wide = PolicySearch(preference_policy([PLACE_O6]), "swival", depth=2, width=NUM_ACTIONS, leaf_value="none")
+    narrow = PolicySearch(preference_policy([PLACE_O6]), "swival", depth=2, width=2, leaf_value="none")
+    results = [(s.best_move(DANGER), s.nodes) for s in (full, wide, narrow)]
+    assert results[0] == results[1]
+    assert results[2][1] < results[0][1]
