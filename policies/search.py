@@ -90,20 +90,17 @@ class PolicySearch:
         chosen = legal[np.argsort(-probs[legal], kind="stable")[:width]]
         moves = [int(a) for a in chosen]
         if legal.size > width:
-            for a in legal:
-                if int(a) in moves:
-                    continue
-                if self.rules.is_over(self._child(state, int(a))):
-                    moves.insert(0 if game_enders_first else len(moves), int(a))
+            chosen_set = set(moves)
+            rest = [int(a) for a in legal if int(a) not in chosen_set]
+            for a in self.rules.ending_moves(state, rest, self.rng):
+                moves.insert(0 if game_enders_first else len(moves), a)
         return moves
 
     def _can_win_now(self, state: Any, seat: int) -> bool:
         """Whether ``seat``, to move, has a move that wins at once."""
-        for a in np.flatnonzero(self.rules.legal_mask(state)):
-            child = self._child(state, int(a))
-            if self.rules.is_over(child) and seat in self.rules.winners(child):
-                return True
-        return False
+        legal = [int(a) for a in np.flatnonzero(self.rules.legal_mask(state))]
+        return any(seat in self.rules.winners(self._child(state, a))
+                   for a in self.rules.ending_moves(state, legal, self.rng))
 
     def _value(self, state: Any, depth: int, alpha: float, beta: float, me: int) -> float:
         """Minimax value for seat ``me`` (alpha-beta)."""

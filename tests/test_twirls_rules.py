@@ -363,3 +363,40 @@ def test_rgb_frame_size_and_last_move_drawn(size):
     highlight = np.all(after == np.array([255, 200, 0], dtype=np.uint8), axis=2)
     assert highlight.sum() > 50 and not np.all(before == np.array([255, 200, 0], dtype=np.uint8), axis=2).any()
     env.close()
+
+
+# -- ending_moves: the search's fast test for game-ending twirls ----------------------------------
+
+def _positions_with_enders(params, games, seed):
+    """Positions along games of medium (which connects) and random, with the game's own ending moves."""
+    from envs.core.game import Game
+    from envs.twirls.bots import MediumBot
+
+    game, rng = TwirlsGame(**params), np.random.default_rng(seed)
+    for g in range(games):
+        state, bots = game.new_state(rng), [MediumBot(game, seed=seed + g), None]
+        while not game.is_over(state):
+            mask = game.legal_mask(state)
+            legal = np.flatnonzero(mask).tolist()
+            yield game, state, legal, Game.ending_moves(game, state, legal, rng)
+            mover = bots[(g + game.to_move(state)) % 2]
+            action = mover.choose(state, mask) if mover else int(rng.choice(legal))
+            game.apply(state, action, rng)
+
+
+@pytest.mark.parametrize("params", [{}, {"board_size": 8}, {"max_plies": 30}, {"max_neighbors": (4, 2)}],
+                         ids=["9x9", "8x8", "ply-limit", "per-seat-limit"])
+def test_fast_ending_moves_match_playing_each_move(params):
+    found = 0
+    for game, state, legal, expected in _positions_with_enders(params, games=6, seed=3):
+        assert game.ending_moves(state, legal, np.random.default_rng(0)) == expected
+        found += len(expected)
+    assert found > 0  # the games do reach positions with ending moves
+
+
+def test_ending_moves_include_leaving_the_opponent_without_a_twirl():
+    game = TwirlsGame(board_size=8)
+    state = position(STALEMATE_IN_ONE, BLACK)
+    legal = np.flatnonzero(game.legal_mask(state)).tolist()
+    assert twirl("h6", "NW", 90) in game.ending_moves(state, legal, RNG)
+    assert twirl("h6", "NW", 45) not in game.ending_moves(state, legal, RNG)

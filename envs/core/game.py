@@ -92,6 +92,20 @@ class Game:
     def legal_actions(self, state: Any) -> list[int]:
         return np.flatnonzero(self.legal_mask(state)).tolist()
 
+    def ending_moves(self, state: Any, actions: list[int], rng: np.random.Generator) -> list[int]:
+        """Those of the legal ``actions`` after which the game is over (each played on a copy).
+
+        Searches use it to look at game-ending moves beyond their width; rules
+        with a cheaper exact test override it.
+        """
+        ending = []
+        for action in actions:
+            child = self.copy_state(state)
+            self.apply(child, action, rng)
+            if self.is_over(child):
+                ending.append(action)
+        return ending
+
     def check_action(self, state: Any, action: Any, mask: np.ndarray | None = None) -> int:
         """Return ``action`` as an int, or raise :class:`RuleError` naming the problem.
 

@@ -259,7 +259,11 @@ class Tables:
 
     def groups(self, stones: int) -> int:
         """Number of 8-connected groups of ``stones``."""
-        count = 0
+        return len(self.group_list(stones))
+
+    def group_list(self, stones: int) -> list[int]:
+        """The 8-connected groups of ``stones``, as bitboards."""
+        found = []
         while stones:
             group = stones & -stones
             while True:
@@ -268,8 +272,8 @@ class Tables:
                     break
                 group = grown
             stones ^= group
-            count += 1
-        return count
+            found.append(group)
+        return found
 
     def connected(self, stones: int) -> bool:
         """True when ``stones`` form one 8-connected group."""
@@ -454,6 +458,50 @@ class TwirlsGame(Game):
         if not self._legal(state)[0] and not self.swap_available(state):
             return self._finish(state, seat)
         return [0.0, 0.0]
+
+    def ending_moves(self, state: TwirlsState, actions: list[int], rng: np.random.Generator) -> list[int]:
+        """Those of the legal ``actions`` that end the game, without playing them out.
+
+        Same answer as :meth:`Game.ending_moves` (tests/test_twirls_rules.py), about
+        several times faster: a twirl wins only if its destination touches every
+        group of the mover's stones but the one it leaves, and the "no twirl
+        left" check calls the move generator on the bitboards alone.
+        """
+        if state.plies + 1 >= self.max_plies:
+            return list(actions)  # every move reaches the ply limit
+        seat, me = state.seat_to_move, state.colour_to_move
+        mine, theirs = state.stones[me], state.stones[1 - me]
+        tables, limit, scratch = self.tables, self.limits[seat], np.empty(self.num_actions, dtype=bool)
+        occupied = mine | theirs
+        # after Black's first twirl White may still swap, so it is never left without a move
+        opponent_may_swap = state.plies == 0 and not state.swapped
+        # A twirl from a group connects everything only if it lands next to every other group.
+        groups = tables.group_list(mine)
+        halos = [tables.dilate(g) for g in groups]
+        touching = {}  # origin -> cells next to every group but its own
+        for i, group in enumerate(groups):
+            cells = tables.full
+            for j, halo in enumerate(halos):
+                if j != i:
+                    cells &= halo
+            bits = group
+            while bits:
+                low = bits & -bits
+                bits ^= low
+                touching[low.bit_length() - 1] = cells
+        ending = []
+        for action in actions:
+            if action == self.swap_action:
+                ending += Game.ending_moves(self, state, [action], rng)
+                continue
+            origin, k = divmod(action, 32)
+            pivot = tables.first_stone(origin, k >> 2, occupied)
+            dest = origin + tables.distance(origin, pivot) * tables.dest_step[k]
+            after = mine ^ (1 << origin) ^ (1 << dest)
+            if touching[origin] >> dest & 1 and tables.has_won(after, limit) or \
+                    not opponent_may_swap and not twirl_mask(theirs, after, self.size, scratch):
+                ending.append(action)
+        return ending
 
     @staticmethod
     def _finish(state: TwirlsState, winner: int) -> list[float]:
