@@ -105,7 +105,7 @@ class PolicySearch:
     def _value(self, state: Any, depth: int, alpha: float, beta: float, me: int) -> float:
         """Minimax value for seat ``me`` (alpha-beta)."""
         if self.rules.is_over(state) or depth == 0:
-            return float(self._leaf_values([state], me)[0])
+            return self._leaf_value(state, me)
         self.nodes += 1
         maximise = self.rules.to_move(state) == me
         lost = -1.0 if maximise else 1.0  # the value of a proven loss for the player to move
@@ -114,13 +114,16 @@ class PolicySearch:
         tried: set[int] = set()
         while candidates:
             tried.update(candidates)
-            if depth == 1:  # one ply above the leaves: score all children in one batched forward pass
-                leaf_values = iter(self._leaf_values([self._child(state, a) for a in candidates], me))
-            for action in candidates:
+            children, head = None, None
+            if depth == 1 and self.use_value:  # the value head scores all the leaves in one batched pass
+                children = [self._child(state, a) for a in candidates]
+                head = self._value_head(children, me)
+            for i, action in enumerate(candidates):
+                child = children[i] if children else self._child(state, action)
                 if depth == 1:
-                    value = float(next(leaf_values))
+                    value = self._leaf_value(child, me, None if head is None else float(head[i]))
                 else:
-                    value = self._value(self._child(state, action), depth - 1, alpha, beta, me)
+                    value = self._value(child, depth - 1, alpha, beta, me)
                 if maximise:
                     best = max(best, value)
                     alpha = max(alpha, value)
@@ -142,26 +145,28 @@ class PolicySearch:
         self.rules.apply(child, action, self.rng)
         return child
 
-    def _leaf_values(self, states: list[Any], me: int) -> np.ndarray:
-        """Static values for seat ``me``: exact for finished games, otherwise a win
-        at once (with ``leaf_wins``), else the value head (0 with ``leaf_value="none"``)."""
-        self.nodes += len(states)
+    def _leaf_value(self, state: Any, me: int, head: float | None = None) -> float:
+        """Static value for seat ``me``: exact for a finished game, otherwise a win at
+        once (with ``leaf_wins``), else the value head (``head`` if already computed;
+        0 with ``leaf_value="none"``)."""
+        self.nodes += 1
+        if self.rules.is_over(state):
+            winners = self.rules.winners(state)
+            return 0.0 if not winners else (1.0 if me in winners else -1.0)
+        to_move = self.rules.to_move(state)
+        if self.leaf_wins and self._can_win_now(state, to_move):
+            return 1.0 if to_move == me else -1.0
+        if not self.use_value:
+            return 0.0
+        return head if head is not None else float(self._value_head([state], me)[0])
+
+    def _value_head(self, states: list[Any], me: int) -> np.ndarray:
+        """The value head on ``states`` in one forward pass, for seat ``me`` (finished games: 0)."""
+        live = [i for i, state in enumerate(states) if not self.rules.is_over(state)]
         values = np.zeros(len(states))
-        pending, seats = [], []
-        for i, state in enumerate(states):
-            if self.rules.is_over(state):
-                winners = self.rules.winners(state)
-                values[i] = 0.0 if not winners else (1.0 if me in winners else -1.0)
-                continue
-            to_move = self.rules.to_move(state)
-            sign = 1.0 if to_move == me else -1.0
-            if self.leaf_wins and self._can_win_now(state, to_move):
-                values[i] = sign
-            elif self.use_value:
-                pending.append(i)
-                seats.append((to_move, sign))
-        if pending:
-            observations = np.stack([self.observe(self.rules, states[i], seat) for i, (seat, _) in zip(pending, seats)])
-            _, head = self.policy.forward(observations)
-            values[pending] = np.clip(head, -1.0, 1.0) * [sign for _, sign in seats]
+        if live:
+            seats = [self.rules.to_move(states[i]) for i in live]
+            _, head = self.policy.forward(np.stack([self.observe(self.rules, states[i], seat)
+                                                    for i, seat in zip(live, seats)]))
+            values[live] = np.clip(head, -1.0, 1.0) * np.where(np.array(seats) == me, 1.0, -1.0)
         return values

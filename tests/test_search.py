@@ -106,8 +106,8 @@ def test_batched_leaf_values_pick_the_same_moves_as_one_at_a_time():
     from policies import load
 
     class OneLeafAtATime(PolicySearch):
-        def _leaf_values(self, states, me):
-            return np.concatenate([PolicySearch._leaf_values(self, [s], me) for s in states])
+        def _value_head(self, states, me):
+            return np.concatenate([PolicySearch._value_head(self, [s], me) for s in states])
 
     params = {"setup": "random"}
     network = load("swish", "hard", **params).policy
