@@ -122,11 +122,17 @@ class NumpyPolicy:
         for w, b in self.pi_layers:
             h = self.activation(h @ w + b)
         logits = h @ self.action_head[0] + self.action_head[1]
+        return logits, self._values(x)
+
+    def values(self, observations: np.ndarray) -> np.ndarray:
+        """The value head alone for a batch of observations (a search's leaves need no policy)."""
+        return self._values(np.asarray(observations, dtype=np.float32).reshape(-1, self.obs_size))
+
+    def _values(self, x: np.ndarray) -> np.ndarray:
         v = x
         for w, b in self.vf_layers:
             v = self.activation(v @ w + b)
-        values = (v @ self.value_head[0] + self.value_head[1])[:, 0]
-        return logits, values
+        return (v @ self.value_head[0] + self.value_head[1])[:, 0]
 
     def probabilities(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
         """Masked softmax over the legal actions (temperature 1)."""

@@ -166,7 +166,7 @@ class PolicySearch:
         values = np.zeros(len(states))
         if live:
             seats = [self.rules.to_move(states[i]) for i in live]
-            _, head = self.policy.forward(np.stack([self.observe(self.rules, states[i], seat)
-                                                    for i, seat in zip(live, seats)]))
+            head = self.policy.values(np.stack([self.observe(self.rules, states[i], seat)
+                                                for i, seat in zip(live, seats)]))
             values[live] = np.clip(head, -1.0, 1.0) * np.where(np.array(seats) == me, 1.0, -1.0)
         return values

@@ -51,6 +51,7 @@ def test_numpy_forward_matches_torch(swival_policy, tmp_path):
         np.testing.assert_allclose(numpy_policy.probabilities(obs[i], masks[i]), torch_probs[i], atol=1e-5)
     _, values = numpy_policy.forward(obs)
     np.testing.assert_allclose(values, torch_values, atol=1e-5)
+    np.testing.assert_allclose(numpy_policy.values(obs), torch_values, atol=1e-5)
 
 
 def test_tiny_run_writes_policy_curve_and_summary(swival_policy):

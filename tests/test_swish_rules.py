@@ -480,3 +480,38 @@ def test_move_generation_matches_a_plain_reading_of_the_rules(name):
         fast = {a: sorted(t) for a, _, _, t in g.capture_moves(s.board, s.rooks[colour], colour + 1, 2 - colour)}
         assert set(np.flatnonzero(g.legal_mask(s)).tolist()) == set(ref)
         assert fast == ref
+
+
+# -- ending_moves: the search's fast test for game-ending moves ------------------------------------
+
+@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("params", [{}, {"max_plies": 12}, {"beads_to_win": 3}], ids=["default", "ply-limit", "3-beads"])
+def test_fast_ending_moves_match_playing_each_move(name, params):
+    from envs.core.game import Game
+    from envs.swish.bots import MediumBot
+
+    game, rng = GAMES[name](**params), np.random.default_rng(5)
+    found = 0
+    for g in range(4):
+        state, bots = game.new_state(rng), [MediumBot(game, seed=g), None]
+        while not game.is_over(state):
+            mask = game.legal_mask(state)
+            legal = np.flatnonzero(mask).tolist()
+            expected = Game.ending_moves(game, state, legal, rng)
+            assert game.ending_moves(state, legal, rng) == expected
+            found += len(expected)
+            mover = bots[(g + game.to_move(state)) % 2]
+            game.apply(state, mover.choose(state, mask) if mover else int(rng.choice(legal)), rng)
+    assert found > 0
+
+
+# (game, white rooks, black rooks, move from, move to): the move takes Black's last rook
+LAST_ROOK = [("swish", ["e1"], ["e3"], "e1", "e5"), ("squeeze", ["e5", "a3"], ["e4"], "a3", "e3")]
+
+
+@pytest.mark.parametrize("name,white,black,frm,to", LAST_ROOK, ids=[c[0] for c in LAST_ROOK])
+def test_ending_moves_include_taking_the_last_rook(name, white, black, frm, to):
+    game = GAMES[name]()
+    state = position(game, white, black, [])
+    legal = np.flatnonzero(game.legal_mask(state)).tolist()
+    assert move(game, frm, to) in game.ending_moves(state, legal, np.random.default_rng(0))

@@ -268,6 +268,37 @@ class HexRookGame(Game):
         own, enemy = colour + 1, 2 - colour
         return any(self.can_move(state.board, cell, own, enemy) for cell in state.rooks[colour])
 
+    def ending_moves(self, state: HexState, actions: list[int], rng: np.random.Generator) -> list[int]:
+        """Those of the legal ``actions`` that end the game, mostly without playing them out.
+
+        Same answer as :meth:`Game.ending_moves` (tests/test_swish_rules.py). A move
+        wins by its captures; otherwise it can leave the opponent without a move
+        only by taking its rooks or by landing on the last empty neighbour of
+        every one left (empty neighbours are all a rook needs), and only such
+        moves are played out.
+        """
+        if state.phase != PHASE_PLAY:
+            return Game.ending_moves(self, state, actions, rng)
+        if state.plies + 1 >= self.params["max_plies"]:
+            return list(actions)  # every move reaches the ply limit
+        board, colour = state.board, state.colour[state.to_move]
+        own, enemy = colour + 1, 2 - colour
+        beads_needed = self.params["beads_to_win"] - state.stores[state.to_move]
+        free = {rook: [ray[0] for ray in self.hex.rays[rook] if ray and board[ray[0]] == EMPTY]
+                for rook in state.rooks[enemy - 1]}
+        wanted, ending = set(actions), set()
+        for action, _cell, land, taken in self.capture_moves(board, state.rooks[colour], own, enemy):
+            if action not in wanted:
+                continue
+            if sum(1 for c in taken if board[c] == BEAD) >= beads_needed:
+                ending.add(action)
+                continue
+            left = [empties for rook, empties in free.items() if rook not in taken]
+            if any(len(empties) > 1 or empties and empties[0] != land for empties in left):
+                continue  # a rook of the opponent keeps an empty neighbour
+            ending.update(Game.ending_moves(self, state, [action], rng))
+        return [a for a in actions if a in ending]
+
     def legal_mask(self, state: HexState) -> np.ndarray:
         mask = np.zeros(self.num_actions, dtype=bool)
         if state.over:
