@@ -80,11 +80,18 @@ class PolicySearch:
             alpha = max(alpha, value - 1e-9)  # keep equal values exact, for the tie-break
         return best_action, float(best_value)
 
-    def _candidates(self, state: Any, width: int | None = None, game_enders_first: bool = True) -> list[int]:
-        """The network's ``width`` favourite legal moves, best first, and every game-ending move."""
+    def _candidates(self, state: Any, width: int | None = None, game_enders_first: bool = True,
+                    ordered: bool = True) -> list[int]:
+        """The network's ``width`` favourite legal moves, best first, and every game-ending move.
+
+        With ``ordered=False`` and a width that takes every move, the legal moves
+        come unordered, without asking the network.
+        """
         width = self.width if width is None else width
         mask = self.rules.legal_mask(state)
         legal = np.flatnonzero(mask)
+        if not ordered and legal.size <= width:
+            return legal.tolist()
         logits, _ = self.policy.forward(self.observe(self.rules, state, self.rules.to_move(state)))
         probs = masked_softmax(logits[0], mask)
         chosen = legal[np.argsort(-probs[legal], kind="stable")[:width]]
@@ -110,7 +117,8 @@ class PolicySearch:
         maximise = self.rules.to_move(state) == me
         lost = -1.0 if maximise else 1.0  # the value of a proven loss for the player to move
         best = -np.inf if maximise else np.inf
-        candidates = self._candidates(state)
+        # one ply above the leaves the value head scores every child, so their order cannot matter
+        candidates = self._candidates(state, ordered=not (depth == 1 and self.use_value))
         tried: set[int] = set()
         while candidates:
             tried.update(candidates)
