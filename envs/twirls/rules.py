@@ -441,10 +441,7 @@ class TwirlsGame(Game):
             state.last = None
         else:
             me = state.colour_to_move
-            tables = self.tables
-            origin, k = divmod(action, 32)
-            pivot = tables.first_stone(origin, k >> 2, state.stones[0] | state.stones[1])
-            dest = origin + tables.distance(origin, pivot) * tables.dest_step[k]
+            origin, pivot, dest = self._twirl(action, state.stones[0] | state.stones[1])
             state.stones[me] ^= (1 << origin) | (1 << dest)
             state.last = (origin, pivot, dest)
             state.colour_to_move = 1 - me
@@ -459,10 +456,17 @@ class TwirlsGame(Game):
             return self._finish(state, seat)
         return [0.0, 0.0]
 
+    def _twirl(self, action: int, occupied: int) -> tuple[int, int, int]:
+        """(origin, pivot, destination) of a legal twirl action."""
+        tables = self.tables
+        origin, k = divmod(action, 32)
+        pivot = tables.first_stone(origin, k >> 2, occupied)
+        return origin, pivot, origin + tables.distance(origin, pivot) * tables.dest_step[k]
+
     def ending_moves(self, state: TwirlsState, actions: list[int], rng: np.random.Generator) -> list[int]:
         """Those of the legal ``actions`` that end the game, without playing them out.
 
-        Same answer as :meth:`Game.ending_moves` (tests/test_twirls_rules.py), about
+        Same answer as :meth:`Game.ending_moves` (tests/test_twirls_rules.py),
         several times faster: a twirl wins only if its destination touches every
         group of the mover's stones but the one it leaves, and the "no twirl
         left" check calls the move generator on the bitboards alone.
@@ -494,9 +498,7 @@ class TwirlsGame(Game):
             if action == self.swap_action:
                 ending += Game.ending_moves(self, state, [action], rng)
                 continue
-            origin, k = divmod(action, 32)
-            pivot = tables.first_stone(origin, k >> 2, occupied)
-            dest = origin + tables.distance(origin, pivot) * tables.dest_step[k]
+            origin, _pivot, dest = self._twirl(action, occupied)
             after = mine ^ (1 << origin) ^ (1 << dest)
             if touching[origin] >> dest & 1 and tables.has_won(after, limit) or \
                     not opponent_may_swap and not twirl_mask(theirs, after, self.size, scratch):
