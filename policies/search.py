@@ -1,12 +1,23 @@
 """Play-time search guided by a learned network, for two-player perfect-information games.
 
 Depth-limited alpha-beta over the game's own rules: at each position only the
-``width`` legal moves the network's policy head likes best are searched (plus
-every move that ends the game at once; width 0 searches every legal move, in
-the network's order), and positions at the depth limit are
-scored by the network's value head, seen from the player to move (with
-``leaf_wins``, a leaf whose player to move can win at once scores as that
-win). Finished games score exactly (+1 / -1 / 0). Nothing here imports torch.
+``width`` legal moves the network likes best are searched (plus every move
+that ends the game at once; width 0 searches every legal move, in the
+network's order), and positions at the depth limit are scored by the
+network's value head, seen from the player to move (with ``leaf_wins``, a
+leaf whose player to move can win at once scores as that win). Finished
+games score exactly (+1 / -1 / 0). Nothing here imports torch.
+
+* ``order_by="policy"`` (default): "likes best" is the policy head's order.
+  ``order_by="value"``: it is the value head's score of each move's result,
+  one ply deep (for networks whose policy head is too weak to order with;
+  a better order also lets alpha-beta cut more).
+* ``quiescence`` > 0: a leaf is not scored in the middle of an exchange. The
+  player to move may instead play one of its ``quiescence_width`` biggest
+  captures (the rules' ``capturing_moves``), and so on for up to
+  ``quiescence`` more plies, each side free to stop capturing (the value
+  head scores the position where it stops).
+
 Proofs are sound within the depth: when every move of the width loses for the
 player to move, the moves the width left out are searched too, so a win is
 never claimed while the loser has an untried escape.
@@ -33,9 +44,15 @@ class PolicySearch:
 
     def __init__(self, policy: NumpyPolicy, game: str, params: dict[str, Any] | None = None,
                  depth: int = 2, width: int = 8, leaf_wins: bool = False, root_width: int = 0,
-                 leaf_value: str = "network") -> None:
+                 leaf_value: str = "network", quiescence: int = 0, quiescence_width: int = 3,
+                 order_by: str = "policy") -> None:
         if depth < 1 or width < 0:
             raise ValueError(f"search depth must be >= 1 and width >= 0, got depth={depth}, width={width}")
+        if quiescence < 0 or quiescence_width < 1:
+            raise ValueError(f"search quiescence must be >= 0 and quiescence_width >= 1, "
+                             f"got quiescence={quiescence}, quiescence_width={quiescence_width}")
+        if order_by not in ("policy", "value"):
+            raise ValueError(f"search order_by must be 'policy' or 'value', got {order_by!r}")
         if leaf_value not in ("network", "none"):
             raise ValueError(f"search leaf_value must be 'network' or 'none', got {leaf_value!r}")
         raw = game_module(game).raw_env
@@ -48,6 +65,8 @@ class PolicySearch:
         self.depth, self.width, self.leaf_wins = depth, width or 10**9, leaf_wins  # width 0: every legal move
         self.use_value = leaf_value == "network"
         self.root_width = root_width or 10**9  # 0: every legal move at the root
+        self.quiescence, self.quiescence_width = quiescence, quiescence_width
+        self.order_by_value = order_by == "value"
         self.rng = np.random.default_rng(0)  # for rules that draw chance in apply
         self.nodes = 0
 
@@ -66,8 +85,8 @@ class PolicySearch:
     def best_move(self, state: Any) -> tuple[int, float]:
         """(action, value for the player to move) of the searched position.
 
-        Moves are tried in the network's order and only a strictly better value
-        replaces the best, so ties go to the network's favourite.
+        Moves are tried in the network's order (``order_by``) and only a strictly
+        better value replaces the best, so ties go to the network's favourite.
         """
         self.nodes = 0
         me = self.rules.to_move(state)
@@ -82,7 +101,7 @@ class PolicySearch:
 
     def _candidates(self, state: Any, width: int | None = None, game_enders_first: bool = True,
                     ordered: bool = True) -> list[int]:
-        """The network's ``width`` favourite legal moves, best first, and every game-ending move.
+        """The network's ``width`` favourite legal moves (``order_by``), best first, and every game-ending move.
 
         With ``ordered=False`` and a width that takes every move, the legal moves
         come unordered, without asking the network.
@@ -92,9 +111,12 @@ class PolicySearch:
         legal = np.flatnonzero(mask)
         if not ordered and legal.size <= width:
             return legal.tolist()
-        logits, _ = self.policy.forward(self.observe(self.rules, state, self.rules.to_move(state)))
-        probs = masked_softmax(logits[0], mask)
-        chosen = legal[np.argsort(-probs[legal], kind="stable")[:width]]
+        if self.order_by_value:
+            chosen = legal[np.argsort(-self._move_values(state, legal), kind="stable")[:width]]
+        else:
+            logits, _ = self.policy.forward(self.observe(self.rules, state, self.rules.to_move(state)))
+            probs = masked_softmax(logits[0], mask)
+            chosen = legal[np.argsort(-probs[legal], kind="stable")[:width]]
         moves = [int(a) for a in chosen]
         if legal.size > width:
             chosen_set = set(moves)
@@ -102,6 +124,18 @@ class PolicySearch:
             for a in self.rules.ending_moves(state, rest, self.rng):
                 moves.insert(0 if game_enders_first else len(moves), a)
         return moves
+
+    def _move_values(self, state: Any, legal: np.ndarray) -> np.ndarray:
+        """One ply deep, for the player to move: the value head on each move's result
+        (one batched pass), a finished game scored beyond it (+2 won, 0 drawn, -2 lost)."""
+        mover = self.rules.to_move(state)
+        children = [self._child(state, int(a)) for a in legal]
+        values = self._value_head(children, mover)
+        for i, child in enumerate(children):
+            if self.rules.is_over(child):
+                winners = self.rules.winners(child)
+                values[i] = 0.0 if not winners else (2.0 if mover in winners else -2.0)
+        return values
 
     def _can_win_now(self, state: Any, seat: int) -> bool:
         """Whether ``seat``, to move, has a move that wins at once."""
@@ -112,7 +146,7 @@ class PolicySearch:
     def _value(self, state: Any, depth: int, alpha: float, beta: float, me: int) -> float:
         """Minimax value for seat ``me`` (alpha-beta)."""
         if self.rules.is_over(state) or depth == 0:
-            return self._leaf_value(state, me)
+            return self._leaf_value(state, me, alpha=alpha, beta=beta)
         self.nodes += 1
         maximise = self.rules.to_move(state) == me
         lost = -1.0 if maximise else 1.0  # the value of a proven loss for the player to move
@@ -129,7 +163,7 @@ class PolicySearch:
             for i, action in enumerate(candidates):
                 child = children[i] if children else self._child(state, action)
                 if depth == 1:
-                    value = self._leaf_value(child, me, None if head is None else float(head[i]))
+                    value = self._leaf_value(child, me, None if head is None else float(head[i]), alpha, beta)
                 else:
                     value = self._value(child, depth - 1, alpha, beta, me)
                 if maximise:
@@ -153,10 +187,12 @@ class PolicySearch:
         self.rules.apply(child, action, self.rng)
         return child
 
-    def _leaf_value(self, state: Any, me: int, head: float | None = None) -> float:
+    def _leaf_value(self, state: Any, me: int, head: float | None = None,
+                    alpha: float = -np.inf, beta: float = np.inf) -> float:
         """Static value for seat ``me``: exact for a finished game, otherwise a win at
         once (with ``leaf_wins``), else the value head (``head`` if already computed;
-        0 with ``leaf_value="none"``)."""
+        0 with ``leaf_value="none"``), extended by the quiescence search (within
+        the window ``alpha``, ``beta``: a value outside it is only a bound)."""
         self.nodes += 1
         if self.rules.is_over(state):
             winners = self.rules.winners(state)
@@ -165,8 +201,43 @@ class PolicySearch:
         if self.leaf_wins and self._can_win_now(state, to_move):
             return 1.0 if to_move == me else -1.0
         if not self.use_value:
-            return 0.0
-        return head if head is not None else float(self._value_head([state], me)[0])
+            value = 0.0
+        else:
+            value = head if head is not None else float(self._value_head([state], me)[0])
+        if self.quiescence:
+            value = self._quiesce(state, me, value, self.quiescence, alpha, beta)
+        return value
+
+    def _quiesce(self, state: Any, me: int, stand: float, plies: int, alpha: float, beta: float) -> float:
+        """Value for ``me`` of a leaf whose static value is ``stand``, the player to
+        move free to stop or to play one of its biggest captures (alpha-beta)."""
+        captures = self.rules.capturing_moves(state)[:self.quiescence_width] if plies else []
+        if not captures:
+            return stand
+        maximise = self.rules.to_move(state) == me
+        best = stand
+        if maximise:
+            alpha = max(alpha, best)
+        else:
+            beta = min(beta, best)
+        if alpha >= beta:
+            return best
+        children = [self._child(state, a) for a in captures]
+        heads = self._value_head(children, me) if self.use_value else np.zeros(len(children))
+        for child, head in zip(children, heads):
+            self.nodes += 1
+            if self.rules.is_over(child):
+                winners = self.rules.winners(child)
+                value = 0.0 if not winners else (1.0 if me in winners else -1.0)
+            else:
+                value = self._quiesce(child, me, float(head), plies - 1, alpha, beta)
+            if maximise:
+                best, alpha = max(best, value), max(alpha, value)
+            else:
+                best, beta = min(best, value), min(beta, value)
+            if alpha >= beta:
+                break
+        return best
 
     def _value_head(self, states: list[Any], me: int) -> np.ndarray:
         """The value head on ``states`` in one forward pass, for seat ``me`` (finished games: 0)."""

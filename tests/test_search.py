@@ -5,22 +5,26 @@ import json
 import numpy as np
 import pytest
 
-from envs.swival.env import OBSERVATION_SIZE
 from envs.swival.rules import NUM_ACTIONS, WIN_ACTION, SwivalState
 from policies.numpy_policy import FORMAT_VERSION, NumpyPolicy
 from policies.search import PolicySearch
 
 
-def preference_policy(order):
+def preference_policy(order, game="swival", params=None):
     """A network that ignores the position: ``order[0]`` most probable, then ``order[1]``, ...; value 0."""
-    meta = {"format": FORMAT_VERSION, "game": "swival", "params": {}, "observation_shape": [OBSERVATION_SIZE],
-            "num_actions": NUM_ACTIONS, "activation": "tanh"}
-    bias = np.full(NUM_ACTIONS, -10.0, dtype=np.float32)
+    from envs.registry import make_raw
+
+    env = make_raw(game, **(params or {}))
+    size = int(np.prod(env.observation_space(env.possible_agents[0])["observation"].shape))
+    actions = env.game.num_actions
+    meta = {"format": FORMAT_VERSION, "game": game, "params": params or {}, "observation_shape": [size],
+            "num_actions": actions, "activation": "tanh"}
+    bias = np.full(actions, -10.0, dtype=np.float32)
     for rank, action in enumerate(order):
         bias[action] = 10.0 - rank
-    arrays = {"pi_w0": np.zeros((OBSERVATION_SIZE, 4), np.float32), "pi_b0": np.zeros(4, np.float32),
-              "vf_w0": np.zeros((OBSERVATION_SIZE, 4), np.float32), "vf_b0": np.zeros(4, np.float32),
-              "action_w": np.zeros((4, NUM_ACTIONS), np.float32), "action_b": bias,
+    arrays = {"pi_w0": np.zeros((size, 4), np.float32), "pi_b0": np.zeros(4, np.float32),
+              "vf_w0": np.zeros((size, 4), np.float32), "vf_b0": np.zeros(4, np.float32),
+              "action_w": np.zeros((4, actions), np.float32), "action_b": bias,
               "value_w": np.zeros((4, 1), np.float32), "value_b": np.zeros(1, np.float32)}
     return NumpyPolicy((json.loads(json.dumps(meta)), arrays))
 
@@ -70,7 +74,10 @@ def test_search_without_state_plays_the_bare_network():
 
 
 @pytest.mark.parametrize("kwargs,message", [({"depth": 0}, "depth must be"), ({"width": -1}, "width >= 0"),
-                                            ({"leaf_value": "guess"}, "leaf_value")])
+                                            ({"leaf_value": "guess"}, "leaf_value"),
+                                            ({"quiescence": -1}, "quiescence must be"),
+                                            ({"quiescence_width": 0}, "quiescence_width >= 1"),
+                                            ({"order_by": "hunch"}, "order_by")])
 def test_bad_search_settings_are_named(kwargs, message):
     with pytest.raises(ValueError, match=message):
         PolicySearch(preference_policy([0]), "swival", **kwargs)
@@ -131,3 +138,83 @@ def test_width_0_searches_every_legal_move():
     results = [(s.best_move(DANGER), s.nodes) for s in (full, wide, narrow)]
     assert results[0] == results[1]
     assert results[2][1] < results[0][1]
+
+
+def squeeze_exchange(beads_to_win=2):
+    """Squeeze, white (player 0) to move, 1 bead in each store.
+
+    Black's rook on (0,-2) can slide to (0,0) and squeeze the bead on (-1,0)
+    against its rook on (-2,0) (with 2 beads to win, that bead wins). White's
+    only rook, on (3,0), can block by landing on (0,0) itself; its favourite
+    move, (3,0) -> (2,0), does not. Returns the search (a network with value 0
+    everywhere), the position, the favourite and the block.
+    """
+    from envs.swish.hexboard import PHASE_PLAY
+    from envs.swish.rules import SqueezeGame
+
+    params = {"beads_to_win": beads_to_win}
+    rules = SqueezeGame(**params)
+    cell = rules.hex.cell
+    state = rules.state_from(white=[cell((3, 0))], black=[cell((-2, 0)), cell((0, -2))], beads=[cell((-1, 0))])
+    state.phase, state.colour, state.to_move, state.first_mover, state.stores = PHASE_PLAY, [0, 1], 0, 0, [1, 1]
+    west = 3  # direction (-1, 0)
+    favourite, block = rules.move_action(cell((3, 0)), west, 1), rules.move_action(cell((3, 0)), west, 3)
+    return preference_policy([favourite, block], "squeeze", params), params, state, favourite, block
+
+
+@pytest.mark.parametrize("depth,quiescence,blocks", [
+    (1, 0, False),   # one ply with no quiescence cannot see black's winning capture
+    (1, 1, True),    # the capture extension sees it past the horizon
+    (2, 0, True),    # as does a second full ply
+])
+def test_quiescence_sees_the_capture_past_the_horizon(depth, quiescence, blocks):
+    network, params, state, favourite, block = squeeze_exchange()
+    search = PolicySearch(network, "squeeze", params, depth=depth, width=0, quiescence=quiescence)
+    action, value = search.best_move(state)
+    assert action == (block if blocks else favourite)
+    assert value == 0.0
+
+
+@pytest.mark.parametrize("beads_to_win,static_value,expected", [
+    (2, 0.25, -1.0),   # black's capture wins: it takes it
+    (3, 0.5, 0.0),     # a plain capture (the network scores 0 after it) beats the static 0.5 for white
+    (3, -0.5, -0.5),   # black already stands better than after its capture: it stops
+])
+def test_quiescence_lets_the_player_to_move_stop_capturing(beads_to_win, static_value, expected):
+    network, params, state, favourite, block = squeeze_exchange(beads_to_win)
+    search = PolicySearch(network, "squeeze", params, depth=1, width=0, quiescence=2)
+    after_favourite, after_block = search._child(state, favourite), search._child(state, block)
+    assert len(search.rules.capturing_moves(after_favourite)) == 1
+    assert search._quiesce(after_favourite, 0, static_value, 2, -np.inf, np.inf) == expected
+    assert search.rules.capturing_moves(after_block) == []
+    assert search._quiesce(after_block, 0, static_value, 2, -np.inf, np.inf) == static_value
+
+
+def test_value_order_tries_the_winning_capture_first():
+    network, params, state, favourite, _ = squeeze_exchange()
+    by_policy = PolicySearch(network, "squeeze", params, depth=1, width=0)
+    by_value = PolicySearch(network, "squeeze", params, depth=1, width=0, order_by="value")
+    black_to_move = by_value._child(state, favourite)
+    (winning_capture,) = by_value.rules.capturing_moves(black_to_move)
+    assert by_value._candidates(black_to_move)[0] == winning_capture
+    assert by_policy._candidates(black_to_move)[0] != winning_capture  # the network ranks it low
+
+
+def test_value_order_changes_the_work_not_the_values():
+    from policies import load
+
+    params = {"setup": "random"}
+    network = load("squeeze", "hard", **params).policy
+    by_policy = PolicySearch(network, "squeeze", params, depth=2, width=0, quiescence=1)
+    by_value = PolicySearch(network, "squeeze", params, depth=2, width=0, quiescence=1, order_by="value")
+    rules, rng = by_policy.rules, np.random.default_rng(3)
+    state, compared, nodes = rules.new_state(rng), 0, [0, 0]
+    while not rules.is_over(state) and compared < 15:
+        if rules.legal_mask(state).sum() > 1 and rules.to_move(state) == 0:
+            assert by_value.best_move(state)[1] == pytest.approx(by_policy.best_move(state)[1], abs=1e-6)
+            nodes[0] += by_policy.nodes
+            nodes[1] += by_value.nodes
+            compared += 1
+        rules.apply(state, int(rng.choice(np.flatnonzero(rules.legal_mask(state)))), rng)
+    assert compared > 5
+    assert nodes[1] < nodes[0]

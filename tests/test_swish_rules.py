@@ -515,3 +515,35 @@ def test_ending_moves_include_taking_the_last_rook(name, white, black, frm, to):
     state = position(game, white, black, [])
     legal = np.flatnonzero(game.legal_mask(state)).tolist()
     assert move(game, frm, to) in game.ending_moves(state, legal, np.random.default_rng(0))
+
+
+# -- capturing_moves: the search's quiescence moves --------------------------------------------------
+
+@pytest.mark.parametrize("name", GAMES)
+def test_capturing_moves_are_the_moves_that_take_biggest_first(name):
+    from envs.swish.bots import MediumBot
+    from envs.swish.hexboard import ROOK_VALUE
+
+    game, rng = GAMES[name](), np.random.default_rng(9)
+    found = 0
+    for g in range(3):
+        state, bots = game.new_state(rng), [MediumBot(game, seed=g), None]
+        while not game.is_over(state):
+            mask = game.legal_mask(state)
+            legal = np.flatnonzero(mask).tolist()
+            gains = {}
+            for action in legal:  # what each move takes, played out
+                child = game.copy_state(state)
+                game.apply(child, action, rng)
+                if state.phase == PHASE_PLAY:
+                    beads = sum(child.stores) - sum(state.stores)
+                    rooks = len(state.rooks[0]) + len(state.rooks[1]) - len(child.rooks[0]) - len(child.rooks[1])
+                    if beads or rooks:
+                        gains[action] = beads + ROOK_VALUE * rooks
+            capturing = game.capturing_moves(state)
+            assert set(capturing) == set(gains)
+            assert [gains[a] for a in capturing] == sorted(gains.values(), reverse=True)
+            found += len(capturing)
+            mover = bots[(g + game.to_move(state)) % 2]
+            game.apply(state, mover.choose(state, mask) if mover else int(rng.choice(legal)), rng)
+    assert found > 0

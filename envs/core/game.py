@@ -106,6 +106,14 @@ class Game:
                 ending.append(action)
         return ending
 
+    def capturing_moves(self, state: Any) -> list[int]:
+        """The legal moves that take material, the biggest takes first (none by default).
+
+        Searches extend their leaves with these (a quiescence search), so a
+        position is not scored in the middle of an exchange.
+        """
+        return []
+
     def check_action(self, state: Any, action: Any, mask: np.ndarray | None = None) -> int:
         """Return ``action`` as an int, or raise :class:`RuleError` naming the problem.
 

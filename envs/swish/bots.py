@@ -15,9 +15,8 @@ from __future__ import annotations
 import numpy as np
 
 from envs.core.bots import Bot
-from envs.swish.hexboard import BEAD, EMPTY, PHASE_CHOICE, PHASE_COLOUR, PHASE_PLAY, HexRookGame, HexState
+from envs.swish.hexboard import BEAD, EMPTY, PHASE_CHOICE, PHASE_COLOUR, PHASE_PLAY, ROOK_VALUE, HexRookGame, HexState
 
-ROOK_VALUE = 3.0
 WIN = 1000.0
 THREAT_WEIGHT = 0.4
 

@@ -37,6 +37,7 @@ WHITE, BLACK = 0, 1
 COLOUR_NAMES = ("white", "black")
 ROOKS_PER_COLOUR = 3
 NUM_BEADS = 19
+ROOK_VALUE = 3.0   # a captured rook is worth this many beads to the bots and the search's move order
 KIND_NAMES = ("W", "B", "o")  # placement kinds: white rook, black rook, bead
 PHASE_SETUP, PHASE_CHOICE, PHASE_COLOUR, PHASE_PLAY = range(4)
 PHASE_NAMES = ("set-up", "choice", "colour", "play")
@@ -298,6 +299,19 @@ class HexRookGame(Game):
                 continue  # a rook of the opponent keeps an empty neighbour
             ending.update(Game.ending_moves(self, state, [action], rng))
         return [a for a in actions if a in ending]
+
+    def capturing_moves(self, state: HexState) -> list[int]:
+        """Moves that take beads or rooks, by what they take (a rook counts as :data:`ROOK_VALUE` beads)."""
+        if state.over or state.phase != PHASE_PLAY:
+            return []
+        board, colour = state.board, state.colour[state.to_move]
+        scored = []
+        for action, _cell, _land, taken in self.capture_moves(board, state.rooks[colour], colour + 1, 2 - colour):
+            if taken:
+                beads = sum(1 for c in taken if board[c] == BEAD)
+                scored.append((beads + ROOK_VALUE * (len(taken) - beads), action))
+        scored.sort(key=lambda item: -item[0])
+        return [action for _, action in scored]
 
     def legal_mask(self, state: HexState) -> np.ndarray:
         mask = np.zeros(self.num_actions, dtype=bool)

@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from envs.swish.hexboard import BEAD, EMPTY, HexRookGame
+from envs.swish.hexboard import BEAD, EMPTY, PHASE_PLAY, ROOK_VALUE, HexRookGame, HexState
 
 
 
@@ -89,6 +89,27 @@ class SqueezeGame(HexRookGame):
                 land = landing[a]
                 out.append((a, cell, land, spots.get(land, none)))
         return out
+
+    def capturing_moves(self, state: HexState) -> list[int]:
+        """Same answer as :meth:`HexRookGame.capturing_moves`, from the squeeze spots:
+        a rook reaches a spot when it is the first piece met on a ray from it."""
+        if state.over or state.phase != PHASE_PLAY:
+            return []
+        board, colour = state.board, state.colour[state.to_move]
+        own = colour + 1
+        spots = self.squeeze_spots(board, own, 2 - colour)
+        scored = []
+        for land, taken in spots.items():
+            beads = sum(1 for c in taken if board[c] == BEAD)
+            gain = beads + ROOK_VALUE * (len(taken) - beads)
+            for direction, ray in enumerate(self.hex.rays[land]):
+                for distance, c in enumerate(ray, 1):
+                    if board[c]:
+                        if board[c] == own:  # it slides back along the ray onto the spot
+                            scored.append((gain, self.move_action(c, (direction + 3) % 6, distance)))
+                        break
+        scored.sort(key=lambda item: -item[0])
+        return [action for _, action in scored]
 
     def squeeze_spots(self, board: list[int], own: int, enemy: int) -> dict[int, list[int]]:
         """Empty cell -> the cells an ``own`` rook arriving there would take (only cells that take).
