@@ -6,7 +6,10 @@ Policy files are ``.npz`` archives written by ``training.export``:
   shape, number of actions, activation, and optional play-time search settings;
 * ``pi_w{i}``, ``pi_b{i}`` / ``vf_w{i}``, ``vf_b{i}``: hidden layers of the
   policy and value towers (weights stored as (in, out));
-* ``action_w``, ``action_b``, ``value_w``, ``value_b``: the two heads.
+* ``action_w``, ``action_b``, ``value_w``, ``value_b``: the two heads;
+* optionally more value networks trained apart (a value ensemble), member
+  ``k`` = 1, 2, ... as ``m{k}_vf_w{i}``, ``m{k}_vf_b{i}``, ``m{k}_value_w``,
+  ``m{k}_value_b``: the value is then the mean of every member's.
 """
 
 from __future__ import annotations
@@ -91,9 +94,11 @@ class NumpyPolicy:
             raise PolicyFileError(f"policy file {self.path}: unknown activation {activation!r}")
         self.activation = ACTIVATIONS[activation]
         self.pi_layers = _tower(arrays, "pi")
-        self.vf_layers = _tower(arrays, "vf")
         self.action_head = (arrays["action_w"], arrays["action_b"])
-        self.value_head = (arrays["value_w"], arrays["value_b"])
+        self.value_members = [(_tower(arrays, "vf"), (arrays["value_w"], arrays["value_b"]))]
+        while f"m{len(self.value_members)}_value_w" in arrays:
+            k = len(self.value_members)
+            self.value_members.append((_tower(arrays, f"m{k}_vf"), (arrays[f"m{k}_value_w"], arrays[f"m{k}_value_b"])))
         self.obs_size = int(np.prod(self.meta["observation_shape"]))
         self.num_actions = int(self.meta["num_actions"])
         self._check_shapes()
@@ -101,8 +106,10 @@ class NumpyPolicy:
         self.rng = np.random.default_rng(seed)
 
     def _check_shapes(self) -> None:
-        for name, layers, head in (("policy", self.pi_layers, self.action_head),
-                                   ("value", self.vf_layers, self.value_head)):
+        towers = [("policy", self.pi_layers, self.action_head)]
+        towers += [("value" if k == 0 else f"value member {k}", layers, head)
+                   for k, (layers, head) in enumerate(self.value_members)]
+        for name, layers, head in towers:
             width = self.obs_size
             for i, (w, b) in enumerate(layers + [head]):
                 if w.ndim != 2 or w.shape[0] != width or b.shape != (w.shape[1],):
@@ -110,6 +117,10 @@ class NumpyPolicy:
                         f"policy file {self.path}: {name} layer {i} has weights {w.shape} and bias {b.shape}, "
                         f"expected ({width}, n) and (n,)")
                 width = w.shape[1]
+        for k, (_, (head_w, _)) in enumerate(self.value_members):
+            if head_w.shape[1] != 1:
+                raise PolicyFileError(f"policy file {self.path}: value member {k} gives {head_w.shape[1]} outputs, "
+                                      "expected 1")
         if self.action_head[0].shape[1] != self.num_actions:
             raise PolicyFileError(f"policy file {self.path}: {self.action_head[0].shape[1]} action logits "
                                   f"for a game with {self.num_actions} actions")
@@ -129,10 +140,13 @@ class NumpyPolicy:
         return self._values(np.asarray(observations, dtype=np.float32).reshape(-1, self.obs_size))
 
     def _values(self, x: np.ndarray) -> np.ndarray:
-        v = x
-        for w, b in self.vf_layers:
-            v = self.activation(v @ w + b)
-        return (v @ self.value_head[0] + self.value_head[1])[:, 0]
+        total = np.zeros(x.shape[0], dtype=np.float32)
+        for layers, (head_w, head_b) in self.value_members:
+            v = x
+            for w, b in layers:
+                v = self.activation(v @ w + b)
+            total += (v @ head_w + head_b)[:, 0]
+        return total / len(self.value_members)
 
     def probabilities(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
         """Masked softmax over the legal actions (temperature 1)."""

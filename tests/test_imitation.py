@@ -79,3 +79,30 @@ def test_demonstrations_length():
     assert len(empty) == 0
     with pytest.raises(ValueError, match="no positions recorded"):
         pretrain(None, empty)
+
+
+def test_tiny_run_with_a_value_member_end_to_end(tmp_path):
+    from policies.numpy_policy import NumpyPolicy
+
+    config = tiny_config("squeeze", params={"setup": "fixed"},
+                         imitation={**imitation_settings({}), "games": 3, "epochs": 1, "opponents": {"easy": 1.0}},
+                         value_members=[{"imitation": {"games": 2}, "seed": 1}])
+    summary = train(config, tmp_path, ship_to=tmp_path / "shipped.npz", progress_bar=False, tensorboard=False)
+    member_path = tmp_path / "value_member1" / "squeeze_hard.npz"
+    assert summary["value_members"][0]["policy"] == str(member_path)
+    assert (tmp_path / "shipped.npz").read_bytes() == (tmp_path / "squeeze_hard.npz").read_bytes()
+    ensemble, member = NumpyPolicy(summary["policy"]), NumpyPolicy(member_path)
+    assert len(ensemble.value_members) == 2 and len(member.value_members) == 1
+    observations = np.random.default_rng(0).random((5, ensemble.obs_size), dtype=np.float32)
+    alone = NumpyPolicy((ensemble.meta, {k: v for k, v in np.load(summary["policy"]).items()
+                                         if k != "meta" and not k.startswith("m1_")}))
+    np.testing.assert_allclose(ensemble.values(observations),
+                               (alone.values(observations) + member.values(observations)) / 2, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("members", [{"imitation": {}}, [{"gmaes": 3}], ["x"]])
+def test_value_members_must_be_a_list_of_config_overrides(tmp_path, members):
+    path = tmp_path / "cfg.json"
+    path.write_text(json.dumps({"game": "swival", "value_members": members}))
+    with pytest.raises(ValueError, match="value_members must be a list of config overrides"):
+        load_config(str(path))

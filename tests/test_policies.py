@@ -227,3 +227,16 @@ def test_report_rows_replace_their_matchups_and_keep_the_rest(tmp_path):
     saved = _json.loads((tmp_path / "eval.json").read_text())
     assert len(saved) == len(rows) and saved[0]["wins"] == 99 and saved[1] == rows[1]
     assert "| swahili | num_players=2 | medium | 1 x random | 99 / " in (tmp_path / "EVAL.md").read_text()
+
+
+def test_value_members_must_match_the_policy_file(tmp_path):
+    import shutil
+
+    from policies import shipped_path
+    from training.export import add_value_members
+
+    target = tmp_path / "squeeze.npz"
+    shutil.copyfile(shipped_path("squeeze", setup="random"), target)
+    with pytest.raises(ValueError, match="value member .*swish.npz has game 'swish'"):
+        shutil.copyfile(shipped_path("swish", setup="random"), tmp_path / "swish.npz")
+        add_value_members(target, [tmp_path / "swish.npz"])

@@ -56,6 +56,31 @@ def export_policy(policy, path: str | Path, game: str, params: dict[str, Any],
     return path
 
 
+def add_value_members(path: str | Path, member_paths: list[str | Path]) -> Path:
+    """Add the value networks of ``member_paths`` to the policy file ``path`` (a value ensemble).
+
+    The members must be policy files of the same game, rules, observation
+    shape and activation; their policy heads are not used.
+    """
+    from policies.numpy_policy import read_policy_file
+
+    path = Path(path)
+    meta, arrays = read_policy_file(path)
+    k = 1 + sum(1 for name in arrays if name.startswith("m") and name.endswith("_value_w"))
+    for member_path in member_paths:
+        member_meta, member = read_policy_file(member_path)
+        for key in ("game", "params", "observation_shape", "activation"):
+            if member_meta.get(key) != meta.get(key):
+                raise ValueError(f"value member {member_path} has {key} {member_meta.get(key)!r}, "
+                                 f"but {path} has {meta.get(key)!r}")
+        for name, array in member.items():
+            if name.startswith(("vf_", "value_")):
+                arrays[f"m{k}_{name}"] = array
+        k += 1
+    np.savez_compressed(path, meta=np.array(json.dumps(meta, sort_keys=True)), **arrays)
+    return path
+
+
 def torch_probabilities(policy, observations: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Masked action probabilities and values of the torch policy (for checking the export)."""
     with torch.no_grad():

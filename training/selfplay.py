@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import csv
 import json
+import shutil
 import time
 from pathlib import Path
 from typing import Any
@@ -28,7 +29,7 @@ from torch import nn
 from envs.core.match import play_series
 from envs.core.single_agent import SingleAgentEnv
 from envs.registry import make_raw
-from training.export import export_policy, to_numpy_policy
+from training.export import add_value_members, export_policy, to_numpy_policy
 from training.pool import PoolOpponent
 from training.shaping import ShapedReward
 
@@ -62,9 +63,15 @@ def load_config(game_or_path: str) -> dict[str, Any]:
         user = json.loads(path.read_text())
     except json.JSONDecodeError as err:
         raise ValueError(f"training config {path} is not valid JSON: {err}") from None
-    unknown = set(user) - set(DEFAULTS) - {"game", "search", "comment", "shaping", "imitation"}
+    known = set(DEFAULTS) | {"game", "search", "comment", "shaping", "imitation", "value_members"}
+    unknown = set(user) - known
     if unknown:
         raise ValueError(f"training config {path}: unknown key(s) {sorted(unknown)}")
+    members = user.get("value_members", [])
+    if not isinstance(members, list) or not all(isinstance(m, dict) and set(m) <= known - {"game", "value_members"}
+                                                for m in members):
+        raise ValueError(f"training config {path}: value_members must be a list of config overrides "
+                         f"(objects with keys among {sorted(known - {'game', 'value_members'})}), got {members!r}")
     if "game" not in user:
         raise ValueError(f"training config {path} does not name its game")
     config = {**DEFAULTS, **user}
@@ -75,6 +82,18 @@ def load_config(game_or_path: str) -> dict[str, Any]:
 
         config["imitation"] = imitation_settings(user["imitation"])
     return config
+
+
+def value_member_config(config: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
+    """The config of one extra value network: ``config`` with ``override`` merged in
+    (one level deep for sections such as ``imitation`` and ``ppo``)."""
+    member = json.loads(json.dumps({k: v for k, v in config.items() if k != "value_members"}))
+    for key, value in override.items():
+        if isinstance(value, dict) and isinstance(member.get(key), dict):
+            member[key] = {**member[key], **value}
+        else:
+            member[key] = value
+    return member
 
 
 def _pool_members(game: str, weights: dict[str, float], snapshots: list[Path]) -> tuple[list, list]:
@@ -173,6 +192,10 @@ def train(config: dict[str, Any], out_dir: str | Path, ship_to: str | Path | Non
 
     Returns the summary (paths, minutes, final evaluation). ``ship_to`` also
     copies the policy file there (``policies/<game>_hard.npz`` for the shipped one).
+    With ``value_members`` (a list of config overrides) one more network is
+    trained per entry, into ``out_dir/value_member<k>``, and their value heads
+    join the policy file's (the value is their mean; see
+    :mod:`policies.numpy_policy`).
     """
     torch.set_num_threads(1)
     out_dir = Path(out_dir)
@@ -202,14 +225,25 @@ def train(config: dict[str, Any], out_dir: str | Path, ship_to: str | Path | Non
     extra = {"search": config["search"]} if config.get("search") else None
     policy_path = export_policy(model.policy, out_dir / f"{config['game']}_hard.npz", config["game"],
                                 config["params"], extra)
+    member_summaries = []
+    for k, override in enumerate(config.get("value_members", []), 1):
+        print(f"[{config['game']}] value member {k}: {override}", flush=True)
+        member_summaries.append(train(value_member_config(config, override), out_dir / f"value_member{k}",
+                                      progress_bar=progress_bar, tensorboard=tensorboard))
+    if member_summaries:
+        add_value_members(policy_path, [m["policy"] for m in member_summaries])
+        minutes += sum(m["train_minutes"] for m in member_summaries)
     if ship_to is not None:
-        export_policy(model.policy, ship_to, config["game"], config["params"], extra)
+        Path(ship_to).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(policy_path, ship_to)
     write_curve(callback.curve, out_dir, title=f"{config['game']}: win rate of the learner vs "
                                                f"{config['eval']['opponent']}", imitation=imitation_history)
     summary = {"game": config["game"], "policy": str(policy_path), "timesteps": config["total_timesteps"],
                "train_minutes": round(minutes, 2), "curve": callback.curve}
     if imitation_history:
         summary["imitation"] = imitation_history
+    if member_summaries:
+        summary["value_members"] = member_summaries
     (out_dir / "summary.json").write_text(json.dumps(summary, indent=2))
     return summary
 
