@@ -484,24 +484,31 @@ def test_move_generation_matches_a_plain_reading_of_the_rules(name):
 
 # -- ending_moves: the search's fast test for game-ending moves ------------------------------------
 
-@pytest.mark.parametrize("name", GAMES)
-@pytest.mark.parametrize("params", [{}, {"max_plies": 12}, {"beads_to_win": 3}], ids=["default", "ply-limit", "3-beads"])
-def test_fast_ending_moves_match_playing_each_move(name, params):
-    from envs.core.game import Game
+def medium_against_random_positions(game, rng, games):
+    """Every position (with its mask and legal moves) of ``games`` games of medium against random."""
     from envs.swish.bots import MediumBot
 
-    game, rng = GAMES[name](**params), np.random.default_rng(5)
-    found = 0
-    for g in range(4):
+    for g in range(games):
         state, bots = game.new_state(rng), [MediumBot(game, seed=g), None]
         while not game.is_over(state):
             mask = game.legal_mask(state)
             legal = np.flatnonzero(mask).tolist()
-            expected = Game.ending_moves(game, state, legal, rng)
-            assert game.ending_moves(state, legal, rng) == expected
-            found += len(expected)
+            yield state, legal
             mover = bots[(g + game.to_move(state)) % 2]
             game.apply(state, mover.choose(state, mask) if mover else int(rng.choice(legal)), rng)
+
+
+@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("params", [{}, {"max_plies": 12}, {"beads_to_win": 3}], ids=["default", "ply-limit", "3-beads"])
+def test_fast_ending_moves_match_playing_each_move(name, params):
+    from envs.core.game import Game
+
+    game, rng = GAMES[name](**params), np.random.default_rng(5)
+    found = 0
+    for state, legal in medium_against_random_positions(game, rng, 4):
+        expected = Game.ending_moves(game, state, legal, rng)
+        assert game.ending_moves(state, legal, rng) == expected
+        found += len(expected)
     assert found > 0
 
 
@@ -521,29 +528,22 @@ def test_ending_moves_include_taking_the_last_rook(name, white, black, frm, to):
 
 @pytest.mark.parametrize("name", GAMES)
 def test_capturing_moves_are_the_moves_that_take_biggest_first(name):
-    from envs.swish.bots import MediumBot
     from envs.swish.hexboard import ROOK_VALUE
 
     game, rng = GAMES[name](), np.random.default_rng(9)
     found = 0
-    for g in range(3):
-        state, bots = game.new_state(rng), [MediumBot(game, seed=g), None]
-        while not game.is_over(state):
-            mask = game.legal_mask(state)
-            legal = np.flatnonzero(mask).tolist()
-            gains = {}
-            for action in legal:  # what each move takes, played out
-                child = game.copy_state(state)
-                game.apply(child, action, rng)
-                if state.phase == PHASE_PLAY:
-                    beads = sum(child.stores) - sum(state.stores)
-                    rooks = len(state.rooks[0]) + len(state.rooks[1]) - len(child.rooks[0]) - len(child.rooks[1])
-                    if beads or rooks:
-                        gains[action] = beads + ROOK_VALUE * rooks
-            capturing = game.capturing_moves(state)
-            assert set(capturing) == set(gains)
-            assert [gains[a] for a in capturing] == sorted(gains.values(), reverse=True)
-            found += len(capturing)
-            mover = bots[(g + game.to_move(state)) % 2]
-            game.apply(state, mover.choose(state, mask) if mover else int(rng.choice(legal)), rng)
+    for state, legal in medium_against_random_positions(game, rng, 3):
+        gains = {}
+        for action in legal:  # what each move takes, played out
+            child = game.copy_state(state)
+            game.apply(child, action, rng)
+            if state.phase == PHASE_PLAY:
+                beads = sum(child.stores) - sum(state.stores)
+                rooks = len(state.rooks[0]) + len(state.rooks[1]) - len(child.rooks[0]) - len(child.rooks[1])
+                if beads or rooks:
+                    gains[action] = beads + ROOK_VALUE * rooks
+        capturing = game.capturing_moves(state)
+        assert set(capturing) == set(gains)
+        assert [gains[a] for a in capturing] == sorted(gains.values(), reverse=True)
+        found += len(capturing)
     assert found > 0
