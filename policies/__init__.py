@@ -52,7 +52,10 @@ def load(game: str, name: str = "hard", seed: int | None = None, temperature: fl
     if search:
         from policies.search import PolicySearch
 
-        return PolicySearch(policy, game, params, **search)
+        try:
+            return PolicySearch(policy, game, params, **search)
+        except (TypeError, ValueError) as err:
+            raise PolicyFileError(f"policy file {path}: its search settings {search} are not valid ({err})") from None
     return policy
 
 

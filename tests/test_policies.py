@@ -240,3 +240,16 @@ def test_value_members_must_match_the_policy_file(tmp_path):
     with pytest.raises(ValueError, match="value member .*swish.npz has game 'swish'"):
         shutil.copyfile(shipped_path("swish", setup="random"), tmp_path / "swish.npz")
         add_value_members(target, [tmp_path / "swish.npz"])
+
+
+@pytest.mark.parametrize("search,message", [({"depth": 3, "quiesence": 2}, "quiesence"),
+                                            ({"depth": 3, "order_by": "hunch"}, "order_by")])
+def test_bad_search_settings_in_a_policy_file_are_named(tmp_path, search, message):
+    from policies.numpy_policy import read_policy_file
+
+    meta, arrays = read_policy_file(policies.shipped_path("swish", setup="random"))
+    meta["search"] = search
+    path = tmp_path / "bad_search.npz"
+    np.savez_compressed(path, meta=np.array(json.dumps(meta)), **arrays)
+    with pytest.raises(policies.PolicyFileError, match=f"bad_search.npz: its search settings .*{message}"):
+        policies.load("swish", str(path), setup="random")
