@@ -15,16 +15,11 @@ from __future__ import annotations
 import numpy as np
 
 from envs.core.bots import Bot
-from envs.swish.hexboard import BEAD, EMPTY, PHASE_CHOICE, PHASE_COLOUR, PHASE_PLAY, ROOK_VALUE, HexRookGame, HexState
+from envs.swish.hexboard import (EMPTY, PHASE_CHOICE, PHASE_COLOUR, PHASE_PLAY, ROOK_VALUE, HexRookGame, HexState, gain,
+                                 take_value)
 
 WIN = 1000.0
 THREAT_WEIGHT = 0.4
-
-
-def gain(board: list[int], taken: list[int]) -> tuple[int, int]:
-    """(beads, rooks) among ``taken``."""
-    beads = sum(1 for c in taken if board[c] == BEAD)
-    return beads, len(taken) - beads
 
 
 def best_take(game: HexRookGame, board: list[int], rooks: list[int], own: int, enemy: int,
@@ -54,9 +49,8 @@ class EasyBot(Bot):
         own, enemy = colour + 1, 2 - colour
         actions, scores = [], []
         for action, _cell, _land, taken in game.capture_moves(state.board, state.rooks[colour], own, enemy):
-            beads, rks = gain(state.board, taken)
             actions.append(action)
-            scores.append(beads + ROOK_VALUE * rks)
+            scores.append(take_value(state.board, taken))
         return self.pick_best(actions, scores)
 
 

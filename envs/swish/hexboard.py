@@ -87,6 +87,24 @@ class HexBoard:
             raise RuleError(f"no cell {name_or_coords!r} on the radius-{self.radius} board") from None
 
 
+def gain(board: bytearray, taken: list[int]) -> tuple[int, int]:
+    """(beads, rooks) among the ``taken`` cells of ``board``."""
+    beads = sum(1 for c in taken if board[c] == BEAD)
+    return beads, len(taken) - beads
+
+
+def take_value(board: bytearray, taken: list[int]) -> float:
+    """What taking ``taken`` is worth, in beads (a rook counts :data:`ROOK_VALUE`)."""
+    beads, rooks = gain(board, taken)
+    return beads + ROOK_VALUE * rooks
+
+
+def biggest_first(scored: list[tuple[float, int]]) -> list[int]:
+    """The actions of ``(value, action)`` pairs, biggest value first (ties keep their order)."""
+    scored.sort(key=lambda item: -item[0])
+    return [action for _, action in scored]
+
+
 @lru_cache(maxsize=None)
 def hex_board(radius: int) -> HexBoard:
     """The (shared, immutable) board of ``radius``."""
@@ -291,7 +309,7 @@ class HexRookGame(Game):
         for action, _cell, land, taken in self.capture_moves(board, state.rooks[colour], own, enemy):
             if action not in wanted:
                 continue
-            if sum(1 for c in taken if board[c] == BEAD) >= beads_needed:
+            if gain(board, taken)[0] >= beads_needed:
                 ending.add(action)
                 continue
             left = [empties for rook, empties in free.items() if rook not in taken]
@@ -305,13 +323,8 @@ class HexRookGame(Game):
         if state.over or state.phase != PHASE_PLAY:
             return []
         board, colour = state.board, state.colour[state.to_move]
-        scored = []
-        for action, _cell, _land, taken in self.capture_moves(board, state.rooks[colour], colour + 1, 2 - colour):
-            if taken:
-                beads = sum(1 for c in taken if board[c] == BEAD)
-                scored.append((beads + ROOK_VALUE * (len(taken) - beads), action))
-        scored.sort(key=lambda item: -item[0])
-        return [action for _, action in scored]
+        return biggest_first([(take_value(board, taken), action) for action, _cell, _land, taken
+                              in self.capture_moves(board, state.rooks[colour], colour + 1, 2 - colour) if taken])
 
     def legal_mask(self, state: HexState) -> np.ndarray:
         mask = np.zeros(self.num_actions, dtype=bool)

@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from envs.swish.hexboard import BEAD, EMPTY, PHASE_PLAY, ROOK_VALUE, HexRookGame, HexState
+from envs.swish.hexboard import BEAD, EMPTY, PHASE_PLAY, HexRookGame, HexState, biggest_first, take_value
 
 
 
@@ -100,16 +100,14 @@ class SqueezeGame(HexRookGame):
         spots = self.squeeze_spots(board, own, 2 - colour)
         scored = []
         for land, taken in spots.items():
-            beads = sum(1 for c in taken if board[c] == BEAD)
-            gain = beads + ROOK_VALUE * (len(taken) - beads)
+            value = take_value(board, taken)
             for direction, ray in enumerate(self.hex.rays[land]):
                 for distance, c in enumerate(ray, 1):
                     if board[c]:
                         if board[c] == own:  # it slides back along the ray onto the spot
-                            scored.append((gain, self.move_action(c, (direction + 3) % 6, distance)))
+                            scored.append((value, self.move_action(c, (direction + 3) % 6, distance)))
                         break
-        scored.sort(key=lambda item: -item[0])
-        return [action for _, action in scored]
+        return biggest_first(scored)
 
     def squeeze_spots(self, board: list[int], own: int, enemy: int) -> dict[int, list[int]]:
         """Empty cell -> the cells an ``own`` rook arriving there would take (only cells that take).
