@@ -92,19 +92,21 @@ class PolicySearch:
         me = self.rules.to_move(state)
         best_action, best_value = -1, -np.inf
         alpha, beta = -np.inf, np.inf
-        for action in self._candidates(state, self.root_width, game_enders_first=False):
-            value = self._value(self._child(state, action), self.depth - 1, alpha, beta, me)
+        built: dict[int, Any] = {}
+        for action in self._candidates(state, self.root_width, game_enders_first=False, built=built):
+            value = self._value(self._child(state, action, built), self.depth - 1, alpha, beta, me)
             if value > best_value:
                 best_action, best_value = action, value
             alpha = max(alpha, value - 1e-9)  # keep equal values exact, for the tie-break
         return best_action, float(best_value)
 
     def _candidates(self, state: Any, width: int | None = None, game_enders_first: bool = True,
-                    ordered: bool = True) -> list[int]:
+                    ordered: bool = True, built: dict[int, Any] | None = None) -> list[int]:
         """The network's ``width`` favourite legal moves (``order_by``), best first, and every game-ending move.
 
         With ``ordered=False`` and a width that takes every move, the legal moves
-        come unordered, without asking the network.
+        come unordered, without asking the network. Positions the ordering had
+        to play out go into ``built`` (action -> position), for the caller to reuse.
         """
         width = self.width if width is None else width
         mask = self.rules.legal_mask(state)
@@ -112,7 +114,10 @@ class PolicySearch:
         if not ordered and legal.size <= width:
             return legal.tolist()
         if self.order_by_value:
-            chosen = legal[np.argsort(-self._move_values(state, legal), kind="stable")[:width]]
+            values, children = self._move_values(state, legal)
+            chosen = legal[np.argsort(-values, kind="stable")[:width]]
+            if built is not None:
+                built.update(zip(legal.tolist(), children))
         else:
             logits, _ = self.policy.forward(self.observe(self.rules, state, self.rules.to_move(state)))
             probs = masked_softmax(logits[0], mask)
@@ -125,17 +130,22 @@ class PolicySearch:
                 moves.insert(0 if game_enders_first else len(moves), a)
         return moves
 
-    def _move_values(self, state: Any, legal: np.ndarray) -> np.ndarray:
+    def _move_values(self, state: Any, legal: np.ndarray) -> tuple[np.ndarray, list[Any]]:
         """One ply deep, for the player to move: the value head on each move's result
-        (one batched pass), a finished game scored beyond it (+2 won, 0 drawn, -2 lost)."""
+        (one batched pass), a finished game scored beyond it (+2 won, 0 drawn, -2 lost);
+        and those results."""
         mover = self.rules.to_move(state)
         children = [self._child(state, int(a)) for a in legal]
         values = self._value_head(children, mover)
         for i, child in enumerate(children):
             if self.rules.is_over(child):
-                winners = self.rules.winners(child)
-                values[i] = 0.0 if not winners else (2.0 if mover in winners else -2.0)
-        return values
+                values[i] = 2.0 * self._outcome(child, mover)
+        return values, children
+
+    def _outcome(self, finished: Any, seat: int) -> float:
+        """+1 / -1 / 0: a finished game won, lost or drawn for ``seat``."""
+        winners = self.rules.winners(finished)
+        return 0.0 if not winners else (1.0 if seat in winners else -1.0)
 
     def _can_win_now(self, state: Any, seat: int) -> bool:
         """Whether ``seat``, to move, has a move that wins at once."""
@@ -152,16 +162,17 @@ class PolicySearch:
         lost = -1.0 if maximise else 1.0  # the value of a proven loss for the player to move
         best = -np.inf if maximise else np.inf
         # one ply above the leaves the value head scores every child, so their order cannot matter
-        candidates = self._candidates(state, ordered=not (depth == 1 and self.use_value))
+        built: dict[int, Any] = {}
+        candidates = self._candidates(state, ordered=not (depth == 1 and self.use_value), built=built)
         tried: set[int] = set()
         while candidates:
             tried.update(candidates)
             children, head = None, None
             if depth == 1 and self.use_value:  # the value head scores all the leaves in one batched pass
-                children = [self._child(state, a) for a in candidates]
+                children = [self._child(state, a, built) for a in candidates]
                 head = self._value_head(children, me)
             for i, action in enumerate(candidates):
-                child = children[i] if children else self._child(state, action)
+                child = children[i] if children else self._child(state, action, built)
                 if depth == 1:
                     value = self._leaf_value(child, me, None if head is None else float(head[i]), alpha, beta)
                 else:
@@ -181,8 +192,10 @@ class PolicySearch:
             candidates = [int(a) for a in np.flatnonzero(self.rules.legal_mask(state)) if int(a) not in tried]
         return best
 
-    def _child(self, state: Any, action: int) -> Any:
-        """A copy of ``state`` with ``action`` played."""
+    def _child(self, state: Any, action: int, built: dict[int, Any] | None = None) -> Any:
+        """A copy of ``state`` with ``action`` played (taken from ``built`` if it is there)."""
+        if built and action in built:
+            return built.pop(action)
         child = self.rules.copy_state(state)
         self.rules.apply(child, action, self.rng)
         return child
@@ -195,8 +208,7 @@ class PolicySearch:
         the window ``alpha``, ``beta``: a value outside it is only a bound)."""
         self.nodes += 1
         if self.rules.is_over(state):
-            winners = self.rules.winners(state)
-            return 0.0 if not winners else (1.0 if me in winners else -1.0)
+            return self._outcome(state, me)
         to_move = self.rules.to_move(state)
         if self.leaf_wins and self._can_win_now(state, to_move):
             return 1.0 if to_move == me else -1.0
@@ -227,8 +239,7 @@ class PolicySearch:
         for child, head in zip(children, heads):
             self.nodes += 1
             if self.rules.is_over(child):
-                winners = self.rules.winners(child)
-                value = 0.0 if not winners else (1.0 if me in winners else -1.0)
+                value = self._outcome(child, me)
             else:
                 value = self._quiesce(child, me, float(head), plies - 1, alpha, beta)
             if maximise:
