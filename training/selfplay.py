@@ -67,11 +67,10 @@ def load_config(game_or_path: str) -> dict[str, Any]:
     unknown = set(user) - known
     if unknown:
         raise ValueError(f"training config {path}: unknown key(s) {sorted(unknown)}")
-    members = user.get("value_members", [])
-    if not isinstance(members, list) or not all(isinstance(m, dict) and set(m) <= known - {"game", "value_members"}
-                                                for m in members):
+    members, overridable = user.get("value_members", []), known - {"game", "value_members"}
+    if not isinstance(members, list) or not all(isinstance(m, dict) and set(m) <= overridable for m in members):
         raise ValueError(f"training config {path}: value_members must be a list of config overrides "
-                         f"(objects with keys among {sorted(known - {'game', 'value_members'})}), got {members!r}")
+                         f"(objects with keys among {sorted(overridable)}), got {members!r}")
     if "game" not in user:
         raise ValueError(f"training config {path} does not name its game")
     config = {**DEFAULTS, **user}
