@@ -18,6 +18,11 @@ games score exactly (+1 / -1 / 0). Nothing here imports torch.
   ``quiescence`` more plies, each side free to stop capturing (the value
   head scores the position where it stops).
 
+``max_positions`` > 0 caps the work of one move: a search that would build
+more positions than that is dropped for one a ply shallower (down to 1 ply,
+which always finishes). The cap counts positions, not seconds, so the same
+position always gets the same move.
+
 Proofs are sound within the depth: when every move of the width loses for the
 player to move, the moves the width left out are searched too, so a win is
 never claimed while the loser has an untried escape.
@@ -39,13 +44,17 @@ from envs.registry import game_module
 from policies.numpy_policy import NumpyPolicy, masked_softmax
 
 
+class _OverBudget(Exception):
+    """The search built more positions than ``max_positions`` allows."""
+
+
 class PolicySearch:
     """An opponent that searches ``depth`` plies with ``policy`` as prior and evaluator."""
 
     def __init__(self, policy: NumpyPolicy, game: str, params: dict[str, Any] | None = None,
                  depth: int = 2, width: int = 8, leaf_wins: bool = False, root_width: int = 0,
                  leaf_value: str = "network", quiescence: int = 0, quiescence_width: int = 3,
-                 order_by: str = "policy") -> None:
+                 order_by: str = "policy", max_positions: int = 0) -> None:
         if depth < 1 or width < 0:
             raise ValueError(f"search depth must be >= 1 and width >= 0, got depth={depth}, width={width}")
         if quiescence < 0 or quiescence_width < 1:
@@ -53,6 +62,8 @@ class PolicySearch:
                              f"got quiescence={quiescence}, quiescence_width={quiescence_width}")
         if order_by not in ("policy", "value"):
             raise ValueError(f"search order_by must be 'policy' or 'value', got {order_by!r}")
+        if max_positions < 0:
+            raise ValueError(f"search max_positions must be >= 0 (0: no cap), got {max_positions}")
         if leaf_value not in ("network", "none"):
             raise ValueError(f"search leaf_value must be 'network' or 'none', got {leaf_value!r}")
         raw = game_module(game).raw_env
@@ -67,8 +78,12 @@ class PolicySearch:
         self.root_width = root_width or 10**9  # 0: every legal move at the root
         self.quiescence, self.quiescence_width = quiescence, quiescence_width
         self.order_by_value = order_by == "value"
+        self.max_positions = max_positions
         self.rng = np.random.default_rng(0)  # for rules that draw chance in apply
-        self.nodes = 0
+        self.nodes = 0  # positions searched for the last move
+        self.positions = 0  # positions built for the last move
+        self.searched_depth = 0  # plies the last move was searched to (below ``depth`` when capped)
+        self._position_cap = np.inf
 
     def reset(self, seed: int | None = None) -> None:
         self.policy.reset(seed)
@@ -87,14 +102,26 @@ class PolicySearch:
 
         Moves are tried in the network's order (``order_by``) and only a strictly
         better value replaces the best, so ties go to the network's favourite.
+        A search over ``max_positions`` is replaced by one a ply shallower.
         """
-        self.nodes = 0
+        for depth in range(self.depth, 0, -1):
+            self.nodes = self.positions = 0
+            self._position_cap = self.max_positions if self.max_positions and depth > 1 else np.inf
+            try:
+                result = self._search_root(state, depth)
+            except _OverBudget:
+                continue
+            self.searched_depth = depth
+            return result
+        raise AssertionError("a 1-ply search has no position cap")  # pragma: no cover
+
+    def _search_root(self, state: Any, depth: int) -> tuple[int, float]:
         me = self.rules.to_move(state)
         best_action, best_value = -1, -np.inf
         alpha, beta = -np.inf, np.inf
         built: dict[int, Any] = {}
         for action in self._candidates(state, self.root_width, game_enders_first=False, built=built):
-            value = self._value(self._child(state, action, built), self.depth - 1, alpha, beta, me)
+            value = self._value(self._child(state, action, built), depth - 1, alpha, beta, me)
             if value > best_value:
                 best_action, best_value = action, value
             alpha = max(alpha, value - 1e-9)  # keep equal values exact, for the tie-break
@@ -196,6 +223,9 @@ class PolicySearch:
         """A copy of ``state`` with ``action`` played (taken from ``built`` if it is there)."""
         if built and action in built:
             return built.pop(action)
+        self.positions += 1
+        if self.positions > self._position_cap:
+            raise _OverBudget
         child = self.rules.copy_state(state)
         self.rules.apply(child, action, self.rng)
         return child

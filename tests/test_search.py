@@ -57,6 +57,23 @@ def test_search_picks(name, state, order, depth, leaf_value, expected):
     assert action == expected
 
 
+@pytest.mark.parametrize("cap_offset,searched_depth,expected", [
+    (0, 2, PLACE_O5),                     # the 2-ply search fits its cap exactly: it sees the reply
+    (-1, 1, PLACE_O5_SWIVEL_LEFT),        # one position short: the 1-ply search plays instead
+])
+def test_position_cap_drops_a_ply_when_the_search_is_too_big(cap_offset, searched_depth, expected):
+    order = [PLACE_O5_SWIVEL_LEFT, PLACE_O5]
+    uncapped = PolicySearch(preference_policy(order), "swival", depth=2, width=2, leaf_value="none")
+    assert uncapped.best_move(DANGER)[0] == PLACE_O5
+    cap = uncapped.positions + cap_offset
+    capped = PolicySearch(preference_policy(order), "swival", depth=2, width=2, leaf_value="none", max_positions=cap)
+    one_ply = PolicySearch(preference_policy(order), "swival", depth=1, width=2, leaf_value="none")
+    action, value = capped.best_move(DANGER)
+    assert (action, capped.searched_depth) == (expected, searched_depth)
+    assert (action, value) == (uncapped if searched_depth == 2 else one_ply).best_move(DANGER)
+    assert capped.positions <= cap
+
+
 def test_search_proves_the_loss_it_avoids():
     search = PolicySearch(preference_policy([PLACE_O5_SWIVEL_LEFT]), "swival", depth=2, width=1, leaf_value="none")
     child = search.rules.copy_state(DANGER)
@@ -77,7 +94,8 @@ def test_search_without_state_plays_the_bare_network():
                                             ({"leaf_value": "guess"}, "leaf_value"),
                                             ({"quiescence": -1}, "quiescence must be"),
                                             ({"quiescence_width": 0}, "quiescence_width >= 1"),
-                                            ({"order_by": "hunch"}, "order_by")])
+                                            ({"order_by": "hunch"}, "order_by"),
+                                            ({"max_positions": -1}, "max_positions")])
 def test_bad_search_settings_are_named(kwargs, message):
     with pytest.raises(ValueError, match=message):
         PolicySearch(preference_policy([0]), "swival", **kwargs)
