@@ -177,14 +177,47 @@ def test_sb3_zip_opponent_plays_and_checks_shapes(tmp_path):
 
 
 def test_ladder_rates_two_player_rules_and_writes_files(tmp_path):
-    from training.ladder import ladder, save_ladder, two_player_rules
+    from training.ladder import ladder, ladder_rules, save_ladder, two_player_rules
 
     assert two_player_rules("swimming") == {"num_players": 2}
     assert two_player_rules("swival") == {}
+    # rated under the rules the hard opponent ships for
+    assert ladder_rules("swimming") == {"num_players": 4}
+    assert ladder_rules("swahili") == {"num_players": 2}
+    assert ladder_rules("swival") == {}
     result = ladder("swival", ["random", "easy", "medium"], games=6, seed=0)
     assert result["elo"]["random"] == 0 and result["elo"]["medium"] > result["elo"]["random"]
     json_path, png_path = save_ladder(result, tmp_path)
     assert json_path.exists() and png_path.stat().st_size > 1000
+
+
+@pytest.mark.parametrize("players,wins,draws,losses,expected", [
+    (2, 7, 2, 1, (8.0, 10.0)),     # two players: win 1, draw 1/2
+    (4, 10, 0, 30, (60.0, 120.0)),  # a fair share of wins scores half the pairs
+    (4, 1, 0, 0, (3.0, 3.0)),       # a win beats all three others
+    (4, 0, 0, 1, (1.0, 3.0)),       # a loss: beaten by the winner, tied with the other two losers
+    (4, 0, 1, 0, (1.5, 3.0)),       # nobody won: three ties
+])
+def test_lone_entrant_scores_pair_by_pair(players, wins, draws, losses, expected):
+    from envs.core.match import SeriesResult
+    from training.ladder import lone_entrant_score
+
+    games = wins + draws + losses
+    result = SeriesResult(["a"] + ["b"] * (players - 1), [wins] + [0] * (players - 1),
+                          [draws] * players, [losses] + [0] * (players - 1), [0.0] * players, games)
+    assert lone_entrant_score(result) == expected
+
+
+def test_four_player_ladder_plays_each_pair_both_ways(tmp_path):
+    from training.ladder import ladder, save_ladder
+
+    result = ladder("swimming", ["random", "medium"], games=4, seed=0, params={"num_players": 4})
+    assert result["players"] == 4
+    assert [(p["a"], p["b"], p["seats"]) for p in result["pairs"]] == [
+        ("random", "medium", "1 x a, 3 x b"), ("medium", "random", "1 x a, 3 x b")]
+    assert all(p["a_wins"] + p["draws"] + p["b_wins"] == 4 for p in result["pairs"])
+    assert result["elo"]["medium"] > result["elo"]["random"] == 0
+    assert save_ladder(result, tmp_path)[1].stat().st_size > 1000
 
 
 @pytest.mark.parametrize("game,potential,params", [("twirls", "twirls_groups", {"board_size": 8, "max_plies": 40}),

@@ -35,11 +35,12 @@ def cmd_export(args: argparse.Namespace) -> None:
 
 def cmd_ladder(args: argparse.Namespace) -> None:
     from policies import shipped_path
-    from training.ladder import ladder, save_ladder, two_player_rules
+    from training.ladder import ladder, ladder_rules, save_ladder
 
-    shipped = shipped_path(args.game, **two_player_rules(args.game)).exists()
+    params = ladder_rules(args.game)
+    shipped = shipped_path(args.game, **params).exists()
     entrants = args.entrants or ["random", "easy", "medium"] + (["hard"] if shipped else [])
-    result = ladder(args.game, entrants, games=args.games, seed=args.seed)
+    result = ladder(args.game, entrants, games=args.games, seed=args.seed, params=params, jobs=args.jobs)
     json_path, png_path = save_ladder(result, args.out)
     for name, elo in result["elo"].items():
         print(f"{name:<10} {elo:8.0f}")
@@ -70,9 +71,10 @@ def add_commands(sub) -> None:
     p = sub.add_parser("ladder", help="Elo ladder random < easy < medium < hard from round-robin series")
     p.add_argument("game")
     p.add_argument("--entrants", nargs="*", default=None)
-    p.add_argument("--games", type=int, default=100, help="games per pair")
+    p.add_argument("--games", type=int, default=100, help="games per pair (each way round with more players)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", default="results")
+    p.add_argument("--jobs", type=int, default=1, help="processes per series (same result as 1)")
     p.set_defaults(func=cmd_ladder)
 
     p = sub.add_parser("train", help="self-play MaskablePPO training from training/configs/<game>.json")

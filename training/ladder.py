@@ -11,7 +11,8 @@ from typing import Any
 import numpy as np
 
 from envs.registry import GAMES
-from scripts.evaluate import evaluate, table_rows
+from envs.core.match import SeriesResult
+from scripts.evaluate import evaluate
 
 
 def bradley_terry_elo(names: list[str], score: np.ndarray, games: np.ndarray, anchor: str = "random",
@@ -35,7 +36,7 @@ def bradley_terry_elo(names: list[str], score: np.ndarray, games: np.ndarray, an
 
 
 def two_player_rules(game: str) -> dict[str, Any]:
-    """The game's first registry variant that seats two players (Elo is a two-player rating)."""
+    """The game's first registry variant that seats two players."""
     from envs.registry import make_raw
 
     for params in GAMES[game].variants:
@@ -44,23 +45,63 @@ def two_player_rules(game: str) -> dict[str, Any]:
     raise ValueError(f"{game} has no two-player variant to rate")
 
 
+def ladder_rules(game: str) -> dict[str, Any]:
+    """The rules a game is rated under: the first registry variant its hard
+    opponent ships for (Swimming: 4 players), else its first two-player variant."""
+    from policies import shipped_path
+
+    for params in GAMES[game].variants:
+        if shipped_path(game, **params).exists():
+            return params
+    return two_player_rules(game)
+
+
+def lone_entrant_score(result: SeriesResult) -> tuple[float, float]:
+    """What seat group 0 (one entrant among ``n - 1`` copies of another) scored
+    against the others, counted pair by pair, and how many pairs were counted.
+
+    A game's winner beats each other player; players who did not win tie with
+    each other (a game with no winner ties everyone; a shared win counts as a
+    win). So the lone entrant scores ``n - 1`` for a win, ``(n - 2) / 2`` when another player wins and
+    ``(n - 1) / 2`` for a game without a winner; with two players this is the
+    usual win = 1, draw = 1/2.
+    """
+    others = len(result.names) - 1
+    score = others * result.wins[0] + (others - 1) / 2 * result.losses[0] + others / 2 * result.draws[0]
+    return score, float(others * result.games)
+
+
 def ladder(game: str, entrants: list[str], games: int = 100, seed: int = 0,
-           params: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Round-robin two-seat series between ``entrants`` (the game's first two-player variant by default)."""
-    params = two_player_rules(game) if params is None else params
+           params: dict[str, Any] | None = None, jobs: int = 1) -> dict[str, Any]:
+    """Round-robin series between ``entrants`` under ``params`` (default ``ladder_rules``), rated by Elo.
+
+    Two players: ``games`` games a pair, seats alternated. More players: for
+    each pair, ``games`` games of one against ``n - 1`` copies of the other and
+    ``games`` the other way round, seats rotated, scored pair by pair
+    (``lone_entrant_score``). ``jobs`` processes play each series (same result).
+    """
+    from envs.registry import make_raw
+
+    params = ladder_rules(game) if params is None else params
+    players = make_raw(game, **params).game.num_players
     n = len(entrants)
     score, played = np.zeros((n, n)), np.zeros((n, n))
     pairs = []
     for i, j in itertools.combinations(range(n), 2):
-        rows = table_rows(evaluate(game, [entrants[i], entrants[j]], games, seed=seed, **params))
-        a, b = rows
-        score[i, j] = a["wins"] + a["draws"] / 2
-        score[j, i] = b["wins"] + b["draws"] / 2
-        played[i, j] = played[j, i] = games
-        pairs.append({"a": entrants[i], "b": entrants[j], "a_wins": a["wins"], "draws": a["draws"],
-                      "b_wins": b["wins"]})
+        for lone, rest in ((i, j), (j, i)) if players > 2 else ((i, j),):
+            result = evaluate(game, [entrants[lone]] + [entrants[rest]] * (players - 1), games, seed=seed,
+                              jobs=jobs, **params)
+            lone_score, compared = lone_entrant_score(result)
+            score[lone, rest] += lone_score
+            score[rest, lone] += compared - lone_score
+            played[lone, rest] += compared
+            played[rest, lone] += compared
+            pairs.append({"a": entrants[lone], "b": entrants[rest], "seats": f"1 x a, {players - 1} x b",
+                          "a_wins": result.wins[0], "draws": result.draws[0],
+                          "b_wins": result.losses[0]})
     elo = bradley_terry_elo(entrants, score, played, anchor=entrants[0])
-    return {"game": game, "params": params, "games_per_pair": games, "pairs": pairs, "elo": elo}
+    return {"game": game, "params": params, "players": players, "games_per_pair": games, "pairs": pairs,
+            "elo": elo}
 
 
 def save_ladder(result: dict[str, Any], out_dir: str | Path) -> tuple[Path, Path]:
@@ -80,7 +121,10 @@ def save_ladder(result: dict[str, Any], out_dir: str | Path) -> tuple[Path, Path
     for x, v in enumerate(values):
         ax.text(x, v, f"{v:.0f}", ha="center", va="bottom", fontsize=9)
     ax.set_ylabel(f"Elo (vs {names[0]} = 0)")
-    ax.set_title(f"{result['game']}: {result['games_per_pair']} games per pair, seats alternated", fontsize=9)
+    players = result.get("players", 2)
+    per_pair = "seats alternated" if players == 2 else f"1 against {players - 1} each way, pairwise score"
+    ax.set_title(f"{result['game']} ({players} players): {result['games_per_pair']} games per pair, {per_pair}",
+                 fontsize=9)
     fig.tight_layout()
     png_path = out_dir / f"{result['game']}_ladder.png"
     fig.savefig(png_path)
