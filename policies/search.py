@@ -18,10 +18,12 @@ games score exactly (+1 / -1 / 0). Nothing here imports torch.
   ``quiescence`` more plies, each side free to stop capturing (the value
   head scores the position where it stops).
 
-``max_positions`` > 0 caps the work of one move: a search that would build
-more positions than that is dropped for one a ply shallower (down to 1 ply,
-which always finishes). The cap counts positions, not seconds, so the same
-position always gets the same move.
+``max_work`` > 0 caps the work of one move: a search that would do more is
+dropped for one a ply shallower (down to 1 ply, which always finishes). Work
+is counted, not timed, so the same position always gets the same move: each
+position built counts 1 and each pass of the network ``NETWORK_PASS_WORK``
+(in the Squeeze search a pass costs about as much as building 4 positions;
+with both counted, one unit takes 17-25 µs there).
 
 Proofs are sound within the depth: when every move of the width loses for the
 player to move, the moves the width left out are searched too, so a win is
@@ -44,8 +46,11 @@ from envs.registry import game_module
 from policies.numpy_policy import NumpyPolicy, masked_softmax
 
 
+NETWORK_PASS_WORK = 4  # the work of one network pass, in positions built
+
+
 class _OverBudget(Exception):
-    """The search built more positions than ``max_positions`` allows."""
+    """The search did more work than ``max_work`` allows."""
 
 
 class PolicySearch:
@@ -54,7 +59,7 @@ class PolicySearch:
     def __init__(self, policy: NumpyPolicy, game: str, params: dict[str, Any] | None = None,
                  depth: int = 2, width: int = 8, leaf_wins: bool = False, root_width: int = 0,
                  leaf_value: str = "network", quiescence: int = 0, quiescence_width: int = 3,
-                 order_by: str = "policy", max_positions: int = 0) -> None:
+                 order_by: str = "policy", max_work: int = 0) -> None:
         if depth < 1 or width < 0:
             raise ValueError(f"search depth must be >= 1 and width >= 0, got depth={depth}, width={width}")
         if quiescence < 0 or quiescence_width < 1:
@@ -62,8 +67,8 @@ class PolicySearch:
                              f"got quiescence={quiescence}, quiescence_width={quiescence_width}")
         if order_by not in ("policy", "value"):
             raise ValueError(f"search order_by must be 'policy' or 'value', got {order_by!r}")
-        if max_positions < 0:
-            raise ValueError(f"search max_positions must be >= 0 (0: no cap), got {max_positions}")
+        if max_work < 0:
+            raise ValueError(f"search max_work must be >= 0 (0: no cap), got {max_work}")
         if leaf_value not in ("network", "none"):
             raise ValueError(f"search leaf_value must be 'network' or 'none', got {leaf_value!r}")
         raw = game_module(game).raw_env
@@ -78,12 +83,12 @@ class PolicySearch:
         self.root_width = root_width or 10**9  # 0: every legal move at the root
         self.quiescence, self.quiescence_width = quiescence, quiescence_width
         self.order_by_value = order_by == "value"
-        self.max_positions = max_positions
+        self.max_work = max_work
         self.rng = np.random.default_rng(0)  # for rules that draw chance in apply
         self.nodes = 0  # positions searched for the last move
-        self.positions = 0  # positions built for the last move
+        self.work = 0  # work done for the last move (see ``max_work``)
         self.searched_depth = 0  # plies the last move was searched to (below ``depth`` when capped)
-        self._position_cap = np.inf
+        self._work_cap = np.inf
 
     def reset(self, seed: int | None = None) -> None:
         self.policy.reset(seed)
@@ -102,11 +107,11 @@ class PolicySearch:
 
         Moves are tried in the network's order (``order_by``) and only a strictly
         better value replaces the best, so ties go to the network's favourite.
-        A search over ``max_positions`` is replaced by one a ply shallower.
+        A search over ``max_work`` is replaced by one a ply shallower.
         """
         for depth in range(self.depth, 0, -1):
-            self.nodes = self.positions = 0
-            self._position_cap = self.max_positions if self.max_positions and depth > 1 else np.inf
+            self.nodes = self.work = 0
+            self._work_cap = self.max_work if self.max_work and depth > 1 else np.inf
             try:
                 result = self._search_root(state, depth)
             except _OverBudget:
@@ -146,6 +151,7 @@ class PolicySearch:
             if built is not None:
                 built.update(zip(legal.tolist(), children))
         else:
+            self._spend(NETWORK_PASS_WORK)
             logits, _ = self.policy.forward(self.observe(self.rules, state, self.rules.to_move(state)))
             probs = masked_softmax(logits[0], mask)
             chosen = legal[np.argsort(-probs[legal], kind="stable")[:width]]
@@ -223,12 +229,16 @@ class PolicySearch:
         """A copy of ``state`` with ``action`` played (taken from ``built`` if it is there)."""
         if built and action in built:
             return built.pop(action)
-        self.positions += 1
-        if self.positions > self._position_cap:
-            raise _OverBudget
+        self._spend(1)
         child = self.rules.copy_state(state)
         self.rules.apply(child, action, self.rng)
         return child
+
+    def _spend(self, work: int) -> None:
+        """Count ``work``; past the cap the search at this depth is given up."""
+        self.work += work
+        if self.work > self._work_cap:
+            raise _OverBudget
 
     def _leaf_value(self, state: Any, me: int, head: float | None = None,
                     alpha: float = -np.inf, beta: float = np.inf) -> float:
@@ -285,6 +295,7 @@ class PolicySearch:
         live = [i for i, state in enumerate(states) if not self.rules.is_over(state)]
         values = np.zeros(len(states))
         if live:
+            self._spend(NETWORK_PASS_WORK)
             seats = [self.rules.to_move(states[i]) for i in live]
             head = self.policy.values(np.stack([self.observe(self.rules, states[i], seat)
                                                 for i, seat in zip(live, seats)]))

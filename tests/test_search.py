@@ -65,13 +65,13 @@ def test_position_cap_drops_a_ply_when_the_search_is_too_big(cap_offset, searche
     order = [PLACE_O5_SWIVEL_LEFT, PLACE_O5]
     uncapped = PolicySearch(preference_policy(order), "swival", depth=2, width=2, leaf_value="none")
     assert uncapped.best_move(DANGER)[0] == PLACE_O5
-    cap = uncapped.positions + cap_offset
-    capped = PolicySearch(preference_policy(order), "swival", depth=2, width=2, leaf_value="none", max_positions=cap)
+    cap = uncapped.work + cap_offset
+    capped = PolicySearch(preference_policy(order), "swival", depth=2, width=2, leaf_value="none", max_work=cap)
     one_ply = PolicySearch(preference_policy(order), "swival", depth=1, width=2, leaf_value="none")
     action, value = capped.best_move(DANGER)
     assert (action, capped.searched_depth) == (expected, searched_depth)
     assert (action, value) == (uncapped if searched_depth == 2 else one_ply).best_move(DANGER)
-    assert capped.positions <= cap
+    assert capped.work <= cap
 
 
 def test_search_proves_the_loss_it_avoids():
@@ -95,7 +95,7 @@ def test_search_without_state_plays_the_bare_network():
                                             ({"quiescence": -1}, "quiescence must be"),
                                             ({"quiescence_width": 0}, "quiescence_width >= 1"),
                                             ({"order_by": "hunch"}, "order_by"),
-                                            ({"max_positions": -1}, "max_positions")])
+                                            ({"max_work": -1}, "max_work")])
 def test_bad_search_settings_are_named(kwargs, message):
     with pytest.raises(ValueError, match=message):
         PolicySearch(preference_policy([0]), "swival", **kwargs)
