@@ -122,7 +122,7 @@ def save_ladder(result: dict[str, Any], out_dir: str | Path) -> tuple[Path, Path
         ax.text(x, v, f"{v:.0f}", ha="center", va="bottom", fontsize=9)
     ax.set_ylabel(f"Elo (vs {names[0]} = 0)")
     players = result.get("players", 2)
-    per_pair = "seats alternated" if players == 2 else f"1 against {players - 1} each way, pairwise score"
+    per_pair = "seats alternated" if players == 2 else f"1 vs {players - 1} each way"
     ax.set_title(f"{result['game']} ({players} players): {result['games_per_pair']} games per pair, {per_pair}",
                  fontsize=9)
     fig.tight_layout()
