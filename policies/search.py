@@ -116,9 +116,11 @@ class PolicySearch:
                 result = self._search_root(state, depth)
             except _OverBudget:
                 continue
+            finally:
+                self._work_cap = np.inf  # the cap binds best_move only
             self.searched_depth = depth
             return result
-        raise AssertionError("a 1-ply search has no position cap")  # pragma: no cover
+        raise AssertionError("a 1-ply search has no work cap")  # pragma: no cover
 
     def _search_root(self, state: Any, depth: int) -> tuple[int, float]:
         me = self.rules.to_move(state)
