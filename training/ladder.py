@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from envs.registry import GAMES
+from envs.registry import GAMES, make_raw
 from envs.core.match import SeriesResult
 from scripts.evaluate import evaluate
 
@@ -37,8 +37,6 @@ def bradley_terry_elo(names: list[str], score: np.ndarray, games: np.ndarray, an
 
 def two_player_rules(game: str) -> dict[str, Any]:
     """The game's first registry variant that seats two players."""
-    from envs.registry import make_raw
-
     for params in GAMES[game].variants:
         if make_raw(game, **params).game.num_players == 2:
             return params
@@ -62,9 +60,9 @@ def lone_entrant_score(result: SeriesResult) -> tuple[float, float]:
 
     A game's winner beats each other player; players who did not win tie with
     each other (a game with no winner ties everyone; a shared win counts as a
-    win). So the lone entrant scores ``n - 1`` for a win, ``(n - 2) / 2`` when another player wins and
-    ``(n - 1) / 2`` for a game without a winner; with two players this is the
-    usual win = 1, draw = 1/2.
+    win). So the lone entrant scores ``n - 1`` for a win, ``(n - 2) / 2`` when
+    another player wins and ``(n - 1) / 2`` for a game without a winner; with
+    two players this is the usual win = 1, draw = 1/2.
     """
     others = len(result.names) - 1
     score = others * result.wins[0] + (others - 1) / 2 * result.losses[0] + others / 2 * result.draws[0]
@@ -80,8 +78,6 @@ def ladder(game: str, entrants: list[str], games: int = 100, seed: int = 0,
     ``games`` the other way round, seats rotated, scored pair by pair
     (``lone_entrant_score``). ``jobs`` processes play each series (same result).
     """
-    from envs.registry import make_raw
-
     params = ladder_rules(game) if params is None else params
     players = make_raw(game, **params).game.num_players
     n = len(entrants)
