@@ -1,0 +1,193 @@
+"""Exact win/draw/loss values of Swival positions, from a small C solver.
+
+``solve(mine, theirs)`` gives the value for the side to move (1 win, 0 draw,
+-1 loss) of the position where ``mine`` is to move; boards are the 24-bit ints
+of ``envs/swival/rules.py``. The search (``swival_solve.c``, next to this file)
+is compiled with gcc on first use into ``$XDG_CACHE_HOME/swgym`` (or
+``~/.cache/swgym``). ``brute_force`` is a pure-Python minimax over the
+project's own rules functions, to check the solver on small positions.
+
+As a command it solves the empty board: a draw, in about 10 minutes and
+3.4e9 nodes on a 2-core machine::
+
+    .venv/bin/python scripts/swival_solve.py [--seconds 1200] [--tt-log2 24]
+"""
+
+from __future__ import annotations
+
+import argparse
+import ctypes
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+if __package__ in (None, ""):  # run as a file: make the repo root importable without an install
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from envs.swival.rules import FULL, has_line, placements, play  # noqa: E402
+
+SOURCE = Path(__file__).resolve().with_suffix(".c")
+LIBRARY_NAME = "swival_solve.so"
+DEFAULT_TT_LOG2 = 24  # 2**24 entries of 16 bytes: 256 MB (allocated lazily by the OS)
+_ABORT = 9
+_NO_TABLE = -2
+VALUE_NAMES = {1: "win", 0: "draw", -1: "loss"}
+
+_lib: ctypes.CDLL | None = None
+_tt_log2: int | None = None
+
+
+def cache_dir() -> Path:
+    """``$XDG_CACHE_HOME/swgym``, or ``~/.cache/swgym`` when XDG_CACHE_HOME is unset."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "swgym"
+
+
+def build() -> Path:
+    """Compile the solver into the cache directory unless the library is newer than the source.
+
+    Returns the library's path; raises RuntimeError when gcc is missing or the compilation fails.
+    """
+    target = cache_dir() / LIBRARY_NAME
+    if target.exists() and target.stat().st_mtime >= SOURCE.stat().st_mtime:
+        return target
+    gcc = shutil.which("gcc")
+    if gcc is None:
+        raise RuntimeError(f"gcc was not found on PATH; it is needed to compile {SOURCE.name}")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        # compile to a temporary name, then rename: parallel test workers never load half a file
+        fd, tmp = tempfile.mkstemp(suffix=".so", dir=target.parent)
+        os.close(fd)
+    except OSError as err:
+        raise RuntimeError(f"cannot write the compiled solver to {target.parent}: {err}") from None
+    try:
+        done = subprocess.run([gcc, "-O2", "-shared", "-fPIC", "-o", tmp, str(SOURCE)],
+                              capture_output=True, text=True)
+        if done.returncode != 0:
+            detail = (done.stderr or done.stdout).strip().splitlines()
+            raise RuntimeError(f"gcc failed to compile {SOURCE} (exit {done.returncode}): "
+                               + " | ".join(detail[-5:]))
+        os.replace(tmp, target)
+    except OSError as err:
+        raise RuntimeError(f"could not run gcc on {SOURCE}: {err}") from None
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+    return target
+
+
+def init(tt_log2: int = DEFAULT_TT_LOG2) -> None:
+    """Build and load the solver, with a transposition table of ``2**tt_log2`` entries (16 bytes each)."""
+    global _lib, _tt_log2
+    if not 4 <= tt_log2 <= 32:
+        raise ValueError(f"tt_log2 must be between 4 and 32, got {tt_log2}")
+    if _lib is None:
+        path = build()
+        try:
+            lib = ctypes.CDLL(str(path))
+        except OSError as err:
+            raise RuntimeError(f"cannot load the compiled solver {path}: {err}") from None
+        lib.sw_init.argtypes = [ctypes.c_int]
+        lib.sw_init.restype = ctypes.c_int
+        lib.sw_new_generation.argtypes = []
+        lib.sw_new_generation.restype = None
+        lib.sw_solve.argtypes = [ctypes.c_uint32, ctypes.c_uint32, ctypes.c_double]
+        lib.sw_solve.restype = ctypes.c_int
+        lib.sw_nodes.argtypes = []
+        lib.sw_nodes.restype = ctypes.c_uint64
+        _lib = lib
+    if _tt_log2 != tt_log2:
+        if _lib.sw_init(tt_log2) != 0:
+            _tt_log2 = None
+            raise MemoryError(f"cannot allocate a solver table of 2**{tt_log2} entries")
+        _tt_log2 = tt_log2
+
+
+def check_position(mine: int, theirs: int) -> None:
+    """ValueError unless both boards are 24-bit ints that do not overlap."""
+    for name, board in (("mine", mine), ("theirs", theirs)):
+        if not isinstance(board, int) or isinstance(board, bool):
+            raise ValueError(f"{name} must be an int bitboard, got {type(board).__name__}")
+        if board < 0 or board & ~FULL:
+            raise ValueError(f"{name} has bits outside the 24 cells: {board:#x} (allowed: 0..{FULL:#x})")
+    if mine & theirs:
+        cells = [c for c in range(24) if (mine & theirs) >> c & 1]
+        raise ValueError(f"mine and theirs overlap on cells {cells}")
+
+
+def solve(mine: int, theirs: int, seconds: float = 60.0) -> int:
+    """Value for the side to move (``mine``): 1 win, 0 draw, -1 loss.
+
+    Each call starts from an empty table. Raises TimeoutError when ``seconds`` run out.
+    """
+    check_position(mine, theirs)
+    if not seconds > 0:
+        raise ValueError(f"seconds must be positive, got {seconds}")
+    if _lib is None:
+        init()
+    _lib.sw_new_generation()
+    value = _lib.sw_solve(mine, theirs, float(seconds))
+    if value == _ABORT:
+        raise TimeoutError(f"the Swival solve ran out of its {seconds:g} s time limit "
+                           f"after {nodes():,} nodes")
+    if value == _NO_TABLE:
+        raise MemoryError("the solver has no transposition table")
+    return value
+
+
+def nodes() -> int:
+    """Nodes the last ``solve`` visited (0 before any)."""
+    return 0 if _lib is None else _lib.sw_nodes()
+
+
+def brute_force(mine: int, theirs: int) -> int:
+    """``solve``'s value by plain memoized minimax over ``placements``/``play``/``has_line`` (small positions only)."""
+    check_position(mine, theirs)
+    memo: dict[tuple[int, int], int] = {}
+
+    def value(me: int, op: int) -> int:
+        if has_line(me):
+            return 1  # the win action
+        if me | op == FULL:
+            return 0  # full board, no line for the mover: draw
+        key = (me, op)
+        if key not in memo:
+            best = -1
+            for cell, direction in placements(me, op):
+                m2, o2 = play(me, op, cell, direction)
+                best = max(best, -value(o2, m2))
+                if best == 1:
+                    break
+            memo[key] = best
+        return memo[key]
+
+    return value(mine, theirs)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="Solve Swival's empty board exactly (win/draw/loss).")
+    parser.add_argument("--seconds", type=float, default=1200.0, help="time limit (default 1200)")
+    parser.add_argument("--tt-log2", type=int, default=DEFAULT_TT_LOG2,
+                        help=f"table of 2**N entries, 16 bytes each (default {DEFAULT_TT_LOG2}: 256 MB)")
+    args = parser.parse_args(argv)
+    try:
+        init(args.tt_log2)
+        print(f"Solving the empty board (time limit {args.seconds:g} s); "
+              "this takes about 10 minutes on this machine...", flush=True)
+        start = time.perf_counter()
+        value = solve(0, 0, args.seconds)
+    except (RuntimeError, ValueError, TimeoutError, MemoryError) as err:
+        raise SystemExit(f"swival_solve: {err}") from None
+    except KeyboardInterrupt:
+        raise SystemExit(130) from None
+    print(f"empty board: {VALUE_NAMES[value]} for the first player (value {value}), "
+          f"{time.perf_counter() - start:.1f} s, {nodes():,} nodes")
+
+
+if __name__ == "__main__":
+    main()
