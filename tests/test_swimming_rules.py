@@ -285,6 +285,74 @@ def test_seat_view_holds_no_hidden_card():
     assert set(view.unknown) == hidden - {c for k in view.known.values() for c in k}
 
 
+@pytest.mark.parametrize("open_hands", [False, True])
+def test_determinize_keeps_what_the_seat_sees_and_redeals_the_rest(open_hands):
+    game = SwimmingGame(num_players=4, open_hands=open_hands)
+    rng = np.random.default_rng(5)
+    state = game.new_state(rng)
+    checked = hands_changed = 0
+    for _ in range(300):
+        if game.is_over(state):
+            break
+        for seat in (s for s in range(4) if state.active[s]):
+            deal = game.determinize(state, seat, rng)
+            assert np.array_equal(raw_env.observe_state(game, deal, seat), raw_env.observe_state(game, state, seat))
+            everywhere = [c for s in range(4) for c in deal.hands[s]] + deal.middle + deal.other_lot + deal.deck \
+                + [c for c in range(32) if deal.discards >> c & 1]
+            assert sorted(everywhere) == list(range(32))  # every card once
+            assert [len(h) for h in deal.hands] == [len(h) for h in state.hands]
+            assert len(deal.deck) == len(state.deck) and len(deal.other_lot) == len(state.other_lot)
+            assert deal.hands[seat] == state.hands[seat] and deal.middle == state.middle
+            hands_changed += deal.hands != state.hands
+            checked += 1
+        legal = np.flatnonzero(game.legal_mask(state))
+        game.apply(state, int(legal[rng.integers(legal.size)]), rng)
+    assert checked > 300
+    if open_hands:  # nothing hidden but the stock and the dealer's unseen lot
+        assert hands_changed == 0
+    else:
+        assert hands_changed > 0.9 * checked
+
+
+def test_determinize_is_seeded():
+    game = SwimmingGame(num_players=4)
+    state = game.new_state(np.random.default_rng(1))
+    first = game.determinize(state, 2, np.random.default_rng(7))
+    again = game.determinize(state, 2, np.random.default_rng(7))
+    assert first.hands == again.hands and first.deck == again.deck and first.other_lot == again.other_lot
+
+
+@pytest.mark.parametrize("hands,coins,seat,lost", [
+    (["9D 10H JC", "7S 10S QS", "AC KC QC"], [3, 3, 3], 0, True),    # lowest pays
+    (["9D 10H JC", "7S 10S QS", "AC KC QC"], [3, 3, 3], 1, False),
+    (["9D 10H JC", "7S 10S QS", "AC KC QC"], [0, 3, 3], 0, True),    # lowest swimmer sinks: a loss too
+    (["AD AH AS", "7S 10S QS", "AC KC QC"], [3, 3, 3], 2, True),     # Fire: everyone else pays
+])
+def test_round_loser_reads_the_last_showdown(hands, coins, seat, lost):
+    game, state = table(hands, coins=coins)
+    key = game.round_key(state)
+    game.showdown(state, RNG, [0.0] * 3, "knock")
+    assert game.round_key(state) != key
+    assert game.round_loser(state, seat) is lost
+
+
+@pytest.mark.parametrize("hands,seat,margin", [
+    (["9D 10H JC", "7S 10S QS", "AC KC QC"], 0, 10 - 27),   # lowest: below the next lowest
+    (["9D 10H JC", "7S 10S QS", "AC KC QC"], 2, 31 - 10),   # above the lowest
+    (["AD AH AS", "7S 10S QS", "AC KC QC"], 0, 33 - 27),    # Fire counts 33
+])
+def test_round_margin_is_the_distance_to_the_lowest_other(hands, seat, margin):
+    game, state = table(hands)
+    game.showdown(state, RNG, [0.0] * 3, "knock")
+    assert game.round_margin(state, seat) == margin
+
+
+def test_a_void_round_is_no_loss():
+    game, state = table(["9D 10H JC", "9S 10C JH"], coins=[0, 0])
+    game.showdown(state, RNG, [0.0] * 2, "knock")
+    assert state.last.reason == "void" and not game.round_loser(state, 0) and game.round_margin(state, 0) == 0
+
+
 # -- env: agents leave when they sink ------------------------------------------------
 def test_sinking_agent_leaves_env_agents():
     env = envs.make_raw("swimming", num_players=3)

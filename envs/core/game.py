@@ -106,6 +106,29 @@ class Game:
                 ending.append(action)
         return ending
 
+    def determinize(self, state: Any, seat: int, rng: np.random.Generator) -> Any:
+        """A full state that agrees with all ``seat`` may see, hidden information drawn from ``rng``.
+
+        Searches of games with hidden cards play on such states. A game
+        without hidden information returns a copy of ``state``.
+        """
+        return self.copy_state(state)
+
+    def round_key(self, state: Any) -> Any:
+        """Which round of a many-round game ``state`` is in (a one-round game: always 0).
+
+        A rollout to the end of the round stops when this changes or the game ends.
+        """
+        return 0
+
+    def round_loser(self, state: Any, seat: int) -> bool:
+        """Whether ``seat`` lost the round that just ended (scored by rollouts; none by default)."""
+        return False
+
+    def round_margin(self, state: Any, seat: int) -> float:
+        """How far ``seat`` finished the round that just ended above the lowest other player (0 by default)."""
+        return 0.0
+
     def capturing_moves(self, state: Any) -> list[int]:
         """The legal moves that take material, the biggest takes first (none by default).
 

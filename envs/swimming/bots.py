@@ -29,11 +29,8 @@ import numpy as np
 
 from envs.core.bots import Bot
 from envs.swimming.rules import (
-    CHOICE, KEEP_LOT, KNOCK, NUM_CARDS, PASS, SCORE2, SWAP_ALL, TAKE_OTHER, SwimmingGame, SwimmingState, bits,
-    cards_of,
+    CHOICE, KEEP_LOT, KNOCK, PASS, SCORE2, SWAP_ALL, TAKE_OTHER, SwimmingGame, SwimmingState, deal_unseen,
 )
-
-ALL_CARDS = (1 << NUM_CARDS) - 1
 
 
 @dataclass
@@ -57,15 +54,8 @@ class SeatView:
 
 def seat_view(game: SwimmingGame, state: SwimmingState, seat: int) -> SeatView:
     """The information of ``seat`` only (no hidden cards of other players, no stock order)."""
-    hand, middle = state.hands[seat][:], state.middle[:]
-    seen = bits(hand) | bits(middle) | state.discards
-    known = {}
-    for s in range(game.num_players):
-        if s != seat and state.active[s]:
-            mask = game.visible_cards(state, seat, s)
-            known[s] = cards_of(mask)
-            seen |= mask
-    return SeatView(seat, hand, middle, known, cards_of(ALL_CARDS & ~seen), len(state.deck), state.coins[:],
+    unknown, known = game.unseen_cards(state, seat)
+    return SeatView(seat, state.hands[seat][:], state.middle[:], known, unknown, len(state.deck), state.coins[:],
                     state.active[:], state.dealer, state.knocker, state.phase, state.turns,
                     seat == state.to_move and game.knock_allowed(state))
 
@@ -151,13 +141,9 @@ class MediumBot(Bot):
 
     def determinize(self, v: SeatView) -> tuple[dict[int, list[int]], list[int]]:
         """Others' hands (known cards plus drawn ones) and a stock, from the unseen cards."""
-        pool = [v.unknown[i] for i in self.rng.permutation(len(v.unknown))]
-        hands, k = {v.seat: v.hand}, 0
-        for s, cards in v.known.items():
-            missing = 3 - len(cards)
-            hands[s] = cards + pool[k:k + missing]
-            k += missing
-        return hands, pool[k:k + v.stock]
+        hands, rest = deal_unseen(v.unknown, v.known, self.rng)
+        hands[v.seat] = v.hand
+        return hands, rest[:v.stock]
 
     def rollout(self, v: SeatView, action: int, hands: dict[int, list[int]], stock: list[int]) -> bool:
         """Play ``action`` then the round to its end, everyone greedy; True if this seat pays."""

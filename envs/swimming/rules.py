@@ -17,6 +17,7 @@ import numpy as np
 from envs.core.game import Game, RuleError
 
 NUM_CARDS = 32
+ALL_CARDS = (1 << NUM_CARDS) - 1
 NUM_ACTIONS = 14
 SWAP_ALL, PASS, KNOCK, KEEP_LOT, TAKE_OTHER = 9, 10, 11, 12, 13
 CHOICE, PLAY, OVER = 0, 1, 2  # phases: the dealer's lot choice, play, game over
@@ -89,6 +90,22 @@ def cards_of(mask: int) -> list[int]:
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
+
+
+def deal_unseen(unknown: list[int], known: dict[int, list[int]],
+                rng: np.random.Generator) -> tuple[dict[int, list[int]], list[int]]:
+    """Shuffle the ``unknown`` cards and fill every hand of ``known`` up to three.
+
+    Returns (seat -> its known cards plus the dealt ones, the unknown cards
+    left over in shuffled order).
+    """
+    pool = [unknown[i] for i in rng.permutation(len(unknown))]
+    hands, k = {}, 0
+    for s, cards in known.items():
+        missing = 3 - len(cards)
+        hands[s] = cards + pool[k:k + missing]
+        k += missing
+    return hands, pool[k:]
 
 
 @dataclass
@@ -248,6 +265,55 @@ class SwimmingGame(Game):
         if viewer == holder or self.open_hands:
             return bits(state.hands[holder])
         return state.public[holder]
+
+    # -- hidden information ------------------------------------------------
+    def unseen_cards(self, state: SwimmingState, seat: int) -> tuple[list[int], dict[int, list[int]]]:
+        """(cards ``seat`` cannot place, sorted; the cards it sees in each other active hand).
+
+        The unseen cards are the others' hidden cards, the dealer's unseen lot
+        and the stock.
+        """
+        seen = bits(state.hands[seat]) | bits(state.middle) | state.discards
+        known = {}
+        for s in range(self.num_players):
+            if s != seat and state.active[s]:
+                mask = self.visible_cards(state, seat, s)
+                known[s] = cards_of(mask)
+                seen |= mask
+        return cards_of(ALL_CARDS & ~seen), known
+
+    def determinize(self, state: SwimmingState, seat: int, rng: np.random.Generator) -> SwimmingState:
+        """A copy of ``state`` with every card ``seat`` cannot see dealt again at random.
+
+        The others keep the cards ``seat`` saw them take; their other cards,
+        the dealer's unseen lot and the stock order are drawn from the unseen
+        cards (:func:`deal_unseen`).
+        """
+        unknown, known = self.unseen_cards(state, seat)
+        hands, rest = deal_unseen(unknown, known, rng)
+        out = self.copy_state(state)
+        for s, hand in hands.items():
+            out.hands[s] = sorted(hand)
+        if state.other_lot:
+            out.other_lot, rest = sorted(rest[:3]), rest[3:]
+        out.deck = rest
+        return out
+
+    def round_key(self, state: SwimmingState) -> int:
+        return state.round
+
+    def round_loser(self, state: SwimmingState, seat: int) -> bool:
+        """Whether ``seat`` was among the lowest (paid or sank) in the last showdown; a void round is no loss."""
+        last = state.last
+        return last is not None and last.reason != "void" and seat in last.losers
+
+    def round_margin(self, state: SwimmingState, seat: int) -> float:
+        """``seat``'s points in the last showdown minus the lowest other player's (Fire counts 33); 0 if void."""
+        last = state.last
+        if last is None or last.reason == "void" or seat not in last.scores:
+            return 0.0
+        others = [points for s, points in last.scores.items() if s != seat]
+        return last.scores[seat] - min(others)
 
     # -- playing -----------------------------------------------------------
     def apply(self, state: SwimmingState, action: int, rng: np.random.Generator) -> list[float]:
