@@ -50,13 +50,34 @@ def load(game: str, name: str = "hard", seed: int | None = None, temperature: fl
     policy = NumpyPolicy(path, game=game, temperature=temperature, seed=seed, params=params)
     search = policy.meta.get("search")
     if search:
-        from policies.search import PolicySearch
-
-        try:
-            return PolicySearch(policy, game, params, **search)
-        except (TypeError, ValueError) as err:
-            raise PolicyFileError(f"policy file {path}: its search settings {search} are not valid ({err})") from None
+        return _with_search(policy, path, game, params, search, seed)
     return policy
+
+
+SEARCH_KINDS = ("alphabeta", "rollouts")
+
+
+def _with_search(policy: NumpyPolicy, path: Path, game: str, params: dict[str, Any], search: dict[str, Any],
+                 seed: int | None):
+    """The policy file's play-time search around its network.
+
+    ``search["kind"]``: ``"alphabeta"`` (the default; :class:`policies.search.PolicySearch`)
+    or ``"rollouts"`` (:class:`policies.rollouts.RolloutSearch`); the other keys are its settings.
+    """
+    settings = dict(search)
+    kind = settings.pop("kind", "alphabeta")
+    try:
+        if kind == "alphabeta":
+            from policies.search import PolicySearch
+
+            return PolicySearch(policy, game, params, **settings)
+        if kind == "rollouts":
+            from policies.rollouts import RolloutSearch
+
+            return RolloutSearch(policy, game, params, seed=seed, **settings)
+    except (TypeError, ValueError) as err:
+        raise PolicyFileError(f"policy file {path}: its search settings {search} are not valid ({err})") from None
+    raise PolicyFileError(f"policy file {path}: unknown search kind {kind!r}; known: {', '.join(SEARCH_KINDS)}")
 
 
 __all__ = ["NumpyPolicy", "PolicyFileError", "load", "shipped_path"]

@@ -129,11 +129,14 @@ class NumpyPolicy:
     def forward(self, observations: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(logits, values) for a batch of observations (any leading shape is flattened per row)."""
         x = np.asarray(observations, dtype=np.float32).reshape(-1, self.obs_size)
-        h = x
+        return self.logits(x), self._values(x)
+
+    def logits(self, observations: np.ndarray) -> np.ndarray:
+        """The policy head alone for a batch of observations (play-outs need no value)."""
+        h = np.asarray(observations, dtype=np.float32).reshape(-1, self.obs_size)
         for w, b in self.pi_layers:
             h = self.activation(h @ w + b)
-        logits = h @ self.action_head[0] + self.action_head[1]
-        return logits, self._values(x)
+        return h @ self.action_head[0] + self.action_head[1]
 
     def values(self, observations: np.ndarray) -> np.ndarray:
         """The value head alone for a batch of observations (a search's leaves need no policy)."""

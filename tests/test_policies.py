@@ -286,3 +286,38 @@ def test_bad_search_settings_in_a_policy_file_are_named(tmp_path, search, messag
     np.savez_compressed(path, meta=np.array(json.dumps(meta)), **arrays)
     with pytest.raises(policies.PolicyFileError, match=f"bad_search.npz: its search settings .*{message}"):
         policies.load("swish", str(path), setup="random")
+
+
+def _with_search(tmp_path, game, params, search):
+    """A copy of the shipped policy file of ``game`` with ``search`` as its play-time search settings."""
+    from policies.numpy_policy import read_policy_file
+
+    meta, arrays = read_policy_file(policies.shipped_path(game, **params))
+    meta["search"] = search
+    path = tmp_path / "with_search.npz"
+    np.savez_compressed(path, meta=np.array(json.dumps(meta)), **arrays)
+    return path
+
+
+def test_search_kind_picks_the_search(tmp_path):
+    from policies.rollouts import RolloutSearch
+    from policies.search import PolicySearch
+
+    params = {"num_players": 4}
+    path = _with_search(tmp_path, "swimming", params,
+                        {"kind": "rollouts", "samples": 4, "width": 2, "always": [10, 11]})
+    opponent = policies.load("swimming", str(path), seed=1, **params)
+    assert isinstance(opponent, RolloutSearch)
+    assert (opponent.samples, opponent.width, opponent.always) == (4, 2, (10, 11))
+    path = _with_search(tmp_path, "swival", {}, {"kind": "alphabeta", "depth": 2})
+    assert isinstance(policies.load("swival", str(path)), PolicySearch)
+
+
+@pytest.mark.parametrize("search,message", [
+    ({"kind": "mcts"}, "unknown search kind 'mcts'; known: alphabeta, rollouts"),
+    ({"kind": "rollouts", "samples": 0}, "its search settings .*samples"),
+])
+def test_bad_search_kind_in_a_policy_file_is_named(tmp_path, search, message):
+    path = _with_search(tmp_path, "swimming", {"num_players": 4}, search)
+    with pytest.raises(policies.PolicyFileError, match=f"with_search.npz: .*{message}"):
+        policies.load("swimming", str(path), num_players=4)
