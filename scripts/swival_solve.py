@@ -7,10 +7,10 @@ is compiled with gcc on first use into ``$XDG_CACHE_HOME/swgym`` (or
 ``~/.cache/swgym``). ``brute_force`` is a pure-Python minimax over the
 project's own rules functions, to check the solver on small positions.
 
-As a command it solves the empty board: a draw, in about 10 minutes and
-3.4e9 nodes on a 2-core machine::
+As a command it solves the empty board: a draw, after 5.0e9 nodes: about 14 minutes
+on a 2-core machine with other work running::
 
-    .venv/bin/python scripts/swival_solve.py [--seconds 1200] [--tt-log2 24]
+    .venv/bin/python scripts/swival_solve.py [--seconds 3600] [--tt-log2 24]
 """
 
 from __future__ import annotations
@@ -171,14 +171,14 @@ def brute_force(mine: int, theirs: int) -> int:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="Solve Swival's empty board exactly (win/draw/loss).")
-    parser.add_argument("--seconds", type=float, default=1200.0, help="time limit (default 1200)")
+    parser.add_argument("--seconds", type=float, default=3600.0, help="time limit (default 3600)")
     parser.add_argument("--tt-log2", type=int, default=DEFAULT_TT_LOG2,
                         help=f"table of 2**N entries, 16 bytes each (default {DEFAULT_TT_LOG2}: 256 MB)")
     args = parser.parse_args(argv)
     try:
         init(args.tt_log2)
         print(f"Solving the empty board (time limit {args.seconds:g} s); "
-              "this takes about 10 minutes on this machine...", flush=True)
+              "this takes about 15 minutes on this machine...", flush=True)
         start = time.perf_counter()
         value = solve(0, 0, args.seconds)
     except (RuntimeError, ValueError, TimeoutError, MemoryError) as err:
