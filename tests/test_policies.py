@@ -321,3 +321,15 @@ def test_bad_search_kind_in_a_policy_file_is_named(tmp_path, search, message):
     path = _with_search(tmp_path, "swimming", {"num_players": 4}, search)
     with pytest.raises(policies.PolicyFileError, match=f"with_search.npz: .*{message}"):
         policies.load("swimming", str(path), num_players=4)
+
+
+@pytest.mark.parametrize("name,params", SHIPPED, ids=[f"{n}-{p}" for n, p in SHIPPED])
+def test_shipped_search_settings_are_the_training_configs(name, params):
+    """A policy file plays with the search its game's config names (`swgym train GAME --ship` reproduces it)."""
+    from training.selfplay import CONFIG_DIR, load_config
+
+    shipped = policies.shipped_path(name, **params)
+    configs = [c for c in map(load_config, map(str, sorted(CONFIG_DIR.glob("*.json"))))
+               if c["game"] == name and policies.shipped_path(name, **c["params"]) == shipped]
+    assert len(configs) == 1, f"{shipped.name}: {len(configs)} training configs ship it"
+    assert NumpyPolicy(shipped).meta.get("search") == configs[0].get("search")
