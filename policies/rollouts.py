@@ -8,10 +8,11 @@ candidates are played out from the same deals, so their results differ by
 the move, not by the luck of the draw.
 
 A candidate's score is the share of play-outs in which the searcher loses
-the round, less ``margin_weight`` times its mean margin over the lowest
-other player at the showdown (so of two moves that lose equally often, the
-one that finishes further from the bottom wins); the lowest score is played,
-equal scores going to the network's favourite.
+the round, less ``margin_weight`` times its mean margin (in points) over the
+lowest other player at the showdown: a small weight mostly decides between
+moves that lose equally often, for the one that ends further from the
+bottom. The lowest score is played, equal scores going to the network's
+favourite.
 
 ``playout``: who plays the play-outs, every seat the searcher's own included:
 
