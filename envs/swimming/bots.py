@@ -1,8 +1,9 @@
 """Swimming's easy and medium bots.
 
-Both read only what their seat may see: :func:`seat_view` extracts it from
-the rules state (own hand, the middle, cards known to be in other hands,
-cards put aside, coins, the knock, ...) and the bots decide from that view.
+Both read only what their seat may see. Easy reads its own hand and the
+middle; medium decides from :func:`seat_view`, which extracts the seat's
+information from the rules state (own hand, the middle, cards known to be in
+other hands, cards put aside, coins, the knock, ...).
 
 * easy: greedy. Takes the swap that raises its score most, else passes;
   knocks at 30 or more; as dealer keeps a lot worth 20 or more.
@@ -87,13 +88,14 @@ class EasyBot(Bot):
     """Greedy: the swap that raises the score most, knock at 30, keep a lot worth 20."""
 
     def choose(self, state: SwimmingState, mask: np.ndarray) -> int:
-        v = seat_view(self.game, state, state.to_move)
-        if v.phase == CHOICE:
-            return KEEP_LOT if s2(v.hand) >= 40 else TAKE_OTHER
-        now = s2(v.hand)
+        # only its own hand and the middle: no full seat view (play-out searches call this thousands of times a move)
+        hand = state.hands[state.to_move]
+        if state.phase == CHOICE:
+            return KEEP_LOT if s2(hand) >= 40 else TAKE_OTHER
+        now = s2(hand)
         if mask[KNOCK] and now >= KNOCK_AT:
             return KNOCK
-        actions, scores = [PASS, *range(SWAP_ALL + 1)], [now, *swap_scores(v.hand, v.middle)]
+        actions, scores = [PASS, *range(SWAP_ALL + 1)], [now, *swap_scores(hand, state.middle)]
         return self.pick_best(actions, scores) if max(scores) > now else PASS
 
 
