@@ -31,12 +31,13 @@ same seed gives the same moves. Nothing here imports torch.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from envs.registry import game_module
+from envs.registry import entry, game_module
 from policies.numpy_policy import NumpyPolicy
 
 
@@ -59,17 +60,16 @@ class RolloutSearch:
                              f"(0..{self.rules.num_actions - 1})")
         self.playout_bot = None
         if playout != "network":
-            if playout not in ("easy", "medium"):
-                raise ValueError(f"rollout search playout must be 'network' or a bot level ('easy', 'medium'), "
-                                 f"got {playout!r}")
-            from envs.core.opponents import make_opponent
-
-            self.playout_bot = make_opponent(game, playout, seed=seed, **(params or {}))
+            bots = importlib.import_module(entry(game).bots_module).BOTS
+            if playout not in bots:
+                raise ValueError(f"rollout search playout must be 'network' or a bot level of {game} "
+                                 f"({', '.join(map(repr, bots))}), got {playout!r}")
+            self.playout_bot = bots[playout](self.rules, seed=seed)
         self.policy = policy
         self.meta = policy.meta
         self.observe = raw.observe_state
         self.samples, self.width, self.always = samples, width, tuple(always)
-        self.playout, self.margin_weight = playout, margin_weight
+        self.margin_weight = margin_weight
         self.rng = np.random.default_rng(seed)
         self.scores: dict[int, float] = {}  # candidate -> its score at the last move (lower is better)
 

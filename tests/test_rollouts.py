@@ -114,7 +114,7 @@ def test_whole_game_with_legal_moves():
                                             ({"width": 0}, "samples and width must be >= 1"),
                                             ({"always": [14]}, r"always: \[14\] are not actions of swimming"),
                                             ({"always": ["knock"]}, "are not actions"),
-                                            ({"playout": "hard"}, "playout must be 'network' or a bot level"),
+                                            ({"playout": "hard"}, "playout must be 'network' or a bot level of swimming"),
                                             ({"margin_weight": -1}, "margin_weight must be >= 0")])
 def test_bad_rollout_settings_are_named(kwargs, message):
     with pytest.raises(ValueError, match=message):
