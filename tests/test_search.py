@@ -61,7 +61,7 @@ def test_search_picks(name, state, order, depth, leaf_value, expected):
     (0, 2, PLACE_O5),                     # the 2-ply search fits its cap exactly: it sees the reply
     (-1, 1, PLACE_O5_SWIVEL_LEFT),        # one position short: the 1-ply search plays instead
 ])
-def test_position_cap_drops_a_ply_when_the_search_is_too_big(cap_offset, searched_depth, expected):
+def test_work_cap_drops_a_ply_when_the_search_is_too_big(cap_offset, searched_depth, expected):
     order = [PLACE_O5_SWIVEL_LEFT, PLACE_O5]
     uncapped = PolicySearch(preference_policy(order), "swival", depth=2, width=2, leaf_value="none")
     assert uncapped.best_move(DANGER)[0] == PLACE_O5
