@@ -353,6 +353,70 @@ def test_a_void_round_is_no_loss():
     assert state.last.reason == "void" and not game.round_loser(state, 0) and game.round_margin(state, 0) == 0
 
 
+
+# -- the round's public record and the decisions rebuilt from it -------------------------------
+def test_past_decisions_rebuild_the_states_the_others_moved_in():
+    # Seat 1 swaps 7H for QS, seat 2 swaps all, seat 0 passes, seat 1 passes: seat 0 looks back from its turn.
+    game, state = table(["7C 8C 9C", "7H AS KD", "10D JD QD"], middle="QS 8H 9H", deck="7D 8D 9D 10C JC")
+    state.to_move = 1
+    start = game.copy_state(state)
+    for action in (1 * 3 + 2, SWAP_ALL):   # seat 1: 7H (hand card 1, after KD) for QS (middle card 2); seat 2: all
+        game.apply(state, action, RNG)
+    before_pass = game.copy_state(state)
+    game.apply(state, PASS, RNG)  # seat 0
+    game.apply(state, PASS, RNG)  # seat 1
+    assert [(m.seat, m.action) for m in state.moves] == [(1, 5), (2, SWAP_ALL), (0, PASS), (1, PASS)]
+    decisions = game.past_decisions(state, viewer=0)
+    assert [(past.to_move, action) for past, action in decisions] == [(1, 5), (2, SWAP_ALL), (1, PASS)]
+    first, swap_all, last_pass = (past for past, _ in decisions)
+    assert first.hands == start.hands and first.middle == start.middle and first.public == start.public
+    assert swap_all.hands[2] == cards("10D JD QD") and swap_all.middle == cards("7H 8H 9H")
+    assert swap_all.hands[1] == cards("AS KD QS") and swap_all.public[1] == 1 << parse_card("QS")
+    assert last_pass.passes == 1 and last_pass.hands == state.hands and last_pass.moves == state.moves[:3]
+    assert before_pass.hands == state.hands
+    assert [past.to_move for past, _ in game.past_decisions(state, viewer=1)] == [2, 0]
+
+
+def test_past_decisions_match_the_true_states_over_whole_games():
+    # Random moves through refreshes of the middle, knocks, dealer's choices and new rounds: every rebuilt
+    # state is the one the mover really saw (the stock as a set: a refresh's three cards come back sorted).
+    game = SwimmingGame(num_players=4)
+    rng = np.random.default_rng(3)
+    checked = refreshed = 0
+    for _ in range(6):
+        state, seen = game.new_state(rng), []
+        while not game.is_over(state):
+            if seen and seen[-1][0].round != state.round:
+                seen = []
+            legal = np.flatnonzero(game.legal_mask(state))
+            action = int(legal[rng.integers(legal.size)])
+            seen.append((game.copy_state(state), action))
+            game.apply(state, action, rng)
+            if game.is_over(state) or state.round != seen[-1][0].round:
+                continue
+            viewer = int(rng.integers(4))
+            rebuilt = game.past_decisions(state, viewer)
+            truth = [(past, a) for past, a in seen if past.to_move != viewer]
+            assert [a for _, a in rebuilt] == [a for _, a in truth]
+            for (past, _), (true, _) in zip(rebuilt, truth):
+                assert sorted(past.deck) == sorted(true.deck)
+                past.deck = true.deck
+                assert vars(past) == vars(true)
+                checked += 1
+            refreshed += any(m.drawn for m in state.moves)
+    assert checked > 5000 and refreshed > 10
+
+
+def test_the_record_starts_again_each_round_and_copies_keep_their_own():
+    game = SwimmingGame(num_players=3)
+    state = game.new_state(np.random.default_rng(2))
+    game.apply(state, KEEP_LOT, RNG)
+    copy = game.copy_state(state)
+    game.apply(copy, PASS, RNG)
+    assert len(state.moves) == 1 and len(copy.moves) == 2
+    game.showdown(state, RNG, [0.0] * 3, "knock")
+    assert state.moves == [] and state.round == 2
+
 # -- env: agents leave when they sink ------------------------------------------------
 def test_sinking_agent_leaves_env_agents():
     env = envs.make_raw("swimming", num_players=3)

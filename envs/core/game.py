@@ -114,6 +114,16 @@ class Game:
         """
         return self.copy_state(state)
 
+    def past_decisions(self, state: Any, viewer: int) -> list[tuple[Any, int]]:
+        """The moves the other players made this round, as (the state each was made in, the move).
+
+        Rebuilt from ``state``'s hidden information, so in a deal from
+        :meth:`determinize` they show what the others would have seen if the
+        guess were true: a search weighs its deals by how likely those moves
+        were. Empty by default (nothing to infer).
+        """
+        return []
+
     def round_key(self, state: Any) -> Any:
         """Which round of a many-round game ``state`` is in (a one-round game: always 0).
 

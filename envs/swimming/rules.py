@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import combinations
+from typing import NamedTuple
 
 import numpy as np
 
@@ -120,6 +121,21 @@ class Showdown:
     reason: str  # "bingo", "fire", "knock", "deck", "turn limit", "void"
 
 
+class RoundMove(NamedTuple):
+    """One move of the round as the whole table saw it, and the public table just before it."""
+
+    seat: int
+    action: int
+    middle: tuple[int, ...]   # the middle before the move
+    public: tuple[int, ...]   # per seat: bitmask of its cards everyone knew
+    discards: int
+    knocker: int
+    passes: int
+    turns: int
+    stock: int                # cards in the stock before the move
+    drawn: tuple[int, ...] = ()  # the new middle a refresh dealt straight after this move
+
+
 @dataclass
 class SwimmingState:
     coins: list[int]
@@ -138,6 +154,7 @@ class SwimmingState:
     passes: int = 0   # passes in a row
     turns: int = 0    # play-phase turns this round
     round: int = 0
+    moves: list[RoundMove] = field(default_factory=list)  # this round's moves, for everyone to read
     winner: int = -1
     draw_cards: list[int] = field(default_factory=list)  # the dealer draw, by seat
     last: Showdown | None = None
@@ -205,6 +222,7 @@ class SwimmingGame(Game):
         state.passes = 0
         state.turns = 0
         state.round += 1
+        state.moves = []
 
     def copy_state(self, state: SwimmingState) -> SwimmingState:
         s = SwimmingState(
@@ -212,8 +230,8 @@ class SwimmingGame(Game):
             hands=[h[:] for h in state.hands], middle=state.middle[:], deck=state.deck[:],
             other_lot=state.other_lot[:], public=state.public[:], discards=state.discards,
             phase=state.phase, to_move=state.to_move, knocker=state.knocker, passes=state.passes,
-            turns=state.turns, round=state.round, winner=state.winner, draw_cards=state.draw_cards[:],
-            last=state.last)  # Showdown records are never mutated
+            turns=state.turns, round=state.round, moves=state.moves[:], winner=state.winner,
+            draw_cards=state.draw_cards[:], last=state.last)  # Showdown records are never mutated
         return s
 
     # -- queries -----------------------------------------------------------
@@ -299,6 +317,46 @@ class SwimmingGame(Game):
         out.deck = rest
         return out
 
+    def past_decisions(self, state: SwimmingState, viewer: int) -> list[tuple[SwimmingState, int]]:
+        """The other players' moves this round, each as (the state it was made in, the move), oldest first.
+
+        The states are rebuilt from ``state``'s hands (in a deal from
+        :meth:`determinize`, the guessed ones) walked back through the round's
+        public record (``state.moves``): a swap gives back the card taken and
+        takes back the card given; swapping all (or taking the other lot)
+        means the hand before was the middle after. The stock before a move
+        is the stock now with the cards refreshes dealt since put back on top.
+        """
+        moves = state.moves
+        hands = [h[:] for h in state.hands]
+        stock = state.deck[:]
+        decisions = []
+        for k in range(len(moves) - 1, -1, -1):
+            move = moves[k]
+            seat, action = move.seat, move.action
+            middle_after = list(moves[k + 1].middle) if k + 1 < len(moves) else state.middle
+            stock = list(move.drawn) + stock
+            hand_after = hands[seat]
+            if action < SWAP_ALL:
+                taken = move.middle[action % 3]
+                given = next(c for c in middle_after if c not in move.middle)
+                hands[seat] = sorted([c for c in hand_after if c != taken] + [given])
+            elif action in (SWAP_ALL, TAKE_OTHER):
+                hands[seat] = list(middle_after)
+            if seat == viewer:
+                continue
+            past = self.copy_state(state)
+            past.hands = [h[:] for h in hands]
+            past.middle, past.public = list(move.middle), list(move.public)
+            past.discards, past.knocker, past.passes, past.turns = move.discards, move.knocker, move.passes, move.turns
+            past.deck = stock[:]
+            past.moves = moves[:k]
+            past.to_move = seat
+            past.phase = CHOICE if action in (KEEP_LOT, TAKE_OTHER) else PLAY
+            past.other_lot = (middle_after if action == KEEP_LOT else hand_after)[:] if past.phase == CHOICE else []
+            decisions.append((past, action))
+        return decisions[::-1]
+
     def round_key(self, state: SwimmingState) -> int:
         return state.round
 
@@ -319,6 +377,8 @@ class SwimmingGame(Game):
     def apply(self, state: SwimmingState, action: int, rng: np.random.Generator) -> list[float]:
         rewards = [0.0] * self.num_players
         me = state.to_move
+        state.moves.append(RoundMove(me, action, tuple(state.middle), tuple(state.public), state.discards,
+                                     state.knocker, state.passes, state.turns, len(state.deck)))
         if state.phase == CHOICE:
             hand, other = state.hands[me], state.other_lot
             if action == KEEP_LOT:
@@ -360,6 +420,7 @@ class SwimmingGame(Game):
             state.discards |= bits(state.middle)
             state.middle = sorted(state.deck[:3])
             del state.deck[:3]
+            state.moves[-1] = state.moves[-1]._replace(drawn=tuple(state.middle))
             state.passes = 0
         nxt = self.next_active(state, me)
         if nxt == state.knocker:
