@@ -7,6 +7,14 @@ rest of the round out from ``samples`` deals of the cards it cannot see
 candidates are played out from the same deals, so their results differ by
 the move, not by the luck of the draw.
 
+With ``belief_deals`` > 0 the deals are not all equally likely: the
+searcher draws that many, rebuilds for each what the other players saw at
+their moves this round if the deal were true (the rules'
+``past_decisions``), and weighs the deal by the network's probability of
+the moves they made there, raised to ``belief_power`` (below 1 trusts the
+network as a model of the others less). The ``samples`` deals played out
+are drawn from those, in proportion to the weights.
+
 A candidate's score is the share of play-outs in which the searcher loses
 the round, less ``margin_weight`` times its mean margin (in points) over the
 lowest other player at the showdown: a small weight mostly decides between
@@ -20,10 +28,17 @@ favourite.
 * a bot level of the game (``"easy"``): the game's bot of that level, from
   the state (cheap bots only: it moves thousands of times a move).
 
+``network_moves`` (with a bot level only): moves whose timing the network
+decides in the play-outs. Where one is legal, it is played with the
+network's probability for it; otherwise the bot moves, with those moves
+taken out of its choice. (Swimming: the easy bot swaps, but knocks when the
+network would, which is how the medium players it imitates knock.)
+
 This is what the rules must offer (see :class:`envs.core.game.Game`):
 ``determinize(state, seat, rng)``, ``round_key(state)`` (a play-out ends
-when it changes or the game ends), ``round_loser(state, seat)`` and
-``round_margin(state, seat)``.
+when it changes or the game ends), ``round_loser(state, seat)``,
+``round_margin(state, seat)`` and, for ``belief_deals``,
+``past_decisions(state, seat)``.
 
 Deals come from the searcher's own generator, seeded by ``reset``, so the
 same seed gives the same moves. Nothing here imports torch.
@@ -46,18 +61,29 @@ class RolloutSearch:
 
     def __init__(self, policy: NumpyPolicy, game: str, params: dict[str, Any] | None = None,
                  samples: int = 24, width: int = 4, always: Sequence[int] = (), playout: str = "network",
-                 margin_weight: float = 0.0, seed: int | None = None) -> None:
+                 margin_weight: float = 0.0, belief_deals: int = 0, belief_power: float = 1.0,
+                 network_moves: Sequence[int] = (), seed: int | None = None) -> None:
         if samples < 1 or width < 1:
             raise ValueError(f"rollout search samples and width must be >= 1, got samples={samples}, width={width}")
         if not margin_weight >= 0:
             raise ValueError(f"rollout search margin_weight must be >= 0, got {margin_weight}")
+        if isinstance(belief_deals, bool) or not isinstance(belief_deals, int) or belief_deals < 0:
+            raise ValueError(f"rollout search belief_deals must be an int >= 0 (0: no weighing), got {belief_deals!r}")
+        if 0 < belief_deals < samples:
+            raise ValueError(f"rollout search belief_deals ({belief_deals}) must be 0 or at least samples ({samples})")
+        if not belief_power > 0:
+            raise ValueError(f"rollout search belief_power must be > 0, got {belief_power}")
         raw = game_module(game).raw_env
         self.rules = raw.game_cls(**(params or {}))
-        bad = [a for a in always if isinstance(a, bool) or not isinstance(a, int)
-               or not 0 <= a < self.rules.num_actions]
-        if bad:
-            raise ValueError(f"rollout search always: {bad} are not actions of {game} "
-                             f"(0..{self.rules.num_actions - 1})")
+        for key, actions in (("always", always), ("network_moves", network_moves)):
+            bad = [a for a in actions if isinstance(a, bool) or not isinstance(a, int)
+                   or not 0 <= a < self.rules.num_actions]
+            if bad:
+                raise ValueError(f"rollout search {key}: {bad} are not actions of {game} "
+                                 f"(0..{self.rules.num_actions - 1})")
+        if network_moves and playout == "network":
+            raise ValueError("rollout search network_moves needs a bot level as playout (the network plays every move "
+                             "with playout='network')")
         self.playout_bot = None
         if playout != "network":
             bots = importlib.import_module(entry(game).bots_module).BOTS
@@ -70,6 +96,9 @@ class RolloutSearch:
         self.observe = raw.observe_state
         self.samples, self.width, self.always = samples, width, tuple(always)
         self.margin_weight = margin_weight
+        self.belief_deals, self.belief_power = belief_deals, belief_power
+        self.network_moves = np.zeros(self.rules.num_actions, dtype=bool)
+        self.network_moves[list(network_moves)] = True
         self.rng = np.random.default_rng(seed)
         self.scores: dict[int, float] = {}  # candidate -> its score at the last move (lower is better)
 
@@ -105,10 +134,43 @@ class RolloutSearch:
         self.scores = {}
         if len(moves) == 1:
             return moves[0]
-        deals = [self.rules.determinize(state, me, self.rng) for _ in range(self.samples)]
+        deals = self.deals(state, me)
         for move in moves:
             self.scores[move] = self.play_out(deals, move, me)
         return min(moves, key=lambda a: (self.scores[a], -probs[a]))
+
+    def deals(self, state: Any, me: int) -> list[Any]:
+        """``samples`` deals of what ``me`` cannot see; with ``belief_deals``, drawn by :meth:`belief_weights`."""
+        if not self.belief_deals:
+            return [self.rules.determinize(state, me, self.rng) for _ in range(self.samples)]
+        pool = [self.rules.determinize(state, me, self.rng) for _ in range(self.belief_deals)]
+        weights = self.belief_weights(pool, me)
+        if weights is None:  # nobody else has moved this round: every deal is as likely
+            return pool[:self.samples]
+        return [pool[i] for i in self.rng.choice(len(pool), size=self.samples, p=weights)]
+
+    def belief_weights(self, deals: list[Any], me: int) -> np.ndarray | None:
+        """Each deal's share: the network's probability of the others' moves this round were it true, ** power.
+
+        None when the others have made no move this round.
+        """
+        rules = self.rules
+        observations, masks, actions, owners = [], [], [], []
+        for k, deal in enumerate(deals):
+            for past, action in rules.past_decisions(deal, me):
+                observations.append(self.observe(rules, past, rules.to_move(past)))
+                masks.append(rules.legal_mask(past))
+                actions.append(action)
+                owners.append(k)
+        if not actions:
+            return None
+        logits = np.where(np.stack(masks), self.policy.logits(np.stack(observations)), -np.inf)
+        top = logits.max(axis=1, keepdims=True)
+        log_probs = logits - top - np.log(np.exp(logits - top).sum(axis=1, keepdims=True))
+        chosen = log_probs[np.arange(len(actions)), actions]
+        log_weights = self.belief_power * np.bincount(owners, weights=chosen, minlength=len(deals))
+        weights = np.exp(log_weights - log_weights.max())
+        return weights / weights.sum()
 
     def play_out(self, deals: list[Any], move: int, me: int) -> float:
         """Mean over ``deals`` of (``me`` lost the round) - ``margin_weight`` * margin, after ``move``."""
@@ -138,14 +200,40 @@ class RolloutSearch:
         """One move in each of ``states`` by the play-out policy."""
         rules = self.rules
         if self.playout_bot is not None:
-            for state in states:
-                rules.apply(state, self.playout_bot.choose(state, rules.legal_mask(state)), self.rng)
+            masks = [rules.legal_mask(state) for state in states]
+            timed = self._network_timed(states, masks) if self.network_moves.any() else {}
+            for k, (state, mask) in enumerate(zip(states, masks)):
+                action = timed.get(k)
+                if action is None:
+                    action = self.playout_bot.choose(state, mask & ~self.network_moves)
+                rules.apply(state, action, self.rng)
             return
         masks = np.stack([rules.legal_mask(s) for s in states])
         observations = np.stack([self.observe(rules, s, rules.to_move(s)) for s in states])
         logits = np.where(masks, self.policy.logits(observations), -np.inf)
         for state, action in zip(states, logits.argmax(axis=1)):
             rules.apply(state, int(action), self.rng)
+
+
+    def _network_timed(self, states: list[Any], masks: list[np.ndarray]) -> dict[int, int]:
+        """{index of a state: the ``network_moves`` move played there}, each with the network's probability for it."""
+        asked = [k for k, mask in enumerate(masks) if (mask & self.network_moves).any()]
+        if not asked:
+            return {}
+        rules = self.rules
+        observations = np.stack([self.observe(rules, states[k], rules.to_move(states[k])) for k in asked])
+        legal = np.stack([masks[k] for k in asked])
+        logits = np.where(legal, self.policy.logits(observations), -np.inf)
+        probs = np.exp(logits - logits.max(axis=1, keepdims=True))
+        probs /= probs.sum(axis=1, keepdims=True)
+        timed = {}
+        for k, row, u in zip(asked, probs, self.rng.random(len(asked))):
+            for action in np.flatnonzero(self.network_moves & masks[k]):
+                u -= row[action]
+                if u < 0:
+                    timed[k] = int(action)
+                    break
+        return timed
 
 
 __all__ = ["RolloutSearch"]

@@ -5,6 +5,7 @@ import pytest
 
 from envs.core.match import play_game
 from envs.swimming.rules import KNOCK, PASS, SwimmingGame, SwimmingState, parse_card
+from policies.numpy_policy import NumpyPolicy
 from policies.rollouts import RolloutSearch
 from tests.test_search import preference_policy
 
@@ -100,22 +101,107 @@ def test_same_seed_same_moves_and_the_seat_view_only():
     assert any(0 < score < 1 for score in first.scores.values())  # the deals differ: not a foregone result
 
 
-def test_whole_game_with_legal_moves():
+@pytest.mark.parametrize("settings", [{}, {"playout": "easy", "belief_deals": 8, "network_moves": [KNOCK]}])
+def test_whole_game_with_legal_moves_and_the_same_seed_the_same_game(settings):
     from envs.core.opponents import make_opponent
 
-    policy = preference_policy([PASS, KNOCK, 9], "swimming", PARAMS)
-    search = RolloutSearch(policy, "swimming", PARAMS, samples=4, width=2, always=[KNOCK])
-    players = [search] + [make_opponent("swimming", "easy", seed=s, **PARAMS) for s in (1, 2)]
-    record = play_game("swimming", players, seed=0, **PARAMS)  # the raw env raises on an illegal move
+    def game_record():
+        policy = preference_policy([PASS, KNOCK, 9], "swimming", PARAMS)
+        search = RolloutSearch(policy, "swimming", PARAMS, samples=4, width=2, always=[KNOCK], **settings)
+        players = [search] + [make_opponent("swimming", "easy", seed=s, **PARAMS) for s in (1, 2)]
+        moves = []
+        record = play_game("swimming", players, seed=0, observer=lambda seat, obs, mask, action: moves.append(action),
+                           **PARAMS)  # the raw env raises on an illegal move
+        return record, moves
+
+    record, moves = game_record()
     assert record.plies > 0 and len(record.winners) == 1
+    assert game_record()[1] == moves
 
 
-@pytest.mark.parametrize("kwargs,message", [({"samples": 0}, "samples and width must be >= 1"),
-                                            ({"width": 0}, "samples and width must be >= 1"),
-                                            ({"always": [14]}, r"always: \[14\] are not actions of swimming"),
-                                            ({"always": ["knock"]}, "are not actions"),
-                                            ({"playout": "hard"}, "playout must be 'network' or a bot level of swimming"),
-                                            ({"margin_weight": -1}, "margin_weight must be >= 0")])
+def holding_policy(card, action):
+    """A network that plays ``action`` (near certainly) when its own hand holds ``card``; else every move alike."""
+    policy = preference_policy([], "swimming", PARAMS)
+    w0 = np.zeros((policy.obs_size, 4), np.float32)
+    w0[card, 0] = 3.0  # observation 0-31: the own hand
+    head = np.zeros((4, policy.num_actions), np.float32)
+    head[0, action] = 10.0
+    arrays = {"pi_w0": w0, "pi_b0": np.zeros(4, np.float32), "vf_w0": w0, "vf_b0": np.zeros(4, np.float32),
+              "action_w": head, "action_b": np.zeros(policy.num_actions, np.float32),
+              "value_w": np.zeros((4, 1), np.float32), "value_b": np.zeros(1, np.float32)}
+    return NumpyPolicy((policy.meta, arrays))
+
+
+def passed_round():
+    """Seat 0 to move after seats 1 and 2 passed; JD is nowhere seat 0 can see."""
+    game, state = table("9H QH 7S", "8C QD KD")
+    rng = np.random.default_rng(0)
+    state.to_move = 1
+    game.apply(state, PASS, rng)
+    game.apply(state, PASS, rng)
+    assert state.to_move == 0 and parse_card("JD") in game.unseen_cards(state, 0)[0]
+    return game, state
+
+
+@pytest.mark.parametrize("power", [1.0, 0.5])
+def test_deals_are_weighed_by_how_likely_the_others_moves_were(power):
+    # The network passes with a JD in hand, and otherwise passes one time in 12 (12 legal moves, knock among them).
+    # Deals giving JD to seat 1 or 2 explain their passes 12 times better than deals leaving it in the stock.
+    game, state = passed_round()
+    jd = parse_card("JD")
+    search = RolloutSearch(holding_policy(jd, PASS), "swimming", PARAMS, samples=8, belief_deals=200,
+                           belief_power=power, seed=0)
+    deals = [game.determinize(state, 0, np.random.default_rng(k)) for k in range(200)]
+    weights = search.belief_weights(deals, 0)
+    held = np.array([jd in deal.hands[1] or jd in deal.hands[2] for deal in deals])
+    assert 0 < held.sum() < len(deals)
+    assert weights.sum() == pytest.approx(1.0)
+    assert weights[held].mean() / weights[~held].mean() == pytest.approx(12.0 ** power, rel=0.01)
+    assert np.ptp(weights[held]) < 1e-9 and np.ptp(weights[~held]) < 1e-9
+    position_blind = RolloutSearch(preference_policy([PASS], "swimming", PARAMS), "swimming", PARAMS, samples=8,
+                                   belief_deals=200, seed=0)
+    assert np.ptp(position_blind.belief_weights(deals, 0)) < 1e-12  # a network blind to the hand tells nothing
+
+
+def test_played_out_deals_are_drawn_by_their_weights():
+    game, state = passed_round()
+    jd = parse_card("JD")
+    held = lambda deals: np.mean([jd in d.hands[1] or jd in d.hands[2] for d in deals])  # noqa: E731
+    uniform = RolloutSearch(holding_policy(jd, PASS), "swimming", PARAMS, samples=100, seed=0)
+    weighed = RolloutSearch(holding_policy(jd, PASS), "swimming", PARAMS, samples=100, belief_deals=400,
+                            belief_power=4.0, seed=0)
+    assert held(uniform.deals(state, 0)) < 0.4 < 0.9 < held(weighed.deals(state, 0))
+    fresh_round = table("9H QH 7S", "8C QD KD")[1]  # nobody has moved: the first deals, unweighed
+    assert weighed.belief_weights([fresh_round], 0) is None and len(weighed.deals(fresh_round, 0)) == 100
+
+
+@pytest.mark.parametrize("network_order,network_moves,knocks", [
+    ([PASS], (), True),          # the easy bot knocks at 30 by itself
+    ([PASS], (KNOCK,), False),   # the network times the knocks: it (almost) never knocks
+    ([KNOCK], (KNOCK,), True),   # the network knocks first of all
+])
+def test_the_network_times_its_moves_in_the_play_outs(network_order, network_moves, knocks):
+    game, state = table("AC KC 9C", "7D 8H 9S")  # 30 points, knocking allowed
+    search = RolloutSearch(preference_policy(network_order, "swimming", PARAMS), "swimming", PARAMS,
+                           playout="easy", network_moves=network_moves, seed=0)
+    search._advance([state])
+    assert (state.knocker == 0) is knocks and state.moves[-1].seat == 0
+
+
+@pytest.mark.parametrize("kwargs,message", [
+    ({"samples": 0}, "samples and width must be >= 1"),
+    ({"width": 0}, "samples and width must be >= 1"),
+    ({"always": [14]}, r"always: \[14\] are not actions of swimming"),
+    ({"always": ["knock"]}, "are not actions"),
+    ({"playout": "hard"}, "playout must be 'network' or a bot level of swimming"),
+    ({"margin_weight": -1}, "margin_weight must be >= 0"),
+    ({"belief_deals": -1}, "belief_deals must be an int >= 0"),
+    ({"belief_deals": 4.5}, "belief_deals must be an int >= 0"),
+    ({"belief_deals": 10}, r"belief_deals \(10\) must be 0 or at least samples \(24\)"),
+    ({"belief_power": 0}, "belief_power must be > 0"),
+    ({"network_moves": [99], "playout": "easy"}, r"network_moves: \[99\] are not"),
+    ({"network_moves": [KNOCK]}, "network_moves needs a bot level as playout"),
+])
 def test_bad_rollout_settings_are_named(kwargs, message):
     with pytest.raises(ValueError, match=message):
         RolloutSearch(preference_policy([PASS], "swimming", PARAMS), "swimming", PARAMS, **kwargs)
@@ -155,3 +241,15 @@ def test_margin_breaks_ties_between_equally_losing_moves():
     with_margin = RolloutSearch(policy, "swimming", PARAMS, samples=8, width=2, margin_weight=0.01, seed=0)
     assert with_margin.best_move(state) == keep
     assert with_margin.scores == pytest.approx({keep: 1 + 0.01 * 9, split: 1 + 0.01 * 19})
+
+
+def test_the_bound_script_plays_out_the_true_hands():
+    from scripts.swimming_bound import told_the_hands
+
+    game, state = passed_round()
+    search = told_the_hands(RolloutSearch(preference_policy([PASS], "swimming", PARAMS), "swimming", PARAMS,
+                                          samples=8, belief_deals=16, seed=0))
+    deals = search.deals(state, 0)
+    assert len(deals) == 8 and all(deal.hands == state.hands and deal.middle == state.middle for deal in deals)
+    assert all(sorted(deal.deck) == sorted(state.deck) for deal in deals)
+    assert len({tuple(deal.deck) for deal in deals}) > 1  # the stock order is still drawn
