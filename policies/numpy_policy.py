@@ -181,8 +181,15 @@ class NumpyPolicy:
 
 
 def masked_softmax(logits: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """Softmax over ``mask``; zero elsewhere."""
+    """Softmax over ``mask`` along the last axis (each row of a batch apart); zero elsewhere."""
     z = np.where(mask, logits, -np.inf)
-    z = z - z[mask].max()
+    z = z - z.max(axis=-1, keepdims=True)
     e = np.exp(z)
-    return e / e.sum()
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def masked_log_softmax(logits: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Log of :func:`masked_softmax`, computed without underflow (-inf off ``mask``)."""
+    z = np.where(mask, logits, -np.inf)
+    z = z - z.max(axis=-1, keepdims=True)
+    return z - np.log(np.exp(z).sum(axis=-1, keepdims=True))

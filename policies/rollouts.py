@@ -53,7 +53,7 @@ from typing import Any
 import numpy as np
 
 from envs.registry import entry, game_module
-from policies.numpy_policy import NumpyPolicy
+from policies.numpy_policy import NumpyPolicy, masked_log_softmax, masked_softmax
 
 
 class RolloutSearch:
@@ -164,9 +164,7 @@ class RolloutSearch:
                 owners.append(k)
         if not actions:
             return None
-        logits = np.where(np.stack(masks), self.policy.logits(np.stack(observations)), -np.inf)
-        top = logits.max(axis=1, keepdims=True)
-        log_probs = logits - top - np.log(np.exp(logits - top).sum(axis=1, keepdims=True))
+        log_probs = masked_log_softmax(self.policy.logits(np.stack(observations)), np.stack(masks))
         chosen = log_probs[np.arange(len(actions)), actions]
         log_weights = self.belief_power * np.bincount(owners, weights=chosen, minlength=len(deals))
         weights = np.exp(log_weights - log_weights.max())
@@ -223,9 +221,7 @@ class RolloutSearch:
         rules = self.rules
         observations = np.stack([self.observe(rules, states[k], rules.to_move(states[k])) for k in asked])
         legal = np.stack([masks[k] for k in asked])
-        logits = np.where(legal, self.policy.logits(observations), -np.inf)
-        probs = np.exp(logits - logits.max(axis=1, keepdims=True))
-        probs /= probs.sum(axis=1, keepdims=True)
+        probs = masked_softmax(self.policy.logits(observations), legal)
         timed = {}
         for k, row, u in zip(asked, probs, self.rng.random(len(asked))):
             for action in np.flatnonzero(self.network_moves & masks[k]):

@@ -11,7 +11,7 @@ from envs.core.match import play_game, play_series
 from envs.core.opponents import make_opponent
 from envs.core.single_agent import SingleAgentEnv
 from envs.registry import GAMES
-from policies.numpy_policy import NumpyPolicy, PolicyFileError
+from policies.numpy_policy import NumpyPolicy, PolicyFileError, masked_log_softmax, masked_softmax
 from training.export import export_policy, torch_probabilities
 from training.selfplay import train
 from training_helpers import tiny_config
@@ -333,3 +333,18 @@ def test_shipped_search_settings_are_the_training_configs(name, params):
                if c["game"] == name and policies.shipped_path(name, **c["params"]) == shipped]
     assert len(configs) == 1, f"{shipped.name}: {len(configs)} training configs ship it"
     assert NumpyPolicy(shipped).meta.get("search") == configs[0].get("search")
+
+
+def test_masked_softmax_takes_each_row_of_a_batch_apart():
+    logits = np.array([[1.0, 2.0, 3.0, 0.0], [0.0, -1000.0, 5.0, 5.0]], dtype=np.float32)
+    mask = np.array([[True, True, False, True], [True, True, False, False]])
+    probs = masked_softmax(logits, mask)
+    for row in range(2):
+        assert np.array_equal(probs[row], masked_softmax(logits[row], mask[row]))
+    e = np.exp([1.0 - 2.0, 0.0, 0.0 - 2.0])
+    assert probs[0] == pytest.approx([e[0] / e.sum(), e[1] / e.sum(), 0.0, e[2] / e.sum()])
+    assert probs[1] == pytest.approx([1.0, 0.0, 0.0, 0.0])  # e**-1000 is 0 in floats
+    log_probs = masked_log_softmax(logits, mask)
+    assert log_probs[1, 1] == pytest.approx(-1000.0)     # ... but its log is kept
+    assert np.isneginf(log_probs[~mask]).all()
+    assert np.exp(log_probs[0]) == pytest.approx(probs[0])
