@@ -253,3 +253,33 @@ def test_the_bound_script_plays_out_the_true_hands():
     assert len(deals) == 8 and all(deal.hands == state.hands and deal.middle == state.middle for deal in deals)
     assert all(sorted(deal.deck) == sorted(state.deck) for deal in deals)
     assert len({tuple(deal.deck) for deal in deals}) > 1  # the stock order is still drawn
+
+
+class PassesHolding:
+    """A stand-in for a bot: passes when its hand holds ``card``, else swaps its first card for the first middle one."""
+
+    def __init__(self, card):
+        self.card = card
+
+    def choose(self, state, mask):
+        return PASS if self.card in state.hands[state.to_move] else 0
+
+
+def test_the_reading_script_weighs_each_guess_by_the_moves_it_explains():
+    from scripts.swimming_reading import bot_model, guess_log_likelihoods, network_model, placed_share
+
+    game, state = passed_round()  # seat 1 passed once, showing none of its cards
+    jd = parse_card("JD")
+    deal = game.determinize(state, 0, np.random.default_rng(3))
+    rest = [c for c in game.unseen_cards(state, 0)[0] if c != jd]
+    guesses = [(jd, rest[0], rest[1]), (rest[2], rest[3], rest[4]), (rest[5], jd, rest[6])]
+    search = RolloutSearch(holding_policy(jd, PASS), "swimming", PARAMS, samples=8, seed=0)
+    network = guess_log_likelihoods(game, deal, 0, 1, guesses, network_model(search))
+    assert network[0] == pytest.approx(network[2]) and network[0] - network[1] == pytest.approx(np.log(12), rel=0.01)
+    assert placed_share(network, guesses, jd, 1.0) == pytest.approx(24 / 25, rel=0.01)
+    assert placed_share(network, guesses, jd, 0.5) == pytest.approx(2 * 12 ** 0.5 / (2 * 12 ** 0.5 + 1), rel=0.01)
+    # the bot model counts its passes over 4 tries, half a try per legal move (12) added
+    bot = guess_log_likelihoods(game, deal, 0, 1, guesses, bot_model(PassesHolding(jd), tries=4))
+    assert bot == pytest.approx(np.log([4.5 / 10, 0.5 / 10, 4.5 / 10]))
+    # seat 2 passed too, in the same position: its guesses weigh the same
+    assert np.array_equal(guess_log_likelihoods(game, deal, 0, 2, guesses, bot_model(PassesHolding(jd), tries=4)), bot)
