@@ -120,9 +120,10 @@ class Reader:
         rules = self.rules
         unknown, known = rules.unseen_cards(state, me)
         deal = rules.determinize(state, me, self.rng)
+        movers = {past.to_move for past, _ in rules.past_decisions(deal, me)}
         for seat, seen in known.items():
             hidden = [c for c in state.hands[seat] if c not in seen]
-            if not hidden or not any(past.to_move == seat for past, _ in rules.past_decisions(deal, me)):
+            if not hidden or seat not in movers:
                 continue
             self.left -= 1
             guesses = [tuple(hidden)] + [tuple(int(c) for c in self.rng.choice(unknown, len(hidden), replace=False))
