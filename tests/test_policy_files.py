@@ -1,0 +1,209 @@
+"""Policy files: every malformed file is refused by name at load, and a file is only played under its own rules."""
+
+import io
+import json
+import zipfile
+
+import gymnasium
+import numpy as np
+import pytest
+
+import envs  # noqa: F401  (registers the gymnasium ids)
+import policies
+from envs.core.match import play_series
+from policies.numpy_policy import NumpyPolicy, PolicyFileError, read_policy_file
+
+SWAHILI_2 = policies.shipped_path("swahili", num_players=2)
+SWAHILI_4 = policies.shipped_path("swahili", num_players=4)
+
+
+# -- rules: the file's and the env's, both complete, compared at load (item 3) ------------------
+
+def test_four_player_policy_refused_for_two_player_rules_at_load():
+    both = r"num_players': 4.*the env's rules are .*num_players': 2.*num_players: 4 in the file, 2 in the env"
+    with pytest.raises(PolicyFileError, match=both):
+        gymnasium.make("swgym/Swahili-v0", opponent=str(SWAHILI_4))
+    with pytest.raises(PolicyFileError, match=both):
+        policies.load("swahili", str(SWAHILI_4))
+    with pytest.raises(PolicyFileError, match=both):  # the path of `swgym eval`
+        play_series("swahili", [str(SWAHILI_4), "random"], games=1)
+
+
+def test_two_player_policy_refused_for_four_player_rules():
+    with pytest.raises(PolicyFileError, match="num_players: 2 in the file, 4 in the env"):
+        gymnasium.make("swgym/Swahili-v0", opponent=str(SWAHILI_2), num_players=4)
+    with pytest.raises(PolicyFileError, match="num_players: 2 in the file, 4 in the env"):
+        policies.load("swahili", str(SWAHILI_2), num_players=4)
+
+
+def test_rules_compare_after_normalising():
+    # numpy values and explicit defaults are the same rules as the file's
+    assert policies.load("swahili", str(SWAHILI_4), num_players=np.int64(4)) is not None
+    assert policies.load("swahili", str(SWAHILI_2), num_players=2, reward="win") is not None
+    env = gymnasium.make("swgym/Swahili-v0", opponent=str(SWAHILI_4), num_players=4)
+    env.reset(seed=0)
+    env.step(int(np.flatnonzero(env.unwrapped.action_masks())[0]))
+
+
+def test_twirls_policy_refused_for_the_8x8_board_at_load():
+    with pytest.raises(PolicyFileError, match="twirls_hard.npz.*board_size: 9 in the file, 8 in the env"):
+        policies.load("twirls", str(policies.shipped_path("twirls")), board_size=8)
+
+
+# -- malformed files (item 9) ---------------------------------------------------------------------
+
+def _shipped():
+    meta, arrays = read_policy_file(policies.shipped_path("swival"))
+    return meta, {k: np.array(v) for k, v in arrays.items()}
+
+
+def _npz(path, meta, arrays, meta_json=None):
+    text = json.dumps(meta) if meta_json is None else meta_json
+    np.savez(path, meta=np.array(text), **arrays)
+
+
+def _huge_member(path):
+    """An archive whose pi_w0 header declares 10^12 float32s over 16 bytes of data."""
+    meta, arrays = _shipped()
+    buffer = io.BytesIO()
+    np.lib.format.write_array_header_1_0(buffer, {"descr": "<f4", "fortran_order": False,
+                                                  "shape": (1_000_000, 1_000_000)})
+    buffer.write(b"\0" * 16)
+    _npz(path, meta, {k: v for k, v in arrays.items() if k != "pi_w0"})
+    with zipfile.ZipFile(path, "a") as z:
+        z.writestr("pi_w0.npy", buffer.getvalue())
+
+
+def _edit(change):
+    def build(path):
+        meta, arrays = _shipped()
+        result = change(meta, arrays)
+        if isinstance(result, str):  # a replacement meta text
+            _npz(path, meta, arrays, meta_json=result)
+        else:
+            _npz(path, meta, arrays)
+    return build
+
+
+def _without(*names):
+    return _edit(lambda meta, arrays: [arrays.pop(n) for n in names] and None)
+
+
+def _set(name, value):
+    return _edit(lambda meta, arrays: arrays.__setitem__(name, value))
+
+
+def _poke(name, value):
+    def change(meta, arrays):
+        arrays[name].flat[0] = value
+    return _edit(change)
+
+
+def _meta(key, value):
+    return _edit(lambda meta, arrays: meta.__setitem__(key, value))
+
+
+def _npy_named_npz(path):
+    with open(path, "wb") as f:
+        np.save(f, np.zeros(3, dtype=np.float32))
+
+
+def _bytes(data):
+    def build(path):
+        path.write_bytes(data)
+    return build
+
+
+def _truncated(path):
+    whole = policies.shipped_path("swival").read_bytes()
+    path.write_bytes(whole[: len(whole) // 2])
+
+
+def _object_array(path):
+    meta, arrays = _shipped()
+    arrays["pi_w0"] = np.array([{"x": 1}, None], dtype=object)
+    np.savez(path, meta=np.array(json.dumps(meta)), allow_pickle=True, **arrays)
+
+
+def _smaller_observation(meta, arrays):
+    """Self-consistent network for 77 observation values: swival has 78."""
+    meta["observation_shape"] = [77]
+    arrays["pi_w0"], arrays["vf_w0"] = arrays["pi_w0"][:-1], arrays["vf_w0"][:-1]
+
+
+def _fewer_actions(meta, arrays):
+    meta["num_actions"] = 72
+    arrays["action_w"], arrays["action_b"] = arrays["action_w"][:, :-1], arrays["action_b"][:-1]
+
+
+BAD_FILES = [  # (case, builder, fragment of the error)
+    ("bias missing", _without("pi_b0"), "has the weights pi_w0 but not the bias pi_b0"),
+    ("null meta", _edit(lambda m, a: "null"), "its meta is NoneType None, expected a JSON object"),
+    ("list meta", _edit(lambda m, a: "[1, 2]"), "its meta is list [1, 2], expected a JSON object"),
+    ("number meta", _edit(lambda m, a: "3.5"), "its meta is float 3.5, expected a JSON object"),
+    ("meta not a string", lambda path: np.savez(path, meta=np.zeros(2), **_shipped()[1]),
+     "its meta is a float64 array of shape (2,), expected one JSON string"),
+    ("search is a list", _meta("search", [3, 2]), "its meta has search = [3, 2], expected an object"),
+    ("params is a list", _meta("params", [1]), "its meta has params = [1], expected an object"),
+    ("num_actions text", _meta("num_actions", "73"), "its meta has num_actions = '73', expected a positive int"),
+    ("shape is a number", _meta("observation_shape", 78), "observation_shape = 78, expected a list"),
+    ("unknown activation", _meta("activation", "gelu"), "activation = 'gelu', expected one of tanh, relu"),
+    (".npy named .npz", _npy_named_npz, "is a single .npy array, not a policy file"),
+    ("huge declared shape", _huge_member, r"array 'pi_w0' declares shape (1000000, 1000000)"),
+    ("string weights", _set("pi_w0", np.full((78, 256), "0.1")), "array 'pi_w0' has dtype <U3, expected floating"),
+    ("integer weights", _set("action_b", np.zeros(73, dtype=np.int64)), "'action_b' has dtype int64, expected float"),
+    ("object weights", _object_array, "array 'pi_w0' holds Python objects"),
+    ("first layer removed", _without("pi_w0", "pi_b0"), "not part of its network: pi_b1, pi_w1"),
+    ("layer cut short", _set("pi_w1", np.zeros((255, 256), np.float32)), "policy layer 1 has weights (255, 256)"),
+    ("action head removed", _without("action_w"), "lacks the array 'action_w'"),
+    ("NaN weight", _poke("pi_w1", np.nan), "array 'pi_w1' holds NaN or infinite numbers"),
+    ("infinite bias", _poke("value_b", np.inf), "array 'value_b' holds NaN or infinite numbers"),
+    ("observation size", _edit(_smaller_observation),
+     "takes 77 observation values and gives 73 actions; swival with rules {} has 78 and 73"),
+    ("action count", _edit(_fewer_actions), "takes 78 observation values and gives 72 actions; swival"),
+    ("random bytes", _bytes(bytes(np.random.default_rng(0).integers(0, 256, 300, dtype=np.uint8))),
+     "is not a policy file"),
+    ("empty file", _bytes(b""), "is empty: not a policy file"),
+    ("truncated zip", _truncated, "is truncated or corrupt"),
+]
+
+
+@pytest.mark.parametrize("case,build,fragment", BAD_FILES, ids=[c[0] for c in BAD_FILES])
+def test_malformed_policy_file_is_refused_by_name(tmp_path, case, build, fragment):
+    path = tmp_path / "bad.npz"
+    build(path)
+    with pytest.raises(PolicyFileError) as caught:
+        policies.load("swival", str(path))
+    message = str(caught.value)
+    assert str(path) in message and fragment in message, message
+    assert "allow_pickle" not in message
+
+
+def test_huge_declared_shape_allocates_nothing(tmp_path):
+    import tracemalloc
+
+    path = tmp_path / "huge.npz"
+    _huge_member(path)
+    tracemalloc.start()
+    with pytest.raises(PolicyFileError, match="declares shape"):
+        read_policy_file(path)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 50_000_000
+
+
+def test_a_good_file_still_loads_and_plays(tmp_path):
+    path = tmp_path / "good.npz"
+    _edit(lambda m, a: None)(path)
+    policy = policies.load("swival", str(path))
+    env = envs.make_raw("swival")
+    env.reset(seed=0)
+    obs = env.observe(env.agent_selection)
+    assert obs["action_mask"][policy.act(obs["observation"], obs["action_mask"])]
+
+
+def test_in_memory_policy_is_checked_too():
+    meta, arrays = _shipped()
+    arrays["pi_w0"][0, 0] = np.nan
+    with pytest.raises(PolicyFileError, match="<in memory>: array 'pi_w0' holds NaN"):
+        NumpyPolicy((meta, arrays))
