@@ -207,3 +207,145 @@ def test_in_memory_policy_is_checked_too():
     arrays["pi_w0"][0, 0] = np.nan
     with pytest.raises(PolicyFileError, match="<in memory>: array 'pi_w0' holds NaN"):
         NumpyPolicy((meta, arrays))
+
+
+# -- SB3 .zip opponents: read as data, never unpickled unless trusted (item 10) ---------------------
+
+class _Payload:
+    """Unpickling this runs a shell command that creates ``marker``."""
+
+    def __init__(self, marker):
+        self.marker = marker
+
+    def __reduce__(self):
+        import os
+
+        return (os.system, (f"touch {self.marker}",))
+
+
+def _payload_b64(marker):
+    import base64
+    import pickle
+
+    return base64.b64encode(pickle.dumps(_Payload(marker))).decode()
+
+
+@pytest.fixture(scope="module")
+def sb3_models(tmp_path_factory):
+    """Two tiny MaskablePPO models of Swival (tanh [16, 16], relu [16]) trained for 64 steps, saved by SB3."""
+    pytest.importorskip("sb3_contrib")
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from envs.core.single_agent import SingleAgentEnv
+
+    folder = tmp_path_factory.mktemp("sb3")
+    models = {}
+    for name, kwargs in (("tanh", {"net_arch": [16, 16]}), ("relu", {"net_arch": [16], "activation_fn": torch.nn.ReLU})):
+        model = MaskablePPO("MlpPolicy", SingleAgentEnv("swival"), n_steps=64, batch_size=32, n_epochs=1, seed=0,
+                            policy_kwargs=kwargs, device="cpu")
+        model.learn(64)
+        model.save(folder / f"{name}.zip")
+        models[name] = (model, folder / f"{name}.zip")
+    return models
+
+
+def _positions(count=12):
+    env = envs.make_raw("swival")
+    env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    out = []
+    while len(out) < count and env.agents:
+        obs = env.observe(env.agent_selection)
+        out.append((obs["observation"], obs["action_mask"]))
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        if not env.agents or env.terminations[env.agent_selection]:
+            env.reset(seed=len(out))
+    return out
+
+
+@pytest.mark.parametrize("kind", ["tanh", "relu"])
+def test_sb3_zip_plays_like_sb3_without_unpickling(sb3_models, kind):
+    model, path = sb3_models[kind]
+    opponent = policies.load("swival", str(path))
+    assert isinstance(opponent, NumpyPolicy) and opponent.meta["activation"] == kind
+    for obs, mask in _positions():
+        expected, _ = model.predict(obs, action_masks=mask.astype(bool), deterministic=True)
+        assert opponent.act(obs, mask) == int(expected)
+
+
+def test_sb3_zip_for_another_game_is_refused_at_load(sb3_models):
+    _, path = sb3_models["tanh"]
+    with pytest.raises(PolicyFileError, match="tanh.zip: its network takes 78 observation values .* swahili"):
+        policies.load("swahili", str(path))
+
+
+def _tampered(source, target, edit_data=None, policy_bytes=None):
+    with zipfile.ZipFile(source) as z_in, zipfile.ZipFile(target, "w") as z_out:
+        for item in z_in.infolist():
+            content = z_in.read(item.filename)
+            if item.filename == "data" and edit_data:
+                data = json.loads(content)
+                edit_data(data)
+                content = json.dumps(data).encode()
+            if item.filename == "policy.pth" and policy_bytes is not None:
+                content = policy_bytes
+            z_out.writestr(item, content)
+
+
+def test_code_hidden_in_a_zip_data_is_not_run(sb3_models, tmp_path):
+    _, path = sb3_models["tanh"]
+    marker = tmp_path / "ran"
+
+    def plant(data):
+        for key in ("policy_kwargs", "lr_schedule", "clip_range", "observation_space", "action_space"):
+            entry = data[key] if isinstance(data[key], dict) else {":type:": "<class 'dict'>"}
+            data[key] = {**entry, ":serialized:": _payload_b64(marker)}
+        data["policy_kwargs"].update(net_arch=[16, 16])
+
+    crafted = tmp_path / "crafted.zip"
+    _tampered(path, crafted, edit_data=plant)
+    from envs.core.opponents import make_opponent
+
+    opponent = make_opponent("swival", str(crafted))
+    obs, mask = _positions(1)[0]
+    assert mask[opponent.act(obs, mask)]
+    assert not marker.exists()
+
+
+def test_code_hidden_in_a_zip_weights_is_not_run(sb3_models, tmp_path):
+    import pickle
+
+    _, path = sb3_models["tanh"]
+    marker = tmp_path / "ran"
+    crafted = tmp_path / "crafted.zip"
+    _tampered(path, crafted, policy_bytes=pickle.dumps(_Payload(marker)))
+    with pytest.raises(PolicyFileError, match="crafted.zip: its policy.pth is not a plain tensor state dict.*trusted=True"):
+        policies.load("swival", str(crafted))
+    assert not marker.exists()
+
+
+def test_unmappable_zip_says_to_trust_it(sb3_models, tmp_path):
+    _, path = sb3_models["tanh"]
+
+    def custom(data):
+        data["policy_kwargs"] = {":type:": "<class 'dict'>", ":serialized:": "", "features_extractor_class": "X"}
+
+    odd = tmp_path / "odd.zip"
+    _tampered(path, odd, edit_data=custom)
+    with pytest.raises(PolicyFileError, match="odd.zip: its policy_kwargs features_extractor_class .*trusted=True"):
+        policies.load("swival", str(odd))
+
+
+def test_trusted_zip_uses_sb3s_loader(sb3_models):
+    from training.sb3_opponent import SB3Opponent
+
+    _, path = sb3_models["tanh"]
+    assert isinstance(policies.load("swival", str(path), trusted=True), SB3Opponent)
+
+
+def test_zip_without_torch_names_the_extra(sb3_models, monkeypatch):
+    _, path = sb3_models["tanh"]
+    monkeypatch.setitem(__import__("sys").modules, "torch", None)
+    with pytest.raises(ImportError, match=r"pip install swgym\[train\]"):
+        policies.load("swival", str(path))
