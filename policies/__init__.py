@@ -26,8 +26,9 @@ def shipped_path(game: str, **params: Any) -> Path:
     from envs.core.playthrough import variant_label
     from envs.registry import game_module
 
-    defaults = game_module(game).raw_env.game_cls.PARAMS
-    variant = {k: v for k, v in params.items() if defaults.get(k, object()) != v}
+    game_cls = game_module(game).raw_env.game_cls
+    rules = game_cls.normalise_params(params)  # a bad rule value is named here, not looked for as a file
+    variant = {k: v for k, v in rules.items() if game_cls.PARAMS[k] != v}
     label = variant_label(variant)
     return POLICY_DIR / f"{game}{'_' + label if label else ''}_hard.npz"
 

@@ -45,6 +45,15 @@ def test_rules_compare_after_normalising():
     env.step(int(np.flatnonzero(env.unwrapped.action_masks())[0]))
 
 
+def test_shipped_path_reads_normalised_rules():
+    from envs.core.game import RuleError
+
+    assert policies.shipped_path("swahili", num_players=np.int64(4)) == SWAHILI_4
+    assert policies.shipped_path("swahili", num_players=2, reward="win") == SWAHILI_2
+    with pytest.raises(RuleError, match="board_size must be one of 9, 8, got 8.0"):
+        policies.load("twirls", "hard", board_size=8.0)
+
+
 def test_twirls_policy_refused_for_the_8x8_board_at_load():
     with pytest.raises(PolicyFileError, match="twirls_hard.npz.*board_size: 9 in the file, 8 in the env"):
         policies.load("twirls", str(policies.shipped_path("twirls")), board_size=8)
