@@ -126,10 +126,13 @@ def check_meta(meta: Any, where: str | Path) -> None:
         and meta.get("num_actions") > 0,
         "activation": meta.get("activation", "tanh") in ACTIVATIONS,
         "search": meta.get("search") is None or isinstance(meta.get("search"), dict),
+        "layers": meta.get("layers") is None or isinstance(meta.get("layers"), dict) and all(
+            isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in meta["layers"].values()),
     }
     expected = {"game": "a game name", "params": "an object of rule parameters",
                 "observation_shape": "a list of positive ints", "num_actions": "a positive int",
-                "activation": f"one of {', '.join(ACTIVATIONS)}", "search": "an object of search settings or null"}
+                "activation": f"one of {', '.join(ACTIVATIONS)}", "search": "an object of search settings or null",
+                "layers": "an object of hidden-layer counts per tower"}
     for key, ok in problems.items():
         if not ok:
             raise PolicyFileError(f"policy file {where}: its meta has {key} = {meta.get(key)!r}, "
@@ -201,6 +204,11 @@ class NumpyPolicy:
             self.value_members.append((_tower(arrays, f"m{k}_vf", where, used),
                                        (_weights(arrays, f"m{k}_value_w", where, used),
                                         _weights(arrays, f"m{k}_value_b", where, used))))
+        for tower, layers in (("pi", self.pi_layers), ("vf", self.value_members[0][0])):
+            declared = (self.meta.get("layers") or {}).get(tower)
+            if declared is not None and declared != len(layers):
+                raise PolicyFileError(f"policy file {where}: its {tower} tower has {len(layers)} hidden layers, "
+                                      f"its meta says {declared}")
         unused = sorted(set(arrays) - used)
         if unused:
             raise PolicyFileError(f"policy file {where} has arrays that are not part of its network: "

@@ -145,6 +145,12 @@ def _fewer_actions(meta, arrays):
     arrays["action_w"], arrays["action_b"] = arrays["action_w"][:, :-1], arrays["action_b"][:-1]
 
 
+def _last_hidden_layer_removed(meta, arrays):
+    """pi_w0 (78, 256) then the head (256, 73): the shapes still chain; only the meta's layer count shows it."""
+    meta["layers"] = {"pi": 2, "vf": 2}
+    del arrays["pi_w1"], arrays["pi_b1"]
+
+
 BAD_FILES = [  # (case, builder, fragment of the error)
     ("bias missing", _without("pi_b0"), "has the weights pi_w0 but not the bias pi_b0"),
     ("null meta", _edit(lambda m, a: "null"), "its meta is NoneType None, expected a JSON object"),
@@ -165,6 +171,8 @@ BAD_FILES = [  # (case, builder, fragment of the error)
     ("first layer removed", _without("pi_w0", "pi_b0"), "not part of its network: pi_b1, pi_w1"),
     ("layer cut short", _set("pi_w1", np.zeros((255, 256), np.float32)), "policy layer 1 has weights (255, 256)"),
     ("action head removed", _without("action_w"), "lacks the array 'action_w'"),
+    ("equal-width layer removed", _edit(_last_hidden_layer_removed), "pi tower has 1 hidden layers, its meta says 2"),
+    ("layer counts not ints", _meta("layers", {"pi": "2"}), "its meta has layers = {'pi': '2'}"),
     ("NaN weight", _poke("pi_w1", np.nan), "array 'pi_w1' holds NaN or infinite numbers"),
     ("infinite bias", _poke("value_b", np.inf), "array 'value_b' holds NaN or infinite numbers"),
     ("observation size", _edit(_smaller_observation),
