@@ -2,7 +2,9 @@
 
 ``policies.load("swival", "hard")`` returns the opponent behind
 ``policies/swival_hard.npz``; a path to any ``.npz`` policy file works too,
-and an SB3 ``.zip`` model when the training extras (torch) are installed.
+and an SB3 MaskablePPO ``.zip`` model (its weights read without unpickling,
+played with numpy; reading them needs torch). ``trusted=True`` loads a
+``.zip`` with SB3's own loader instead, which can run code stored in the file.
 """
 
 from __future__ import annotations
@@ -24,15 +26,21 @@ def shipped_path(game: str, **params: Any) -> Path:
     from envs.core.playthrough import variant_label
     from envs.registry import game_module
 
-    defaults = game_module(game).raw_env.game_cls.PARAMS
-    variant = {k: v for k, v in params.items() if defaults.get(k, object()) != v}
+    game_cls = game_module(game).raw_env.game_cls
+    rules = game_cls.normalise_params(params)  # a bad rule value is named here, not looked for as a file
+    variant = {k: v for k, v in rules.items() if game_cls.PARAMS[k] != v}
     label = variant_label(variant)
     return POLICY_DIR / f"{game}{'_' + label if label else ''}_hard.npz"
 
 
 def load(game: str, name: str = "hard", seed: int | None = None, temperature: float = 0.0,
-         **params: Any):
-    """The opponent named ``name`` ("hard" or a policy file path) for ``game`` with rule ``params``."""
+         trusted: bool = False, **params: Any):
+    """The opponent named ``name`` ("hard" or a policy file path) for ``game`` with rule ``params``.
+
+    Loading never runs code from the file unless ``trusted`` is True: an SB3
+    ``.zip`` is then loaded by SB3 itself (unpickled), which some models need
+    (custom networks); without it, its plain MLP weights are read as data.
+    """
     if name == "hard":
         path = shipped_path(game, **params)
         if not path.exists():
@@ -42,11 +50,17 @@ def load(game: str, name: str = "hard", seed: int | None = None, temperature: fl
     else:
         path = Path(name)
     if path.suffix == ".zip":
-        try:
-            from training.sb3_opponent import SB3Opponent
-        except ImportError as err:
-            raise ImportError(f"{path}: SB3 .zip models need the training extras (torch): {err}") from None
-        return SB3Opponent(path, game=game, seed=seed, **params)
+        if trusted:
+            try:
+                from training.sb3_opponent import SB3Opponent
+            except ImportError as err:
+                raise ImportError(f"{path}: loading a trusted SB3 .zip needs the training extras "
+                                  f"(pip install swgym[train]): {err}") from None
+            return SB3Opponent(path, game=game, seed=seed, **params)
+        from policies.sb3_zip import read_sb3_zip
+
+        return NumpyPolicy(read_sb3_zip(path, game, params), game=game, temperature=temperature, seed=seed,
+                           params=params, source=str(path))
     policy = NumpyPolicy(path, game=game, temperature=temperature, seed=seed, params=params)
     search = policy.meta.get("search")
     if search:

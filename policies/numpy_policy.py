@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import zipfile
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -23,42 +24,144 @@ import numpy as np
 
 FORMAT_VERSION = 1
 ACTIVATIONS = {"tanh": np.tanh, "relu": lambda x: np.maximum(x, 0.0)}
+MAX_ARRAY_BYTES = 1 << 30  # refuse, before allocating, any array declared bigger than this
+_ZIP_MAGIC, _NPY_MAGIC = b"PK\x03\x04", b"\x93NUMPY"
 
 
 class PolicyFileError(ValueError):
     """A policy file that is missing, corrupt, or made for another game or shape."""
 
 
-def _tower(arrays: dict[str, np.ndarray], prefix: str) -> list[tuple[np.ndarray, np.ndarray]]:
-    layers = []
-    while f"{prefix}_w{len(layers)}" in arrays:
-        i = len(layers)
-        layers.append((arrays[f"{prefix}_w{i}"], arrays[f"{prefix}_b{i}"]))
-    return layers
-
-
 def read_policy_file(path: str | Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
-    """(meta, arrays) of a policy file, with clear errors for every way it can be wrong."""
+    """(meta, arrays) of a policy file, with clear errors for every way it can be wrong.
+
+    Each array's header is read before its data, so a declared shape bigger
+    than the data the archive holds is refused without allocating it; nothing
+    is unpickled.
+    """
     path = Path(path)
     if not path.exists():
         raise FileNotFoundError(f"policy file {path} does not exist")
+    if not path.is_file():
+        raise PolicyFileError(f"policy file {path} is not a file")
+    with open(path, "rb") as f:
+        head = f.read(len(_NPY_MAGIC))
+    if not head:
+        raise PolicyFileError(f"policy file {path} is empty: not a policy file")
+    if head.startswith(_NPY_MAGIC):
+        raise PolicyFileError(f"policy file {path} is a single .npy array, not a policy file "
+                              "(an .npz archive written by training.export)")
+    if not head.startswith(_ZIP_MAGIC):
+        raise PolicyFileError(f"{path} is not a policy file (not a readable .npz archive)")
+    arrays: dict[str, np.ndarray] = {}
     try:
-        with np.load(path, allow_pickle=False) as archive:
-            arrays = {k: archive[k] for k in archive.files}
-    except (zipfile.BadZipFile, ValueError, OSError, EOFError) as err:
-        raise PolicyFileError(f"policy file {path} is not a readable .npz archive ({err})") from None
+        with zipfile.ZipFile(path) as archive:
+            for info in archive.infolist():
+                if not info.filename.endswith(".npy"):
+                    raise PolicyFileError(f"{path} is not a policy file: its entry {info.filename!r} "
+                                          "is not a numpy array")
+                with archive.open(info) as member:
+                    arrays[info.filename[:-4]] = _read_member(path, info, member)
+    except PolicyFileError:
+        raise
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, OSError, EOFError, zlib.error,
+            NotImplementedError, RuntimeError) as err:
+        raise PolicyFileError(f"policy file {path} is truncated or corrupt: not a readable .npz archive "
+                              f"({type(err).__name__}: {err})") from None
     if "meta" not in arrays:
         raise PolicyFileError(f"policy file {path} has no 'meta' entry: not a swgym policy")
+    meta_array = arrays.pop("meta")
+    if meta_array.dtype.kind != "U" or meta_array.shape != ():
+        raise PolicyFileError(f"policy file {path}: its meta is a {meta_array.dtype} array of shape "
+                              f"{meta_array.shape}, expected one JSON string")
     try:
-        meta = json.loads(str(arrays.pop("meta")))
+        meta = json.loads(str(meta_array))
     except json.JSONDecodeError as err:
         raise PolicyFileError(f"policy file {path}: its meta is not valid JSON ({err})") from None
-    if meta.get("format") != FORMAT_VERSION:
-        raise PolicyFileError(f"policy file {path}: format {meta.get('format')!r}, expected {FORMAT_VERSION}")
-    for key in ("action_w", "action_b", "value_w", "value_b"):
-        if key not in arrays:
-            raise PolicyFileError(f"policy file {path} lacks the array {key!r}")
+    check_meta(meta, path)
     return meta, arrays
+
+
+def _read_member(path: Path, info: zipfile.ZipInfo, member: Any) -> np.ndarray:
+    """One array of the archive, its header checked before any data is read."""
+    name = info.filename[:-4]
+    fmt = np.lib.format
+    version = fmt.read_magic(member)
+    if version == (1, 0):
+        shape, fortran, dtype = fmt.read_array_header_1_0(member)
+    elif version == (2, 0):
+        shape, fortran, dtype = fmt.read_array_header_2_0(member)
+    else:
+        raise PolicyFileError(f"policy file {path}: array {name!r} has .npy format {version}, expected 1.0 or 2.0")
+    if dtype.hasobject:
+        raise PolicyFileError(f"policy file {path}: array {name!r} holds Python objects ({dtype}); "
+                              "policy files hold numbers only and are never unpickled")
+    count = 1
+    for n in shape:
+        count *= int(n)
+    nbytes = count * dtype.itemsize
+    if nbytes > MAX_ARRAY_BYTES or nbytes > info.file_size:
+        raise PolicyFileError(f"policy file {path}: array {name!r} declares shape {shape} ({nbytes} bytes) "
+                              f"but the archive holds {info.file_size} bytes for it: corrupt")
+    data = member.read(nbytes)
+    if len(data) != nbytes:
+        raise PolicyFileError(f"policy file {path}: array {name!r} is truncated ({len(data)} of {nbytes} bytes)")
+    return np.frombuffer(data, dtype=dtype).reshape(shape, order="F" if fortran else "C")
+
+
+def check_meta(meta: Any, where: str | Path) -> None:
+    """Raise :class:`PolicyFileError` unless ``meta`` is a policy file's meta object (keys and their types)."""
+    if not isinstance(meta, dict):
+        raise PolicyFileError(f"policy file {where}: its meta is {type(meta).__name__} {meta!r:.60}, "
+                              "expected a JSON object")
+    if meta.get("format") != FORMAT_VERSION:
+        raise PolicyFileError(f"policy file {where}: format {meta.get('format')!r}, expected {FORMAT_VERSION}")
+    shape = meta.get("observation_shape")
+    problems = {
+        "game": isinstance(meta.get("game"), str),
+        "params": isinstance(meta.get("params", {}), dict),
+        "observation_shape": isinstance(shape, list) and bool(shape)
+        and all(isinstance(n, int) and not isinstance(n, bool) and n > 0 for n in shape),
+        "num_actions": isinstance(meta.get("num_actions"), int) and not isinstance(meta.get("num_actions"), bool)
+        and meta.get("num_actions") > 0,
+        "activation": meta.get("activation", "tanh") in ACTIVATIONS,
+        "search": meta.get("search") is None or isinstance(meta.get("search"), dict),
+        "layers": meta.get("layers") is None or isinstance(meta.get("layers"), dict) and all(
+            isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in meta["layers"].values()),
+    }
+    expected = {"game": "a game name", "params": "an object of rule parameters",
+                "observation_shape": "a list of positive ints", "num_actions": "a positive int",
+                "activation": f"one of {', '.join(ACTIVATIONS)}", "search": "an object of search settings or null",
+                "layers": "an object of hidden-layer counts per tower"}
+    for key, ok in problems.items():
+        if not ok:
+            raise PolicyFileError(f"policy file {where}: its meta has {key} = {meta.get(key)!r}, "
+                                  f"expected {expected[key]}")
+
+
+def _weights(arrays: dict[str, np.ndarray], name: str, where: str | Path, used: set[str]) -> np.ndarray:
+    if name not in arrays:
+        raise PolicyFileError(f"policy file {where} lacks the array {name!r}")
+    a = arrays[name]
+    if not isinstance(a, np.ndarray) or a.dtype.kind != "f":
+        raise PolicyFileError(f"policy file {where}: array {name!r} has dtype "
+                              f"{getattr(a, 'dtype', type(a).__name__)}, expected floating point numbers")
+    if not np.isfinite(a).all():
+        raise PolicyFileError(f"policy file {where}: array {name!r} holds NaN or infinite numbers")
+    used.add(name)
+    return a
+
+
+def _tower(arrays: dict[str, np.ndarray], prefix: str, where: str | Path,
+           used: set[str]) -> list[tuple[np.ndarray, np.ndarray]]:
+    layers = []
+    while f"{prefix}_w{len(layers)}" in arrays:
+        i = len(layers)
+        if f"{prefix}_b{i}" not in arrays:
+            raise PolicyFileError(f"policy file {where} has the weights {prefix}_w{i} but not the bias {prefix}_b{i}")
+        layers.append((_weights(arrays, f"{prefix}_w{i}", where, used),
+                       _weights(arrays, f"{prefix}_b{i}", where, used)))
+    return layers
 
 
 class NumpyPolicy:
@@ -66,44 +169,86 @@ class NumpyPolicy:
 
     Args:
         path: the ``.npz`` policy file (or the ``(meta, arrays)`` pair read from one).
-        game: if given, the file must be for this game (and ``params``).
+        game: if given, the file must be for this game, its rules (``params``;
+            None: the default rules) and the env's observation and action sizes.
         temperature: 0 picks the most probable legal action; > 0 samples from
             the masked softmax of ``logits / temperature``.
         seed: seed of the sampling generator.
+        source: how to name an in-memory policy in errors.
     """
 
     def __init__(self, path: str | Path | tuple[dict, dict], game: str | None = None, temperature: float = 0.0,
-                 seed: int | None = None, params: dict[str, Any] | None = None) -> None:
+                 seed: int | None = None, params: dict[str, Any] | None = None,
+                 source: str = "<in memory>") -> None:
         if isinstance(path, tuple):
-            self.path = Path("<in memory>")
+            self.path = Path(source)
             self.meta, arrays = path
+            check_meta(self.meta, self.path)
         else:
             self.path = Path(path)
             self.meta, arrays = read_policy_file(self.path)
         if game is not None and self.meta.get("game") != game:
             raise PolicyFileError(f"policy file {self.path} is for {self.meta.get('game')!r}, not {game!r}")
-        if params is not None and game is not None:
-            expected = {**self.meta.get("params", {})}
-            if any(expected.get(k, v) != v for k, v in params.items()):
-                raise PolicyFileError(f"policy file {self.path} was trained with rule parameters "
-                                      f"{expected}, not {params}")
+        env_rules = self._check_rules(game, params) if game is not None else None
         if temperature < 0:
             raise ValueError(f"temperature must be >= 0, got {temperature}")
-        activation = self.meta.get("activation", "tanh")
-        if activation not in ACTIVATIONS:
-            raise PolicyFileError(f"policy file {self.path}: unknown activation {activation!r}")
-        self.activation = ACTIVATIONS[activation]
-        self.pi_layers = _tower(arrays, "pi")
-        self.action_head = (arrays["action_w"], arrays["action_b"])
-        self.value_members = [(_tower(arrays, "vf"), (arrays["value_w"], arrays["value_b"]))]
+        self.activation = ACTIVATIONS[self.meta.get("activation", "tanh")]
+        used: set[str] = set()
+        where = self.path
+        self.pi_layers = _tower(arrays, "pi", where, used)
+        self.action_head = (_weights(arrays, "action_w", where, used), _weights(arrays, "action_b", where, used))
+        self.value_members = [(_tower(arrays, "vf", where, used),
+                               (_weights(arrays, "value_w", where, used), _weights(arrays, "value_b", where, used)))]
         while f"m{len(self.value_members)}_value_w" in arrays:
             k = len(self.value_members)
-            self.value_members.append((_tower(arrays, f"m{k}_vf"), (arrays[f"m{k}_value_w"], arrays[f"m{k}_value_b"])))
+            self.value_members.append((_tower(arrays, f"m{k}_vf", where, used),
+                                       (_weights(arrays, f"m{k}_value_w", where, used),
+                                        _weights(arrays, f"m{k}_value_b", where, used))))
+        for tower, layers in (("pi", self.pi_layers), ("vf", self.value_members[0][0])):
+            declared = (self.meta.get("layers") or {}).get(tower)
+            if declared is not None and declared != len(layers):
+                raise PolicyFileError(f"policy file {where}: its {tower} tower has {len(layers)} hidden layers, "
+                                      f"its meta says {declared}")
+        unused = sorted(set(arrays) - used)
+        if unused:
+            raise PolicyFileError(f"policy file {where} has arrays that are not part of its network: "
+                                  f"{', '.join(unused)} (a layer before them missing?)")
         self.obs_size = int(np.prod(self.meta["observation_shape"]))
         self.num_actions = int(self.meta["num_actions"])
         self._check_shapes()
+        if game is not None:
+            self._check_env_sizes(game, env_rules)
         self.temperature = temperature
         self.rng = np.random.default_rng(seed)
+
+    def _check_rules(self, game: str, params: dict[str, Any] | None) -> dict[str, Any]:
+        """The env's complete rules; the file's must be the same (both normalised, defaults filled in)."""
+        from envs.core.game import RuleError
+        from envs.registry import game_module
+
+        game_cls = game_module(game).raw_env.game_cls
+        env_rules = game_cls.normalise_params(dict(params or {}))
+        try:
+            file_rules = game_cls.normalise_params(dict(self.meta.get("params", {})))
+        except (RuleError, TypeError) as err:
+            raise PolicyFileError(f"policy file {self.path}: its rules {self.meta.get('params')} are not "
+                                  f"valid {game} rules ({err})") from None
+        if file_rules != env_rules:
+            differ = ", ".join(f"{k}: {file_rules[k]!r} in the file, {env_rules[k]!r} in the env"
+                               for k in file_rules if file_rules[k] != env_rules[k])
+            raise PolicyFileError(f"policy file {self.path} was trained for {game} with rules {file_rules}, "
+                                  f"but the env's rules are {env_rules} ({differ})")
+        return env_rules
+
+    def _check_env_sizes(self, game: str, rules: dict[str, Any]) -> None:
+        from envs.registry import make_raw
+
+        raw = make_raw(game, **rules)
+        obs_shape = raw.observation_space(raw.possible_agents[0])["observation"].shape
+        if self.obs_size != int(np.prod(obs_shape)) or self.num_actions != raw.game.num_actions:
+            raise PolicyFileError(f"policy file {self.path}: its network takes {self.obs_size} observation values "
+                                  f"and gives {self.num_actions} actions; {game} with rules {rules} has "
+                                  f"{int(np.prod(obs_shape))} and {raw.game.num_actions}")
 
     def _check_shapes(self) -> None:
         towers = [("policy", self.pi_layers, self.action_head)]

@@ -169,7 +169,7 @@ def test_sb3_zip_opponent_plays_and_checks_shapes(tmp_path):
 
     model = MaskablePPO("MlpPolicy", SingleAgentEnv("swival"), n_steps=32, batch_size=32, seed=0)
     model.save(tmp_path / "m.zip")
-    opponent = make_opponent("swival", str(tmp_path / "m.zip"))
+    opponent = make_opponent("swival", str(tmp_path / "m.zip"), trusted=True)
     assert isinstance(opponent, SB3Opponent)
     assert play_game("swival", [opponent, make_opponent("swival", "random", seed=0)], seed=0).plies > 0
     with pytest.raises(ValueError, match="m.zip: model has observation"):

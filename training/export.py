@@ -34,6 +34,8 @@ def policy_arrays(policy, game: str, params: dict[str, Any], extra_meta: dict[st
         "observation_shape": list(policy.observation_space.shape),
         "num_actions": int(policy.action_space.n),
         "activation": activation,
+        # hidden layers per tower: a file missing one whose neighbours have equal widths is refused at load
+        "layers": {"pi": len(_linears(extractor.policy_net)), "vf": len(_linears(extractor.value_net))},
         **(extra_meta or {}),
     }
     out: dict[str, np.ndarray] = {"meta": np.array(json.dumps(meta, sort_keys=True))}

@@ -14,6 +14,8 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from envs.core.params import Param, normalise_params
+
 
 class RuleError(ValueError):
     """A rule parameter or an action that the rules do not allow."""
@@ -25,29 +27,38 @@ class Game:
     Class attributes a subclass sets:
 
     * ``name``: registry name, e.g. ``"swival"``.
-    * ``PARAMS``: every rule parameter with its default (the one declared place).
+    * ``RULE_PARAMS``: every rule parameter, declared once (:mod:`envs.core.params`):
+      name, default and accepted values. ``PARAMS``, the dict of defaults, is derived from it.
     """
 
     name: ClassVar[str] = ""
+    RULE_PARAMS: ClassVar[tuple[Param, ...]] = ()
     PARAMS: ClassVar[dict[str, Any]] = {}
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.PARAMS = {p.name: p.default for p in cls.RULE_PARAMS}
+
     def __init__(self, **params: Any) -> None:
-        unknown = sorted(set(params) - set(self.PARAMS))
-        if unknown:
-            known = ", ".join(f"{k}={v!r}" for k, v in self.PARAMS.items()) or "none"
-            raise TypeError(
-                f"{self.name}: unknown keyword(s) {', '.join(unknown)}; "
-                f"the rule parameters are: {known}"
-            )
-        self.params = {**self.PARAMS, **params}
+        self.params = self.normalise_params(params)
         self.validate_params()
+
+    @classmethod
+    def normalise_params(cls, params: dict[str, Any]) -> dict[str, Any]:
+        """The complete rule parameters for ``params``: defaults filled in, values normalised.
+
+        Two sets of rules are the same variant exactly when these are equal
+        (policy files are checked against an env's rules this way). Raises
+        ``RuleError`` for a bad value, ``TypeError`` for an unknown keyword.
+        """
+        return normalise_params(cls.name, cls.RULE_PARAMS, params)
 
     # -- to be provided by each game -------------------------------------
     num_players: int = 2
     num_actions: int = 0
 
     def validate_params(self) -> None:
-        """Raise :class:`RuleError` naming any parameter whose value is bad."""
+        """Checks between parameters, after each was checked alone (none by default): raise :class:`RuleError`."""
 
     def new_state(self, rng: np.random.Generator) -> Any:
         """The position at the start of a game (chance drawn from ``rng``)."""

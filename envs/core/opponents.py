@@ -49,11 +49,14 @@ class RandomOpponent:
         return int(legal[self.rng.integers(legal.size)])
 
 
-def make_opponent(game: str, spec: Any, seed: int | None = None, **game_params: Any) -> Opponent:
+def make_opponent(game: str, spec: Any, seed: int | None = None, trusted: bool = False,
+                  **game_params: Any) -> Opponent:
     """Turn ``spec`` (a difficulty name, a policy file path or an opponent) into an opponent.
 
     ``game_params`` are the rule parameters of the env the opponent will play
-    in (bots that search need the same rules).
+    in (bots that search need the same rules). ``trusted``: a policy file may
+    run code when loaded (an SB3 ``.zip`` through SB3's own loader); see
+    :func:`policies.load`.
     """
     if not isinstance(spec, (str, Path)):
         if isinstance(spec, Opponent) or hasattr(spec, "act"):
@@ -72,6 +75,6 @@ def make_opponent(game: str, spec: Any, seed: int | None = None, **game_params: 
     if name == "hard" or name.endswith((".npz", ".zip")):
         from policies import load  # lazy: policies sits above envs
 
-        return load(game, name, seed=seed, **game_params)
+        return load(game, name, seed=seed, trusted=trusted, **game_params)
     raise ValueError(f"unknown opponent {name!r} for {game}: use one of {', '.join(DIFFICULTIES)} "
                      "or the path of a policy file (.npz or SB3 .zip)")

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from envs.core.game import Game, RuleError
+from envs.core.params import choice_param
 
 NUM_ROWS = 11          # rows 1..11 are indices 0..10
 FIRST_CAPTURE_ROW = 6  # index of row 7: rows 7-11 are the shared capture rows
@@ -102,21 +103,13 @@ class SwahiliGame(Game):
     """Swahili for 2, 3 or 4 players: 12 actions (rows 1-11, stop)."""
 
     name = "swahili"
-    PARAMS = {"num_players": 2, "reward": "win"}
+    RULE_PARAMS = (choice_param("num_players", 2, PLAYER_COUNTS), choice_param("reward", "win", REWARD_MODES))
     num_actions = NUM_ACTIONS
 
     def __init__(self, **params) -> None:
         super().__init__(**params)
         self.num_players = self.params["num_players"]
         self.score_rewards = self.params["reward"] == "score"
-
-    def validate_params(self) -> None:
-        n = self.params["num_players"]
-        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n not in PLAYER_COUNTS:
-            raise RuleError(f"swahili: num_players must be one of {PLAYER_COUNTS}, got {n!r}")
-        self.params["num_players"] = int(n)
-        if self.params["reward"] not in REWARD_MODES:
-            raise RuleError(f"swahili: reward must be one of {REWARD_MODES}, got {self.params['reward']!r}")
 
     # -- state ---------------------------------------------------------------
     def new_state(self, rng: np.random.Generator) -> SwahiliState:

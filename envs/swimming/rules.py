@@ -16,6 +16,7 @@ from typing import NamedTuple
 import numpy as np
 
 from envs.core.game import Game, RuleError
+from envs.core.params import bool_param, int_param
 
 NUM_CARDS = 32
 ALL_CARDS = (1 << NUM_CARDS) - 1
@@ -164,8 +165,9 @@ class SwimmingGame(Game):
     """Swimming for 2-6 players; one game is many rounds, until one player is left."""
 
     name = "swimming"
-    PARAMS = {"num_players": 4, "knock_first_round": False, "open_hands": False, "coins": 3,
-              "max_round_turns": 100}
+    RULE_PARAMS = (int_param("num_players", 4, 2, 6), bool_param("knock_first_round", False),
+                   bool_param("open_hands", False), int_param("coins", 3, 1, 20),
+                   int_param("max_round_turns", 100, 1, 100_000))
     num_actions = NUM_ACTIONS
 
     def __init__(self, **params) -> None:
@@ -175,21 +177,6 @@ class SwimmingGame(Game):
         self.knock_first_round = self.params["knock_first_round"]
         self.open_hands = self.params["open_hands"]
         self.max_round_turns = self.params["max_round_turns"]
-
-    def validate_params(self) -> None:
-        p = self.params
-        n = p["num_players"]
-        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 2 <= n <= 6:
-            raise RuleError(f"swimming: num_players must be an int from 2 to 6, got {n!r}")
-        c = p["coins"]
-        if isinstance(c, bool) or not isinstance(c, (int, np.integer)) or not 1 <= c <= 20:
-            raise RuleError(f"swimming: coins must be an int from 1 to 20, got {c!r}")
-        t = p["max_round_turns"]
-        if isinstance(t, bool) or not isinstance(t, (int, np.integer)) or not 1 <= t <= 100_000:
-            raise RuleError(f"swimming: max_round_turns must be an int from 1 to 100000, got {t!r}")
-        for key in ("knock_first_round", "open_hands"):
-            if not isinstance(p[key], (bool, np.bool_)):
-                raise RuleError(f"swimming: {key} must be True or False, got {p[key]!r}")
 
     # -- setting up --------------------------------------------------------
     def new_state(self, rng: np.random.Generator) -> SwimmingState:

@@ -25,11 +25,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import ClassVar
 
 import numpy as np
 
 from envs.core.game import Game, RuleError
+from envs.core.params import choice_param, int_param
 
 DIRECTIONS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 EMPTY, WHITE_ROOK, BLACK_ROOK, BEAD = 0, 1, 2, 3  # cell contents; the rook of colour c is c + 1
@@ -137,7 +137,8 @@ class HexState:
 class HexRookGame(Game):
     """What Swish and Squeeze share; subclasses give the move and capture rule."""
 
-    PARAMS: ClassVar[dict] = {"radius": 4, "setup": "random", "max_plies": 300, "beads_to_win": 10}
+    RULE_PARAMS = (int_param("radius", 4, RADII.start, RADII.stop - 1), choice_param("setup", "random", SETUPS),
+                   int_param("max_plies", 300, 1), int_param("beads_to_win", 10, 1, NUM_BEADS))
     num_players = 2
 
     def __init__(self, **params) -> None:
@@ -160,20 +161,6 @@ class HexRookGame(Game):
             for ra in ras:
                 for c, a in ra:
                     self.landing_of[a] = c
-
-    def validate_params(self) -> None:
-        p = self.params
-        for key, low, high in (("radius", RADII.start, RADII.stop - 1), ("max_plies", 1, None),
-                               ("beads_to_win", 1, NUM_BEADS)):
-            v = p[key]
-            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < low \
-                    or (high is not None and v > high):
-                allowed = f"an int in [{low}, {high}]" if high is not None else f"an int >= {low}"
-                raise RuleError(f"{self.name}: {key} must be {allowed}, got {v!r}")
-            p[key] = int(v)
-        if p["setup"] not in SETUPS:
-            raise RuleError(f"{self.name}: setup must be one of {', '.join(map(repr, SETUPS))}, "
-                            f"got {p['setup']!r}")
 
     # -- the move rule: supplied by each game ------------------------------
     def rook_actions(self, board: list[int], cell: int, own: int, enemy: int, out: list[int]) -> list[int]:

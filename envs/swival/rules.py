@@ -94,7 +94,6 @@ class SwivalGame(Game):
     """Swival: two players, 73 actions, no rule parameters."""
 
     name = "swival"
-    PARAMS: dict = {}
     num_players = 2
     num_actions = NUM_ACTIONS
 

@@ -24,7 +24,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from envs.core.game import Game, RuleError
+from envs.core.game import Game
+from envs.core.params import choice_param, int_param, seat_pair_param
 
 BLACK, WHITE = 0, 1
 COLOUR_NAMES = ("Black", "White")
@@ -354,7 +355,9 @@ class TwirlsGame(Game):
     """Twirls of Action: two players, ``size*size*32 + 1`` actions (the last is the swap)."""
 
     name = "twirls"
-    PARAMS = {"board_size": 9, "max_neighbors": 3, "max_plies": 400}
+    RULE_PARAMS = (choice_param("board_size", 9, (9, 8)),
+                   seat_pair_param("max_neighbors", 3, MAX_NEIGHBORS_ALLOWED.start, MAX_NEIGHBORS_ALLOWED.stop - 1),
+                   int_param("max_plies", 400, 1))
     num_players = 2
 
     def __init__(self, **params) -> None:
@@ -362,26 +365,11 @@ class TwirlsGame(Game):
         self.size = self.params["board_size"]
         self.tables = tables(self.size)
         limit = self.params["max_neighbors"]
-        self.limits = (int(limit),) * 2 if isinstance(limit, (int, np.integer)) else tuple(int(x) for x in limit)
-        self.max_plies = int(self.params["max_plies"])
+        self.limits = (limit, limit) if isinstance(limit, int) else limit
+        self.max_plies = self.params["max_plies"]
         self.swap_action = self.size * self.size * 32
         self.num_actions = self.swap_action + 1
         self.setup = parse_setup(SETUPS[self.size], self.size)
-
-    def validate_params(self) -> None:
-        size = self.params["board_size"]
-        if isinstance(size, bool) or size not in (8, 9):
-            raise RuleError(f"twirls: board_size must be 9 or 8, got {size!r}")
-        limit = self.params["max_neighbors"]
-        values = limit if isinstance(limit, (tuple, list)) else (limit,)
-        if isinstance(limit, (tuple, list)) and len(limit) != 2 or not all(
-                isinstance(v, (int, np.integer)) and not isinstance(v, bool) and v in MAX_NEIGHBORS_ALLOWED
-                for v in values):
-            raise RuleError("twirls: max_neighbors must be an int from 2 to 8 or a per-seat pair of them "
-                            f"such as (4, 2), got {limit!r}")
-        plies = self.params["max_plies"]
-        if isinstance(plies, bool) or not isinstance(plies, (int, np.integer)) or plies < 1:
-            raise RuleError(f"twirls: max_plies must be a positive int, got {plies!r}")
 
     # -- state ---------------------------------------------------------------
     def new_state(self, rng: np.random.Generator) -> TwirlsState:
