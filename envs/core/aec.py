@@ -23,6 +23,7 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 
 from envs.core import wrappers
+from envs.core.checks import as_seed
 from envs.core.game import Game, RuleError
 
 
@@ -86,6 +87,7 @@ class TurnBasedEnv(AECEnv, EzPickle):
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        seed = as_seed(seed, self.metadata["name"])
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         self.game_state = self.game.new_state(self._rng)

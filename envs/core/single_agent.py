@@ -16,6 +16,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from envs.core.checks import as_seed
 from envs.core.game import RuleError
 from envs.core.opponents import make_opponent
 from envs.registry import make_raw
@@ -77,6 +78,7 @@ class SingleAgentEnv(gymnasium.Env):
 
     # -- gymnasium API -----------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):
+        seed = as_seed(seed, self.game_name)
         super().reset(seed=seed)
         for _ in range(MAX_RESTARTS):
             self.seat = self.fixed_seat if self.fixed_seat is not None \

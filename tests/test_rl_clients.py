@@ -1,0 +1,147 @@
+"""What real RL clients send gets the right answer (issue 18, the env side).
+
+Actions as SB3 / Tianshou / numpy hand them in, the learner's whole Swimming
+return, copies of live envs, the mask handed out, failing opponents, seeds and
+the mask dtype.
+"""
+
+import warnings
+
+import gymnasium
+import numpy as np
+import pytest
+
+import envs
+from envs.core.game import RuleError
+from envs.core.single_agent import SingleAgentEnv
+
+# -- 1. actions: what is accepted, what is refused --------------------------------------------------------
+
+# Swival's action 3 (cell 1, no swivel) is legal on the first move; 73 actions.
+ACCEPTED = [
+    (3, "int"),
+    (np.int64(3), "np.int64"),
+    (np.int32(3), "np.int32"),
+    (np.uint8(3), "np.uint8"),
+    (np.array(3), "0-d int64 array (MaskablePPO.predict on one observation)"),
+    (np.array(3, dtype=np.int16), "0-d int16 array"),
+]
+REFUSED = [
+    (True, "bool"),
+    (np.bool_(True), "numpy bool"),
+    (3.0, "float"),
+    (np.float64(3.0), "numpy float"),
+    ("3", "str"),
+    ([3], "list"),
+    (np.array([3]), "1-d array"),
+    (np.array(3.0), "0-d float array"),
+]
+KINDS = ["raw", "wrapped", "single"]
+
+
+def _fresh(kind):
+    if kind == "raw":
+        env = envs.make_raw("swival")
+    elif kind == "wrapped":
+        env = envs.make("swival")
+    else:
+        env = SingleAgentEnv("swival", opponent="random", seat=0)
+    env.reset(seed=0)
+    return env
+
+
+def _played(kind, env, action):
+    """What the env shows after ``action``: the observation of the seat that moved, the mover's reward."""
+    if kind == "single":
+        obs, reward, _, _, info = env.step(action)
+        assert "illegal_action" not in info, info
+        return obs, reward
+    env.step(action)
+    return env.observe("player_0")["observation"], env.rewards["player_0"]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("value,label", ACCEPTED, ids=[label for _, label in ACCEPTED])
+def test_integer_actions_of_every_kind_play_as_the_int(kind, value, label):
+    as_int = _played(kind, _fresh(kind), 3)
+    given = _played(kind, _fresh(kind), value)
+    assert np.array_equal(given[0], as_int[0]) and given[1] == as_int[1], label
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("value,label", REFUSED, ids=[label for _, label in REFUSED])
+def test_non_integer_actions_are_a_type_error_with_value_and_range(kind, value, label):
+    env = _fresh(kind)
+    with pytest.raises(TypeError) as refused:
+        env.step(value)
+    assert repr(value) in str(refused.value) and "[0, 73)" in str(refused.value)
+    # nothing was played or scored: the same seat is still to move with every counter off the board
+    if kind == "single":
+        assert env.action_masks()[3]
+    else:
+        assert env.agent_selection == "player_0" and env.rewards["player_0"] == 0
+        assert not any(env.terminations.values())
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_an_in_range_illegal_array_action_keeps_pettingzoo_s_convention(kind):
+    env = _fresh(kind)
+    illegal = np.array(1)  # a swivel with no counter on the board
+    if kind == "raw":
+        with pytest.raises(RuleError, match="illegal action 1"):
+            env.step(illegal)
+    elif kind == "wrapped":
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            env.step(illegal)
+        assert env.rewards["player_0"] == -1 and all(env.terminations.values())
+    else:
+        _, reward, terminated, _, info = env.step(illegal)
+        assert reward == -1 and terminated and "illegal action 1" in info["illegal_action"]
+        strict = SingleAgentEnv("swival", seat=0, illegal_action="raise")
+        strict.reset(seed=0)
+        with pytest.raises(RuleError, match="illegal action 1"):
+            strict.step(illegal)
+
+
+def test_maskable_ppo_predict_output_plays_in_the_single_agent_env():
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    torch.set_num_threads(1)
+    env = gymnasium.make("swgym/Swival-v0", opponent="random")
+    model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=64, seed=0, policy_kwargs={"net_arch": [16]})
+    for seed in range(3):
+        obs, _ = env.reset(seed=seed)
+        done = False
+        while not done:
+            action, _ = model.predict(obs, action_masks=env.unwrapped.action_masks(), deterministic=True)
+            assert isinstance(action, np.ndarray) and action.shape == ()
+            obs, reward, done, _, info = env.step(action)
+            assert "illegal_action" not in info, info
+        assert reward in (-1.0, 0.0, 1.0)
+
+
+# -- 11. seeds: what Gymnasium accepts, and numpy integers -----------------------------------------------
+
+GOOD_SEEDS = [7, np.int64(7), np.uint32(7), np.int8(7)]
+BAD_SEEDS = [-1, np.int64(-1), 1.5, "7", True, np.bool_(True), [7]]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("seed", GOOD_SEEDS, ids=[repr(s) for s in GOOD_SEEDS])
+def test_integer_seeds_give_the_int_seed_s_game(kind, seed):
+    def observed(s):
+        env = _fresh(kind)
+        out = env.reset(seed=s)
+        return (out[0] if kind == "single" else env.observe(env.agent_selection)["observation"]).tobytes()
+
+    assert observed(seed) == observed(7)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("seed", BAD_SEEDS, ids=[repr(s) for s in BAD_SEEDS])
+def test_bad_seeds_are_refused_by_name(kind, seed):
+    env = _fresh(kind)
+    with pytest.raises((TypeError, ValueError), match="seed"):
+        env.reset(seed=seed)
