@@ -14,6 +14,7 @@ import pytest
 import envs
 from envs.core.game import RuleError
 from envs.core.single_agent import SingleAgentEnv
+from envs.registry import GAMES
 
 # -- 1. actions: what is accepted, what is refused --------------------------------------------------------
 
@@ -120,6 +121,19 @@ def test_maskable_ppo_predict_output_plays_in_the_single_agent_env():
             obs, reward, done, _, info = env.step(action)
             assert "illegal_action" not in info, info
         assert reward in (-1.0, 0.0, 1.0)
+
+
+# -- 7. the mask handed out cannot change the game -------------------------------------------------------
+
+def test_the_mask_handed_out_cannot_be_edited():
+    env = envs.make_raw("swival")
+    env.reset(seed=0)
+    env.step(0)  # player_0 on cell 0
+    mask = env.legal_mask()
+    with pytest.raises(ValueError, match="read-only"):
+        mask[1] = True  # cell 0 again (action 1 = cell 0 + swivel)
+    with pytest.raises(RuleError, match="illegal action 0"):
+        env.step(0)
 
 
 # -- 11. seeds: what Gymnasium accepts, and numpy integers -----------------------------------------------

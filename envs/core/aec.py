@@ -105,9 +105,15 @@ class TurnBasedEnv(AECEnv, EzPickle):
             self.render()
 
     def legal_mask(self) -> np.ndarray:
-        """Boolean legality of every action for the agent to move (cached per position)."""
+        """Boolean legality of every action for the agent to move (cached per position).
+
+        A read-only view: the env checks moves against this very array, so
+        a caller who wants to edit a mask takes a copy.
+        """
         if self._mask_cache is None:
-            self._mask_cache = self.game.legal_mask(self.game_state)
+            mask = self.game.legal_mask(self.game_state).view()
+            mask.flags.writeable = False
+            self._mask_cache = mask
         return self._mask_cache
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
