@@ -5,6 +5,8 @@ return, copies of live envs, the mask handed out, failing opponents, seeds and
 the mask dtype.
 """
 
+import copy
+import pickle
 import warnings
 
 import gymnasium
@@ -121,6 +123,81 @@ def test_maskable_ppo_predict_output_plays_in_the_single_agent_env():
             obs, reward, done, _, info = env.step(action)
             assert "illegal_action" not in info, info
         assert reward in (-1.0, 0.0, 1.0)
+
+
+# -- 6. copies of a live env play on identically --------------------------------------------------------
+
+def _copies(env):
+    return [copy.deepcopy(env), pickle.loads(pickle.dumps(env))]
+
+
+def _play_on_aec(envs_, rng):
+    """Step every env with the same random legal actions to the end; each step's view must agree."""
+    while envs_[0].agents:
+        assert all(e.agents == envs_[0].agents for e in envs_)
+        views = []
+        for e in envs_:
+            agent = e.agent_selection
+            obs, reward, terminated, truncated, _ = e.last()
+            views.append((agent, obs["observation"].tobytes(), obs["action_mask"].tobytes(), reward,
+                          terminated, truncated, dict(e.rewards), dict(e.terminations)))
+        assert all(v == views[0] for v in views[1:])
+        agent, _, mask, _, terminated, truncated = views[0][:6]
+        if terminated or truncated:
+            action = None
+        else:
+            legal = np.flatnonzero(np.frombuffer(mask, dtype=np.int8))
+            action = int(rng.choice(legal))
+        for e in envs_:
+            e.step(action)
+
+
+@pytest.mark.parametrize("kind", ["raw", "wrapped"])
+@pytest.mark.parametrize("name", list(GAMES))
+def test_copies_of_a_live_aec_env_play_on_identically(name, kind):
+    env = (envs.make_raw if kind == "raw" else envs.make)(name)
+    env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    for _ in range(7):  # into the game (Swimming: past the deal; Swish: the random set-up is drawn)
+        obs, _, terminated, truncated, _ = env.last()
+        env.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    _play_on_aec([env, *_copies(env)], np.random.default_rng(4))
+    assert not any(e.agents for e in _copies(env))
+
+
+@pytest.mark.parametrize("via_gymnasium", [False, True], ids=["SingleAgentEnv", "gymnasium.make"])
+@pytest.mark.parametrize("name", list(GAMES))
+def test_copies_of_a_live_single_agent_env_play_on_identically(name, via_gymnasium):
+    opponent = "easy" if name == "swimming" else "random"  # Swimming's easy bot draws from its generator
+    if via_gymnasium:
+        env = gymnasium.make(GAMES[name].gym_id, opponent=opponent).unwrapped
+    else:
+        env = SingleAgentEnv(name, opponent=opponent)
+    env.reset(seed=5)
+    rng = np.random.default_rng(5)
+    for _ in range(3):
+        env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+    group = [env, *_copies(env)]
+    done = False
+    while not done:
+        masks = [e.action_masks() for e in group]
+        assert all(np.array_equal(m, masks[0]) for m in masks)
+        action = int(rng.choice(np.flatnonzero(masks[0])))
+        results = [e.step(action) for e in group]
+        for obs, reward, terminated, truncated, info in results[1:]:
+            assert np.array_equal(obs, results[0][0])
+            assert (reward, terminated, truncated, info) == results[0][1:]
+        done = results[0][2]
+
+
+def test_a_copy_of_a_rendering_env_draws_its_own_canvas():
+    env = envs.make_raw("swival", render_mode="rgb_array")
+    env.reset(seed=0)
+    env.step(0)
+    first = env.render()
+    twin = pickle.loads(pickle.dumps(env))
+    assert twin._canvas is None or twin._canvas is not env._canvas
+    assert np.array_equal(twin.render(), first)
 
 
 # -- 7. the mask handed out cannot change the game -------------------------------------------------------

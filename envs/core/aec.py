@@ -172,6 +172,21 @@ class TurnBasedEnv(AECEnv, EzPickle):
             "skip": getattr(self, "_skip_agent_selection", None),
         }
 
+    # -- copies (deepcopy, pickle): the constructor's arguments plus the live game --
+    def __getstate__(self) -> dict[str, Any]:
+        """Rebuilt from the constructor's arguments (EzPickle), then put back with :meth:`snapshot`.
+
+        A pygame canvas is never copied: the copy opens its own on its first render.
+        """
+        state = EzPickle.__getstate__(self)
+        state["snapshot"] = None if self.game_state is None else self.snapshot()
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        EzPickle.__setstate__(self, state)
+        if state.get("snapshot") is not None:
+            self.restore(state["snapshot"])
+
     def restore(self, snap: dict[str, Any]) -> None:
         """Undo back to a :meth:`snapshot`."""
         self.game_state = self.game.copy_state(snap["state"])
