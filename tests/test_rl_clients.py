@@ -125,6 +125,23 @@ def test_maskable_ppo_predict_output_plays_in_the_single_agent_env():
         assert reward in (-1.0, 0.0, 1.0)
 
 
+# -- 2. Swimming: every coin reaches the learner ---------------------------------------------------------
+
+def test_swimming_single_agent_return_is_the_learner_s_coin_result():
+    env = SingleAgentEnv("swimming", opponent="easy")
+    rng = np.random.default_rng(0)
+    start = env.aec.game.start_coins
+    for seed in range(400):
+        env.reset(seed=seed)
+        total, done = 0.0, False
+        while not done:
+            _, reward, done, _, _ = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+            total += reward
+        state = env.aec.game_state
+        result = -(start - state.coins[env.seat]) + (state.pot if state.winner == env.seat else 0)
+        assert total == result, f"seed {seed}: the learner's rewards sum to {total}, its coins say {result}"
+
+
 # -- 6. copies of a live env play on identically --------------------------------------------------------
 
 def _copies(env):

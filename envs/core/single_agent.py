@@ -3,7 +3,9 @@
 The other seats are played inside :meth:`SingleAgentEnv.step` by opponents
 given by name ("random", "easy", "medium", "hard"), policy file or object.
 The learner's reward is everything it received since its previous action,
-opponents' moves included. ``action_masks()`` is a method of the env itself,
+opponents' moves included; what it received before its first action (an
+opponent's move or a round ended on the deal, inside ``reset()``) comes with
+its first step's reward. ``action_masks()`` is a method of the env itself,
 so sb3-contrib's MaskablePPO finds it through any VecEnv, SubprocVecEnv too.
 """
 
@@ -16,7 +18,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from envs.core.checks import as_seed
+from envs.core.checks import as_action, as_seed
 from envs.core.game import RuleError
 from envs.core.opponents import make_opponent
 from envs.registry import make_raw
@@ -95,23 +97,34 @@ class SingleAgentEnv(gymnasium.Env):
         return self._observation(), {"seat": self.seat}
 
     def step(self, action: Any):
+        """Play the learner's ``action`` (int, numpy integer or 0-d integer array), then the opponents'.
+
+        Not an integer: ``TypeError`` (nothing is played). An illegal or
+        out-of-range integer: reward -1 and the episode ends, or ``RuleError``
+        with ``illegal_action="raise"``.
+        """
         if self._done:
             raise RuntimeError(f"{self.game_name}: the episode is over; call reset()")
+        aec, learner = self.aec, self.learner
+        action = as_action(action, self.action_space.n, self.game_name)
+        # paid to the learner before this move (during reset(): an opponent's move, a round ended on the deal);
+        # the AEC env clears it when the learner acts, so it is handed on here
+        carried = aec._cumulative_rewards[learner]
         try:
-            action = self.aec.game.check_action(self.aec.game_state, action)
+            action = aec.game.check_action(aec.game_state, action, aec.legal_mask())
         except RuleError as err:
             if self.illegal_action == "raise":
                 raise
             self._done = True
-            return self._observation(), -1.0, True, False, {"seat": self.seat, "illegal_action": str(err)}
-        self.aec.step(action)
+            return self._observation(), carried - 1.0, True, False, {"seat": self.seat, "illegal_action": str(err)}
+        aec.step(action)
         self._play_others()
-        reward = float(self.aec._cumulative_rewards.get(self.learner, 0.0))
-        self.aec._cumulative_rewards[self.learner] = 0.0
+        reward = carried + float(aec._cumulative_rewards.get(learner, 0.0))
+        aec._cumulative_rewards[learner] = 0.0
         self._done = self._learner_done()
         info: dict[str, Any] = {"seat": self.seat}
         if self._done:
-            info["winners"] = self.aec.game.winners(self.aec.game_state) if self.aec.game.is_over(self.aec.game_state) else []
+            info["winners"] = aec.game.winners(aec.game_state) if aec.game.is_over(aec.game_state) else []
         return self._observation(), reward, self._done, False, info
 
     def action_masks(self) -> np.ndarray:
