@@ -15,6 +15,7 @@ import pytest
 
 import envs
 from envs.core.game import RuleError
+from envs.core.opponents import OpponentError
 from envs.core.single_agent import SingleAgentEnv
 from envs.registry import GAMES
 
@@ -230,6 +231,62 @@ def test_the_mask_handed_out_cannot_be_edited():
         env.step(0)
 
 
+# -- 8. a failing opponent ends the episode, named -------------------------------------------------------
+
+class Broken:
+    """An opponent that raises."""
+
+    def reset(self, seed=None):
+        pass
+
+    def act(self, observation, action_mask, state=None):
+        raise ZeroDivisionError("the broken bot divides by zero")
+
+    def __repr__(self):
+        return "Broken()"
+
+
+class Cheat:
+    """An opponent that always plays Swival's cell 0 (illegal once taken) or an action out of range."""
+
+    def __init__(self, action):
+        self.action = action
+
+    def reset(self, seed=None):
+        pass
+
+    def act(self, observation, action_mask, state=None):
+        return self.action
+
+    def __repr__(self):
+        return f"Cheat({self.action})"
+
+
+@pytest.mark.parametrize("opponent,named", [
+    (Broken(), r"Broken\(\).*divides by zero"),
+    (Cheat(0), r"Cheat\(0\).*illegal action 0"),
+    (Cheat(99), r"Cheat\(99\).*99"),
+    (Cheat(1.5), r"Cheat\(1.5\).*1.5"),
+])
+def test_a_failing_opponent_ends_the_episode_with_its_name_and_move(opponent, named):
+    env = SingleAgentEnv("swival", opponent=opponent, seat=0)
+    env.reset(seed=0)
+    with pytest.raises(OpponentError, match=named):
+        env.step(0)  # the learner takes cell 0; then the opponent fails
+    assert env.action_masks().all(), "never the opponent's mask"
+    with pytest.raises(RuntimeError, match=r"call reset\(\)"):
+        env.step(3)
+
+
+def test_an_opponent_failing_in_reset_leaves_the_env_done():
+    env = SingleAgentEnv("swival", opponent=Broken(), seat=1)
+    with pytest.raises(OpponentError, match="Broken"):
+        env.reset(seed=0)
+    assert env.action_masks().all()
+    with pytest.raises(RuntimeError, match=r"call reset\(\)"):
+        env.step(3)
+
+
 # -- 11. seeds: what Gymnasium accepts, and numpy integers -----------------------------------------------
 
 GOOD_SEEDS = [7, np.int64(7), np.uint32(7), np.int8(7)]
@@ -253,3 +310,17 @@ def test_bad_seeds_are_refused_by_name(kind, seed):
     env = _fresh(kind)
     with pytest.raises((TypeError, ValueError), match="seed"):
         env.reset(seed=seed)
+
+
+# -- smaller: the mask's dtype ----------------------------------------------------------------------------
+
+def test_action_masks_are_bool_and_int8_on_request():
+    env = SingleAgentEnv("swival", opponent="random", seat=0)
+    env.reset(seed=0)
+    env.step(0)
+    assert env.action_masks().dtype == bool
+    mask8 = env.action_masks(np.int8)
+    assert mask8.dtype == np.int8 and np.array_equal(mask8.astype(bool), env.action_masks())
+    env.action_space.seed(0)
+    for _ in range(50):
+        assert env.action_masks()[env.action_space.sample(mask=env.action_masks(np.int8))]
