@@ -107,12 +107,12 @@ class TurnBasedEnv(AECEnv, EzPickle):
     def legal_mask(self) -> np.ndarray:
         """Boolean legality of every action for the agent to move (cached per position).
 
-        A read-only view: the env checks moves against this very array, so
-        a caller who wants to edit a mask takes a copy.
+        Read-only: the env checks moves against this very array, so a
+        caller who wants to edit a mask takes a copy.
         """
         if self._mask_cache is None:
-            mask = self.game.legal_mask(self.game_state).view()
-            mask.flags.writeable = False
+            mask = self.game.legal_mask(self.game_state)  # a new array each call (the Game contract)
+            mask.setflags(write=False)
             self._mask_cache = mask
         return self._mask_cache
 

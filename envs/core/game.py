@@ -60,7 +60,7 @@ class Game:
         raise NotImplementedError
 
     def legal_mask(self, state: Any) -> np.ndarray:
-        """Boolean array of length ``num_actions``: True where legal."""
+        """A new boolean array of length ``num_actions``: True where legal (the env makes it read-only)."""
         raise NotImplementedError
 
     def apply(self, state: Any, action: int, rng: np.random.Generator) -> list[float]:
