@@ -108,6 +108,20 @@ def test_an_in_range_illegal_array_action_keeps_pettingzoo_s_convention(kind):
             strict.step(illegal)
 
 
+@pytest.mark.parametrize("kind", KINDS)
+def test_out_of_range_and_none_are_named(kind):
+    env = _fresh(kind)
+    if kind == "single":
+        _, reward, terminated, _, info = env.step(np.int64(73))
+        assert reward == -1 and terminated and "out of range [0, 73)" in info["illegal_action"]
+        return
+    with pytest.raises(RuleError if kind == "raw" else AssertionError, match=r"73.*\[0, 73\)"):
+        env.step(73)
+    with pytest.raises(ValueError, match="player_0 is still in the game; step\\(None\\) is only for agents that are done"):
+        env.step(None)
+    assert env.agent_selection == "player_0" and not any(env.terminations.values())
+
+
 def test_maskable_ppo_predict_output_plays_in_the_single_agent_env():
     import torch
     from sb3_contrib import MaskablePPO

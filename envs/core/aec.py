@@ -23,7 +23,7 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 
 from envs.core import wrappers
-from envs.core.checks import as_seed
+from envs.core.checks import as_seed, none_for_live_agent
 from envs.core.game import Game, RuleError
 
 
@@ -131,8 +131,7 @@ class TurnBasedEnv(AECEnv, EzPickle):
             self._was_dead_step(action)
             return
         if action is None:
-            raise ValueError(f"{self.metadata['name']}: {agent} is still in the game; "
-                             "step(None) is only for agents that are done")
+            raise none_for_live_agent(self.metadata["name"], agent)
         seat = self.agent_seat[agent]
         action = self.game.check_action(self.game_state, action, self.legal_mask())
         self._cumulative_rewards[agent] = 0.0

@@ -31,6 +31,11 @@ def as_action(action: Any, num_actions: int, where: str) -> int:
                     f"integer array), got {action!r} of type {_type_name(action)}")
 
 
+def none_for_live_agent(where: str, agent: str) -> ValueError:
+    """The error for ``step(None)`` while ``agent`` is still in the game (None is only for agents that are done)."""
+    return ValueError(f"{where}: {agent} is still in the game; step(None) is only for agents that are done")
+
+
 def as_seed(seed: Any, where: str) -> int | None:
     """``seed`` as None or a Python int >= 0 (Gymnasium's rule, numpy integers included); else a named error.
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pettingzoo.utils import wrappers
 
-from envs.core.checks import as_action
+from envs.core.checks import as_action, none_for_live_agent
 
 HOT_ATTRIBUTES = ("agent_selection", "agents", "rewards", "terminations", "truncations", "infos",
                   "_cumulative_rewards")
@@ -48,10 +48,13 @@ class AssertOutOfBoundsWrapper(_Direct, wrappers.AssertOutOfBoundsWrapper):
     """
 
     def step(self, action) -> None:
-        if action is None:  # only for agents that are done: PettingZoo's own check
-            super().step(action)
-            return
         raw = self._raw
+        if action is None:  # only for agents that are done (the raw env's own words otherwise)
+            agent = raw.agent_selection
+            if not (raw.terminations[agent] or raw.truncations[agent]):
+                raise none_for_live_agent(raw.metadata["name"], agent)
+            self.env.step(None)
+            return
         n = raw.action_spaces[raw.agent_selection].n
         if type(action) is not int:
             action = as_action(action, n, raw.metadata["name"])
