@@ -15,7 +15,7 @@ import pytest
 
 import envs
 from envs.core.game import RuleError
-from envs.core.opponents import OpponentError
+from envs.core.opponents import OpponentError, make_opponent
 from envs.core.single_agent import SingleAgentEnv
 from envs.registry import GAMES
 
@@ -144,17 +144,23 @@ def test_maskable_ppo_predict_output_plays_in_the_single_agent_env():
 
 def test_swimming_single_agent_return_is_the_learner_s_coin_result():
     env = SingleAgentEnv("swimming", opponent="easy")
+    learner_bot = make_opponent("swimming", "easy", seed=1)  # plays the learner's seat in odd episodes: some wins
     rng = np.random.default_rng(0)
     start = env.aec.game.start_coins
+    won = 0
     for seed in range(400):
-        env.reset(seed=seed)
+        obs, _ = env.reset(seed=seed)
         total, done = 0.0, False
         while not done:
-            _, reward, done, _, _ = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+            mask = env.action_masks()
+            action = learner_bot.act(obs, mask, env.aec.game_state) if seed % 2 else rng.choice(np.flatnonzero(mask))
+            obs, reward, done, _, _ = env.step(action)
             total += reward
         state = env.aec.game_state
+        won += state.winner == env.seat
         result = -(start - state.coins[env.seat]) + (state.pot if state.winner == env.seat else 0)
         assert total == result, f"seed {seed}: the learner's rewards sum to {total}, its coins say {result}"
+    assert won >= 20, "the pot reached the learner in some episodes"
 
 
 # -- 6. copies of a live env play on identically --------------------------------------------------------
