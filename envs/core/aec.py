@@ -23,6 +23,7 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 
 from envs.core import wrappers
+from envs.core.checks import as_seed, none_for_live_agent
 from envs.core.game import Game, RuleError
 
 
@@ -86,6 +87,7 @@ class TurnBasedEnv(AECEnv, EzPickle):
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        seed = as_seed(seed, self.metadata["name"])
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         self.game_state = self.game.new_state(self._rng)
@@ -103,9 +105,15 @@ class TurnBasedEnv(AECEnv, EzPickle):
             self.render()
 
     def legal_mask(self) -> np.ndarray:
-        """Boolean legality of every action for the agent to move (cached per position)."""
+        """Boolean legality of every action for the agent to move (cached per position).
+
+        Read-only: the env checks moves against this very array, so a
+        caller who wants to edit a mask takes a copy.
+        """
         if self._mask_cache is None:
-            self._mask_cache = self.game.legal_mask(self.game_state)
+            mask = self.game.legal_mask(self.game_state)  # a new array each call (the Game contract)
+            mask.setflags(write=False)
+            self._mask_cache = mask
         return self._mask_cache
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -123,8 +131,7 @@ class TurnBasedEnv(AECEnv, EzPickle):
             self._was_dead_step(action)
             return
         if action is None:
-            raise ValueError(f"{self.metadata['name']}: {agent} is still in the game; "
-                             "step(None) is only for agents that are done")
+            raise none_for_live_agent(self.metadata["name"], agent)
         seat = self.agent_seat[agent]
         action = self.game.check_action(self.game_state, action, self.legal_mask())
         self._cumulative_rewards[agent] = 0.0
@@ -163,6 +170,21 @@ class TurnBasedEnv(AECEnv, EzPickle):
             "selection": self.agent_selection,
             "skip": getattr(self, "_skip_agent_selection", None),
         }
+
+    # -- copies (deepcopy, pickle): the constructor's arguments plus the live game --
+    def __getstate__(self) -> dict[str, Any]:
+        """Rebuilt from the constructor's arguments (EzPickle), then put back with :meth:`snapshot`.
+
+        A pygame canvas is never copied: the copy opens its own on its first render.
+        """
+        state = EzPickle.__getstate__(self)
+        state["snapshot"] = None if self.game_state is None else self.snapshot()
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        EzPickle.__setstate__(self, state)
+        if state.get("snapshot") is not None:
+            self.restore(state["snapshot"])
 
     def restore(self, snap: dict[str, Any]) -> None:
         """Undo back to a :meth:`snapshot`."""

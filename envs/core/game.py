@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from envs.core.checks import as_action
 from envs.core.params import Param, normalise_params
 
 
@@ -69,7 +70,7 @@ class Game:
         raise NotImplementedError
 
     def legal_mask(self, state: Any) -> np.ndarray:
-        """Boolean array of length ``num_actions``: True where legal."""
+        """A new boolean array of length ``num_actions``: True where legal (the env makes it read-only)."""
         raise NotImplementedError
 
     def apply(self, state: Any, action: int, rng: np.random.Generator) -> list[float]:
@@ -159,19 +160,16 @@ class Game:
         return []
 
     def check_action(self, state: Any, action: Any, mask: np.ndarray | None = None) -> int:
-        """Return ``action`` as an int, or raise :class:`RuleError` naming the problem.
+        """Return ``action`` as an int, or raise naming the problem.
 
-        ``mask`` is the position's legal mask when the caller already has it.
+        ``TypeError`` for what is not an integer action (see
+        :func:`~envs.core.checks.as_action`); :class:`RuleError` for an action
+        out of range or illegal here. ``mask`` is the position's legal mask
+        when the caller already has it.
         """
-        if mask is not None and isinstance(action, (int, np.integer)) and not isinstance(action, bool) \
-                and 0 <= action < self.num_actions and mask[action]:
-            return int(action)
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-            raise RuleError(
-                f"{self.name}: action must be an integer in [0, {self.num_actions}), "
-                f"got {action!r} of type {type(action).__name__}"
-            )
-        action = int(action)
+        if mask is not None and type(action) is int and 0 <= action < self.num_actions and mask[action]:
+            return action
+        action = as_action(action, self.num_actions, self.name)
         if self.is_over(state):
             raise RuleError(f"{self.name}: the game is over; no action {action} can be played")
         if not 0 <= action < self.num_actions:

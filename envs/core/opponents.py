@@ -25,6 +25,13 @@ import numpy as np
 DIFFICULTIES = ("random", "easy", "medium", "hard")
 
 
+class OpponentError(RuntimeError):
+    """An opponent failed inside an env: its ``act()`` raised, or it chose a move that cannot be played.
+
+    The message names the opponent, its seat and the move; the episode is over.
+    """
+
+
 @runtime_checkable
 class Opponent(Protocol):
     def act(self, observation: np.ndarray, action_mask: np.ndarray, state: Any = None) -> int: ...

@@ -3,8 +3,12 @@
 The other seats are played inside :meth:`SingleAgentEnv.step` by opponents
 given by name ("random", "easy", "medium", "hard"), policy file or object.
 The learner's reward is everything it received since its previous action,
-opponents' moves included. ``action_masks()`` is a method of the env itself,
-so sb3-contrib's MaskablePPO finds it through any VecEnv, SubprocVecEnv too.
+opponents' moves included; what it received before its first action (an
+opponent's move or a round ended on the deal, inside ``reset()``) comes with
+its first step's reward. An opponent that fails (raises, or picks a move that
+cannot be played) ends the episode with an :class:`~envs.core.opponents.OpponentError`.
+``action_masks()`` is a method of the env itself, so sb3-contrib's
+MaskablePPO finds it through any VecEnv, SubprocVecEnv too.
 """
 
 from __future__ import annotations
@@ -16,8 +20,9 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from envs.core.checks import as_action, as_seed
 from envs.core.game import RuleError
-from envs.core.opponents import make_opponent
+from envs.core.opponents import OpponentError, make_opponent
 from envs.registry import make_raw
 
 MAX_RESTARTS = 100  # games that end before the learner's first move are dealt again
@@ -77,6 +82,8 @@ class SingleAgentEnv(gymnasium.Env):
 
     # -- gymnasium API -----------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):
+        seed = as_seed(seed, self.game_name)
+        self._done = True  # until the learner is to move: an opponent failing here leaves the env done
         super().reset(seed=seed)
         for _ in range(MAX_RESTARTS):
             self.seat = self.fixed_seat if self.fixed_seat is not None \
@@ -93,30 +100,46 @@ class SingleAgentEnv(gymnasium.Env):
         return self._observation(), {"seat": self.seat}
 
     def step(self, action: Any):
+        """Play the learner's ``action`` (int, numpy integer or 0-d integer array), then the opponents'.
+
+        Not an integer: ``TypeError`` (nothing is played). An illegal or
+        out-of-range integer: reward -1 and the episode ends, or ``RuleError``
+        with ``illegal_action="raise"``.
+        """
         if self._done:
             raise RuntimeError(f"{self.game_name}: the episode is over; call reset()")
+        aec, learner = self.aec, self.learner
+        action = as_action(action, self.action_space.n, self.game_name)
+        # paid to the learner before this move (during reset(): an opponent's move, a round ended on the deal);
+        # the AEC env clears it when the learner acts, so it is handed on here
+        carried = aec._cumulative_rewards[learner]
         try:
-            action = self.aec.game.check_action(self.aec.game_state, action)
+            action = aec.game.check_action(aec.game_state, action, aec.legal_mask())
         except RuleError as err:
             if self.illegal_action == "raise":
                 raise
             self._done = True
-            return self._observation(), -1.0, True, False, {"seat": self.seat, "illegal_action": str(err)}
-        self.aec.step(action)
+            return self._observation(), carried - 1.0, True, False, {"seat": self.seat, "illegal_action": str(err)}
+        aec.step(action)
         self._play_others()
-        reward = float(self.aec._cumulative_rewards.get(self.learner, 0.0))
-        self.aec._cumulative_rewards[self.learner] = 0.0
+        reward = carried + float(aec._cumulative_rewards.get(learner, 0.0))
+        aec._cumulative_rewards[learner] = 0.0
         self._done = self._learner_done()
         info: dict[str, Any] = {"seat": self.seat}
         if self._done:
-            info["winners"] = self.aec.game.winners(self.aec.game_state) if self.aec.game.is_over(self.aec.game_state) else []
+            info["winners"] = aec.game.winners(aec.game_state) if aec.game.is_over(aec.game_state) else []
         return self._observation(), reward, self._done, False, info
 
-    def action_masks(self) -> np.ndarray:
-        """Legal actions of the learner now (all True once the episode is over, never all False)."""
-        if self._done or self._learner_done():
-            return np.ones(self.action_space.n, dtype=bool)
-        return self.aec.legal_mask().copy()
+    def action_masks(self, dtype: Any = bool) -> np.ndarray:
+        """Legal actions of the learner now (all True once the episode is over, never all False).
+
+        Bool (what MaskablePPO reads) by default; ``action_masks(np.int8)``
+        for ``action_space.sample(mask=...)``, which wants int8. A copy: editing
+        it changes nothing.
+        """
+        if self._done or self._learner_done() or self.aec.agent_selection != self.learner:
+            return np.ones(self.action_space.n, dtype=dtype)
+        return self.aec.legal_mask().astype(dtype)
 
     def render(self):
         return self.aec.render()
@@ -143,4 +166,16 @@ class SingleAgentEnv(gymnasium.Env):
             seat = aec.agent_seat[agent]
             opponent = self.opponents[seat if seat < self.seat else seat - 1]
             obs = aec.observe(agent)
-            aec.step(opponent.act(obs["observation"], obs["action_mask"], aec.game_state))
+            try:
+                move = opponent.act(obs["observation"], obs["action_mask"], aec.game_state)
+            except Exception as err:
+                self._done = True
+                raise OpponentError(f"{self.game_name}: opponent {opponent!r} in seat {seat} ({agent}) failed: "
+                                    f"{type(err).__name__}: {err}") from err
+            try:
+                move = aec.game.check_action(aec.game_state, move, aec.legal_mask())
+            except (RuleError, TypeError) as err:
+                self._done = True
+                raise OpponentError(f"{self.game_name}: opponent {opponent!r} in seat {seat} ({agent}) "
+                                    f"chose {move!r}, which cannot be played: {err}") from err
+            aec.step(move)

@@ -9,8 +9,9 @@ attributes straight from the unwrapped env.
 
 from __future__ import annotations
 
-import numpy as np
 from pettingzoo.utils import wrappers
+
+from envs.core.checks import as_action, none_for_live_agent
 
 HOT_ATTRIBUTES = ("agent_selection", "agents", "rewards", "terminations", "truncations", "infos",
                   "_cumulative_rewards")
@@ -39,17 +40,27 @@ class TerminateIllegalWrapper(_Direct, wrappers.TerminateIllegalWrapper):
 
 
 class AssertOutOfBoundsWrapper(_Direct, wrappers.AssertOutOfBoundsWrapper):
-    """Actions outside the action space fail an assertion."""
+    """Actions outside the action space fail an assertion; what is not an integer action is a ``TypeError``.
+
+    The type is checked here, before PettingZoo's wrappers index the mask with
+    it, so ``step(np.array(3))`` plays action 3 and ``step(True)`` names the
+    value and the range (:func:`~envs.core.checks.as_action`).
+    """
 
     def step(self, action) -> None:
-        # the common case checked directly; anything else goes through PettingZoo's own check
-        if type(action) is int or isinstance(action, np.integer):
-            raw = self._raw
+        raw = self._raw
+        if action is None:  # only for agents that are done (the raw env's own words otherwise)
             agent = raw.agent_selection
-            assert 0 <= action < raw.action_spaces[agent].n, "action is not in action space"
-            self.env.step(action)
-        else:
-            super().step(action)
+            if not (raw.terminations[agent] or raw.truncations[agent]):
+                raise none_for_live_agent(raw.metadata["name"], agent)
+            self.env.step(None)
+            return
+        n = raw.action_spaces[raw.agent_selection].n
+        if type(action) is not int:
+            action = as_action(action, n, raw.metadata["name"])
+        if not 0 <= action < n:
+            raise AssertionError(f"{raw.metadata['name']}: action {action} is not in the action space [0, {n})")
+        self.env.step(action)
 
 
 class OrderEnforcingWrapper(_Direct, wrappers.OrderEnforcingWrapper):
