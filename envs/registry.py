@@ -14,14 +14,14 @@ class GameEntry:
     module: str    # versioned PettingZoo module exposing env() and raw_env
     package: str   # package holding rules.py, env.py, render.py, bots.py
     gym_id: str    # single-agent gymnasium id
-    bots: str = ""  # module with BOTS = {"easy": cls, "medium": cls}; default <package>.bots
     # rule-parameter sets that the test suite, golden playthroughs and bench cover;
     # the first is the game's default rules (the shipped hard opponent's variant)
     variants: tuple[dict, ...] = ({},)
 
     @property
     def bots_module(self) -> str:
-        return self.bots or f"{self.package}.bots"
+        """The module with ``BOTS = {"easy": cls, "medium": cls}``: ``<package>.bots``."""
+        return f"{self.package}.bots"
 
 
 GAMES: dict[str, GameEntry] = {
@@ -33,9 +33,9 @@ GAMES: dict[str, GameEntry] = {
                   variants=({"num_players": 4}, {"num_players": 2}, {"num_players": 6})),
         GameEntry("swahili", "envs.swahili_v0", "envs.swahili", "swgym/Swahili-v0",
                   variants=({"num_players": 2}, {"num_players": 3}, {"num_players": 4})),
-        GameEntry("swish", "envs.swish_v0", "envs.swish", "swgym/Swish-v0", bots="envs.swish.bots",
+        GameEntry("swish", "envs.swish_v0", "envs.swish", "swgym/Swish-v0",
                   variants=({"setup": "random"}, {"setup": "fixed"}, {"setup": "marquisian"})),
-        GameEntry("squeeze", "envs.squeeze_v0", "envs.swish", "swgym/Squeeze-v0", bots="envs.swish.bots",
+        GameEntry("squeeze", "envs.squeeze_v0", "envs.squeeze", "swgym/Squeeze-v0",
                   variants=({"setup": "random"}, {"setup": "fixed"}, {"setup": "marquisian"})),
     ]
 }

@@ -2,7 +2,7 @@
 
 The two games differ only in how a rook moves and what it captures; a game
 subclasses :class:`HexRookGame` and supplies :meth:`HexRookGame.rook_actions`
-and :meth:`HexRookGame.captures` (see :mod:`envs.swish.rules`).
+and :meth:`HexRookGame.captures` (see :mod:`envs.swish.rules`, :mod:`envs.squeeze.rules`).
 
 Geometry: axial cells ``(q, r)`` with ``max(|q|, |r|, |q+r|) <= radius``,
 indexed in order of ``r`` then ``q``; directions 0..5 are (+1,0), (+1,-1),

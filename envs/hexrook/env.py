@@ -1,8 +1,8 @@
-"""Swish and Squeeze as PettingZoo AEC environments: one adapter, two games.
+"""The PettingZoo adapter Swish and Squeeze share: observations and the doc page's common sections.
 
-The doc page of each game is :data:`SWISH_DOC` / :data:`SQUEEZE_DOC` (the
-module docstrings of :mod:`envs.swish_v0` and :mod:`envs.squeeze_v0`); they
-share every section but the move rule.
+Each game's ``env.py`` (:mod:`envs.swish.env`, :mod:`envs.squeeze.env`) fills
+:data:`DOC_TEMPLATE` with its summary and move rule and subclasses
+:class:`HexRookEnv` with its rules.
 """
 
 from __future__ import annotations
@@ -10,12 +10,10 @@ from __future__ import annotations
 import numpy as np
 
 from envs.core.aec import TurnBasedEnv, turn_based_metadata
-from envs.swish import render
-from envs.swish.hexboard import (BEAD, EMPTY, NUM_BEADS, PHASE_PLAY, ROOKS_PER_COLOUR, HexRookGame,
-                                 HexState)
-from envs.swish.rules import SqueezeGame, SwishGame
+from envs.hexrook import render
+from envs.hexrook.board import BEAD, EMPTY, NUM_BEADS, PHASE_PLAY, ROOKS_PER_COLOUR, HexRookGame, HexState
 
-_DOC_TEMPLATE = """{title}
+DOC_TEMPLATE = """{title}
 
 | | |
 |---|---|
@@ -101,34 +99,6 @@ captures, `W@a1` / `B@a1` / `o@e5` a placement, then the choice names.
 * v0: first release.
 """
 
-SWISH_DOC = _DOC_TEMPLATE.format(
-    title="Swish", module="swish_v0",
-    summary="Two players each move three hexagonal rooks; a rook captures by leaping over "
-            "an unbroken row of beads or of enemy rooks. First to 10 beads wins. Twin of Squeeze.",
-    moves="""On each turn the player must move one of his rooks in one of the six
-directions, ending on an empty cell. A rook may
-* slide over any number of empty cells; or
-* slide over empty cells (possibly none), then leap one unbroken row of
-  beads, or one unbroken row of enemy rooks, and land on any empty cell
-  beyond it, before the next piece. Leapt beads go to the mover's store;
-  leapt rooks leave play.
-Never a mixed row (beads and rooks), never over own rooks, and there must be
-an empty cell right after the row.""")
-
-SQUEEZE_DOC = _DOC_TEMPLATE.format(
-    title="Squeeze", module="squeeze_v0",
-    summary="Two players each move three hexagonal rooks; beads and enemy rooks are captured "
-            "custodian fashion, sandwiched between two own rooks. First to 10 beads wins. "
-            "Twin of Swish.",
-    moves="""On each turn the player must move one of his rooks in one of the six
-directions over empty cells only, ending on an empty cell. After it lands,
-in each of the six directions from the landing cell an unbroken row of
-beads, or of enemy rooks, closed on the far side by another own rook, is
-captured: beads to the mover's store, rooks out of play. Several directions
-may capture at once (so a move may take beads and a rook, in different
-directions); never a mixed row. Only the moving rook captures: a rook that
-moves between two enemy rooks is safe.""")
-
 EXTRA_FEATURES = 13
 # _PLANES[own code - 1][cell code]: the cell's entries in the 4 board planes (own rooks, enemy rooks, beads, empty)
 _PLANES = np.zeros((2, 4, 4), dtype=np.float32)
@@ -152,7 +122,7 @@ def _template(game: HexRookGame) -> np.ndarray:
     return _TEMPLATES[game.radius]
 
 
-class _HexEnv(TurnBasedEnv):
+class HexRookEnv(TurnBasedEnv):
     """The adapter both games share (observations); subclasses set game_cls and metadata."""
 
     renderer = render
@@ -186,15 +156,3 @@ class _HexEnv(TurnBasedEnv):
             extra[12] = left[2] / NUM_BEADS
         obs[5 * n:] = extra
         return obs
-
-
-class SwishEnv(_HexEnv):
-    __doc__ = SWISH_DOC
-    game_cls = SwishGame
-    metadata = turn_based_metadata("swish_v0")
-
-
-class SqueezeEnv(_HexEnv):
-    __doc__ = SQUEEZE_DOC
-    game_cls = SqueezeGame
-    metadata = turn_based_metadata("squeeze_v0")

@@ -3,8 +3,8 @@ rook on an edge cell); the colour / first-move choices are buttons."""
 
 from __future__ import annotations
 
-from envs.swish import render
-from envs.swish.hexboard import COLOUR_NAMES, EMPTY, PHASE_PLAY, PHASE_SETUP
+from envs.hexrook import render
+from envs.hexrook.board import COLOUR_NAMES, EMPTY, PHASE_PLAY, PHASE_SETUP
 from scripts.app.games.base import Adapter
 
 KIND_BUTTONS = ("white rook", "black rook", "bead")
