@@ -40,7 +40,6 @@ NUM_BEADS = 19
 ROOK_VALUE = 3.0   # a captured rook is worth this many beads to the bots and the search's move order
 KIND_NAMES = ("W", "B", "o")  # placement kinds: white rook, black rook, bead
 PHASE_SETUP, PHASE_CHOICE, PHASE_COLOUR, PHASE_PLAY = range(4)
-PHASE_NAMES = ("set-up", "choice", "colour", "play")
 CHOICE_NAMES = ("move first", "white", "black")
 CHOICE_MOVE_FIRST, CHOICE_WHITE, CHOICE_BLACK = range(3)
 SETUPS = ("random", "fixed", "marquisian")

@@ -81,11 +81,6 @@ def choice_after(rows: list[list[int]], me: int, pos: int) -> bool:
     return pos != CENTRE and rows[me][pos] > 1
 
 
-def landing(row: int, count: int) -> int:
-    """Where the last of ``count`` pieces sown from ``row`` lands (a row index or ``CENTRE``)."""
-    return (row + count) % 12
-
-
 def scores(state: SwahiliState) -> list[int]:
     """Points of every seat: 5 per captured piece, 10 per piece in the centre."""
     return [CAPTURE_POINTS * c + CENTRE_POINTS * m for c, m in zip(state.compound, state.centre)]
@@ -202,5 +197,5 @@ def state_from(rows: list[list[int]], centre: list[int] | None = None, compound:
     return SwahiliState(full, list(centre or [0] * n), list(compound or [0] * n), to_move, pending)
 
 
-__all__ = ["SwahiliGame", "SwahiliState", "sow", "choice_after", "landing", "scores", "state_from",
+__all__ = ["SwahiliGame", "SwahiliState", "sow", "choice_after", "scores", "state_from",
            "NUM_ACTIONS", "NUM_ROWS", "STOP", "CENTRE", "FIRST_CAPTURE_ROW", "PIECES"]
