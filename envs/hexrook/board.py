@@ -30,6 +30,7 @@ from typing import ClassVar
 import numpy as np
 
 from envs.core.game import Game, RuleError
+from envs.core.rewards import win_loss_rewards
 
 DIRECTIONS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 EMPTY, WHITE_ROOK, BLACK_ROOK, BEAD = 0, 1, 2, 3  # cell contents; the rook of colour c is c + 1
@@ -413,9 +414,7 @@ class HexRookGame(Game):
         if winner is None:
             return [0.0, 0.0]
         state.over, state.winner = True, winner
-        rewards = [-1.0, -1.0]
-        rewards[winner] = 1.0
-        return rewards
+        return win_loss_rewards(2, [winner])
 
     def action_name(self, state: HexState, action: int) -> str:
         names = self.hex.names

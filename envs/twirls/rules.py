@@ -25,6 +25,7 @@ from functools import lru_cache
 import numpy as np
 
 from envs.core.game import Game, RuleError
+from envs.core.rewards import win_loss_rewards
 
 BLACK, WHITE = 0, 1
 COLOUR_NAMES = ("Black", "White")
@@ -508,9 +509,7 @@ class TwirlsGame(Game):
     @staticmethod
     def _finish(state: TwirlsState, winner: int) -> list[float]:
         state.over, state.winner = True, winner
-        rewards = [-1.0, -1.0]
-        rewards[winner] = 1.0
-        return rewards
+        return win_loss_rewards(2, [winner])
 
     # -- names ---------------------------------------------------------------
     def action_name(self, state: TwirlsState, action: int) -> str:
