@@ -87,7 +87,7 @@ def cmd_eval(args: argparse.Namespace) -> None:
 
 
 def cmd_golden(args: argparse.Namespace) -> None:
-    from envs.core.playthrough import record, variant_label
+    from envs.core.playthrough import record
     from envs.registry import GAMES
 
     folder = Path(args.dir)
@@ -95,8 +95,7 @@ def cmd_golden(args: argparse.Namespace) -> None:
     changed = 0
     for name in names:
         for params in GAMES[name].variants:
-            label = variant_label(params)
-            path = folder / f"{name}{'_' + label if label else ''}.txt"
+            path = folder / GAMES[name].golden_file(params)
             text = record(name, seed=0, **params)
             same = path.exists() and path.read_text() == text
             if args.write and not same:
