@@ -5,7 +5,7 @@ other players in every deal it plays out; only the stock order is drawn at
 random, and the weighing of deals is switched off (there is nothing left to
 guess). Played against three mediums, seats rotated, seeded like
 ``swgym eval``. It bounds what any reading of the others' cards can add to
-the search: 59.5% of 400 games (the search as shipped wins 24.0%)::
+the search (the figures: ``results/2026-11-swimming-bound.md``)::
 
     python -m research.swimming_bound --games 400 [--first 0] [--seed 1]
 

@@ -21,9 +21,7 @@ likely than the truth (``rank``; 50% says nothing)::
 
     python -m research.swimming_reading --positions 100 --seed 700   (and --seed 900)
 
-Measured, the two runs together (200 positions, about 16 minutes a run): unweighed
-9.6%; the network 14.2% / 17.2% / 19.7% at powers 0.5 / 1 / 2, rank 12.0%;
-medium's own policy 12.2% / 15.6% / 20.9%, rank 7.2%.
+The figures of both runs: ``results/2026-11-swimming-reading.md``.
 """
 
 from __future__ import annotations

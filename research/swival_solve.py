@@ -26,7 +26,7 @@ def main(argv: list[str] | None = None) -> None:
     try:
         solver.init(args.tt_log2)
         print(f"Solving the empty board (time limit {args.seconds:g} s); "
-              "this takes about 15 minutes on this machine...", flush=True)
+              "it takes minutes (results/2026-11-swival-solve.md)...", flush=True)
         start = time.perf_counter()
         value = solver.solve(0, 0, args.seconds)
     except (RuntimeError, ValueError, TimeoutError, MemoryError) as err:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 # The networks play one position at a time, where BLAS threads only add contention
-# (a forward pass measured 3x slower on a busy 2-core machine); set before numpy loads.
+# (results/2026-11-blas-threads.md); set before numpy loads.
 for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"):
     os.environ.setdefault(_variable, "1")
 

@@ -17,9 +17,7 @@ other hands, cards put aside, coins, the knock, ...).
   next player a Bingo. As dealer it keeps the lot worth more than an average
   unseen lot.
 
-Measured (4 players, seats rotated, ``play_series("swimming", ["medium", X, X, X],
-400, seed=1)``): medium wins 399/400 games against three random players and
-130/400 (32.5%, chance is 25%; +0.9 coins a game) against three easy ones.
+How strong they are: ``results/EVAL.md`` and ``results/2026-11-swimming-bots.md``.
 """
 
 from __future__ import annotations
