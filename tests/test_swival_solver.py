@@ -5,8 +5,8 @@ import re
 import numpy as np
 import pytest
 
-from envs.swival.rules import has_line, placements, play
 from envs.swival import solver
+from envs.swival.rules import has_line, placements, play
 
 
 def bits(cells):

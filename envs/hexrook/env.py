@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.aec import TurnBasedEnv, turn_based_metadata
+from envs.core.aec import TurnBasedEnv
 from envs.hexrook import render
 from envs.hexrook.board import BEAD, EMPTY, NUM_BEADS, PHASE_PLAY, ROOKS_PER_COLOUR, HexRookGame, HexState
 
