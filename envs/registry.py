@@ -1,9 +1,18 @@
-"""Every game of the suite, by name: the one list to extend when a game is added."""
+"""Every game of the suite, by name: the one list to extend when a game is added.
+
+What else each game has is named from here: its golden playthrough files
+(``tests/golden/<game>[_<variant>].txt``), its training configs
+(``training/configs/<config>.json``), its shipped hard policies
+(``policies/<game>[_<variant>]_hard.npz``, :func:`policy_file`) and its play-app
+adapter (``scripts/app/games/<game>.py``); a test checks that none is
+missing and none is extra.
+"""
 
 from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -14,14 +23,41 @@ class GameEntry:
     module: str    # versioned PettingZoo module exposing env() and raw_env
     package: str   # package holding rules.py, env.py, render.py, bots.py
     gym_id: str    # single-agent gymnasium id
-    bots: str = ""  # module with BOTS = {"easy": cls, "medium": cls}; default <package>.bots
     # rule-parameter sets that the test suite, golden playthroughs and bench cover;
     # the first is the game's default rules (the shipped hard opponent's variant)
     variants: tuple[dict, ...] = ({},)
+    # training configs (training/configs/<config>.json), one per shipped hard opponent; the first trains the
+    # default rules; empty: just the game's name
+    training_configs: tuple[str, ...] = ()
 
     @property
     def bots_module(self) -> str:
-        return self.bots or f"{self.package}.bots"
+        """The module with ``BOTS = {"easy": cls, "medium": cls}``: ``<package>.bots``."""
+        return f"{self.package}.bots"
+
+    @property
+    def configs(self) -> tuple[str, ...]:
+        """Names of the game's training configs, the default rules' first."""
+        return self.training_configs or (self.name,)
+
+    def config_path(self, root: Path, config: str | None = None) -> Path:
+        """``root/training/configs/<config>.json`` (the default rules' config when ``config`` is None)."""
+        return Path(root) / "training" / "configs" / f"{config or self.configs[0]}.json"
+
+    def golden_file(self, params: dict[str, Any]) -> str:
+        """File name of the golden playthrough of rule-parameter set ``params`` (as listed in ``variants``)."""
+        label = variant_label(params)
+        return f"{self.name}{'_' + label if label else ''}.txt"
+
+    @property
+    def golden_files(self) -> tuple[str, ...]:
+        """The golden playthrough file of every variant."""
+        return tuple(self.golden_file(params) for params in self.variants)
+
+
+def variant_label(params: dict[str, Any]) -> str:
+    """File-name friendly label of a rule-parameter set ("" for none)."""
+    return "_".join(f"{k}-{v}" for k, v in sorted(params.items())).replace(" ", "").replace(",", "-")
 
 
 GAMES: dict[str, GameEntry] = {
@@ -32,10 +68,11 @@ GAMES: dict[str, GameEntry] = {
         GameEntry("swimming", "envs.swimming_v0", "envs.swimming", "swgym/Swimming-v0",
                   variants=({"num_players": 4}, {"num_players": 2}, {"num_players": 6})),
         GameEntry("swahili", "envs.swahili_v0", "envs.swahili", "swgym/Swahili-v0",
-                  variants=({"num_players": 2}, {"num_players": 3}, {"num_players": 4})),
-        GameEntry("swish", "envs.swish_v0", "envs.swish", "swgym/Swish-v0", bots="envs.swish.bots",
+                  variants=({"num_players": 2}, {"num_players": 3}, {"num_players": 4}),
+                  training_configs=("swahili", "swahili_4p")),
+        GameEntry("swish", "envs.swish_v0", "envs.swish", "swgym/Swish-v0",
                   variants=({"setup": "random"}, {"setup": "fixed"}, {"setup": "marquisian"})),
-        GameEntry("squeeze", "envs.squeeze_v0", "envs.swish", "swgym/Squeeze-v0", bots="envs.swish.bots",
+        GameEntry("squeeze", "envs.squeeze_v0", "envs.squeeze", "swgym/Squeeze-v0",
                   variants=({"setup": "random"}, {"setup": "fixed"}, {"setup": "marquisian"})),
     ]
 }
@@ -61,6 +98,18 @@ def game_module(name: str) -> ModuleType:
 def entry(name: str) -> GameEntry:
     """The registry entry of game ``name`` (a clear error for unknown names)."""
     return _entry(name)
+
+
+def policy_file(name: str, **params: Any) -> str:
+    """File name of the hard policy of game ``name`` under rule ``params``.
+
+    ``<game>_hard.npz`` for the default rules; the rule parameters that differ
+    from the game's defaults name the variant, e.g. ``swahili_num_players-4_hard.npz``.
+    """
+    game_cls = game_module(name).raw_env.game_cls
+    rules = game_cls.normalise_params(params)  # a bad rule value is named here, not looked for as a file
+    label = variant_label({k: v for k, v in rules.items() if game_cls.PARAMS[k] != v})
+    return f"{name}{'_' + label if label else ''}_hard.npz"
 
 
 def make(name: str, **kwargs: Any):

@@ -1,8 +1,8 @@
-"""Squeeze, version 0: ``env()`` (wrapped) and ``raw_env`` (see :data:`envs.swish.env.SQUEEZE_DOC`)."""
+"""Squeeze, version 0: ``env()`` (wrapped) and ``raw_env`` (see :data:`envs.squeeze.env.SQUEEZE_DOC`)."""
 
 from envs.core.aec import wrap
-from envs.swish.env import SQUEEZE_DOC
-from envs.swish.env import SqueezeEnv as raw_env
+from envs.squeeze.env import SQUEEZE_DOC
+from envs.squeeze.env import SqueezeEnv as raw_env
 
 __doc__ = SQUEEZE_DOC  # the game's doc page
 

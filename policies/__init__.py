@@ -20,17 +20,11 @@ POLICY_DIR = Path(__file__).resolve().parent
 def shipped_path(game: str, **params: Any) -> Path:
     """Where the hard policy of ``game`` with rule ``params`` is shipped.
 
-    ``<game>_hard.npz`` for the default rules; rule parameters that differ from
-    the defaults name the variant, e.g. ``swahili_num_players-4_hard.npz``.
+    The file name comes from the registry (:func:`envs.registry.policy_file`).
     """
-    from envs.core.playthrough import variant_label
-    from envs.registry import game_module
+    from envs.registry import policy_file
 
-    game_cls = game_module(game).raw_env.game_cls
-    rules = game_cls.normalise_params(params)  # a bad rule value is named here, not looked for as a file
-    variant = {k: v for k, v in rules.items() if game_cls.PARAMS[k] != v}
-    label = variant_label(variant)
-    return POLICY_DIR / f"{game}{'_' + label if label else ''}_hard.npz"
+    return POLICY_DIR / policy_file(game, **params)
 
 
 def load(game: str, name: str = "hard", seed: int | None = None, temperature: float = 0.0,

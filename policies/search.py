@@ -22,8 +22,8 @@ games score exactly (+1 / -1 / 0). Nothing here imports torch.
 dropped for one a ply shallower (down to 1 ply, which always finishes). Work
 is counted, not timed, so the same position always gets the same move: each
 position built counts 1 and each pass of the network ``NETWORK_PASS_WORK``
-(in the Squeeze search a pass costs about as much as building 4 positions;
-with both counted, one unit takes 17-25 µs there).
+(in the Squeeze search a pass costs about as much as building 4 positions:
+results/2026-11-squeeze-search.md).
 
 Proofs are sound within the depth: when every move of the width loses for the
 player to move, the moves the width left out are searched too, so a win is

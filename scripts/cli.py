@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 # The networks play one position at a time, where BLAS threads only add contention
-# (a forward pass measured 3x slower on a busy 2-core machine); set before numpy loads.
+# (results/2026-11-blas-threads.md); set before numpy loads.
 for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"):
     os.environ.setdefault(_variable, "1")
 
@@ -87,7 +87,7 @@ def cmd_eval(args: argparse.Namespace) -> None:
 
 
 def cmd_golden(args: argparse.Namespace) -> None:
-    from envs.core.playthrough import record, variant_label
+    from envs.core.playthrough import record
     from envs.registry import GAMES
 
     folder = Path(args.dir)
@@ -95,8 +95,7 @@ def cmd_golden(args: argparse.Namespace) -> None:
     changed = 0
     for name in names:
         for params in GAMES[name].variants:
-            label = variant_label(params)
-            path = folder / f"{name}{'_' + label if label else ''}.txt"
+            path = folder / GAMES[name].golden_file(params)
             text = record(name, seed=0, **params)
             same = path.exists() and path.read_text() == text
             if args.write and not same:

@@ -13,8 +13,8 @@ from pettingzoo.test import api_test, render_test, seed_test
 
 import envs
 from envs.core.game import RuleError
-from envs.core.playthrough import record, variant_label
-from envs.registry import GAMES, game_module
+from envs.core.playthrough import record
+from envs.registry import GAMES, game_module, variant_label
 
 GOLDEN = Path(__file__).parent / "golden"
 CASES = [(name, params) for name, e in GAMES.items() for params in e.variants]
@@ -22,8 +22,7 @@ IDS = [f"{name}[{variant_label(p) or 'default'}]" for name, p in CASES]
 
 
 def golden_path(name, params):
-    label = variant_label(params)
-    return GOLDEN / f"{name}{'_' + label if label else ''}.txt"
+    return GOLDEN / GAMES[name].golden_file(params)
 
 
 @pytest.mark.parametrize("name,params", CASES, ids=IDS)

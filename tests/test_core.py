@@ -82,3 +82,30 @@ def test_explain_leaves_the_bot_choice_unchanged():
     assert len(brain["moves"]) == 4 and brain["kind"] == "scores"
     assert a.act(obs["observation"], obs["action_mask"], env.game_state) == \
         b.act(obs["observation"], obs["action_mask"], env.game_state) == brain["choice"]
+
+
+# (players, winners, shared, rewards): +1 to the winners, -1 to the rest; shared splits both
+WIN_LOSS = [
+    (2, [0], False, [1.0, -1.0]),
+    (2, [1], False, [-1.0, 1.0]),
+    (2, [], False, [0.0, 0.0]),
+    (4, [2], False, [-1.0, -1.0, 1.0, -1.0]),
+    (4, [2], True, [-1 / 3, -1 / 3, 1.0, -1 / 3]),
+    (4, [0, 3], True, [0.5, -0.5, -0.5, 0.5]),
+    (3, [0, 1, 2], True, [0.0, 0.0, 0.0]),
+    (3, [], True, [0.0, 0.0, 0.0]),
+]
+
+
+@pytest.mark.parametrize("n,winners,shared,rewards", WIN_LOSS)
+def test_win_loss_rewards(n, winners, shared, rewards):
+    from envs.core.rewards import win_loss_rewards
+
+    assert win_loss_rewards(n, winners, shared=shared) == pytest.approx(rewards)
+
+
+def test_win_loss_rewards_rejects_a_seat_out_of_range():
+    from envs.core.rewards import win_loss_rewards
+
+    with pytest.raises(ValueError, match="winner seat 2 is not a seat of a 2-player game"):
+        win_loss_rewards(2, [2])

@@ -106,3 +106,19 @@ def test_value_members_must_be_a_list_of_config_overrides(tmp_path, members):
     path.write_text(json.dumps({"game": "swival", "value_members": members}))
     with pytest.raises(ValueError, match="value_members must be a list of config overrides"):
         load_config(str(path))
+
+
+# (name given, game, rule parameters): configs are found through the registry
+CONFIG_NAMES = [("swival", "swival", {}), ("swahili", "swahili", {"num_players": 2}),
+                ("swahili_4p", "swahili", {"num_players": 4}), ("swimming", "swimming", {"num_players": 4})]
+
+
+@pytest.mark.parametrize("name,game,params", CONFIG_NAMES)
+def test_configs_are_found_by_registry_name(name, game, params):
+    config = load_config(name)
+    assert config["game"] == game and config["params"] == params
+
+
+def test_unknown_config_name_lists_the_registry_ones():
+    with pytest.raises(FileNotFoundError, match="no training config 'chess'.*swahili_4p"):
+        load_config("chess")

@@ -244,7 +244,7 @@ def test_margin_breaks_ties_between_equally_losing_moves():
 
 
 def test_the_bound_script_plays_out_the_true_hands():
-    from scripts.swimming_bound import told_the_hands
+    from research.swimming_bound import told_the_hands
 
     game, state = passed_round()
     search = told_the_hands(RolloutSearch(preference_policy([PASS], "swimming", PARAMS), "swimming", PARAMS,
@@ -266,7 +266,7 @@ class PassesHolding:
 
 
 def test_the_reading_script_weighs_each_guess_by_the_moves_it_explains():
-    from scripts.swimming_reading import bot_model, guess_log_likelihoods, network_model, placed_share
+    from research.swimming_reading import bot_model, guess_log_likelihoods, network_model, placed_share
 
     game, state = passed_round()  # seat 1 passed once, showing none of its cards
     jd = parse_card("JD")

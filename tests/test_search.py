@@ -167,8 +167,8 @@ def squeeze_exchange(beads_to_win=2):
     move, (3,0) -> (2,0), does not. Returns the search (a network with value 0
     everywhere), the position, the favourite and the block.
     """
-    from envs.swish.hexboard import PHASE_PLAY
-    from envs.swish.rules import SqueezeGame
+    from envs.hexrook.board import PHASE_PLAY
+    from envs.squeeze.rules import SqueezeGame
 
     params = {"beads_to_win": beads_to_win}
     rules = SqueezeGame(**params)

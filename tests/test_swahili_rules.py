@@ -224,3 +224,39 @@ def test_bot_choices(name, level, state, expected):
     for action in expected:
         assert bot.choose(state, game.legal_mask(state)) == action
         game.apply(state, action, RNG)
+
+
+# (compound, centre, points): 5 a captured piece, 10 a piece in the centre
+POINTS = [([0, 0], [0, 0], [0, 0]), ([2, 0], [0, 1], [10, 10]), ([1, 3, 0], [2, 0, 1], [25, 15, 10])]
+
+
+@pytest.mark.parametrize("compound,centre,expected", POINTS)
+def test_points_formula(compound, centre, expected):
+    from envs.swahili.rules import points
+
+    assert points(compound, centre) == expected
+
+
+# (own rows before, row sown, rows after, landing position, pieces into the centre); position 11 is the centre
+SOW_OWN = [
+    ([3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], 0, [0, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0], 3, 0),
+    ([0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0], 9, [0] * 10 + [1], 11, 1),
+    ([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3], 10, [1, 1] + [0] * 9, 1, 1),
+    ([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 13], 10, [1] * 10 + [1], 11, 2),
+]
+
+
+@pytest.mark.parametrize("own,row,after,pos,centre", SOW_OWN)
+def test_sowing_one_players_pieces(own, row, after, pos, centre):
+    from envs.swahili.rules import sow_own
+
+    mine = own[:]
+    assert sow_own(mine, row) == (pos, centre)
+    assert mine == after
+
+
+def test_bots_use_the_rules_points_and_sowing():
+    """One formula and one sowing loop: the bots call the rules' functions, not copies."""
+    from envs.swahili import bots, rules
+
+    assert bots.points is rules.points and bots.sow_own is rules.sow_own and bots.sow is rules.sow

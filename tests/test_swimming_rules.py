@@ -516,3 +516,16 @@ def test_medium_beats_random_players():
 
     result = play_series("swimming", ["medium", "random", "random", "random"], 8, seed=3)
     assert result.wins[0] >= 7
+
+
+def test_bots_score_hands_with_the_rules():
+    """One hand score: the bots call the rules' score2 and name Bingo and Fire from the rules, no literals."""
+    import inspect
+    import re
+
+    from envs.swimming import bots, rules
+
+    assert bots.score2 is rules.score2
+    assert not hasattr(bots, "s2")
+    source = inspect.getsource(bots)
+    assert not re.findall(r"(?<![\w.])(61|62|64)(?![\w.])", source)

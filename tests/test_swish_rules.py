@@ -5,9 +5,10 @@ import pytest
 
 import envs
 from envs.core.game import RuleError
-from envs.swish.hexboard import (BEAD, BLACK, EMPTY, PHASE_CHOICE, PHASE_COLOUR, PHASE_PLAY,
-                                 PHASE_SETUP, WHITE, hex_board)
-from envs.swish.rules import SqueezeGame, SwishGame
+from envs.hexrook.board import (BEAD, BLACK, EMPTY, PHASE_CHOICE, PHASE_COLOUR, PHASE_PLAY,
+                                PHASE_SETUP, WHITE, hex_board)
+from envs.squeeze.rules import SqueezeGame
+from envs.swish.rules import SwishGame
 
 GAMES = {"swish": SwishGame, "squeeze": SqueezeGame}
 
@@ -387,7 +388,7 @@ def test_other_radii_play_to_the_end(name, radius):
     ("squeeze", ["e5", "a3", "i1"], ["e4"], ["b2"], (0, 0), ("a3", "e3")),   # takes the last rook
 ])
 def test_bots_take_a_winning_capture(name, white, black, beads, stores, win):
-    from envs.swish.bots import BOTS
+    from envs.hexrook.bots import BOTS
 
     g = GAMES[name]()
     s = position(g, white, black, beads, stores=stores)
@@ -402,7 +403,7 @@ def test_bots_take_a_winning_capture(name, white, black, beads, stores, win):
 
 def test_medium_avoids_handing_over_a_rook():
     """Swish: white may leap the bead e7, but only to e8, where black d8 leaps it; medium declines."""
-    from envs.swish.bots import MediumBot
+    from envs.hexrook.bots import MediumBot
 
     g = SwishGame()
     s = position(g, ["e1"], ["d8", "e9", "a5"], ["e7"])
@@ -418,7 +419,7 @@ def test_medium_avoids_handing_over_a_rook():
 
 @pytest.mark.parametrize("phase_actions", [(), (0,)])
 def test_medium_choice_and_colour_pick(phase_actions):
-    from envs.swish.bots import MediumBot
+    from envs.hexrook.bots import MediumBot
 
     g = SqueezeGame(setup="fixed")
     s = g.new_state(np.random.default_rng(0))
@@ -486,7 +487,7 @@ def test_move_generation_matches_a_plain_reading_of_the_rules(name):
 
 def medium_against_random_positions(game, rng, games):
     """Every position (with its mask and legal moves) of ``games`` games of medium against random."""
-    from envs.swish.bots import MediumBot
+    from envs.hexrook.bots import MediumBot
 
     for g in range(games):
         state, bots = game.new_state(rng), [MediumBot(game, seed=g), None]
@@ -528,7 +529,7 @@ def test_ending_moves_include_taking_the_last_rook(name, white, black, frm, to):
 
 @pytest.mark.parametrize("name", GAMES)
 def test_capturing_moves_are_the_moves_that_take_biggest_first(name):
-    from envs.swish.hexboard import ROOK_VALUE
+    from envs.hexrook.board import ROOK_VALUE
 
     game, rng = GAMES[name](), np.random.default_rng(9)
     found = 0

@@ -1,12 +1,12 @@
-"""The exact Swival solver (scripts/swival_solve.py): against brute force, on hand-made cases, on bad input."""
+"""The exact Swival solver (envs/swival/solver.py): against brute force, on hand-made cases, on bad input."""
 
 import re
 
 import numpy as np
 import pytest
 
+from envs.swival import solver
 from envs.swival.rules import has_line, placements, play
-from scripts import swival_solve as solver
 
 
 def bits(cells):

@@ -5,7 +5,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from envs.core.playthrough import record, variant_label
+from envs.core.playthrough import record
+from envs.registry import entry
 from envs.twirls import rules
 from envs.twirls.rules import TwirlsGame, python_twirl_mask
 
@@ -102,8 +103,7 @@ def test_stalemate_position_has_no_twirl_in_either():
 def test_python_fallback_plays_the_golden_game(params, monkeypatch):
     """With the compiled generator switched off the game is the same, ply by ply."""
     monkeypatch.setattr(rules, "twirl_mask", python_twirl_mask)
-    label = variant_label(params)
-    assert record("twirls", seed=0, **params) == (GOLDEN / f"twirls{'_' + label if label else ''}.txt").read_text()
+    assert record("twirls", seed=0, **params) == (GOLDEN / entry("twirls").golden_file(params)).read_text()
 
 
 def test_cached_mask_is_shared_safely_by_copies():

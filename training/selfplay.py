@@ -28,7 +28,7 @@ from torch import nn
 
 from envs.core.match import play_series
 from envs.core.single_agent import SingleAgentEnv
-from envs.registry import make_raw
+from envs.registry import GAMES, entry, make_raw
 from training.export import add_value_members, export_policy, to_numpy_policy
 from training.pool import PoolOpponent
 from training.shaping import ShapedReward
@@ -53,10 +53,19 @@ DEFAULTS: dict[str, Any] = {
 
 
 def load_config(game_or_path: str) -> dict[str, Any]:
-    """A training config: ``training/configs/<game>.json`` or a path, over :data:`DEFAULTS`."""
+    """A training config over :data:`DEFAULTS`: a game's default one, a config named in the registry, or a path.
+
+    ``"swahili"`` is the config of Swahili's default rules, ``"swahili_4p"`` one
+    of its other configs (:attr:`envs.registry.GameEntry.configs`); a name with a
+    suffix is a file path.
+    """
     path = Path(game_or_path)
     if not path.suffix:
-        path = CONFIG_DIR / f"{game_or_path}.json"
+        names = {config: name for name, e in GAMES.items() for config in e.configs}
+        if game_or_path not in names:
+            raise FileNotFoundError(f"no training config {game_or_path!r}; the registry's configs are: "
+                                    f"{', '.join(names)} (or give a .json path)")
+        path = entry(names[game_or_path]).config_path(CONFIG_DIR.parents[1], game_or_path)
     if not path.exists():
         raise FileNotFoundError(f"no training config {path}")
     try:

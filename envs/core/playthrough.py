@@ -23,11 +23,6 @@ def _nonzero(obs: np.ndarray) -> str:
     return " ".join(f"{i}:{flat[i]:.4g}" for i in idx)
 
 
-def variant_label(params: dict[str, Any]) -> str:
-    """File-name friendly label of a rule-parameter set ("" for the defaults)."""
-    return "_".join(f"{k}-{v}" for k, v in sorted(params.items())).replace(" ", "").replace(",", "-")
-
-
 def record(game: str, seed: int = 0, **params: Any) -> str:
     """The playthrough text of one game of random legal moves from ``seed``."""
     env = make_raw(game, render_mode="ansi", **params)

@@ -21,8 +21,7 @@ import numpy as np
 
 from envs.core.bots import Bot
 from envs.swahili.rules import (
-    CAPTURE_POINTS, CENTRE, CENTRE_POINTS, FIRST_CAPTURE_ROW, NUM_ROWS, STOP,
-    SwahiliGame, SwahiliState, sow,
+    CAPTURE_POINTS, CENTRE, FIRST_CAPTURE_ROW, NUM_ROWS, STOP, SwahiliGame, SwahiliState, points, sow, sow_own,
 )
 
 # value of a piece still on row index r: a little for its hope of reaching the
@@ -68,15 +67,7 @@ def strike_rows(own: tuple[int, ...]) -> frozenset[int]:
         mine = list(own)
         row = start
         while True:
-            k = mine[row]
-            mine[row] = 0
-            pos = row
-            for _ in range(k):
-                pos += 1
-                if pos > CENTRE:
-                    pos = 0
-                if pos != CENTRE:
-                    mine[pos] += 1
+            pos, _ = sow_own(mine, row)
             if pos == CENTRE:
                 break
             if mine[pos] == 1:
@@ -127,14 +118,14 @@ class MediumBot(Bot):
     def evaluate(self, rows: list[list[int]], centre: list[int], compound: list[int], me: int) -> float:
         """Value for ``me`` of the position after its move has ended."""
         n = self.n
-        points = [CAPTURE_POINTS * compound[p] + CENTRE_POINTS * centre[p] for p in range(n)]
+        score = points(compound, centre)
         if any(not any(r) for r in rows):  # the game ends now
-            others = max(points[p] for p in range(n) if p != me)
-            diff = points[me] - others
+            others = max(score[p] for p in range(n) if p != me)
+            diff = score[me] - others
             return (END_BONUS if diff > 0 else -END_BONUS if diff < 0 else 0.0) + diff
         worth = []
         for p in range(n):
-            worth.append(points[p] + sum(c * PROGRESS[i] for i, c in enumerate(rows[p]) if c))
+            worth.append(score[p] + sum(c * PROGRESS[i] for i, c in enumerate(rows[p]) if c))
         # who can land where next turn
         strikes = [strike_rows(tuple(r)) for r in rows]
         danger = set().union(*(strikes[p] for p in range(n) if p != me))

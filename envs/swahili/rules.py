@@ -17,6 +17,7 @@ import numpy as np
 
 from envs.core.game import Game, RuleError
 from envs.core.params import choice_param
+from envs.core.rewards import win_loss_rewards
 
 NUM_ROWS = 11          # rows 1..11 are indices 0..10
 FIRST_CAPTURE_ROW = 6  # index of row 7: rows 7-11 are the shared capture rows
@@ -51,6 +52,29 @@ class SwahiliState:
     plies: int = 0
 
 
+def sow_own(mine: list[int], row: int) -> tuple[int, int]:
+    """Pick up one player's pieces in ``row`` of its counts ``mine`` and sow them, one a position.
+
+    Returns the landing position of the last piece (``CENTRE`` or a row index)
+    and how many pieces dropped into the centre (which ``mine`` does not hold).
+    No capture: :func:`sow` applies them; the bots call this to see where a
+    player's chains can land.
+    """
+    k = mine[row]
+    mine[row] = 0
+    pos = row
+    into_centre = 0
+    for _ in range(k):
+        pos += 1
+        if pos == CENTRE:
+            into_centre += 1
+        else:
+            if pos > CENTRE:
+                pos = 0
+            mine[pos] += 1
+    return pos, into_centre
+
+
 def sow(rows: list[list[int]], centre: list[int], compound: list[int], me: int, row: int) -> int:
     """Pick up all of ``me``'s pieces in ``row`` and sow them; apply any capture.
 
@@ -58,17 +82,8 @@ def sow(rows: list[list[int]], centre: list[int], compound: list[int], me: int, 
     The caller decides from it whether the move ends (see :func:`choice_after`).
     """
     mine = rows[me]
-    k = mine[row]
-    mine[row] = 0
-    pos = row
-    for _ in range(k):
-        pos += 1
-        if pos == CENTRE:
-            centre[me] += 1
-        else:
-            if pos > CENTRE:
-                pos = 0
-            mine[pos] += 1
+    pos, into_centre = sow_own(mine, row)
+    centre[me] += into_centre
     if pos != CENTRE and mine[pos] == 1 and pos >= FIRST_CAPTURE_ROW:
         for q, theirs in enumerate(rows):
             if q != me and theirs[pos] == 1:
@@ -82,14 +97,14 @@ def choice_after(rows: list[list[int]], me: int, pos: int) -> bool:
     return pos != CENTRE and rows[me][pos] > 1
 
 
-def landing(row: int, count: int) -> int:
-    """Where the last of ``count`` pieces sown from ``row`` lands (a row index or ``CENTRE``)."""
-    return (row + count) % 12
+def points(compound: list[int], centre: list[int]) -> list[int]:
+    """Points of every seat from its captured pieces and its pieces in the centre: 5 and 10 each."""
+    return [CAPTURE_POINTS * c + CENTRE_POINTS * m for c, m in zip(compound, centre)]
 
 
 def scores(state: SwahiliState) -> list[int]:
-    """Points of every seat: 5 per captured piece, 10 per piece in the centre."""
-    return [CAPTURE_POINTS * c + CENTRE_POINTS * m for c, m in zip(state.compound, state.centre)]
+    """Points of every seat of ``state`` (see :func:`points`)."""
+    return points(state.compound, state.centre)
 
 
 def best_seats(points: list[int]) -> list[int]:
@@ -164,12 +179,7 @@ class SwahiliGame(Game):
 
     def win_rewards(self, state: SwahiliState) -> list[float]:
         """Winners share +1, the others share -1; all even: zeros."""
-        best = self.winners(state)
-        n = self.num_players
-        if not best:
-            return [0.0] * n
-        win, lose = 1.0 / len(best), -1.0 / (n - len(best))
-        return [win if p in best else lose for p in range(n)]
+        return win_loss_rewards(self.num_players, self.winners(state), shared=True)
 
     def action_name(self, state: SwahiliState, action: int) -> str:
         if action == STOP:
@@ -195,5 +205,5 @@ def state_from(rows: list[list[int]], centre: list[int] | None = None, compound:
     return SwahiliState(full, list(centre or [0] * n), list(compound or [0] * n), to_move, pending)
 
 
-__all__ = ["SwahiliGame", "SwahiliState", "sow", "choice_after", "landing", "scores", "state_from",
+__all__ = ["SwahiliGame", "SwahiliState", "sow", "sow_own", "choice_after", "points", "scores", "state_from",
            "NUM_ACTIONS", "NUM_ROWS", "STOP", "CENTRE", "FIRST_CAPTURE_ROW", "PIECES"]

@@ -17,9 +17,7 @@ other hands, cards put aside, coins, the knock, ...).
   next player a Bingo. As dealer it keeps the lot worth more than an average
   unseen lot.
 
-Measured (4 players, seats rotated, ``play_series("swimming", ["medium", X, X, X],
-400, seed=1)``): medium wins 399/400 games against three random players and
-130/400 (32.5%, chance is 25%; +0.9 coins a game) against three easy ones.
+How strong they are: ``results/EVAL.md`` and ``results/2026-11-swimming-bots.md``.
 """
 
 from __future__ import annotations
@@ -30,7 +28,8 @@ import numpy as np
 
 from envs.core.bots import Bot
 from envs.swimming.rules import (
-    CHOICE, KEEP_LOT, KNOCK, PASS, SCORE2, SWAP_ALL, TAKE_OTHER, SwimmingGame, SwimmingState, deal_unseen,
+    BINGO2, CHOICE, FIRE2, KEEP_LOT, KNOCK, PASS, SCORE2, SWAP_ALL, TAKE_OTHER, SwimmingGame, SwimmingState,
+    deal_unseen, score2,
 )
 
 
@@ -71,17 +70,12 @@ def after(hand: list[int], middle: list[int], action: int) -> list[int]:
     return hand
 
 
-def s2(hand: list[int]) -> int:
-    a, b, c = hand
-    return SCORE2[a << 10 | b << 5 | c]
-
-
 KNOCK_AT = 60  # the easy bot knocks at 30 points or more (half points)
 
 
 def swap_scores(hand: list[int], middle: list[int]) -> list[int]:
     """Half-point score after each swap action 0..9."""
-    return [s2(after(hand, middle, a)) for a in range(SWAP_ALL + 1)]
+    return [score2(after(hand, middle, a)) for a in range(SWAP_ALL + 1)]
 
 
 class EasyBot(Bot):
@@ -91,8 +85,8 @@ class EasyBot(Bot):
         # only its own hand and the middle: no full seat view (play-out searches call this thousands of times a move)
         hand = state.hands[state.to_move]
         if state.phase == CHOICE:
-            return KEEP_LOT if s2(hand) >= 40 else TAKE_OTHER
-        now = s2(hand)
+            return KEEP_LOT if score2(hand) >= 40 else TAKE_OTHER
+        now = score2(hand)
         if mask[KNOCK] and now >= KNOCK_AT:
             return KNOCK
         actions, scores = [PASS, *range(SWAP_ALL + 1)], [now, *swap_scores(hand, state.middle)]
@@ -122,8 +116,8 @@ class MediumBot(Bot):
         swaps = []
         for a in range(SWAP_ALL + 1):
             hand = after(v.hand, v.middle, a)
-            sc = s2(hand)
-            if sc >= 62:
+            sc = score2(hand)
+            if sc >= BINGO2:
                 return a  # Bingo or Fire ends the round at once
             swaps.append((self.value(hand, v.unknown), a))
         swaps.sort(reverse=True)
@@ -161,7 +155,7 @@ class MediumBot(Bot):
         for _ in range(self.rollout_turns):
             hand = hands[p]
             if a is None:  # the greedy policy of the easy bot
-                now = s2(hand)
+                now = score2(hand)
                 if knocker < 0 and now >= KNOCK_AT and (turns >= n_active or self.game.knock_first_round):
                     a = KNOCK
                 else:
@@ -178,7 +172,7 @@ class MediumBot(Bot):
                     middle = [hand[i] if k == j else c for k, c in enumerate(middle)]
                 hands[p] = new
                 passes = 0
-                if s2(new) >= 62:
+                if score2(new) >= BINGO2:
                     break
             elif a == PASS:
                 passes += 1
@@ -193,14 +187,14 @@ class MediumBot(Bot):
             p, a = nxt[p], None
             if p == knocker:
                 break
-        scores = {s: s2(h) for s, h in hands.items()}
-        if max(scores.values()) == 64:
-            return scores[me] != 64
+        scores = {s: score2(h) for s, h in hands.items()}
+        if max(scores.values()) == FIRE2:
+            return scores[me] != FIRE2
         return scores[me] == min(scores.values())
 
     def value(self, hand: list[int], unknown: list[int]) -> float:
         """Score plus the weighted mean gain of swapping in one card that can still come."""
-        now = s2(hand)
+        now = score2(hand)
         if not unknown:
             return float(now)
         a, b, c = hand

@@ -10,7 +10,6 @@ order. Scores are kept in half points (``score2``): 62 = 31 (Bingo),
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import combinations
 from typing import NamedTuple
 
 import numpy as np
@@ -25,7 +24,6 @@ SWAP_ALL, PASS, KNOCK, KEEP_LOT, TAKE_OTHER = 9, 10, 11, 12, 13
 CHOICE, PLAY, OVER = 0, 1, 2  # phases: the dealer's lot choice, play, game over
 
 SUITS = "DHSC"
-SUIT_NAMES = ("Diamonds", "Hearts", "Spades", "Clubs")
 RANKS = ("7", "8", "9", "10", "J", "Q", "K", "A")
 RANK_VALUES = (7, 8, 9, 10, 10, 10, 10, 11)
 ACE = 7
@@ -469,8 +467,3 @@ class SwimmingGame(Game):
             return f"swap hand#{i} for middle#{j}"
         return ("swap all", "pass", "knock", "keep lot", "take other lot")[action - SWAP_ALL] \
             if action < NUM_ACTIONS else str(action)
-
-
-def all_hands() -> list[tuple[int, int, int]]:
-    """Every three-card hand, sorted (for bots' and tests' enumerations)."""
-    return list(combinations(range(NUM_CARDS), 3))

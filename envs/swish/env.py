@@ -1,107 +1,15 @@
-"""Swish and Squeeze as PettingZoo AEC environments: one adapter, two games.
+"""Swish as a PettingZoo AEC environment, on the shared hex-rook adapter (:mod:`envs.hexrook.env`).
 
-The doc page of each game is :data:`SWISH_DOC` / :data:`SQUEEZE_DOC` (the
-module docstrings of :mod:`envs.swish_v0` and :mod:`envs.squeeze_v0`); they
-share every section but the move rule.
+:data:`SWISH_DOC` is the game's doc page (the docstring of :mod:`envs.swish_v0`).
 """
 
 from __future__ import annotations
 
-import numpy as np
+from envs.core.aec import turn_based_metadata
+from envs.hexrook.env import DOC_TEMPLATE, HexRookEnv
+from envs.swish.rules import SwishGame
 
-from envs.core.aec import TurnBasedEnv, turn_based_metadata
-from envs.swish import render
-from envs.swish.hexboard import (BEAD, EMPTY, NUM_BEADS, PHASE_PLAY, ROOKS_PER_COLOUR, HexRookGame,
-                                 HexState)
-from envs.swish.rules import SqueezeGame, SwishGame
-
-_DOC_TEMPLATE = """{title}
-
-| | |
-|---|---|
-| Import | `from envs import {module}` |
-| Actions | Discrete(3114) (radius 4; `cells*6*2*radius + 3*cells + 3` in general) |
-| Agents | `player_0` (sets up), `player_1` (chooses) |
-| Observation | dict: `observation` Box(0, 1, (318,), float32) (radius 4; `5*cells + 13`), `action_mask` Box(0, 1, (3114,), int8) |
-| Rewards | +1 win, -1 loss, 0 draw |
-| Rule parameters | `radius=4`, `setup="random"`, `max_plies=300`, `beads_to_win=10` |
-
-{summary}
-
-## Board
-A hexagonal board of `radius` 4 (61 cells). Cells are axial `(q, r)` with
-`max(|q|, |r|, |q+r|) <= radius`, indexed in order of `r` then `q`; cell
-names are a row letter (`a` = top row, r = -radius) and the place in the row
-from the left (the centre is `e5`). Directions 0..5 are (+1,0) east,
-(+1,-1) north-east, (0,-1) north-west, (-1,0) west, (-1,+1) south-west,
-(0,+1) south-east. Edge = the cells at distance `radius` from the centre,
-inner = the rest.
-
-## Pieces, set-up and the choice
-3 white rooks, 3 black rooks, 19 beads.
-* `setup="marquisian"`: `player_0` places the 6 rooks on edge cells and the
-  19 beads on inner cells, one piece per action, in any order. Then
-  `player_1` either takes "move first" (`player_0` then picks its colour with
-  "white" or "black") or picks a colour ("white"/"black": `player_1` plays it
-  and `player_0` moves first).
-* `setup="random"` (default): the placement is drawn from the seed (6
-  distinct edge cells: the first 3 white; 19 distinct inner cells); the game
-  starts at `player_1`'s choice.
-* `setup="fixed"`: white rooks on the corners (radius, 0), (0, -radius),
-  (-radius, radius); black rooks on (radius, -radius), (-radius, 0),
-  (0, radius); beads on the 19 cells within two steps of the centre. The game
-  starts at `player_1`'s choice.
-
-## Moves
-{moves}
-
-## Winning
-First to `beads_to_win` (10) captured beads wins. After every action the end
-is checked in this order: the mover has won; `max_plies` (300) rook moves
-have been played (a draw: set-up placements and choices are not plies); the
-next player has no legal move (no rooks left, or all blocked) and loses.
-
-## Actions
-* `a < cells*6*2*radius` (2928): a move, `a = (cell*6 + direction)*2*radius
-  + (distance - 1)`, distance in cells from the rook to its landing cell.
-* next `3*cells` (183): a set-up placement `cell*3 + kind` (kind 0 white
-  rook, 1 black rook, 2 bead), offset by 2928.
-* last three (3111, 3112, 3113): "move first", "white", "black".
-
-Readable names (`env.action_name(a)`): `e1-e4` a move, `e1xe4` a move that
-captures, `W@a1` / `B@a1` / `o@e5` a placement, then the choice names.
-
-## Observation (from the observing player's side; `n` = cells)
-| index | meaning |
-|---|---|
-| 0 .. n-1 | own rooks (white rooks while colours are not chosen yet) |
-| n .. 2n-1 | opponent's rooks (black rooks while colours are not chosen yet) |
-| 2n .. 3n-1 | beads |
-| 3n .. 4n-1 | empty cells |
-| 4n .. 5n-1 | edge cells (constant) |
-| 5n .. 5n+3 | phase one-hot: set-up, choice, colour pick, play |
-| 5n+4, 5n+5 | the observer plays white / black (both 0 before the choice) |
-| 5n+6 | the observer makes the first rook move (known after the choice) |
-| 5n+7, 5n+8 | own / opponent's store / beads_to_win (at most 1) |
-| 5n+9 | rook moves played / max_plies |
-| 5n+10 .. 5n+12 | white rooks / black rooks / beads still to place (/3, /3, /19) |
-
-## Rewards
-+1 to the winner, -1 to the loser, 0 each for a draw.
-
-## Rule parameters
-| keyword | default | allowed |
-|---|---|---|
-| `radius` | 4 | 3 .. 8 |
-| `setup` | `"random"` | `"random"`, `"fixed"`, `"marquisian"` |
-| `max_plies` | 300 | int >= 1 (rook moves) |
-| `beads_to_win` | 10 | 1 .. 19 |
-
-## Version history
-* v0: first release.
-"""
-
-SWISH_DOC = _DOC_TEMPLATE.format(
+SWISH_DOC = DOC_TEMPLATE.format(
     title="Swish", module="swish_v0",
     summary="Two players each move three hexagonal rooks; a rook captures by leaping over "
             "an unbroken row of beads or of enemy rooks. First to 10 beads wins. Twin of Squeeze.",
@@ -115,86 +23,8 @@ directions, ending on an empty cell. A rook may
 Never a mixed row (beads and rooks), never over own rooks, and there must be
 an empty cell right after the row.""")
 
-SQUEEZE_DOC = _DOC_TEMPLATE.format(
-    title="Squeeze", module="squeeze_v0",
-    summary="Two players each move three hexagonal rooks; beads and enemy rooks are captured "
-            "custodian fashion, sandwiched between two own rooks. First to 10 beads wins. "
-            "Twin of Swish.",
-    moves="""On each turn the player must move one of his rooks in one of the six
-directions over empty cells only, ending on an empty cell. After it lands,
-in each of the six directions from the landing cell an unbroken row of
-beads, or of enemy rooks, closed on the far side by another own rook, is
-captured: beads to the mover's store, rooks out of play. Several directions
-may capture at once (so a move may take beads and a rook, in different
-directions); never a mixed row. Only the moving rook captures: a rook that
-moves between two enemy rooks is safe.""")
 
-EXTRA_FEATURES = 13
-# _PLANES[own code - 1][cell code]: the cell's entries in the 4 board planes (own rooks, enemy rooks, beads, empty)
-_PLANES = np.zeros((2, 4, 4), dtype=np.float32)
-for _own in (1, 2):
-    for _plane, _code in enumerate((_own, 3 - _own, BEAD, EMPTY)):
-        _PLANES[_own - 1, _code, _plane] = 1.0
-_TEMPLATES: dict[int, np.ndarray] = {}
-
-
-def _observation_size(game: HexRookGame) -> int:
-    return 5 * game.hex.n + EXTRA_FEATURES
-
-
-def _template(game: HexRookGame) -> np.ndarray:
-    """All-zero observation with the constant edge plane filled in (one per radius)."""
-    if game.radius not in _TEMPLATES:
-        n = game.hex.n
-        t = np.zeros(_observation_size(game), dtype=np.float32)
-        t[4 * n:5 * n] = game.hex.is_edge
-        _TEMPLATES[game.radius] = t
-    return _TEMPLATES[game.radius]
-
-
-class _HexEnv(TurnBasedEnv):
-    """The adapter both games share (observations); subclasses set game_cls and metadata."""
-
-    renderer = render
-
-    @staticmethod
-    def observation_shape(game: HexRookGame) -> tuple[int, ...]:
-        return (_observation_size(game),)
-
-    @staticmethod
-    def observe_state(game: HexRookGame, state: HexState, seat: int) -> np.ndarray:
-        n = game.hex.n
-        obs = _template(game).copy()
-        colour = state.colour[seat]
-        own = 1 if colour < 0 else colour + 1
-        obs[:4 * n].reshape(4, n)[:] = _PLANES[own - 1].take(np.frombuffer(state.board, dtype=np.uint8), axis=0).T
-        extra = [0.0] * EXTRA_FEATURES
-        extra[state.phase] = 1.0
-        if colour >= 0:
-            extra[4 + colour] = 1.0
-        if state.first_mover == seat:
-            extra[6] = 1.0
-        params = game.params
-        target = params["beads_to_win"]
-        extra[7] = min(1.0, state.stores[seat] / target)
-        extra[8] = min(1.0, state.stores[1 - seat] / target)
-        extra[9] = min(1.0, state.plies / params["max_plies"])
-        if state.phase != PHASE_PLAY:
-            left = state.to_place()
-            extra[10] = left[0] / ROOKS_PER_COLOUR
-            extra[11] = left[1] / ROOKS_PER_COLOUR
-            extra[12] = left[2] / NUM_BEADS
-        obs[5 * n:] = extra
-        return obs
-
-
-class SwishEnv(_HexEnv):
+class SwishEnv(HexRookEnv):
     __doc__ = SWISH_DOC
     game_cls = SwishGame
     metadata = turn_based_metadata("swish_v0")
-
-
-class SqueezeEnv(_HexEnv):
-    __doc__ = SQUEEZE_DOC
-    game_cls = SqueezeGame
-    metadata = turn_based_metadata("squeeze_v0")

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from envs.core.bots import Bot
-from envs.swival.rules import FULL, SPOKES, WIN_ACTION, SwivalGame, SwivalState, has_line, placements, play, swivel
+from envs.swival.rules import FULL, SPOKES, WIN_ACTION, SwivalState, has_line, placements, play, swivel
 
 WIN, LOSS = 1000.0, -1000.0
 

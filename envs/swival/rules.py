@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from envs.core.game import Game
+from envs.core.rewards import win_loss_rewards
 
 NUM_CELLS = 24
 FULL = (1 << NUM_CELLS) - 1
@@ -133,9 +134,7 @@ class SwivalGame(Game):
         state.plies += 1
         if action == WIN_ACTION:
             state.winner, state.over = me, True
-            rewards = [-1.0, -1.0]
-            rewards[me] = 1.0
-            return rewards
+            return win_loss_rewards(2, [me])
         cell, direction = divmod(action, 3)
         state.boards[me], state.boards[1 - me] = play(state.boards[me], state.boards[1 - me], cell, direction)
         state.to_move = 1 - me

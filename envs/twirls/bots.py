@@ -11,10 +11,7 @@
   counts), and refuses twirls after which the opponent has a winning reply
   while it has a safer one. It never swaps.
 
-Measured with ``play_series("twirls", ["medium", X], 400, seed=1)`` (seats
-alternated): medium beats easy 400/400 on 9x9 and 396/400 on 8x8 (4 losses),
-and random 400/400 on both boards; easy beats random 19-0 on 9x9 (81 draws in
-100 games), 50-0 on 8x8.
+How strong they are: ``results/EVAL.md`` and ``results/2026-11-twirls-bots.md``.
 """
 
 from __future__ import annotations

@@ -26,6 +26,7 @@ import numpy as np
 
 from envs.core.game import Game
 from envs.core.params import choice_param, int_param, seat_pair_param
+from envs.core.rewards import win_loss_rewards
 
 BLACK, WHITE = 0, 1
 COLOUR_NAMES = ("Black", "White")
@@ -496,9 +497,7 @@ class TwirlsGame(Game):
     @staticmethod
     def _finish(state: TwirlsState, winner: int) -> list[float]:
         state.over, state.winner = True, winner
-        rewards = [-1.0, -1.0]
-        rewards[winner] = 1.0
-        return rewards
+        return win_loss_rewards(2, [winner])
 
     # -- names ---------------------------------------------------------------
     def action_name(self, state: TwirlsState, action: int) -> str:

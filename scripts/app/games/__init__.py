@@ -1,26 +1,29 @@
-"""Per-game click adapters of the play app, by registry name."""
+"""Per-game click adapters of the play app: ``scripts/app/games/<game>.py`` for every registry game."""
 
 from __future__ import annotations
 
 import importlib
 
+from envs.registry import entry
 from scripts.app.games.base import Adapter
-
-ADAPTERS = {
-    "swival": "scripts.app.games.swival:SwivalAdapter",
-    "twirls": "scripts.app.games.twirls:TwirlsAdapter",
-    "swish": "scripts.app.games.swish:HexRookAdapter",
-    "squeeze": "scripts.app.games.swish:HexRookAdapter",
-    "swahili": "scripts.app.games.swahili:SwahiliAdapter",
-    "swimming": "scripts.app.games.swimming:SwimmingAdapter",
-}
 
 
 def adapter_for(game: str) -> Adapter:
-    """The click adapter of ``game`` (a clear error for a game the app does not know yet)."""
+    """The click adapter of ``game``: ``ADAPTER`` of ``scripts/app/games/<game>.py``, one module per registry game.
+
+    Unknown games get the registry's error; a game with no adapter yet is named too.
+    """
+    entry(game)  # a clear error for a game the registry does not know
     try:
-        module, cls = ADAPTERS[game].split(":")
-    except KeyError:
-        raise ValueError(f"the play window does not know {game!r} yet (it knows {', '.join(ADAPTERS)}); "
-                         "use --tui to play it in the terminal") from None
-    return getattr(importlib.import_module(module), cls)()
+        module = importlib.import_module(f"{__name__}.{game}")
+    except ModuleNotFoundError as err:
+        if err.name != f"{__name__}.{game}":
+            raise
+        module = None
+    if module is None or not hasattr(module, "ADAPTER"):
+        raise ValueError(f"the play window does not know {game!r} yet (no ADAPTER in scripts/app/games/{game}.py); "
+                         "use --tui to play it in the terminal")
+    return module.ADAPTER()
+
+
+__all__ = ["Adapter", "adapter_for"]

@@ -53,3 +53,6 @@ class SwahiliAdapter(Adapter):
         if state.pending >= 0:
             return f"Stop, or go on sowing from row {state.pending + 1}?"
         return f"You are {colour}: click one of your rows to sow its pieces."
+
+
+ADAPTER = SwahiliAdapter  # found by adapter_for("swahili")

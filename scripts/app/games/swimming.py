@@ -93,3 +93,5 @@ class SwimmingAdapter(Adapter):
             return "the round is over: the cards were shown"
         return None
 
+
+ADAPTER = SwimmingAdapter  # found by adapter_for("swimming")

@@ -60,3 +60,6 @@ class SwivalAdapter(Adapter):
                 colour = rendering.SEAT_COLOURS[session.seat]
                 pale = tuple((c + 255) // 2 for c in colour)
                 pygame.draw.circle(surface, pale, (x, y), render.SPOT_RADIUS - 3)
+
+
+ADAPTER = SwivalAdapter  # found by adapter_for("swival")

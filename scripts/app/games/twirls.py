@@ -103,3 +103,6 @@ class TwirlsAdapter(Adapter):
                 pygame.draw.line(surface, TARGET, (ox, oy), (dx, dy), 3)
                 pygame.draw.circle(surface, PIVOT, (px, py), radius + 4, width=3)
                 rendering.text(surface, "P", (px, py), size=22, colour=PIVOT, anchor="center", bold=True)
+
+
+ADAPTER = TwirlsAdapter  # found by adapter_for("twirls")

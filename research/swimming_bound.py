@@ -5,9 +5,9 @@ other players in every deal it plays out; only the stock order is drawn at
 random, and the weighing of deals is switched off (there is nothing left to
 guess). Played against three mediums, seats rotated, seeded like
 ``swgym eval``. It bounds what any reading of the others' cards can add to
-the search: 59.5% of 400 games (the search as shipped wins 24.0%)::
+the search (the figures: ``results/2026-11-swimming-bound.md``)::
 
-    .venv/bin/python scripts/swimming_bound.py --games 400 [--first 0] [--seed 1]
+    python -m research.swimming_bound --games 400 [--first 0] [--seed 1]
 
 Games ``first .. first + games - 1`` depend only on the seed and their
 number, so slices run in separate processes add up to the whole series.
@@ -18,16 +18,12 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
 
-if __package__ in (None, ""):  # run as a file: make the repo root importable without an install
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from envs.core.match import SeriesResult, play_series  # noqa: E402
-from policies import load  # noqa: E402
-from policies.rollouts import RolloutSearch  # noqa: E402
+from envs.core.match import SeriesResult, play_series
+from policies import load
+from policies.rollouts import RolloutSearch
 
 
 def told_the_hands(search: RolloutSearch) -> RolloutSearch:

@@ -1,4 +1,4 @@
-/* Exact win/draw/loss solver for Swival; loaded by scripts/swival_solve.py.
+/* Exact win/draw/loss solver for Swival; loaded by envs/swival/solver.py.
  *
  * It mirrors envs/swival/rules.py (keep the two in step):
  *   - Each player's counters are a 24-bit board: bit ring*8 + k, ring 0 outer,

@@ -2,40 +2,33 @@
 
 ``solve(mine, theirs)`` gives the value for the side to move (1 win, 0 draw,
 -1 loss) of the position where ``mine`` is to move; boards are the 24-bit ints
-of ``envs/swival/rules.py``. The search (``swival_solve.c``, next to this file)
+of ``envs/swival/rules.py``. The search (``_solver.c``, next to this file)
 is compiled with gcc on first use into ``$XDG_CACHE_HOME/swgym`` (or
-``~/.cache/swgym``). ``brute_force`` is a pure-Python minimax over the
-project's own rules functions, to check the solver on small positions.
+``~/.cache/swgym``), a writable place even when the package is installed
+read-only. ``brute_force`` is a pure-Python minimax over the project's own
+rules functions, to check the solver on small positions.
 
-As a command it solves the empty board: a draw, after 5.0e9 nodes: about 14 minutes
-on a 2-core machine with other work running::
-
-    .venv/bin/python scripts/swival_solve.py [--seconds 3600] [--tt-log2 24]
+It is product code, not research: the tests check it against brute force, and
+the hard opponent's evaluation is to use its exact values. Solving the empty board is
+``python -m research.swival_solve`` (see ``research/README.md``).
 """
 
 from __future__ import annotations
 
-import argparse
 import ctypes
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
-import time
 from pathlib import Path
 
-if __package__ in (None, ""):  # run as a file: make the repo root importable without an install
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from envs.swival.rules import FULL, has_line, placements, play
 
-from envs.swival.rules import FULL, has_line, placements, play  # noqa: E402
-
-SOURCE = Path(__file__).resolve().with_suffix(".c")
-LIBRARY_NAME = "swival_solve.so"
+SOURCE = Path(__file__).resolve().with_name("_solver.c")
+LIBRARY_NAME = "swival_solver.so"
 DEFAULT_TT_LOG2 = 24  # 2**24 entries of 16 bytes: 256 MB (allocated lazily by the OS)
 _ABORT = 9
 _NO_TABLE = -2
-VALUE_NAMES = {1: "win", 0: "draw", -1: "loss"}
 
 _lib: ctypes.CDLL | None = None
 _tt_log2: int | None = None
@@ -167,27 +160,3 @@ def brute_force(mine: int, theirs: int) -> int:
         return memo[key]
 
     return value(mine, theirs)
-
-
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description="Solve Swival's empty board exactly (win/draw/loss).")
-    parser.add_argument("--seconds", type=float, default=3600.0, help="time limit (default 3600)")
-    parser.add_argument("--tt-log2", type=int, default=DEFAULT_TT_LOG2,
-                        help=f"table of 2**N entries, 16 bytes each (default {DEFAULT_TT_LOG2}: 256 MB)")
-    args = parser.parse_args(argv)
-    try:
-        init(args.tt_log2)
-        print(f"Solving the empty board (time limit {args.seconds:g} s); "
-              "this takes about 15 minutes on this machine...", flush=True)
-        start = time.perf_counter()
-        value = solve(0, 0, args.seconds)
-    except (RuntimeError, ValueError, TimeoutError, MemoryError) as err:
-        raise SystemExit(f"swival_solve: {err}") from None
-    except KeyboardInterrupt:
-        raise SystemExit(130) from None
-    print(f"empty board: {VALUE_NAMES[value]} for the first player (value {value}), "
-          f"{time.perf_counter() - start:.1f} s, {nodes():,} nodes")
-
-
-if __name__ == "__main__":
-    main()

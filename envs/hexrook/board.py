@@ -2,7 +2,7 @@
 
 The two games differ only in how a rook moves and what it captures; a game
 subclasses :class:`HexRookGame` and supplies :meth:`HexRookGame.rook_actions`
-and :meth:`HexRookGame.captures` (see :mod:`envs.swish.rules`).
+and :meth:`HexRookGame.captures` (see :mod:`envs.swish.rules`, :mod:`envs.squeeze.rules`).
 
 Geometry: axial cells ``(q, r)`` with ``max(|q|, |r|, |q+r|) <= radius``,
 indexed in order of ``r`` then ``q``; directions 0..5 are (+1,0), (+1,-1),
@@ -30,6 +30,7 @@ import numpy as np
 
 from envs.core.game import Game, RuleError
 from envs.core.params import choice_param, int_param
+from envs.core.rewards import win_loss_rewards
 
 DIRECTIONS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 EMPTY, WHITE_ROOK, BLACK_ROOK, BEAD = 0, 1, 2, 3  # cell contents; the rook of colour c is c + 1
@@ -40,7 +41,6 @@ NUM_BEADS = 19
 ROOK_VALUE = 3.0   # a captured rook is worth this many beads to the bots and the search's move order
 KIND_NAMES = ("W", "B", "o")  # placement kinds: white rook, black rook, bead
 PHASE_SETUP, PHASE_CHOICE, PHASE_COLOUR, PHASE_PLAY = range(4)
-PHASE_NAMES = ("set-up", "choice", "colour", "play")
 CHOICE_NAMES = ("move first", "white", "black")
 CHOICE_MOVE_FIRST, CHOICE_WHITE, CHOICE_BLACK = range(3)
 SETUPS = ("random", "fixed", "marquisian")
@@ -401,9 +401,7 @@ class HexRookGame(Game):
         if winner is None:
             return [0.0, 0.0]
         state.over, state.winner = True, winner
-        rewards = [-1.0, -1.0]
-        rewards[winner] = 1.0
-        return rewards
+        return win_loss_rewards(2, [winner])
 
     def action_name(self, state: HexState, action: int) -> str:
         names = self.hex.names

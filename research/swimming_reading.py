@@ -19,11 +19,9 @@ that hold each true hidden card (``placed``; the unweighed share is about
 10%, being told the hands 100%), and the share of random guesses more
 likely than the truth (``rank``; 50% says nothing)::
 
-    .venv/bin/python scripts/swimming_reading.py --positions 100 --seed 700   (and --seed 900)
+    python -m research.swimming_reading --positions 100 --seed 700   (and --seed 900)
 
-Measured, the two runs together (200 positions, about 16 minutes a run): unweighed
-9.6%; the network 14.2% / 17.2% / 19.7% at powers 0.5 / 1 / 2, rank 12.0%;
-medium's own policy 12.2% / 15.6% / 20.9%, rank 7.2%.
+The figures of both runs: ``results/2026-11-swimming-reading.md``.
 """
 
 from __future__ import annotations
@@ -32,19 +30,15 @@ import argparse
 import sys
 from collections import defaultdict
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-if __package__ in (None, ""):  # run as a file: make the repo root importable without an install
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from envs.core.match import play_game  # noqa: E402
-from envs.swimming.bots import MediumBot  # noqa: E402
-from envs.swimming.rules import CHOICE, SwimmingGame, SwimmingState  # noqa: E402
-from policies import load  # noqa: E402
-from policies.numpy_policy import masked_log_softmax  # noqa: E402
+from envs.core.match import play_game
+from envs.swimming.bots import MediumBot
+from envs.swimming.rules import CHOICE, SwimmingGame, SwimmingState
+from policies import load
+from policies.numpy_policy import masked_log_softmax
 
 POWERS = (0.5, 1.0, 2.0)
 # a model of a player: (the state it moved in, its legal moves, its move) -> log probability of the move
