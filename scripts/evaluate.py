@@ -45,6 +45,8 @@ def _play_chunk(job: tuple[str, list[Any], int, int, int, dict[str, Any]]) -> Se
 def evaluate(game: str, entrants: list[Any], games: int, seed: int = 0, quiet: bool = False, jobs: int = 1,
              **params: Any) -> SeriesResult:
     """A seeded series with a progress bar; ``jobs`` > 1 plays it in that many processes (same result)."""
+    if games < 1:
+        raise ValueError(f"games must be >= 1, got {games}")
     label = f"{game}: {' vs '.join(map(str, entrants))}"
     progress = None if quiet else progress_printer(games, label)
     if jobs < 1:
