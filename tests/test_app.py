@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import io
 import sys
 import types
 from pathlib import Path
@@ -360,11 +361,11 @@ def test_screens_match_the_stored_pictures(game):
 
 # -- the commands -------------------------------------------------------------------------
 def test_play_command_uses_the_terminal_without_a_display(tmp_path, monkeypatch):
-    from scripts import play_tui
     from scripts.cli import main
 
     monkeypatch.setattr("scripts.watch.has_display", lambda: False)
-    monkeypatch.setattr(play_tui, "play", lambda game, **kw: {"winners": [1], "resigned": True})
+    keys = ["o1", "", "i0", "", "i2", "", "i4", "", "i6", "", "quit"]  # Swival: "I quit" after 3 counters each
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(keys) + "\n"))
     db = tmp_path / "s.sqlite"
     main(["play", "swival", "--vs", "easy", "--name", "ann", "--db", str(db)])
     assert ScoreBook(db).entry("ann", "swival")["losses"] == 1
