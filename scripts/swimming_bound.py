@@ -28,6 +28,7 @@ if __package__ in (None, ""):  # run as a file: make the repo root importable wi
 from envs.core.match import SeriesResult, play_series  # noqa: E402
 from policies import load  # noqa: E402
 from policies.rollouts import RolloutSearch  # noqa: E402
+from scripts.evaluate import progress_printer  # noqa: E402
 
 
 def told_the_hands(search: RolloutSearch) -> RolloutSearch:
@@ -61,12 +62,9 @@ def main(argv: list[str] | None = None) -> None:
         parser.error("--games must be >= 1 and --first >= 0")
     started = time.time()
 
-    def progress(finished: int) -> None:
-        print(f"\r{finished}/{args.games} games", end="", file=sys.stderr, flush=True)
-
-    result = run(args.games, args.first, args.seed, progress)
+    result = run(args.games, args.first, args.seed, progress_printer(args.games, "games"))
     seconds = np.median(result.move_seconds[0]) if result.move_seconds[0] else 0.0
-    print(f"\nhard told the hands vs 3 medium: {result.wins[0]} of {args.games} games "
+    print(f"hard told the hands vs 3 medium: {result.wins[0]} of {args.games} games "
           f"({result.wins[0] / args.games:.1%}), {time.time() - started:.0f} s, {seconds:.3f} s a move (median)")
 
 

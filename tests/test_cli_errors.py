@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import subprocess
 import sys
@@ -41,7 +42,7 @@ BAD = [
 @pytest.mark.parametrize("argv, named", BAD, ids=lambda v: " ".join(v) if isinstance(v, list) else None)
 def test_bad_value_is_one_line_naming_it(argv, named, capsys, tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
-    monkeypatch.setattr("sys.stdin", open(os.devnull))
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))  # end of input at once
     with pytest.raises(SystemExit) as exit_info:
         main(argv)
     code = exit_info.value.code
@@ -94,7 +95,7 @@ main(sys.argv[1:])
 def _run_without_extras(argv, cwd):
     env = dict(os.environ, PYTHONPATH=str(ROOT), SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
     return subprocess.run([sys.executable, "-c", BOOT, *argv], cwd=cwd, env=env, capture_output=True, text=True,
-                          timeout=120)
+                          timeout=120, check=False)
 
 
 @pytest.mark.parametrize("argv", [
@@ -115,3 +116,42 @@ def test_without_the_training_extras_help_lists_every_command(tmp_path):
     assert done.returncode == 0
     for command in ("train", "export", "ladder", "report"):
         assert command in done.stdout
+
+
+# -- logs: no in-place bars where stderr is not a terminal ---------------------------------------------------------
+class _Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_progress_in_a_log_is_plain_lines():
+    from scripts.evaluate import progress_printer
+
+    log = io.StringIO()
+    show = progress_printer(200, "swival: a vs b", stream=log)
+    for done in range(1, 201):
+        show(done)
+    lines = log.getvalue().splitlines()
+    assert "\r" not in log.getvalue()
+    assert lines == [f"swival: a vs b: {k}/200" for k in range(20, 201, 20)]
+    terminal = _Terminal()
+    show = progress_printer(200, "x", stream=terminal)
+    for done in range(1, 201):
+        show(done)
+    assert terminal.getvalue().count("\r") == 50 and terminal.getvalue().endswith("200/200\n")
+
+
+@pytest.mark.parametrize("terminal, bar", [(False, False), (True, True)])
+def test_training_bar_only_on_a_terminal(terminal, bar, monkeypatch, tmp_path, capsys):
+    import training.selfplay
+
+    seen = []
+
+    def fake_train(config, out, ship_to=None, progress_bar=True):
+        seen.append(progress_bar)
+        return {"curve": []}
+
+    monkeypatch.setattr(training.selfplay, "train", fake_train)
+    monkeypatch.setattr("sys.stderr", _Terminal() if terminal else io.StringIO())
+    main(["train", "swival", "--out", str(tmp_path / "run")])
+    assert seen == [bar]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 
 
@@ -18,7 +19,9 @@ def cmd_train(args: argparse.Namespace) -> None:
         config["total_timesteps"] = args.steps
     out = Path(args.out or f"runs/{args.game}")
     ship = shipped_path(args.game, **config["params"]) if args.ship else None
-    summary = train(config, out, ship_to=ship, progress_bar=not args.no_progress)
+    # SB3's bar redraws in place: on a terminal only (the evaluation lines report progress in a log)
+    bar = not args.no_progress and sys.stderr.isatty()
+    summary = train(config, out, ship_to=ship, progress_bar=bar)
     print(json.dumps({k: v for k, v in summary.items() if k != "curve"}, indent=2))
     print(f"learning curve: {out / 'learning_curve.png'}" + (f"; shipped to {ship}" if ship else ""))
 
