@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import ast
 import json
+import math
 import os
 import sys
 from pathlib import Path
@@ -38,7 +39,7 @@ def _number(kind: type, least: float, strict: bool):
             value = kind(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"must be {word} {bound}, got {text!r}") from None
-        if value != value or value in (float("inf"), float("-inf")) or (value <= least if strict else value < least):
+        if not math.isfinite(value) or (value <= least if strict else value < least):
             raise argparse.ArgumentTypeError(f"must be {word} {bound}, got {text!r}")
         return value
 
