@@ -228,7 +228,7 @@ class ScoreBook:
             if take_carry is not None:
                 row = con.execute("SELECT pot FROM carry WHERE game = ?", (game,)).fetchone()
                 if row and row[0]:
-                    self._bump(con, _name(take_carry), game, coins=row[0])
+                    self._bump(con, normal_name(take_carry), game, coins=row[0])
                     con.execute("UPDATE carry SET pot = 0 WHERE game = ?", (game,))
 
     def add_coins(self, game: str, coins: dict[str, int]) -> None:
@@ -247,10 +247,10 @@ class ScoreBook:
         pot = _whole(pot, "the pot")
         if pot < 0:
             raise ValueError(f"scores: the pot must not be negative, got {pot}")
-        players = list(dict.fromkeys(_name(p) for p in players))
-        losers = {_name(p) for p in losers}
-        responsible = None if responsible is None else _name(responsible)
-        takers = list(dict.fromkeys(p for p in map(_name, active) if p != responsible))
+        players = list(dict.fromkeys(normal_name(p) for p in players))
+        losers = {normal_name(p) for p in losers}
+        responsible = None if responsible is None else normal_name(responsible)
+        takers = list(dict.fromkeys(p for p in map(normal_name, active) if p != responsible))
         with self._write() as con:
             con.execute("INSERT OR IGNORE INTO carry (game, pot) VALUES (?, 0)", (game,))
             total = pot + con.execute("SELECT pot FROM carry WHERE game = ?", (game,)).fetchone()[0]
@@ -273,7 +273,7 @@ class ScoreBook:
 
     def remove(self, player: str, game: str | None = None) -> int:
         """Remove one player's entries (of ``game`` only, if given); returns how many rows went."""
-        player = _name(player)
+        player = normal_name(player)
         with self._write() as con:
             if game is None:
                 return con.execute("DELETE FROM scores WHERE player = ?", (player,)).rowcount
@@ -303,7 +303,7 @@ class ScoreBook:
             con.close()
 
     def entry(self, player: str, game: str) -> dict[str, Any] | None:
-        player = _name(player)
+        player = normal_name(player)
         for row in self.rows(game):
             if row["player"] == player:
                 return row
@@ -316,7 +316,7 @@ def _create(con: sqlite3.Connection) -> None:
             con.execute(statement)
 
 
-def _name(name: str) -> str:
+def normal_name(name: str) -> str:
     """A player name as stored: NFC, blanks stripped and inner runs made one space; case kept."""
     name = " ".join(unicodedata.normalize("NFC", str(name)).split())
     if not name:
@@ -332,7 +332,7 @@ def _by_name(values: dict[str, Any], what: str) -> dict[str, Any]:
     """``values`` keyed by normalised names; two keys that normalise alike are one player, refused."""
     out: dict[str, Any] = {}
     for name, value in values.items():
-        key = _name(name)
+        key = normal_name(name)
         if key in out:
             raise ValueError(f"scores: {what} name the player {key!r} twice")
         out[key] = value
@@ -449,7 +449,7 @@ def _sane(table: str, row: dict[str, Any]) -> Any:
     if table == "carry":
         return (row["game"], row["pot"]) if row["pot"] >= 0 else None
     try:
-        row["player"] = _name(row["player"])
+        row["player"] = normal_name(row["player"])
     except ValueError:
         return None
     if min(row["games"], row["wins"], row["draws"], row["losses"]) < 0:

@@ -430,3 +430,11 @@ def test_watch_writes_a_real_mp4(tmp_path, capsys):
     meta = next(reader)
     frames = sum(1 for _ in reader)
     assert meta["size"][0] >= 480 and frames > 5
+
+
+def test_the_session_shows_the_name_the_scores_keep(tmp_path):
+    book = ScoreBook(tmp_path / "s.sqlite", warn=lambda m: None)
+    s = Session("swival", vs="easy", name="  ann   lee ", seed=1, scores=book)
+    assert s.name == "ann lee"
+    with pytest.raises(ValueError, match="control characters"):
+        Session("swival", vs="easy", name="ann\x07", seed=1)
