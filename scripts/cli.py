@@ -53,6 +53,14 @@ nonnegative_int = _number(int, 0, strict=False)
 nonnegative_float = _number(float, 0, strict=False)
 
 
+def output_file(text: str) -> str:
+    """An argparse type: a file to write, whose folder exists (checked before the work, not after)."""
+    folder = Path(text).parent
+    if not folder.is_dir():
+        raise argparse.ArgumentTypeError(f"the folder of {text!r} ({folder}) does not exist")
+    return text
+
+
 def missing_modules(modules) -> list[str]:
     """The modules among ``modules`` that cannot be imported here (found, not imported: cheap)."""
     import importlib.util
@@ -101,7 +109,7 @@ def parse_params(items: list[str]) -> dict[str, Any]:
 def _add_rule_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rule", action="append", metavar="KEY=VALUE",
                    help="a rule parameter of the game, e.g. --rule board_size=8 (repeatable)")
-    p.add_argument("--seed", type=int, default=None, help="seed of the game and the bots")
+    p.add_argument("--seed", type=nonnegative_int, default=None, help="seed of the game and the bots")
 
 
 def cmd_watch(args: argparse.Namespace) -> None:
@@ -204,11 +212,11 @@ def build_parser() -> argparse.ArgumentParser:
     for i in range(MAX_SEATS):
         p.add_argument(f"--p{i}", default=None, help=f"player_{i}: random|easy|medium|hard or a policy file")
     p.add_argument("--others", default="random", help="players for seats not given (default random)")
-    p.add_argument("--gif", default=None, help="write the episode to this GIF instead of a window")
+    p.add_argument("--gif", type=output_file, default=None, help="write the episode to this GIF instead of a window")
     p.add_argument("--fps", type=positive_float, default=2.0, help="frames a second (above 0)")
     p.add_argument("--text", action="store_true", help="print the boards as text")
     p.add_argument("--brain", action="store_true", help="overlay what the player to move weighs")
-    p.add_argument("--mp4", default=None, help="write the episode to this MP4 (needs imageio-ffmpeg)")
+    p.add_argument("--mp4", type=output_file, default=None, help="write the episode to this MP4 (needs imageio-ffmpeg)")
     _add_rule_args(p)
     p.set_defaults(func=cmd_watch)
 
@@ -237,7 +245,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seconds", type=positive_float, default=1.0, help="seconds per measurement")
     p.add_argument("--rounds", type=positive_int, default=5, help="interleaved rounds (the median is reported)")
     p.add_argument("--variants", action="store_true", help="every registry variant, not only the defaults")
-    p.add_argument("--json", default=None, help="also save the table as JSON")
+    p.add_argument("--json", type=output_file, default=None, help="also save the table as JSON")
     p.set_defaults(func=cmd_bench)
 
     p = sub.add_parser("eval", help="a seeded series between players, seats rotated: W/D/L with 95%% CI")
@@ -245,7 +253,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("players", nargs="+", help="one per seat: random|easy|medium|hard or a policy file")
     p.add_argument("--games", type=positive_int, default=400)
     p.add_argument("--jobs", type=positive_int, default=1, help="processes to play the series in (same result as 1)")
-    p.add_argument("--json", default=None, help="also save the table as JSON")
+    p.add_argument("--json", type=output_file, default=None, help="also save the table as JSON")
     _add_rule_args(p)
     p.set_defaults(func=cmd_eval)
 
@@ -264,7 +272,7 @@ def _add_training_commands(sub) -> None:
     p = sub.add_parser("report", help="evaluation table of every game's bots and hard opponents")
     p.add_argument("names", nargs="*", help="games (default all)")
     p.add_argument("--games", type=positive_int, default=400, help="games per matchup")
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--seed", type=nonnegative_int, default=1)
     p.add_argument("--out", default="results")
     p.add_argument("--games-only-default", action="store_true", help="only each game's default rules")
     p.add_argument("--jobs", type=positive_int, default=1, help="processes per series (same result as 1)")
@@ -276,7 +284,7 @@ def _add_training_commands(sub) -> None:
     p.add_argument("--entrants", nargs="*", default=None)
     p.add_argument("--games", type=positive_int, default=100,
                    help="games per pair (each way round with more players)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=nonnegative_int, default=0)
     p.add_argument("--out", default="results")
     p.add_argument("--jobs", type=positive_int, default=1, help="processes per series (same result as 1)")
     p.set_defaults(func=_training_command("ladder"))

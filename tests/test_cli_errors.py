@@ -34,6 +34,11 @@ BAD = [
     (["play", "swival", "--seat", "-1", "--tui"], "'-1'"),
     (["play", "swival", "--think", "-1", "--tui"], "'-1'"),
     (["train", "swival", "--steps", "0"], "'0'"),
+    (["watch", "swival", "--seed", "-1", "--text"], "'-1'"),
+    (["ladder", "swival", "--seed", "-5"], "'-5'"),
+    (["eval", "swival", "easy", "random", "--games", "2", "--json", "nowhere/x.json"],
+     "'nowhere/x.json' (nowhere) does not exist"),
+    (["watch", "swival", "--gif", "nowhere/x.gif"], "'nowhere/x.gif' (nowhere) does not exist"),
     pytest.param(["watch", "twirls", "--rule", "board_size=9.0", "--text"], "board_size",
                  marks=pytest.mark.xfail(strict=True, reason="needs the shared rule validator (issue 18)")),
 ]
