@@ -24,6 +24,7 @@ import numpy as np
 from envs.core.match import SeriesResult, play_series
 from policies import load
 from policies.rollouts import RolloutSearch
+from scripts.evaluate import progress_printer
 
 
 def told_the_hands(search: RolloutSearch) -> RolloutSearch:
@@ -57,12 +58,9 @@ def main(argv: list[str] | None = None) -> None:
         parser.error("--games must be >= 1 and --first >= 0")
     started = time.time()
 
-    def progress(finished: int) -> None:
-        print(f"\r{finished}/{args.games} games", end="", file=sys.stderr, flush=True)
-
-    result = run(args.games, args.first, args.seed, progress)
+    result = run(args.games, args.first, args.seed, progress_printer(args.games, "games"))
     seconds = np.median(result.move_seconds[0]) if result.move_seconds[0] else 0.0
-    print(f"\nhard told the hands vs 3 medium: {result.wins[0]} of {args.games} games "
+    print(f"hard told the hands vs 3 medium: {result.wins[0]} of {args.games} games "
           f"({result.wins[0] / args.games:.1%}), {time.time() - started:.0f} s, {seconds:.3f} s a move (median)")
 
 

@@ -39,6 +39,7 @@ from envs.swimming.bots import MediumBot
 from envs.swimming.rules import CHOICE, SwimmingGame, SwimmingState
 from policies import load
 from policies.numpy_policy import masked_log_softmax
+from scripts.evaluate import progress_printer
 
 POWERS = (0.5, 1.0, 2.0)
 # a model of a player: (the state it moved in, its legal moves, its move) -> log probability of the move
@@ -160,11 +161,7 @@ def main(argv: list[str] | None = None) -> None:
     if min(args.positions, args.guesses, args.tries) < 1:
         parser.error("--positions, --guesses and --tries must be >= 1")
 
-    def progress(done: int) -> None:
-        print(f"\r{done}/{args.positions} positions", end="", file=sys.stderr, flush=True)
-
-    reader = run(args.positions, args.seed, args.guesses, args.tries, progress)
-    print(file=sys.stderr)
+    reader = run(args.positions, args.seed, args.guesses, args.tries, progress_printer(args.positions, "positions"))
     print(f"{args.positions} positions, {args.guesses} random guesses each")
     print(f"uniform: placed {np.mean(reader.placed['uniform', 0.0]):.1%}")
     for name in ("network", "medium"):

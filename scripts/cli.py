@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import ast
 import json
+import math
 import os
 import sys
 from pathlib import Path
@@ -16,6 +17,79 @@ for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"):
     os.environ.setdefault(_variable, "1")
 
 MAX_SEATS = 6
+GOLDEN_DIR = Path(__file__).resolve().parent.parent / "tests" / "golden"
+
+# What each command needs beyond a plain install, and the extra that brings it
+# (pyproject.toml's [project.optional-dependencies]); checked before any work.
+TRAIN_EXTRA = "pip install 'swgym[train]'"
+NEEDS = {
+    "train": ("torch", "stable_baselines3", "sb3_contrib", "tensorboard", "tqdm", "rich", "matplotlib"),
+    "export": ("torch", "stable_baselines3", "sb3_contrib"),
+    "ladder": ("matplotlib",),
+}
+
+
+def _number(kind: type, least: float, strict: bool):
+    """An argparse type: a ``kind`` number above ``least`` (or at least it), refused by name otherwise."""
+    word = {int: "a whole number", float: "a number"}[kind]
+    bound = f"above {least:g}" if strict else f"of at least {least:g}"
+
+    def convert(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be {word} {bound}, got {text!r}") from None
+        if not math.isfinite(value) or (value <= least if strict else value < least):
+            raise argparse.ArgumentTypeError(f"must be {word} {bound}, got {text!r}")
+        return value
+
+    convert.__name__ = f"{kind.__name__} {bound}"
+    return convert
+
+
+positive_int = _number(int, 0, strict=True)
+positive_float = _number(float, 0, strict=True)
+nonnegative_int = _number(int, 0, strict=False)
+nonnegative_float = _number(float, 0, strict=False)
+
+
+def output_file(text: str) -> str:
+    """An argparse type: a file to write, whose folder exists (checked before the work, not after)."""
+    folder = Path(text).parent
+    if not folder.is_dir():
+        raise argparse.ArgumentTypeError(f"the folder of {text!r} ({folder}) does not exist")
+    return text
+
+
+def missing_modules(modules) -> list[str]:
+    """The modules among ``modules`` that cannot be imported here (found, not imported: cheap)."""
+    import importlib.util
+
+    missing = []
+    for name in modules:
+        try:
+            found = importlib.util.find_spec(name) is not None
+        except (ImportError, ValueError):
+            found = False
+        if not found:
+            missing.append(name)
+    return missing
+
+
+def require_extras(command: str) -> None:
+    """Stop ``swgym <command>`` before any work when the training extras it needs are not installed."""
+    missing = missing_modules(NEEDS.get(command, ()))
+    if missing:
+        raise SystemExit(f"swgym {command}: needs the training extras ({', '.join(missing)} not installed); "
+                         f"install them with: {TRAIN_EXTRA}")
+
+
+def check_games(names) -> None:
+    """A ValueError naming the first unknown game among ``names``."""
+    from envs.registry import entry
+
+    for name in names:
+        entry(name)
 
 
 def parse_params(items: list[str]) -> dict[str, Any]:
@@ -35,7 +109,7 @@ def parse_params(items: list[str]) -> dict[str, Any]:
 def _add_rule_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rule", action="append", metavar="KEY=VALUE",
                    help="a rule parameter of the game, e.g. --rule board_size=8 (repeatable)")
-    p.add_argument("--seed", type=int, default=None, help="seed of the game and the bots")
+    p.add_argument("--seed", type=nonnegative_int, default=None, help="seed of the game and the bots")
 
 
 def cmd_watch(args: argparse.Namespace) -> None:
@@ -44,6 +118,9 @@ def cmd_watch(args: argparse.Namespace) -> None:
 
     params = parse_params(args.rule)
     n = make_raw(args.game, **params).game.num_players
+    extra = [f"--p{i}" for i in range(n, MAX_SEATS) if getattr(args, f"p{i}") is not None]
+    if extra:
+        raise ValueError(f"{' '.join(extra)} given, but {args.game} here has {n} players (--p0 to --p{n - 1})")
     players = [getattr(args, f"p{i}") or args.others for i in range(n)]
     print(watch(args.game, players, seed=args.seed, gif=args.gif, fps=args.fps, text=args.text,
                 brain=args.brain, mp4=args.mp4, **params))
@@ -90,20 +167,39 @@ def cmd_golden(args: argparse.Namespace) -> None:
     from envs.core.playthrough import record
     from envs.registry import GAMES
 
-    folder = Path(args.dir)
+    folder = Path(args.dir) if args.dir is not None else GOLDEN_DIR
+    if not folder.is_dir():
+        raise ValueError(f"golden folder {folder} not found (give its place with --dir)")
     names = args.games or list(GAMES)
+    check_games(names)
     changed = 0
     for name in names:
         for params in GAMES[name].variants:
             path = folder / GAMES[name].golden_file(params)
             text = record(name, seed=0, **params)
-            same = path.exists() and path.read_text() == text
+            exists = path.exists()
+            same = exists and path.read_text() == text
             if args.write and not same:
                 path.write_text(text)
             changed += not same
-            print(f"{'same' if same else ('written' if args.write else 'DIFFERS')}: {path}")
+            print(f"{'same' if same else 'written' if args.write else 'DIFFERS' if exists else 'missing'}: {path}")
     if changed and not args.write:
         sys.exit(1)
+
+
+def _training_command(name: str):
+    """``swgym <name>`` from training/cli.py, its extras checked before it is imported."""
+    def run(args: argparse.Namespace) -> None:
+        require_extras(name)
+        if name in ("ladder", "train"):
+            check_games([args.game])
+        if name == "report":
+            check_games(args.names)
+        from training import cli
+
+        getattr(cli, f"cmd_{name}")(args)
+
+    return run
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -115,19 +211,19 @@ def build_parser() -> argparse.ArgumentParser:
     for i in range(MAX_SEATS):
         p.add_argument(f"--p{i}", default=None, help=f"player_{i}: random|easy|medium|hard or a policy file")
     p.add_argument("--others", default="random", help="players for seats not given (default random)")
-    p.add_argument("--gif", default=None, help="write the episode to this GIF instead of a window")
-    p.add_argument("--fps", type=float, default=2.0)
+    p.add_argument("--gif", type=output_file, default=None, help="write the episode to this GIF instead of a window")
+    p.add_argument("--fps", type=positive_float, default=2.0, help="frames a second (above 0)")
     p.add_argument("--text", action="store_true", help="print the boards as text")
     p.add_argument("--brain", action="store_true", help="overlay what the player to move weighs")
-    p.add_argument("--mp4", default=None, help="write the episode to this MP4 (needs imageio-ffmpeg)")
+    p.add_argument("--mp4", type=output_file, default=None, help="write the episode to this MP4 (needs imageio-ffmpeg)")
     _add_rule_args(p)
     p.set_defaults(func=cmd_watch)
 
     p = sub.add_parser("play", help="play against the computer: a window, or the terminal")
     p.add_argument("game")
     p.add_argument("--vs", default="medium", help="random|easy|medium|hard or a policy file")
-    p.add_argument("--seat", type=int, default=0, help="your seat (0 moves first)")
-    p.add_argument("--think", type=float, default=None,
+    p.add_argument("--seat", type=nonnegative_int, default=0, help="your seat (0 moves first)")
+    p.add_argument("--think", type=nonnegative_float, default=None,
                    help="seconds to take your move back before the computer answers "
                         "(terminal default: wait for Enter; window default 2)")
     p.add_argument("--name", default=None, help="your name in the scores (default: your login name)")
@@ -145,34 +241,69 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("bench", help="random-play agent-steps/s of each game vs connect_four_v3")
     p.add_argument("games", nargs="*")
-    p.add_argument("--seconds", type=float, default=1.0, help="seconds per measurement")
-    p.add_argument("--rounds", type=int, default=5, help="interleaved rounds (the median is reported)")
+    p.add_argument("--seconds", type=positive_float, default=1.0, help="seconds per measurement")
+    p.add_argument("--rounds", type=positive_int, default=5, help="interleaved rounds (the median is reported)")
     p.add_argument("--variants", action="store_true", help="every registry variant, not only the defaults")
-    p.add_argument("--json", default=None, help="also save the table as JSON")
+    p.add_argument("--json", type=output_file, default=None, help="also save the table as JSON")
     p.set_defaults(func=cmd_bench)
 
     p = sub.add_parser("eval", help="a seeded series between players, seats rotated: W/D/L with 95%% CI")
     p.add_argument("game")
     p.add_argument("players", nargs="+", help="one per seat: random|easy|medium|hard or a policy file")
-    p.add_argument("--games", type=int, default=400)
-    p.add_argument("--jobs", type=int, default=1, help="processes to play the series in (same result as 1)")
-    p.add_argument("--json", default=None, help="also save the table as JSON")
+    p.add_argument("--games", type=positive_int, default=400)
+    p.add_argument("--jobs", type=positive_int, default=1, help="processes to play the series in (same result as 1)")
+    p.add_argument("--json", type=output_file, default=None, help="also save the table as JSON")
     _add_rule_args(p)
     p.set_defaults(func=cmd_eval)
 
     p = sub.add_parser("golden", help="check or rewrite the golden playthrough files")
     p.add_argument("games", nargs="*")
     p.add_argument("--write", action="store_true")
-    p.add_argument("--dir", default="tests/golden")
+    p.add_argument("--dir", default=None, help="golden files folder (default: tests/golden of this source tree)")
     p.set_defaults(func=cmd_golden)
 
-    try:
-        from training.cli import add_commands
-    except ImportError:  # training extras not installed
-        pass
-    else:
-        add_commands(sub)
+    _add_training_commands(sub)
     return parser
+
+
+def _add_training_commands(sub) -> None:
+    """report, ladder, train, export: always listed; the extras they need are checked when they run."""
+    p = sub.add_parser("report", help="evaluation table of every game's bots and hard opponents")
+    p.add_argument("names", nargs="*", help="games (default all)")
+    p.add_argument("--games", type=positive_int, default=400, help="games per matchup")
+    p.add_argument("--seed", type=nonnegative_int, default=1)
+    p.add_argument("--out", default="results")
+    p.add_argument("--games-only-default", action="store_true", help="only each game's default rules")
+    p.add_argument("--jobs", type=positive_int, default=1, help="processes per series (same result as 1)")
+    p.set_defaults(func=_training_command("report"))
+
+    p = sub.add_parser("ladder", help="Elo ladder random < easy < medium < hard from round-robin series "
+                                      "(needs the train extra)")
+    p.add_argument("game")
+    p.add_argument("--entrants", nargs="*", default=None)
+    p.add_argument("--games", type=positive_int, default=100,
+                   help="games per pair (each way round with more players)")
+    p.add_argument("--seed", type=nonnegative_int, default=0)
+    p.add_argument("--out", default="results")
+    p.add_argument("--jobs", type=positive_int, default=1, help="processes per series (same result as 1)")
+    p.set_defaults(func=_training_command("ladder"))
+
+    p = sub.add_parser("train", help="self-play MaskablePPO training from training/configs/<game>.json "
+                                     "(needs the train extra)")
+    p.add_argument("game")
+    p.add_argument("--config", default=None, help="a config file instead of training/configs/<game>.json")
+    p.add_argument("--steps", type=positive_int, default=None, help="override total_timesteps")
+    p.add_argument("--out", default=None, help="run folder (default runs/<game>)")
+    p.add_argument("--ship", action="store_true", help="also write the shipped policies/<game>[_variant]_hard.npz")
+    p.add_argument("--no-progress", action="store_true")
+    p.set_defaults(func=_training_command("train"))
+
+    p = sub.add_parser("export", help="export an SB3 MaskablePPO .zip to a numpy policy file (needs the train extra)")
+    p.add_argument("model")
+    p.add_argument("--game", required=True)
+    p.add_argument("--params", default=None, help="rule parameters as JSON")
+    p.add_argument("--out", required=True)
+    p.set_defaults(func=_training_command("export"))
 
 
 def main(argv: list[str] | None = None) -> None:

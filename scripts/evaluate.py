@@ -21,17 +21,31 @@ def wilson_interval(successes: int, n: int, z: float = 1.96) -> tuple[float, flo
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def is_terminal(stream) -> bool:
+    """Whether ``stream`` is a terminal (where a bar redrawn in place with ``\\r`` is readable)."""
+    isatty = getattr(stream, "isatty", None)
+    try:
+        return bool(isatty and isatty())
+    except (ValueError, OSError):  # a closed or detached stream
+        return False
+
+
 def progress_printer(total: int, label: str, stream=None):
-    """A callback printing ``label: done/total`` in place (a plain progress bar), to stderr by default."""
-    step = max(1, total // 50)
+    """A callback showing ``label: done/total``, to stderr by default: a bar redrawn in place on a
+    terminal, else (a log file, a pipe) a plain line at every tenth of the way, so logs are not flooded."""
     stream = stream or sys.stderr  # looked up now: a default bound at import outlives a replaced stderr
+    terminal = is_terminal(stream)
+    step = max(1, total // (50 if terminal else 10))
 
     def show(done: int) -> None:
         if done % step == 0 or done == total:
-            bar = "#" * int(30 * done / total)
-            stream.write(f"\r{label}: [{bar:<30}] {done}/{total}")
-            if done == total:
-                stream.write("\n")
+            if terminal:
+                bar = "#" * int(30 * done / total)
+                stream.write(f"\r{label}: [{bar:<30}] {done}/{total}")
+                if done == total:
+                    stream.write("\n")
+            else:
+                stream.write(f"{label}: {done}/{total}\n")
             stream.flush()
 
     return show
@@ -45,6 +59,8 @@ def _play_chunk(job: tuple[str, list[Any], int, int, int, dict[str, Any]]) -> Se
 def evaluate(game: str, entrants: list[Any], games: int, seed: int = 0, quiet: bool = False, jobs: int = 1,
              **params: Any) -> SeriesResult:
     """A seeded series with a progress bar; ``jobs`` > 1 plays it in that many processes (same result)."""
+    if games < 1:
+        raise ValueError(f"games must be >= 1, got {games}")
     label = f"{game}: {' vs '.join(map(str, entrants))}"
     progress = None if quiet else progress_printer(games, label)
     if jobs < 1:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import io
 import sys
 import types
 from pathlib import Path
@@ -360,11 +361,11 @@ def test_screens_match_the_stored_pictures(game):
 
 # -- the commands -------------------------------------------------------------------------
 def test_play_command_uses_the_terminal_without_a_display(tmp_path, monkeypatch):
-    from scripts import play_tui
     from scripts.cli import main
 
     monkeypatch.setattr("scripts.watch.has_display", lambda: False)
-    monkeypatch.setattr(play_tui, "play", lambda game, **kw: {"winners": [1], "resigned": True})
+    keys = ["o1", "", "i0", "", "i2", "", "i4", "", "i6", "", "quit"]  # Swival: "I quit" after 3 counters each
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(keys) + "\n"))
     db = tmp_path / "s.sqlite"
     main(["play", "swival", "--vs", "easy", "--name", "ann", "--db", str(db)])
     assert ScoreBook(db).entry("ann", "swival")["losses"] == 1
@@ -429,3 +430,11 @@ def test_watch_writes_a_real_mp4(tmp_path, capsys):
     meta = next(reader)
     frames = sum(1 for _ in reader)
     assert meta["size"][0] >= 480 and frames > 5
+
+
+def test_the_session_shows_the_name_the_scores_keep(tmp_path):
+    book = ScoreBook(tmp_path / "s.sqlite", warn=lambda m: None)
+    s = Session("swival", vs="easy", name="  ann   lee ", seed=1, scores=book)
+    assert s.name == "ann lee"
+    with pytest.raises(ValueError, match="control characters"):
+        Session("swival", vs="easy", name="ann\x07", seed=1)

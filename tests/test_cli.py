@@ -8,6 +8,7 @@ from PIL import Image
 from scripts import bench
 from scripts.cli import main, parse_params
 from scripts.play_tui import play
+from scripts.scores import ScoreBook
 
 
 def test_watch_writes_a_gif(tmp_path, capsys):
@@ -38,14 +39,17 @@ def test_rule_parameters_parse_as_literals():
 
 
 def test_terminal_play_with_undo_then_resign():
-    keys = "\n".join(["o0", "u", "zz", "o1", "", "quit"]) + "\n"
+    # Swival allows "I quit" once each side has placed 3 counters (the window's rule, through the one Session)
+    keys = "\n".join(["o0", "u", "zz", "o1", "", "quit", "i0", "", "i2", "", "i4", "", "i6", "", "quit"]) + "\n"
     out = io.StringIO()
     result = play("swival", vs="easy", seed=1, stdin=io.StringIO(keys), out=out)
     text = out.getvalue()
     assert "Move taken back." in text
     assert "'zz' is not a legal move" in text
-    assert text.count("player_1 plays") == 1  # the computer answered once: after o1, not after the undone o0
-    assert result == {"winners": [1], "resigned": True}
+    assert "I quit: not now, each side must have placed 3 counters first." in text
+    assert text.index("player_1 plays") > text.index("Move taken back.")  # no answer to the undone o0
+    assert result["history"][0] == (0, 3)  # o1: the undone o0 is gone
+    assert result["winners"] == [1] and result["resigned"] and not result["ended"]
 
 
 def test_terminal_play_to_the_end_against_random():
@@ -93,5 +97,45 @@ def test_eval_in_several_processes_matches_one(tmp_path, capsys):
     assert sum(tables[0][0]) == 12
     for row in json.loads(out.read_text())["rows"]:  # think time per move, for the search budget
         assert 0.0 < row["median_move_s"] <= row["max_move_s"] < 5.0
-    with pytest.raises(SystemExit, match="jobs must be >= 1"):
+    with pytest.raises(SystemExit) as exit_info:
         main(["eval", "swival", "medium", "easy", "--games", "2", "--jobs", "0"])
+    assert exit_info.value.code == 2 and "--jobs: must be a whole number above 0, got '0'" in capsys.readouterr().err
+
+
+# -- the terminal game under bad input: end of input, huge lines, the same records as the window ------------------
+def test_terminal_end_of_input_is_not_a_resignation(tmp_path, monkeypatch, capsys):
+    db = tmp_path / "s.sqlite"
+    for keys in ("", "o0\n"):  # closed at once, and after one move
+        monkeypatch.setattr("sys.stdin", io.StringIO(keys))
+        with pytest.raises(SystemExit) as exit_info:
+            main(["play", "swival", "--tui", "--vs", "easy", "--name", "ann", "--db", str(db)])
+        assert exit_info.value.code not in (0, None) and "input ended" in str(exit_info.value.code)
+        assert "nothing recorded" in capsys.readouterr().out
+        assert ScoreBook(db).rows() == []
+
+
+def test_terminal_refuses_a_huge_number_and_plays_on():
+    out = io.StringIO()
+    result = play("swival", vs="easy", seed=1, stdin=io.StringIO("9" * 5000 + "\no0\n\n"), out=out)
+    assert "is not a legal move" in out.getvalue()
+    assert result["history"][0] == (0, 0)  # o0, typed after the refused line: the game went on
+
+
+def test_terminal_swimming_records_coins_as_the_window_does(tmp_path):
+    from scripts.app.session import Session
+
+    lines = "\n".join(str(a) for _ in range(400) for a in range(14)) + "\n"
+    tui_book = ScoreBook(tmp_path / "tui.sqlite", warn=lambda m: None)
+    result = play("swimming", vs="easy", seed=5, stdin=io.StringIO(lines), out=io.StringIO(), scores=tui_book,
+                  name="ann")
+    assert not result["ended"] and not result["resigned"]
+    window_book = ScoreBook(tmp_path / "window.sqlite", warn=lambda m: None)
+    session = Session("swimming", vs="easy", seed=5, name="ann", scores=window_book)
+    for seat, action in result["history"]:  # the same game, driven as the window drives it
+        if seat == session.seat:
+            session.play(action)
+        else:
+            assert session.computer_move() == action
+    assert session.over
+    assert tui_book.rows() == window_book.rows()
+    assert tui_book.entry("ann", "swimming")["coins"] != 0

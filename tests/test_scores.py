@@ -6,9 +6,10 @@ import multiprocessing
 import sqlite3
 import threading
 
+import numpy as np
 import pytest
 
-from scripts.scores import ScoreBook, default_path, format_rows
+from scripts.scores import ScoreBook, ScoresError, default_path, format_rows
 
 
 @pytest.fixture
@@ -182,3 +183,158 @@ def test_scores_command(tmp_path, capsys):
     assert ScoreBook(db).rows() == []
     with pytest.raises(SystemExit):
         main(["scores", "--db", str(db), "--game", "chess"])
+
+
+# -- bad input: places, damaged files, locks, schema, names, values ------------------------------------------------
+def test_a_folder_is_refused_not_renamed(tmp_path, capsys):
+    from scripts.cli import main
+
+    folder = tmp_path / "somewhere"
+    folder.mkdir()
+    with pytest.raises(ScoresError, match="is a folder"):
+        ScoreBook(folder)
+    with pytest.raises(SystemExit) as exit_info:
+        main(["scores", "--db", str(folder)])
+    assert "is a folder" in str(exit_info.value.code) and "\n" not in str(exit_info.value.code)
+    assert [p.name for p in tmp_path.iterdir()] == ["somewhere"] and folder.is_dir()
+
+
+@pytest.mark.parametrize("under", ["scores.sqlite", "deeper/scores.sqlite"])
+def test_a_path_under_a_file_is_refused(tmp_path, under):
+    (tmp_path / "afile").write_text("x")
+    with pytest.raises(ScoresError, match=r"afile is a file, not a folder"):
+        ScoreBook(tmp_path / "afile" / under)
+
+
+def _filled(path, n, extra_column=False):
+    """A real scores file of ``n`` rows (optionally with one column too many)."""
+    ScoreBook(path, warn=lambda m: None)
+    con = sqlite3.connect(path)
+    if extra_column:
+        con.execute("ALTER TABLE scores ADD COLUMN note TEXT")
+    con.executemany("INSERT INTO scores (player, game, games, wins, draws, losses, coins) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    [(f"player{i:04d}", "swival", 3, 1, 1, 1, i % 7 - 3) for i in range(n)])
+    con.execute("INSERT INTO carry (game, pot) VALUES ('swimming', 2)")
+    con.commit()
+    con.close()
+
+
+def _salvaged(path, messages):
+    asides = list(path.parent.glob(path.name + ".corrupt-*"))
+    assert len(asides) == 1
+    notice = messages[0]
+    assert str(asides[0]) in notice
+    saved = int(notice.split(";")[-1].split()[0])
+    return asides[0], saved
+
+
+def test_a_damaged_file_keeps_every_row_that_reads(tmp_path):
+    path = tmp_path / "scores.sqlite"
+    _filled(path, 1500)
+    data = bytearray(path.read_bytes())
+    middle = len(data) // 2 // 4096 * 4096
+    data[middle:middle + 4096] = np.random.default_rng(0).integers(0, 256, 4096, dtype=np.uint8).tobytes()
+    path.write_bytes(bytes(data))
+    messages = []
+    book = ScoreBook(path, warn=messages.append)
+    aside, saved = _salvaged(path, messages)
+    assert aside.read_bytes() == bytes(data)  # the old file kept whole
+    assert 1500 - 150 <= saved == len(book.rows()) <= 1500  # at most one 4 KiB page of rows lost
+    assert all(r["games"] == 3 and r["wins"] == 1 for r in book.rows())
+
+
+def test_an_extra_column_keeps_every_row(tmp_path):
+    path = tmp_path / "scores.sqlite"
+    _filled(path, 1502, extra_column=True)
+    messages = []
+    book = ScoreBook(path, warn=messages.append)
+    _, saved = _salvaged(path, messages)
+    assert saved == 1502 == len(book.rows())
+    assert book.entry("player0010", "swival")["coins"] == 10 % 7 - 3
+    assert book.carried_pot("swimming") == 2
+
+
+def test_a_wrong_carry_table_is_found_at_open(tmp_path):
+    path = tmp_path / "scores.sqlite"
+    con = sqlite3.connect(path)
+    con.execute("CREATE TABLE carry (game TEXT PRIMARY KEY, coins INTEGER)")
+    con.commit()
+    con.close()
+    messages = []
+    book = ScoreBook(path, warn=messages.append)
+    assert "carry" in book.notice and messages
+    book.abort("swimming", ["ann", "c1"], ["ann", "c1"], 2, "ann")
+    assert book.entry("c1", "swimming")["coins"] == 2
+
+
+def test_reading_does_not_wait_for_a_writer(tmp_path, capsys):
+    import time
+
+    from scripts.cli import main
+
+    db = tmp_path / "s.sqlite"
+    ScoreBook(db).record("swival", {"ann": "win"})
+    holder = sqlite3.connect(db, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    holder.execute("INSERT INTO scores (player, game) VALUES ('zed', 'swival')")
+    try:
+        started = time.monotonic()
+        main(["scores", "--db", str(db)])
+        assert time.monotonic() - started < 5
+        out = capsys.readouterr().out
+        assert "ann" in out and "zed" not in out  # what was committed, at once
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+
+
+def test_a_write_that_cannot_get_the_lock_says_so(tmp_path):
+    path = tmp_path / "s.sqlite"
+    ScoreBook(path).record("swival", {"ann": "win"})
+    book = ScoreBook(path, timeout=0.2)
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    try:
+        with pytest.raises(ScoresError, match=r"locked by another program .*waited 0.2 s.*nothing was written"):
+            book.record("swival", {"ann": "win"})
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert book.entry("ann", "swival")["wins"] == 1
+
+
+@pytest.mark.parametrize("typed, stored", [
+    (" ann ", "ann"), ("ann\t", "ann"), ("ann  lee", "ann lee"), (" ann \u00a0lee", "ann lee"),
+    ("e\u0301va", "\u00e9va"), ("Ann", "Ann"),  # NFC; case kept: "Ann" and "ann" are two players
+])
+def test_names_are_normalised(book, typed, stored):
+    book.record("swival", {typed: "win"})
+    assert [r["player"] for r in book.rows()] == [stored]
+    assert book.entry(typed, "swival")["wins"] == 1
+
+
+@pytest.mark.parametrize("results", [{" a ": "win", "a": "loss"}, {"a b": "win", "a  b": "loss"}])
+def test_one_player_twice_in_one_game_is_refused(book, results):
+    with pytest.raises(ValueError, match="twice"):
+        book.record("swival", results)
+    assert book.rows() == []
+
+
+@pytest.mark.parametrize("name, error", [("", "empty"), ("  ", "empty"), ("a\x07b", "control"), ("x" * 41, "at most")])
+def test_bad_names_are_refused(book, name, error):
+    with pytest.raises(ValueError, match=error):
+        book.record("swival", {name: "win"})
+    assert book.rows() == []
+
+
+@pytest.mark.parametrize("call, error", [
+    (lambda b: b.add_coins("swimming", {"ann": 1.7}), "whole number, got 1.7"),
+    (lambda b: b.record("swimming", {"ann": "win"}, coins={"ann": 2.0}), "whole number, got 2.0"),
+    (lambda b: b.record("swimming", {"ann": "win"}, coins={"ann": "3"}), "whole number, got '3'"),
+    (lambda b: b.abort("swimming", ["ann", "c1"], ["ann", "c1"], -1, "ann"), "must not be negative, got -1"),
+    (lambda b: b.abort("swimming", ["ann", "c1"], ["ann", "c1"], 2.5, "ann"), "whole number, got 2.5"),
+])
+def test_bad_coins_and_pots_are_refused(book, call, error):
+    with pytest.raises(ValueError, match=error):
+        call(book)
+    assert book.rows() == [] and book.carried_pot("swimming") == 0

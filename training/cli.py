@@ -1,9 +1,10 @@
-"""``swgym train`` (self-play from a config) and ``swgym export`` (SB3 .zip -> numpy policy)."""
+"""``swgym train``, ``export``, ``ladder`` and ``report``: what they do (their arguments are in scripts/cli.py)."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 
 
@@ -18,7 +19,9 @@ def cmd_train(args: argparse.Namespace) -> None:
         config["total_timesteps"] = args.steps
     out = Path(args.out or f"runs/{args.game}")
     ship = shipped_path(args.game, **config["params"]) if args.ship else None
-    summary = train(config, out, ship_to=ship, progress_bar=not args.no_progress)
+    # SB3's bar redraws in place: on a terminal only (the evaluation lines report progress in a log)
+    bar = not args.no_progress and sys.stderr.isatty()
+    summary = train(config, out, ship_to=ship, progress_bar=bar)
     print(json.dumps({k: v for k, v in summary.items() if k != "curve"}, indent=2))
     print(f"learning curve: {out / 'learning_curve.png'}" + (f"; shipped to {ship}" if ship else ""))
 
@@ -56,39 +59,3 @@ def cmd_report(args: argparse.Namespace) -> None:
     rows = report(args.games, names, seed=args.seed, variants=variants, jobs=args.jobs)
     print(markdown(rows))
     print(f"written (these rows replace the same matchups, the rest kept): {write_report(rows, args.out)}")
-
-
-def add_commands(sub) -> None:
-    p = sub.add_parser("report", help="evaluation table of every game's bots and hard opponents")
-    p.add_argument("names", nargs="*", help="games (default all)")
-    p.add_argument("--games", type=int, default=400, help="games per matchup")
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--out", default="results")
-    p.add_argument("--games-only-default", action="store_true", help="only each game's default rules")
-    p.add_argument("--jobs", type=int, default=1, help="processes per series (same result as 1)")
-    p.set_defaults(func=cmd_report)
-
-    p = sub.add_parser("ladder", help="Elo ladder random < easy < medium < hard from round-robin series")
-    p.add_argument("game")
-    p.add_argument("--entrants", nargs="*", default=None)
-    p.add_argument("--games", type=int, default=100, help="games per pair (each way round with more players)")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--out", default="results")
-    p.add_argument("--jobs", type=int, default=1, help="processes per series (same result as 1)")
-    p.set_defaults(func=cmd_ladder)
-
-    p = sub.add_parser("train", help="self-play MaskablePPO training from training/configs/<game>.json")
-    p.add_argument("game")
-    p.add_argument("--config", default=None, help="a config file instead of training/configs/<game>.json")
-    p.add_argument("--steps", type=int, default=None, help="override total_timesteps")
-    p.add_argument("--out", default=None, help="run folder (default runs/<game>)")
-    p.add_argument("--ship", action="store_true", help="also write the shipped policies/<game>[_variant]_hard.npz")
-    p.add_argument("--no-progress", action="store_true")
-    p.set_defaults(func=cmd_train)
-
-    p = sub.add_parser("export", help="export an SB3 MaskablePPO .zip to a numpy policy file")
-    p.add_argument("model")
-    p.add_argument("--game", required=True)
-    p.add_argument("--params", default=None, help="rule parameters as JSON")
-    p.add_argument("--out", required=True)
-    p.set_defaults(func=cmd_export)

@@ -39,21 +39,17 @@ def play_command(args: argparse.Namespace, params: dict[str, Any]) -> None:
 
 
 def _play_in_terminal(args: argparse.Namespace, params: dict[str, Any]) -> None:
-    """The terminal game (scripts/play_tui.py), its result recorded in the scores."""
-    from envs.registry import make_raw
+    """The terminal game (scripts/play_tui.py) on the window's Session, which records it in the scores."""
     from scripts import play_tui
-    from scripts.app.session import default_name
+    from scripts.app.session import Session
     from scripts.scores import ScoreBook
 
-    book = ScoreBook(args.db)  # opened first: a corrupt file is reported before the game
-    result = play_tui.play(args.game, vs=args.vs, seat=args.seat, seed=args.seed, think=args.think, **params)
-    n = make_raw(args.game, **params).game.num_players
-    name = (args.name or default_name()).strip() or "you"
-    winners = result["winners"]
-    outcome = "draw" if not winners else "win" if winners == [args.seat] else \
-        "draw" if args.seat in winners else "loss"
-    book.record(args.game, {name: outcome} if n > 2 else
-                {name: outcome, f"computer {args.vs}": {"win": "loss", "loss": "win"}.get(outcome, outcome)})
+    session = Session(args.game, vs=args.vs, seat=args.seat, name=args.name, seed=args.seed, think=0.0,
+                      params=params)  # the game and seat checked before any file is touched
+    session.scores = ScoreBook(args.db)  # opened before the game: a damaged file is reported first
+    result = play_tui.play(args.game, think=args.think, session=session)
+    if result["ended"]:
+        raise SystemExit("swgym play: input ended before the game did; the game was not recorded")
 
 
 def scores_command(args: argparse.Namespace) -> None:

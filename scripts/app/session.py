@@ -26,6 +26,7 @@ from envs.core.opponents import make_opponent
 from envs.registry import make_raw
 from scripts.app.games import adapter_for
 from scripts.app.games.base import Key
+from scripts.scores import normal_name
 
 SPEEDS = {"slow": 1.5, "normal": 0.6, "fast": 0.15, "instant": 0.0}
 CONTROLS = ("auto", "semiauto", "manual")
@@ -57,7 +58,7 @@ class Session:
         self.params = dict(params or {})
         self.vs = vs
         self.seat = seat
-        self.name = (name or default_name()).strip() or "you"
+        self.name = normal_name(name or default_name())  # as the scores file stores it
         self.seed = seed
         self.think = float(think)
         if speed not in SPEEDS:

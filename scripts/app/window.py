@@ -16,6 +16,7 @@ from scripts.app.brainview import draw_brain
 from scripts.app.games.base import is_button
 from scripts.app.session import CONTROLS, SPEEDS, Session, available_difficulties
 from scripts.app.sound import Sound
+from scripts.scores import normal_name
 
 PANEL_W = 270
 MIN_H = 660
@@ -224,7 +225,7 @@ class App:
                     if s.person_moved and not s.over:
                         s.message = "Finish or quit this game before changing names."
                     else:
-                        s.name = name
+                        s.name = normal_name(name)  # as the scores file stores it
             elif event.key == pg.K_ESCAPE:
                 self.editing_name = None
             elif event.key == pg.K_BACKSPACE:
