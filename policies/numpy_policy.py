@@ -32,6 +32,14 @@ class PolicyFileError(ValueError):
     """A policy file that is missing, corrupt, or made for another game or shape."""
 
 
+def write_policy_file(path: str | Path, meta: dict[str, Any], arrays: dict[str, np.ndarray]) -> Path:
+    """Write ``meta`` (as JSON) and ``arrays`` as a policy file that :func:`read_policy_file` reads back."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(path, meta=np.array(json.dumps(meta, sort_keys=True)), **arrays)
+    return path
+
+
 def read_policy_file(path: str | Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """(meta, arrays) of a policy file, with clear errors for every way it can be wrong.
 

@@ -303,6 +303,9 @@ def _add_training_commands(sub) -> None:
     p.add_argument("--game", required=True)
     p.add_argument("--params", default=None, help="rule parameters as JSON")
     p.add_argument("--out", required=True)
+    p.add_argument("--trust", action="store_true",
+                   help="load with SB3's own loader, which unpickles the file and may run code in it; "
+                        "by default only the weights are read")
     p.set_defaults(func=_training_command("export"))
 
 

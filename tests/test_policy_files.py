@@ -367,3 +367,25 @@ def test_zip_without_torch_names_the_extra(sb3_models, monkeypatch):
     monkeypatch.setitem(__import__("sys").modules, "torch", None)
     with pytest.raises(ImportError, match=r"pip install swgym\[train\]"):
         policies.load("swival", str(path))
+
+
+def test_export_reads_only_the_weights_unless_trusted(sb3_models, tmp_path):
+    """`swgym export` of a crafted zip runs nothing and writes a policy that plays as SB3 does; --trust uses SB3."""
+    from scripts.cli import main
+
+    model, path = sb3_models["tanh"]
+    marker = tmp_path / "ran"
+
+    def plant(data):
+        data["lr_schedule"] = {":type:": "<class 'function'>", ":serialized:": _payload_b64(marker)}
+
+    crafted = tmp_path / "crafted.zip"
+    _tampered(path, crafted, edit_data=plant)
+    main(["export", str(crafted), "--game", "swival", "--out", str(tmp_path / "safe.npz")])
+    assert not marker.exists()
+    exported = policies.load("swival", str(tmp_path / "safe.npz"))
+    for obs, mask in _positions():
+        expected, _ = model.predict(obs, action_masks=mask.astype(bool), deterministic=True)
+        assert exported.act(obs, mask) == int(expected)
+    main(["export", str(crafted), "--game", "swival", "--out", str(tmp_path / "trusted.npz"), "--trust"])
+    assert marker.exists()  # the trusted path is SB3's own loader, which unpickles

@@ -27,13 +27,22 @@ def cmd_train(args: argparse.Namespace) -> None:
 
 
 def cmd_export(args: argparse.Namespace) -> None:
-    from sb3_contrib import MaskablePPO
-
-    from training.export import export_policy
-
-    model = MaskablePPO.load(args.model, device="cpu")
+    """Write the numpy policy file of an SB3 model: its weights only, unless ``--trust`` (SB3's loader)."""
     params = json.loads(args.params) if args.params else {}
-    print(export_policy(model.policy, args.out, args.game, params))
+    if args.trust:
+        from sb3_contrib import MaskablePPO
+
+        from training.export import export_policy
+
+        model = MaskablePPO.load(args.model, device="cpu")
+        print(export_policy(model.policy, args.out, args.game, params))
+        return
+    from policies.numpy_policy import NumpyPolicy, write_policy_file
+    from policies.sb3_zip import read_sb3_zip
+
+    meta, arrays = read_sb3_zip(args.model, args.game, params)
+    NumpyPolicy((meta, arrays), game=args.game, params=params)  # sizes and rules checked against the env
+    print(write_policy_file(args.out, meta, arrays))
 
 
 def cmd_ladder(args: argparse.Namespace) -> None:

@@ -64,7 +64,7 @@ def add_value_members(path: str | Path, member_paths: list[str | Path]) -> Path:
     The members must be policy files of the same game, rules, observation
     shape and activation; their policy heads are not used.
     """
-    from policies.numpy_policy import read_policy_file
+    from policies.numpy_policy import read_policy_file, write_policy_file
 
     path = Path(path)
     meta, arrays = read_policy_file(path)
@@ -79,8 +79,7 @@ def add_value_members(path: str | Path, member_paths: list[str | Path]) -> Path:
             if name.startswith(("vf_", "value_")):
                 arrays[f"m{k}_{name}"] = array
         k += 1
-    np.savez_compressed(path, meta=np.array(json.dumps(meta, sort_keys=True)), **arrays)
-    return path
+    return write_policy_file(path, meta, arrays)
 
 
 def torch_probabilities(policy, observations: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
