@@ -7,7 +7,15 @@
 >>> batch = envs.make_batched("swival", 4096, seed=0)        # batched: every seat from the caller
 """
 
-from envs.registry import GAMES, list_games, make, make_batched, make_raw, make_vec, register_gymnasium
+from envs.registry import (
+    GAMES,
+    list_games,
+    make,
+    make_batched,
+    make_raw,
+    make_vec,
+    register_gymnasium,
+)
 
 register_gymnasium()
 

@@ -60,8 +60,8 @@ def next_u64(rng: np.ndarray, i: int) -> np.uint64:
 
 @njit(cache=True, inline="always")
 def randint(rng: np.ndarray, i: int, n: int) -> int:
-    """A uniform int in [0, n) from board ``i``'s stream (n small: the modulo bias is < n / 2**64)."""
-    return np.int64(next_u64(rng, i) % np.uint64(n))
+    """A uniform int in [0, n) from board ``i``'s stream, 0 < n < 2**32 (multiply-shift: bias < n / 2**32)."""
+    return np.int64(((next_u64(rng, i) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
 
 
 @njit(cache=True)

@@ -115,7 +115,9 @@ def batch_opponent(game: str, spec: Any, seed: int | None = None, **rules: Any):
     if isinstance(spec, str) and spec == "random":
         return RandomBatch()
     if isinstance(spec, (str, Path)):
-        from envs.core.opponents import make_opponent  # the one place that resolves names (lazily: policies)
+        from envs.core.opponents import (
+            make_opponent,  # the one place that resolves names (lazily: policies)
+        )
 
         spec = make_opponent(game, spec, seed=seed, **rules)
     if hasattr(spec, "logits"):

@@ -60,22 +60,22 @@ def reset(where, rng, to_move, over, boards, plies, winner):
 @njit(cache=True)
 def legal(out, to_move, over, boards, plies, winner):
     for i in range(out.shape[0]):
-        row = out[i]
-        row[:] = False
         if over[i]:
+            for a in range(73):
+                out[i, a] = False
             continue
         me = to_move[i]
         mover = boards[i, me]
         empty = ~(mover | boards[i, 1 - me]) & _FULL
-        row[72] = _has_line(mover)
         swivel_any = (mover & _MIDDLE) != 0
         swivel_middle = mover != 0
         for cell in range(24):
-            if (empty >> cell) & 1:
-                row[3 * cell] = True
-                if swivel_any or (swivel_middle and 8 <= cell < 16):
-                    row[3 * cell + 1] = True
-                    row[3 * cell + 2] = True
+            e = ((empty >> cell) & 1) != 0
+            s = e and (swivel_any or (swivel_middle and 8 <= cell < 16))
+            out[i, 3 * cell] = e
+            out[i, 3 * cell + 1] = s
+            out[i, 3 * cell + 2] = s
+        out[i, 72] = _has_line(mover)
 
 
 @njit(cache=True)
@@ -108,19 +108,18 @@ def observe(seats, out, to_move, over, boards, plies, winner):
         seat = seats[i]
         own = boards[i, seat]
         opp = boards[i, 1 - seat]
-        row = out[i]
         for cell in range(24):
             o = (own >> cell) & 1
             p = (opp >> cell) & 1
-            row[cell] = o
-            row[24 + cell] = p
-            row[48 + cell] = 1 - o - p
-        row[72] = own != 0
-        row[73] = own != 0 and (own & _MIDDLE) != 0
-        row[74] = _has_line(own)
-        row[75] = _has_line(opp)
-        row[76] = (12 - _popcount(own)) / 12.0
-        row[77] = (12 - _popcount(opp)) / 12.0
+            out[i, cell] = o
+            out[i, 24 + cell] = p
+            out[i, 48 + cell] = 1 - o - p
+        out[i, 72] = own != 0
+        out[i, 73] = (own & _MIDDLE) != 0
+        out[i, 74] = _has_line(own)
+        out[i, 75] = _has_line(opp)
+        out[i, 76] = (12 - _popcount(own)) / 12.0
+        out[i, 77] = (12 - _popcount(opp)) / 12.0
 
 
 def to_rules(batch: BatchedGame, i: int) -> SwivalState:
