@@ -153,6 +153,7 @@ def ppo_run(game: str = "swival", num_envs: int = 256, steps: int = 65_536, n_st
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.env_util import make_vec_env
 
+    from envs.registry import entry
     from training.sb3_vec import make_sb3_vec
 
     torch.set_num_threads(1)
@@ -186,7 +187,7 @@ def ppo_run(game: str = "swival", num_envs: int = 256, steps: int = 65_536, n_st
     rows.append({"run": f"batched vector env, N={num_envs}", "env_steps_per_s": model.num_timesteps / total,
                  "env_s": env_time[0], "update_s": train_time[0],
                  "rollout_other_s": total - env_time[0] - train_time[0], "total_s": total})
-    single = make_vec_env(lambda: gymnasium.make(f"swgym/{game.capitalize()}-v0", opponent="random"),
+    single = make_vec_env(lambda: gymnasium.make(entry(game).gym_id, opponent="random"),
                           n_envs=single_envs, seed=seed)
     model = MaskablePPO("MlpPolicy", single, n_steps=n_steps * 8, batch_size=256, n_epochs=1, seed=seed, verbose=0)
     start = time.perf_counter()
