@@ -134,8 +134,8 @@ def batch_run(games: list[tuple[str, dict]], seconds: float = 1.0, rounds: int =
 
 def format_batch_table(rows: list[dict[str, Any]]) -> str:
     width = max(len(r["env"]) for r in rows)
-    out = [f"{'env':<{width}}  {'engine':>7}  {'agent-steps/s (median)':>22}  {'x connect_four_v3':>17}  "
-           f"{'x AEC':>7}"]
+    out = [(f"{'env':<{width}}  {'engine':>7}  {'agent-steps/s (median)':>22}  {'x connect_four_v3':>17}  "
+            f"{'x AEC':>7}")]
     for r in rows:
         out.append(f"{r['env']:<{width}}  {r['engine']:>7}  {r['median_steps_per_s']:>22,.0f}  "
                    f"{r['ratio']:>17.2f}  {r['x_aec']:>7.1f}")

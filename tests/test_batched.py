@@ -224,3 +224,21 @@ def test_gymnasium_make_vec_finds_the_batched_env():
     with pytest.raises(ValueError, match="illegal action"):
         masks = vec.action_masks()
         vec.step(np.array([np.flatnonzero(~m)[0] if (~m).any() else 80 for m in masks]))
+
+
+@pytest.mark.parametrize(("legal", "expected"), [
+    ([5, 40, 72], {5, 40, 72}),       # few legal: the exact count-and-pick
+    (list(range(0, 73, 2)), set(range(0, 73, 2))),  # many legal: the quick draws
+    ([], {-1}),                        # none legal: -1
+])
+def test_random_legal_actions_are_uniform_over_the_legal_ones(legal, expected):
+    from envs.core.batched import random_legal_actions, seed_streams
+
+    n = 20_000
+    mask = np.zeros((n, 73), dtype=bool)
+    mask[:, legal] = True
+    out = np.empty(n, dtype=np.int64)
+    random_legal_actions(mask, seed_streams(0, n), np.ones(n, dtype=bool), out)
+    values, counts = np.unique(out, return_counts=True)
+    assert set(values.tolist()) == expected
+    assert counts.min() > 0.8 * n / len(expected)

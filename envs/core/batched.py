@@ -32,7 +32,9 @@ batched engine (``envs.make_batched`` / ``envs.make_vec``), so ``import envs``
 stays fast. Compiled kernels are cached on disk (``cache=True``): beside the
 source when it is writable, else in numba's user cache dir; set
 ``NUMBA_CACHE_DIR`` to put the cache elsewhere (e.g. a read-only install
-shipped with a prebuilt cache).
+shipped with a prebuilt cache). numba checks a cached kernel against its own
+file only: after editing a helper here that a game's kernel calls (e.g.
+:func:`randint`), delete that game's ``__pycache__/*.nbi``/``*.nbc``.
 """
 
 from __future__ import annotations
