@@ -242,3 +242,46 @@ def test_random_legal_actions_are_uniform_over_the_legal_ones(legal, expected):
     values, counts = np.unique(out, return_counts=True)
     assert set(values.tolist()) == expected
     assert counts.min() > 0.8 * n / len(expected)
+
+
+def toy_engine():
+    """A 3-ply game in plain numpy whose first move (seat 0's) scores +1 / -1: the vector env's bookkeeping."""
+    from envs.core.batched import Engine
+
+    def reset(where, rng, to_move, over, plies):
+        to_move[where], over[where], plies[where] = 0, False, 0
+
+    def legal(out, to_move, over, plies):
+        out[:] = ~over[:, None]
+
+    def step(actions, rewards, rng, to_move, over, plies):
+        moving = actions >= 0
+        rewards[moving & (plies == 0)] = (1.0, -1.0)
+        plies[moving] += 1
+        to_move[moving] = 1 - to_move[moving]
+        over[moving & (plies >= 3)] = True
+
+    def observe(seats, out, to_move, over, plies):
+        out[:, 0] = plies / 3
+
+    return Engine(name="toy", num_players=2, num_actions=2, obs_size=1, arrays={"plies": ((), np.int8)},
+                  reset=reset, legal=legal, step=step, observe=observe, to_rules=None, from_rules=None)
+
+
+@pytest.mark.parametrize(("mode", "expected"), [
+    # the learner (seat 1) moves once per game; the opponent's first move (-1 for the learner) is before it
+    ("NextStep", [(0.0, True), (0.0, False), (0.0, True)]),
+    ("SameStep", [(0.0, True), (0.0, True), (0.0, True)]),
+])
+def test_moves_before_the_learners_first_belong_to_no_step(monkeypatch, mode, expected):
+    from envs.core import vector
+    from envs.core.batched import BatchedGame
+
+    monkeypatch.setattr(vector, "make_batched", lambda game, n, seed=None, **rules: BatchedGame(toy_engine(), n, seed))
+    vec = vector.BatchedVectorEnv("toy", 3, opponent=lambda obs, masks: np.zeros(len(masks), dtype=np.int64),
+                                  seat=1, autoreset_mode=mode)
+    obs, _ = vec.reset()
+    assert (obs[:, 0] == 1 / 3).all()  # the opponent moved first
+    for reward, terminated in expected:
+        _, rewards, done, _, _ = vec.step(np.zeros(3, dtype=np.int64))
+        assert (rewards == reward).all() and (done == terminated).all()

@@ -216,6 +216,7 @@ class BatchedVectorEnv(VectorEnv):
                 self._start(done)
         elif resetting.any():
             self._start(resetting)
+            self._reward[resetting] = 0.0
         self._pending_reset = done if self.autoreset_mode is AutoresetMode.NEXT_STEP else np.zeros_like(done)
         infos["seat"] = self.seats.copy()
         return (self.batch.observe(self.seats), self._reward.copy(), done,
@@ -233,7 +234,13 @@ class BatchedVectorEnv(VectorEnv):
         self._reward += rewards[np.arange(self.num_envs), self.seats]
 
     def _start(self, where: np.ndarray) -> None:
-        """New games on the boards ``where``, played on until their learner is to move."""
+        """New games on the boards ``where``, played on until their learner is to move.
+
+        Rewards of the moves before the learner's first one belong to no step:
+        the boards keep the reward they had (the last game's, or 0).
+        """
+        kept = self._reward[where]
+        started = where
         for _ in range(MAX_RESTARTS):
             self.batch.reset_where(where)
             if self.fixed_seat is None:
@@ -243,6 +250,7 @@ class BatchedVectorEnv(VectorEnv):
             self._play_others()
             where = where & self.batch.over
             if not where.any():
+                self._reward[started] = kept
                 return
         raise RuntimeError(f"{self.game}: {MAX_RESTARTS} games in a row ended before the learner moved")
 
