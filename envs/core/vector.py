@@ -216,7 +216,6 @@ class BatchedVectorEnv(VectorEnv):
                 self._start(done)
         elif resetting.any():
             self._start(resetting)
-            self._reward[resetting] = 0.0
         self._pending_reset = done if self.autoreset_mode is AutoresetMode.NEXT_STEP else np.zeros_like(done)
         infos["seat"] = self.seats.copy()
         return (self.batch.observe(self.seats), self._reward.copy(), done,
