@@ -23,6 +23,7 @@ class GameEntry:
     module: str    # versioned PettingZoo module exposing env() and raw_env
     package: str   # package holding rules.py, env.py, render.py, bots.py
     gym_id: str    # single-agent gymnasium id
+    batched: str = ""  # module with engine(**rules) -> envs.core.batched.Engine; "" until the game has one
     # rule-parameter sets that the test suite, golden playthroughs and bench cover;
     # the first is the game's default rules (the shipped hard opponent's variant)
     variants: tuple[dict, ...] = ({},)
@@ -63,7 +64,7 @@ def variant_label(params: dict[str, Any]) -> str:
 GAMES: dict[str, GameEntry] = {
     e.name: e
     for e in [
-        GameEntry("swival", "envs.swival_v0", "envs.swival", "swgym/Swival-v0"),
+        GameEntry("swival", "envs.swival_v0", "envs.swival", "swgym/Swival-v0", batched="envs.swival.batched"),
         GameEntry("twirls", "envs.twirls_v0", "envs.twirls", "swgym/Twirls-v0", variants=({}, {"board_size": 8})),
         GameEntry("swimming", "envs.swimming_v0", "envs.swimming", "swgym/Swimming-v0",
                   variants=({"num_players": 4}, {"num_players": 2}, {"num_players": 6})),
@@ -122,6 +123,37 @@ def make_raw(name: str, **kwargs: Any):
     return game_module(name).raw_env(**kwargs)
 
 
+def batched_engine(name: str, **rules: Any):
+    """The batched engine (:class:`envs.core.batched.Engine`) of game ``name`` under ``rules``.
+
+    The first call imports numba and loads (or compiles) the game's kernels.
+    """
+    e = _entry(name)
+    if not e.batched:
+        with_engine = ", ".join(g.name for g in GAMES.values() if g.batched)
+        raise NotImplementedError(f"{name} has no batched engine yet (games with one: {with_engine}); "
+                                  f"use envs.make({name!r}) or gymnasium.make({e.gym_id!r})")
+    return importlib.import_module(e.batched).engine(**rules)
+
+
+def make_batched(name: str, num_envs: int, seed: int | None = None, **rules: Any):
+    """N boards of game ``name``, every seat played by the caller (:class:`envs.core.batched.BatchedGame`)."""
+    from envs.core.batched import BatchedGame
+
+    return BatchedGame(batched_engine(name, **rules), num_envs, seed=seed)
+
+
+def make_vec(game: str, num_envs: int = 1, opponent: Any = "random", seed: int | None = None, **kwargs: Any):
+    """A Gymnasium ``VectorEnv`` of N boards: the learner holds one seat per board (see :mod:`envs.core.vector`).
+
+    Also each gymnasium id's ``vector_entry_point``:
+    ``gymnasium.make_vec("swgym/Swival-v0", num_envs=N, vectorization_mode="vector_entry_point")``.
+    """
+    from envs.core.vector import BatchedVectorEnv
+
+    return BatchedVectorEnv(game, num_envs, opponent=opponent, seed=seed, **kwargs)
+
+
 def register_gymnasium() -> None:
     """Register each game's single-agent env with gymnasium (idempotent)."""
     import gymnasium
@@ -129,6 +161,7 @@ def register_gymnasium() -> None:
     for entry in GAMES.values():
         if entry.gym_id not in gymnasium.registry:
             gymnasium.register(entry.gym_id, entry_point="envs.core.single_agent:SingleAgentEnv",
+                               vector_entry_point="envs.registry:make_vec",
                                kwargs={"game": entry.name},
                                # unwrapped, so that env.action_masks() is reachable
                                disable_env_checker=True, order_enforce=False)

@@ -142,6 +142,11 @@ def cmd_bench(args: argparse.Namespace) -> None:
     from envs.registry import GAMES
     from scripts.bench import format_table, run
 
+    if args.batch or args.ppo:
+        from scripts.bench import bench_batched
+
+        return bench_batched(args)
+
     names = args.games or list(GAMES)
     cases = [(n, p) for n in names for p in (GAMES[n].variants if args.variants else [{}])] \
         if all(n in GAMES for n in names) else None
@@ -245,6 +250,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--rounds", type=positive_int, default=5, help="interleaved rounds (the median is reported)")
     p.add_argument("--variants", action="store_true", help="every registry variant, not only the defaults")
     p.add_argument("--json", type=output_file, default=None, help="also save the table as JSON")
+    p.add_argument("--batch", action="store_true", help="the batched engines at N = 1, 256, 4096 beside the AEC envs")
+    p.add_argument("--ppo", action="store_true", help="MaskablePPO env steps/s: batched vector env vs single-agent")
     p.set_defaults(func=cmd_bench)
 
     p = sub.add_parser("eval", help="a seeded series between players, seats rotated: W/D/L with 95%% CI")

@@ -1,0 +1,313 @@
+"""What every game's batched engine shares: N boards stepped in one compiled call.
+
+A game's ``batched.py`` describes its engine with an :class:`Engine` (sizes,
+per-board state arrays, four numba kernels, conversions to and from the rules'
+state) and this module does the rest, once for all games, as pgx's
+``core.Env.step`` does: the seat to move, finished boards, rewards by seat,
+autoreset, legality checks with clear errors, and one random stream per board.
+
+State is a struct of arrays with the board as the first axis. Three arrays
+belong to the core and come first in every kernel call::
+
+    to_move (N,) int8     seat to move
+    over    (N,) bool     the game on this board is finished
+    rng     (N,) uint64   the board's random stream (:func:`next_u64`)
+
+followed by the game's own arrays, in the order of ``Engine.arrays``, then
+the variant's constants ``Engine.consts`` (read-only arrays shared by every
+board: a rule-parameter vector, move tables; so that one compiled kernel
+serves every variant of a game). The kernels a game writes (``@njit(cache=True)``, looping over boards):
+
+* ``reset(where, rng, to_move, over, *arrays)``: a new game on every board with
+  ``where[i]`` (chance drawn with :func:`randint` from the board's stream);
+* ``legal(out, to_move, over, *arrays)``: ``out`` (N, A) bool, all False on a
+  finished board;
+* ``step(actions, rewards, rng, to_move, over, *arrays)``: play ``actions[i]``
+  on every board with ``actions[i] >= 0`` (the core passes -1 for boards that
+  do not move and only legal actions otherwise) and write that move's reward of
+  every seat into ``rewards[i]`` (zeroed by the core before the call);
+* ``observe(seats, out, to_move, over, *arrays)``: ``out`` (N, obs) float32,
+  board ``i`` seen by ``seats[i]``, exactly the encoding of the game's AEC env.
+
+numba is imported by this module only, and this module only on first use of a
+batched engine (``envs.make_batched`` / ``envs.make_vec``), so ``import envs``
+stays fast. Compiled kernels are cached on disk (``cache=True``): beside the
+source when it is writable, else in numba's user cache dir; set
+``NUMBA_CACHE_DIR`` to put the cache elsewhere (e.g. a read-only install
+shipped with a prebuilt cache). numba checks a cached kernel against its own
+file only: after editing a helper here that a game's kernel calls (e.g.
+:func:`randint`), delete that game's ``__pycache__/*.nbi``/``*.nbc``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+CORE_ARRAYS = ("to_move", "over", "rng")
+
+
+# -- one random stream per board (splitmix64, counter-based: no global state) --------
+@njit(cache=True, inline="always")
+def next_u64(rng: np.ndarray, i: int) -> np.uint64:
+    """The next 64 random bits of board ``i``'s stream (splitmix64), advancing it."""
+    z = rng[i] + np.uint64(0x9E3779B97F4A7C15)
+    rng[i] = z
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True, inline="always")
+def randint(rng: np.ndarray, i: int, n: int) -> int:
+    """A uniform int in [0, n) from board ``i``'s stream, 0 < n < 2**32 (multiply-shift: bias < n / 2**32)."""
+    return np.int64(((next_u64(rng, i) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
+@njit(cache=True)
+def random_legal_actions(mask: np.ndarray, rng: np.ndarray, active: np.ndarray, out: np.ndarray) -> None:
+    """``out[i]``: a uniform legal action of board ``i`` where ``active[i]``, else -1 (also when none is legal).
+
+    A few draws over the whole action range first (cheap where many are
+    legal), then an exact count-and-pick; uniform either way.
+    """
+    n, num_actions = mask.shape
+    for i in range(n):
+        out[i] = -1
+        if not active[i]:
+            continue
+        for _ in range(4):
+            a = randint(rng, i, num_actions)
+            if mask[i, a]:
+                out[i] = a
+                break
+        if out[i] >= 0:
+            continue
+        count = 0
+        for a in range(num_actions):
+            count += mask[i, a]
+        if count == 0:
+            continue
+        k = randint(rng, i, count)
+        for a in range(num_actions):
+            if mask[i, a]:
+                if k == 0:
+                    out[i] = a
+                    break
+                k -= 1
+
+
+@njit(cache=True)
+def checked_actions(actions: np.ndarray, over: np.ndarray, mask: np.ndarray, out: np.ndarray) -> int:
+    """``out``: ``actions`` with -1 where a board does not move (negative action or game over).
+
+    Returns the first board whose action is out of range or not legal, or -1.
+    """
+    num_actions = mask.shape[1]
+    for i in range(actions.shape[0]):
+        a = actions[i]
+        if a < 0 or over[i]:
+            out[i] = -1
+        elif a >= num_actions or not mask[i, a]:
+            return i
+        else:
+            out[i] = a
+    return -1
+
+
+@njit(cache=True)
+def draw_seats(rng: np.ndarray, where: np.ndarray, num_players: int, seats: np.ndarray) -> None:
+    """``seats[i]``: a uniform seat where ``where[i]`` (from board ``i``'s stream)."""
+    for i in range(rng.shape[0]):
+        if where[i]:
+            seats[i] = randint(rng, i, num_players)
+
+
+def seed_streams(seed: int | None, num_envs: int) -> np.ndarray:
+    """Board streams' start states from ``seed`` (numpy's SeedSequence: independent, reproducible)."""
+    return np.random.SeedSequence(seed).generate_state(num_envs, dtype=np.uint64)
+
+
+# -- a game's description ----------------------------------------------------------
+@dataclass(frozen=True)
+class Engine:
+    """One game (one rule variant) as a batched engine; built by the game's ``batched.engine(**rules)``.
+
+    ``arrays`` maps each per-board state array to its (shape of one board, dtype).
+    ``to_rules(batch, i)`` / ``from_rules(batch, i, state)`` convert board ``i``
+    to and from the rules' state object (tests, bots and search cross there).
+    ``has_chance``: the game draws from the boards' streams (in reset or step).
+    The differential test (``tests/test_batched.py``) starts each AEC game from
+    the batch's start position (``to_rules``), so chance drawn at reset agrees;
+    chance drawn during a step must reach the rules' state the same way (e.g.
+    the deck's order drawn at reset and kept in the state), so that both
+    engines deal the same cards.
+    """
+
+    name: str
+    num_players: int
+    num_actions: int
+    obs_size: int
+    arrays: dict[str, tuple[tuple[int, ...], Any]]
+    reset: Callable
+    legal: Callable
+    step: Callable
+    observe: Callable
+    to_rules: Callable[[BatchedGame, int], Any]
+    from_rules: Callable[[BatchedGame, int, Any], None]
+    rules: Any = None  # the rules' Game object of this variant (for bots and conversions)
+    has_chance: bool = False
+    params: dict[str, Any] = field(default_factory=dict)
+    consts: tuple[np.ndarray, ...] = ()  # passed to every kernel after the game's arrays
+
+
+class BatchedGame:
+    """N boards of one game, every seat's actions given by the caller (for self-play research).
+
+    >>> import envs, numpy as np
+    >>> batch = envs.make_batched("swival", 1024, seed=0)
+    >>> mask = batch.legal_mask()                         # (N, 73) bool
+    >>> obs = batch.observe(batch.to_move)                # (N, 78): each board seen by its mover
+    >>> rewards, done = batch.step(batch.random_actions())  # rewards (N, 2) by seat; done (N,)
+    >>> batch.reset_done()                                # new games on finished boards
+
+    ``step`` takes one action per board for the seat to move (-1: that board
+    does not move); an action that is not legal raises ``ValueError`` naming the
+    boards and actions. Finished boards stay finished (zero rewards, empty
+    masks) until :meth:`reset_done` or ``step(..., autoreset=True)``.
+    """
+
+    def __init__(self, engine: Engine, num_envs: int, seed: int | None = None) -> None:
+        if not isinstance(num_envs, (int, np.integer)) or isinstance(num_envs, bool) or num_envs < 1:
+            raise ValueError(f"{engine.name}: num_envs must be a positive int, got {num_envs!r}")
+        self.engine = engine
+        self.num_envs = n = int(num_envs)
+        self.num_players = engine.num_players
+        self.num_actions = engine.num_actions
+        self.obs_size = engine.obs_size
+        self.to_move = np.zeros(n, dtype=np.int8)
+        self.over = np.ones(n, dtype=bool)
+        self.rng = np.zeros(n, dtype=np.uint64)
+        self.arrays = {name: np.zeros((n, *shape), dtype=dtype) for name, (shape, dtype) in engine.arrays.items()}
+        self._game_arrays = (*self.arrays.values(), *engine.consts)
+        self._mask = np.zeros((n, engine.num_actions), dtype=bool)
+        self._mask_fresh = False
+        self._rewards = np.zeros((n, engine.num_players), dtype=np.float32)
+        self._all = np.ones(n, dtype=bool)
+        self.reset(seed)
+
+    # -- state ------------------------------------------------------------------
+    @property
+    def state(self) -> tuple[np.ndarray, ...]:
+        """(to_move, over, rng, *game arrays, *consts): the kernels' state arguments, in order."""
+        return (self.to_move, self.over, self.rng, *self._game_arrays)
+
+    def reset(self, seed: int | None = None) -> None:
+        """A new game on every board; ``seed`` fixes every board's stream (None: fresh entropy)."""
+        self.rng[:] = seed_streams(seed, self.num_envs)
+        self.reset_where(self._all)
+
+    def reset_where(self, where: np.ndarray) -> None:
+        """A new game on the boards where ``where`` (bool (N,)), each from its own stream."""
+        self.engine.reset(where, self.rng, self.to_move, self.over, *self._game_arrays)
+        self._mask_fresh = False
+
+    def reset_done(self) -> np.ndarray:
+        """A new game on every finished board; returns which boards were reset."""
+        done = self.over.copy()
+        if done.any():
+            self.reset_where(done)
+        return done
+
+    # -- reading --------------------------------------------------------------------
+    def legal_mask(self) -> np.ndarray:
+        """(N, A) bool: the legal actions of each board's seat to move (all False once over).
+
+        The array is reused: copy it to keep it past the next step.
+        """
+        if not self._mask_fresh:
+            self.engine.legal(self._mask, self.to_move, self.over, *self._game_arrays)
+            self._mask_fresh = True
+        return self._mask
+
+    def observe(self, seats: np.ndarray | int, out: np.ndarray | None = None) -> np.ndarray:
+        """(N, obs) float32: board ``i`` from ``seats[i]``'s side (an int: the same seat on every board)."""
+        seats = self._seats(seats)
+        if out is None:
+            out = np.empty((self.num_envs, self.obs_size), dtype=np.float32)
+        self.engine.observe(seats, out, self.to_move, self.over, *self._game_arrays)
+        return out
+
+    def random_actions(self, active: np.ndarray | None = None) -> np.ndarray:
+        """A uniform legal action per board (from the board's stream); -1 on finished or inactive boards."""
+        out = np.empty(self.num_envs, dtype=np.int64)
+        random_legal_actions(self.legal_mask(), self.rng, self._all if active is None else active, out)
+        return out
+
+    # -- moving -----------------------------------------------------------------------
+    def step(self, actions: np.ndarray, autoreset: bool = False) -> tuple[np.ndarray, np.ndarray]:
+        """Play one action per board for its seat to move; -1 (or a finished board): no move.
+
+        Returns (rewards (N, num_players) float32 of this move by seat, done (N,)
+        bool: the game on the board is over). With ``autoreset`` finished boards
+        get a new game after the rewards are read (``done`` still says which).
+        The rewards array is reused by the next step.
+        """
+        actions = self._check_actions(actions)
+        self._rewards[:] = 0.0
+        self.engine.step(actions, self._rewards, self.rng, self.to_move, self.over, *self._game_arrays)
+        self._mask_fresh = False
+        done = self.over.copy()
+        if autoreset:
+            self.reset_where(done)
+        return self._rewards, done
+
+    # -- one board as the rules' state ---------------------------------------------------
+    def board_state(self, i: int) -> Any:
+        """Board ``i`` as the rules' state object (a fresh copy)."""
+        return self.engine.to_rules(self, self._board(i))
+
+    def set_board(self, i: int, state: Any) -> None:
+        """Put the rules' ``state`` on board ``i`` (its stream is kept)."""
+        self.engine.from_rules(self, self._board(i), state)
+        self._mask_fresh = False
+
+    # -- checks ------------------------------------------------------------------------
+    def _board(self, i: int) -> int:
+        if not isinstance(i, (int, np.integer)) or not 0 <= i < self.num_envs:
+            raise IndexError(f"{self.engine.name}: board index must be an int in [0, {self.num_envs}), got {i!r}")
+        return int(i)
+
+    def _seats(self, seats: np.ndarray | int) -> np.ndarray:
+        if isinstance(seats, (int, np.integer)):
+            seats = np.full(self.num_envs, seats, dtype=np.int8)
+        seats = np.asarray(seats)
+        if seats.shape != (self.num_envs,) or seats.dtype.kind not in "iu":
+            raise ValueError(f"{self.engine.name}: seats must be an int or ints of shape ({self.num_envs},), "
+                             f"got {seats.dtype} {seats.shape}")
+        if seats.size and (seats.min() < 0 or seats.max() >= self.num_players):
+            raise ValueError(f"{self.engine.name}: seats must be in [0, {self.num_players}), "
+                             f"got {sorted(set(seats.tolist()) - set(range(self.num_players)))}")
+        return seats
+
+    def _check_actions(self, actions: np.ndarray) -> np.ndarray:
+        actions = np.asarray(actions)
+        if actions.shape != (self.num_envs,) or actions.dtype.kind not in "iu":
+            raise ValueError(f"{self.engine.name}: actions must be ints of shape ({self.num_envs},), "
+                             f"got {actions.dtype} {actions.shape}")
+        out = np.empty(self.num_envs, dtype=np.int64)
+        if checked_actions(actions.astype(np.int64, copy=False), self.over, self.legal_mask(), out) >= 0:
+            mask = self.legal_mask()
+            bad = [i for i in range(self.num_envs) if actions[i] >= 0 and not self.over[i]
+                   and (actions[i] >= self.num_actions or not mask[i, actions[i]])]
+            shown = ", ".join(f"board {b}: {actions[b]}" for b in bad[:8])
+            raise ValueError(f"{self.engine.name}: illegal action(s) for the seat to move ({shown}"
+                             f"{', ...' if len(bad) > 8 else ''}); legal ones: legal_mask()")
+        return out
+
+
+__all__ = ["BatchedGame", "Engine", "checked_actions", "draw_seats", "next_u64", "randint", "random_legal_actions", "seed_streams"]

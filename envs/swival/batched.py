@@ -1,0 +1,147 @@
+"""Swival's batched engine: N games as numba kernels over uint32 bitboards (see :mod:`envs.core.batched`).
+
+Per board: ``boards`` (2,) uint32, each player's counters as the rules'
+24-bit ints (bit ``ring*8 + k``); ``plies`` int16; ``winner`` int8 (-1: none).
+Actions, observations and rewards are exactly those of ``envs/swival/env.py``;
+``tests/test_batched.py`` plays both side by side to keep it so.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from envs.core.batched import BatchedGame, Engine
+from envs.swival.env import OBSERVATION_SIZE
+from envs.swival.rules import NUM_ACTIONS, SwivalGame, SwivalState
+
+_FULL = np.uint32((1 << 24) - 1)
+_MIDDLE = np.uint32(0xFF << 8)
+
+
+@njit(cache=True, inline="always")
+def _has_line(bits):
+    return (bits & (bits >> 8) & (bits >> 16) & 0xFF) != 0
+
+
+@njit(cache=True, inline="always")
+def _swivel(bits, direction):
+    if direction == 0:
+        return bits
+    mid = (bits >> 8) & 0xFF
+    if direction == 1:
+        mid = (mid >> 1) | ((mid & 1) << 7)
+    else:
+        mid = ((mid << 1) & 0xFF) | (mid >> 7)
+    return (bits & ~_MIDDLE) | (mid << 8)
+
+
+@njit(cache=True, inline="always")
+def _popcount(bits):
+    count = 0
+    while bits:
+        bits &= bits - 1
+        count += 1
+    return count
+
+
+@njit(cache=True)
+def reset(where, rng, to_move, over, boards, plies, winner):
+    for i in range(where.shape[0]):
+        if where[i]:
+            boards[i, 0] = 0
+            boards[i, 1] = 0
+            plies[i] = 0
+            winner[i] = -1
+            to_move[i] = 0
+            over[i] = False
+
+
+@njit(cache=True)
+def legal(out, to_move, over, boards, plies, winner):
+    for i in range(out.shape[0]):
+        if over[i]:
+            for a in range(73):
+                out[i, a] = False
+            continue
+        me = to_move[i]
+        mover = boards[i, me]
+        empty = ~(mover | boards[i, 1 - me]) & _FULL
+        swivel_any = (mover & _MIDDLE) != 0
+        swivel_middle = mover != 0
+        for cell in range(24):
+            e = ((empty >> cell) & 1) != 0
+            s = e and (swivel_any or (swivel_middle and 8 <= cell < 16))
+            out[i, 3 * cell] = e
+            out[i, 3 * cell + 1] = s
+            out[i, 3 * cell + 2] = s
+        out[i, 72] = _has_line(mover)
+
+
+@njit(cache=True)
+def step(actions, rewards, rng, to_move, over, boards, plies, winner):
+    for i in range(actions.shape[0]):
+        action = actions[i]
+        if action < 0:
+            continue
+        me = to_move[i]
+        plies[i] += 1
+        if action == 72:
+            winner[i] = me
+            over[i] = True
+            rewards[i, 0] = -1.0
+            rewards[i, 1] = -1.0
+            rewards[i, me] = 1.0
+            continue
+        cell, direction = action // 3, action % 3
+        mover = boards[i, me] | np.uint32(1 << cell)
+        boards[i, me] = _swivel(mover, direction)
+        boards[i, 1 - me] = _swivel(boards[i, 1 - me], direction)
+        to_move[i] = 1 - me
+        if (boards[i, 0] | boards[i, 1]) == _FULL and not _has_line(boards[i, 1 - me]):
+            over[i] = True  # draw: full board, the player to move has no line
+
+
+@njit(cache=True)
+def observe(seats, out, to_move, over, boards, plies, winner):
+    for i in range(out.shape[0]):
+        seat = seats[i]
+        own = boards[i, seat]
+        opp = boards[i, 1 - seat]
+        for cell in range(24):
+            o = (own >> cell) & 1
+            p = (opp >> cell) & 1
+            out[i, cell] = o
+            out[i, 24 + cell] = p
+            out[i, 48 + cell] = 1 - o - p
+        out[i, 72] = own != 0
+        out[i, 73] = (own & _MIDDLE) != 0
+        out[i, 74] = _has_line(own)
+        out[i, 75] = _has_line(opp)
+        out[i, 76] = (12 - _popcount(own)) / 12.0
+        out[i, 77] = (12 - _popcount(opp)) / 12.0
+
+
+def to_rules(batch: BatchedGame, i: int) -> SwivalState:
+    """Board ``i`` as the rules' :class:`SwivalState`."""
+    w = int(batch.arrays["winner"][i])
+    return SwivalState(boards=[int(b) for b in batch.arrays["boards"][i]], to_move=int(batch.to_move[i]),
+                       winner=None if w < 0 else w, over=bool(batch.over[i]), plies=int(batch.arrays["plies"][i]))
+
+
+def from_rules(batch: BatchedGame, i: int, state: SwivalState) -> None:
+    """Put the rules' ``state`` on board ``i``."""
+    batch.arrays["boards"][i] = state.boards
+    batch.arrays["plies"][i] = state.plies
+    batch.arrays["winner"][i] = -1 if state.winner is None else state.winner
+    batch.to_move[i] = state.to_move
+    batch.over[i] = state.over
+
+
+def engine(**params) -> Engine:
+    """Swival's engine (no rule parameters: any keyword is named in a ``TypeError``)."""
+    rules = SwivalGame(**params)
+    return Engine(name="swival", num_players=2, num_actions=NUM_ACTIONS, obs_size=OBSERVATION_SIZE,
+                  arrays={"boards": ((2,), np.uint32), "plies": ((), np.int16), "winner": ((), np.int8)},
+                  reset=reset, legal=legal, step=step, observe=observe, to_rules=to_rules, from_rules=from_rules,
+                  rules=rules, params=dict(rules.params))

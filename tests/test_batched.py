@@ -1,0 +1,287 @@
+"""The batched engines against the AEC envs, move by move, and the vector env built on them.
+
+Every game with a batched engine (``batched=`` in its registry entry) and
+every variant the registry lists is picked up here: adding a game's engine is
+that one line. The AEC env is the reference: each of its games starts from
+the batch's start position (so a deal drawn by the batch's streams is the
+AEC game's deal too), then both play the same random moves while masks,
+every seat's observation, rewards and ends are compared at every step.
+"""
+
+import itertools
+import subprocess
+import sys
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.vector import AutoresetMode
+
+import envs
+from envs.core.vector import batch_opponent
+from envs.registry import GAMES
+
+BATCHED = [pytest.param(name, params, id=f"{name}-{params}")
+           for name, e in GAMES.items() if e.batched for params in e.variants]
+GAMES_PER_VARIANT = 200
+
+
+def play_both(name, params, num_games, seed):
+    """Random games through the batch and through one AEC env per board, compared at every step."""
+    batch = envs.make_batched(name, num_games, seed=seed, **params)
+    aecs = []
+    for i in range(num_games):
+        aec = envs.make_raw(name, **params)
+        aec.reset(seed=seed + i)
+        aec.game_state = batch.board_state(i)  # the batch's chance (if any) into the AEC env
+        aec.agent_selection = aec.possible_agents[aec.game.to_move(aec.game_state)]
+        aecs.append(aec)
+    players = batch.num_players
+    steps = 0
+    while not batch.over.all():
+        masks = batch.legal_mask().copy()
+        obs = [batch.observe(seat).copy() for seat in range(players)]
+        actions = batch.random_actions()
+        for i, aec in enumerate(aecs):
+            if batch.over[i]:
+                continue
+            assert aec.agent_selection == aec.possible_agents[batch.to_move[i]], (i, steps)
+            np.testing.assert_array_equal(masks[i], aec.legal_mask(), err_msg=f"mask, board {i}, step {steps}")
+            for seat in range(players):
+                np.testing.assert_array_equal(obs[seat][i], aec.observe_state(aec.game, aec.game_state, seat),
+                                              err_msg=f"observation of seat {seat}, board {i}, step {steps}")
+        rewards, done = batch.step(actions)
+        for i, aec in enumerate(aecs):
+            if actions[i] < 0:
+                continue
+            aec.step(int(actions[i]))
+            expected = [aec.rewards[a] for a in aec.possible_agents]
+            np.testing.assert_array_equal(rewards[i], expected, err_msg=f"rewards, board {i}, step {steps}")
+            assert done[i] == aec.game.is_over(aec.game_state), (i, steps)
+        steps += 1
+    return batch, aecs
+
+
+@pytest.mark.parametrize(("name", "params"), BATCHED)
+def test_batched_engine_plays_as_the_aec_env(name, params):
+    batch, aecs = play_both(name, params, GAMES_PER_VARIANT, seed=12)
+    for i, aec in enumerate(aecs):
+        assert aec.game.winners(aec.game_state) == aec.game.winners(batch.board_state(i))
+
+
+@pytest.mark.parametrize(("name", "params"), BATCHED)
+def test_conversions_round_trip_on_mid_game_positions(name, params):
+    batch = envs.make_batched(name, 64, seed=3, **params)
+    rng = np.random.default_rng(0)
+    plies = rng.integers(0, 30, size=64)
+    for ply in range(30):
+        batch.step(np.where(plies > ply, batch.random_actions(), -1))
+    copy = envs.make_batched(name, 64, seed=99, **params)
+    for i in range(64):
+        state = batch.board_state(i)
+        copy.set_board(63 - i, state)
+        assert copy.board_state(63 - i) == state
+    flipped = np.arange(63, -1, -1)
+    np.testing.assert_array_equal(copy.legal_mask()[flipped], batch.legal_mask())
+    for seat in range(batch.num_players):
+        np.testing.assert_array_equal(copy.observe(seat)[flipped], batch.observe(seat))
+
+
+@pytest.mark.parametrize(("name", "params"), BATCHED)
+def test_same_seed_same_games_and_streams_differ_by_board(name, params):
+    def trace(seed):
+        batch = envs.make_batched(name, 16, seed=seed, **params)
+        return [batch.step(batch.random_actions(), autoreset=True)[0].copy() for _ in range(40)], batch
+    (a, batch_a), (b, _), (c, _) = trace(5), trace(5), trace(6)
+    assert all((x == y).all() for x, y in zip(a, b))
+    assert not all((x == y).all() for x, y in zip(a, c))
+    assert len({int(s) for s in batch_a.rng}) == 16
+
+
+def test_import_envs_does_not_import_numba():
+    code = "import sys, envs; envs.make('swival'); print('numba' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_bad_input_is_named():
+    batch = envs.make_batched("swival", 4, seed=0)
+    with pytest.raises(ValueError, match=r"illegal action.*board 2: 72"):
+        batch.step(np.array([0, 0, 72, 0]))
+    with pytest.raises(ValueError, match=r"shape \(4,\)"):
+        batch.step(np.zeros(3, dtype=np.int64))
+    with pytest.raises(ValueError, match="seats must be in"):
+        batch.observe(np.array([0, 1, 2, 0]))
+    with pytest.raises(ValueError, match="num_envs"):
+        envs.make_batched("swival", 0)
+    with pytest.raises(TypeError, match="unknown keyword"):
+        envs.make_batched("swival", 4, board_size=8)
+    without = [name for name, e in GAMES.items() if not e.batched]
+    for name in without:
+        with pytest.raises(NotImplementedError, match=name):
+            envs.make_vec(name, 4)
+
+
+def test_finished_boards_stay_finished_until_reset():
+    batch = envs.make_batched("swival", 8, seed=1)
+    while not batch.over.any():
+        batch.step(batch.random_actions())
+    over = batch.over.copy()
+    assert not batch.legal_mask()[over].any()
+    rewards, done = batch.step(batch.random_actions())
+    assert (rewards[over] == 0).all() and done[over].all()
+    assert (batch.reset_done() == batch.over | over).any()
+    assert not batch.over[over].any()
+
+
+# -- the learner's vector env ------------------------------------------------------------
+def run_vec(vec, steps, rng):
+    """Random legal learner moves; returns every step's (rewards, terminated, seats)."""
+    out = []
+    for _ in range(steps):
+        masks = vec.action_masks()
+        assert masks.shape == (vec.num_envs, vec.single_action_space.n) and masks.any(axis=1).all()
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        _, rewards, terminated, _, infos = vec.step(actions)
+        out.append((rewards.copy(), terminated.copy(), infos["seat"].copy()))
+    return out
+
+
+def test_vector_env_spaces_seats_and_results():
+    vec = envs.make_vec("swival", 64, opponent="random", seed=0)
+    assert vec.metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP
+    assert vec.single_observation_space.shape == (78,) and vec.single_action_space.n == 73
+    obs, infos = vec.reset()
+    assert obs.shape == (64, 78) and obs.dtype == np.float32 and vec.observation_space.contains(obs)
+    assert set(infos["seat"].tolist()) == {0, 1}  # drawn per episode, both seats taken
+    trace = run_vec(vec, 80, np.random.default_rng(0))
+    rewards = np.concatenate([r[t] for r, t, _ in trace])
+    assert set(rewards.tolist()) <= {-1.0, 0.0, 1.0} and (rewards == 1).any() and (rewards == -1).any()
+    # NEXT_STEP: the step after an end starts a new game on that board, with no reward
+    for (_, ended, _), (r, t, _) in itertools.pairwise(trace):
+        assert (r[ended] == 0).all() and not t[ended].any()
+    again = envs.make_vec("swival", 64, opponent="random", seed=0)
+    again.reset()
+    assert all((a[0] == b[0]).all() for a, b in zip(trace, run_vec(again, 80, np.random.default_rng(0))))
+
+
+def test_vector_env_same_step_hands_over_the_final_observation():
+    vec = envs.make_vec("swival", 16, opponent="random", seed=2, autoreset_mode="SameStep")
+    vec.reset()
+    rng = np.random.default_rng(1)
+    for _ in range(40):
+        masks = vec.action_masks()
+        obs, _, terminated, _, infos = vec.step(np.array([rng.choice(np.flatnonzero(m)) for m in masks]))
+        if terminated.any():
+            assert (infos["_final_obs"] == terminated).all()
+            assert (obs[terminated, 48:72] == 1).sum(axis=1).min() >= 23  # fresh games: (nearly) empty boards
+            return
+    pytest.fail("no game ended in 40 steps")
+
+
+def test_vector_env_opponents_batched_callable_and_per_board(tmp_path):
+    import json
+
+    from policies import shipped_path
+    from policies.numpy_policy import NumpyPolicy, read_policy_file
+
+    calls = []
+
+    def first_legal(observations, masks):
+        calls.append(len(masks))
+        return masks.argmax(axis=1)
+
+    vec = envs.make_vec("swival", 32, opponent=first_legal, seed=0, seat=1)
+    obs, _ = vec.reset()
+    assert calls == [32] and (obs[:, 24 + 0] == 1).all()  # the opponent (seat 0) placed on cell 0 everywhere
+
+    policy = NumpyPolicy(shipped_path("swival"))
+    batch = envs.make_batched("swival", 64, seed=4)
+    for _ in range(7):
+        batch.step(batch.random_actions())
+    boards = np.flatnonzero(~batch.over)
+    obs, masks = batch.observe(batch.to_move), batch.legal_mask()
+    expected = [policy.act(obs[b], masks[b]) for b in boards]  # one board at a time
+    np.testing.assert_array_equal(batch_opponent("swival", policy).actions(batch, boards), expected)
+    meta, arrays = read_policy_file(shipped_path("swival"))
+    meta.pop("search", None)  # the network alone: batched (a file with a search plays per board)
+    np.savez(tmp_path / "net.npz", meta=json.dumps(meta), **arrays)
+    vec = envs.make_vec("swival", 32, opponent=str(tmp_path / "net.npz"), seed=0)
+    assert type(vec.opponents[0]).__name__ == "PolicyBatch"
+    vec.reset()
+    assert run_vec(vec, 12, np.random.default_rng(0))
+
+    vec = envs.make_vec("swival", 4, opponent="easy", seed=0)
+    vec.reset()
+    trace = run_vec(vec, 30, np.random.default_rng(0))
+    assert any(t.any() for _, t, _ in trace)
+
+
+def test_gymnasium_make_vec_finds_the_batched_env():
+    vec = gymnasium.make_vec("swgym/Swival-v0", num_envs=8, vectorization_mode="vector_entry_point")
+    obs, _ = vec.reset(seed=0)
+    assert obs.shape == (8, 78) and vec.action_masks().shape == (8, 73)
+    with pytest.raises(ValueError, match="illegal action"):
+        masks = vec.action_masks()
+        vec.step(np.array([np.flatnonzero(~m)[0] if (~m).any() else 80 for m in masks]))
+
+
+@pytest.mark.parametrize(("legal", "expected"), [
+    ([5, 40, 72], {5, 40, 72}),       # few legal: the exact count-and-pick
+    (list(range(0, 73, 2)), set(range(0, 73, 2))),  # many legal: the quick draws
+    ([], {-1}),                        # none legal: -1
+])
+def test_random_legal_actions_are_uniform_over_the_legal_ones(legal, expected):
+    from envs.core.batched import random_legal_actions, seed_streams
+
+    n = 20_000
+    mask = np.zeros((n, 73), dtype=bool)
+    mask[:, legal] = True
+    out = np.empty(n, dtype=np.int64)
+    random_legal_actions(mask, seed_streams(0, n), np.ones(n, dtype=bool), out)
+    values, counts = np.unique(out, return_counts=True)
+    assert set(values.tolist()) == expected
+    assert counts.min() > 0.8 * n / len(expected)
+
+
+def toy_engine():
+    """A 3-ply game in plain numpy whose first move (seat 0's) scores +1 / -1: the vector env's bookkeeping."""
+    from envs.core.batched import Engine
+
+    def reset(where, rng, to_move, over, plies):
+        to_move[where], over[where], plies[where] = 0, False, 0
+
+    def legal(out, to_move, over, plies):
+        out[:] = ~over[:, None]
+
+    def step(actions, rewards, rng, to_move, over, plies):
+        moving = actions >= 0
+        rewards[moving & (plies == 0)] = (1.0, -1.0)
+        plies[moving] += 1
+        to_move[moving] = 1 - to_move[moving]
+        over[moving & (plies >= 3)] = True
+
+    def observe(seats, out, to_move, over, plies):
+        out[:, 0] = plies / 3
+
+    return Engine(name="toy", num_players=2, num_actions=2, obs_size=1, arrays={"plies": ((), np.int8)},
+                  reset=reset, legal=legal, step=step, observe=observe, to_rules=None, from_rules=None)
+
+
+@pytest.mark.parametrize(("mode", "expected"), [
+    # the learner (seat 1) moves once per game; the opponent's first move (-1 for the learner) is before it
+    ("NextStep", [(0.0, True), (0.0, False), (0.0, True)]),
+    ("SameStep", [(0.0, True), (0.0, True), (0.0, True)]),
+])
+def test_moves_before_the_learners_first_belong_to_no_step(monkeypatch, mode, expected):
+    from envs.core import vector
+    from envs.core.batched import BatchedGame
+
+    monkeypatch.setattr(vector, "make_batched", lambda game, n, seed=None, **rules: BatchedGame(toy_engine(), n, seed))
+    vec = vector.BatchedVectorEnv("toy", 3, opponent=lambda obs, masks: np.zeros(len(masks), dtype=np.int64),
+                                  seat=1, autoreset_mode=mode)
+    obs, _ = vec.reset()
+    assert (obs[:, 0] == 1 / 3).all()  # the opponent moved first
+    for reward, terminated in expected:
+        _, rewards, done, _, _ = vec.step(np.zeros(3, dtype=np.int64))
+        assert (rewards == reward).all() and (done == terminated).all()
