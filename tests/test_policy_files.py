@@ -389,3 +389,17 @@ def test_export_reads_only_the_weights_unless_trusted(sb3_models, tmp_path):
         assert exported.act(obs, mask) == int(expected)
     main(["export", str(crafted), "--game", "swival", "--out", str(tmp_path / "trusted.npz"), "--trust"])
     assert marker.exists()  # the trusted path is SB3's own loader, which unpickles
+
+
+@pytest.mark.parametrize("path", sorted(policies.POLICY_DIR.glob("*.npz")), ids=lambda p: p.name)
+def test_a_shipped_file_that_lost_a_layer_is_refused(path, tmp_path):
+    """Every shipped file declares its hidden layers, so losing one between equal widths is caught at load."""
+    from policies.numpy_policy import read_policy_file, write_policy_file
+
+    meta, arrays = read_policy_file(path)
+    last = meta["layers"]["pi"] - 1
+    assert arrays[f"pi_w{last}"].shape[0] == arrays[f"pi_w{last}"].shape[1]  # the chain still lines up without it
+    del arrays[f"pi_w{last}"], arrays[f"pi_b{last}"]
+    broken = write_policy_file(tmp_path / path.name, meta, arrays)
+    with pytest.raises(PolicyFileError, match="hidden layers"):
+        NumpyPolicy(broken)
