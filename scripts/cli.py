@@ -154,7 +154,7 @@ def cmd_bench(args: argparse.Namespace) -> None:
 
 
 def cmd_eval(args: argparse.Namespace) -> None:
-    from scripts.evaluate import evaluate, format_rows, table_rows
+    from policies.evaluation import evaluate, format_rows, table_rows
 
     params = parse_params(args.rule)
     rows = table_rows(evaluate(args.game, args.players, args.games, seed=args.seed or 0, jobs=args.jobs, **params))

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import os
 import io
+import os
 import sys
 import types
 from pathlib import Path
@@ -363,7 +363,7 @@ def test_screens_match_the_stored_pictures(game):
 def test_play_command_uses_the_terminal_without_a_display(tmp_path, monkeypatch):
     from scripts.cli import main
 
-    monkeypatch.setattr("scripts.watch.has_display", lambda: False)
+    monkeypatch.setattr("scripts.app.display.has_display", lambda: False)
     keys = ["o1", "", "i0", "", "i2", "", "i4", "", "i6", "", "quit"]  # Swival: "I quit" after 3 counters each
     monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(keys) + "\n"))
     db = tmp_path / "s.sqlite"
@@ -376,7 +376,7 @@ def test_play_command_opens_the_window(tmp_path, monkeypatch):
     from scripts.cli import main
 
     opened = []
-    monkeypatch.setattr("scripts.watch.has_display", lambda: True)
+    monkeypatch.setattr("scripts.app.display.has_display", lambda: True)
     monkeypatch.setattr(App, "run", lambda self: opened.append(self.session))
     main(["play", "twirls", "--vs", "easy", "--name", "ann", "--db", str(tmp_path / "s.sqlite"),
           "--seat", "1", "--think", "4", "--rule", "board_size=8"])

@@ -129,7 +129,7 @@ class _Terminal(io.StringIO):
 
 
 def test_progress_in_a_log_is_plain_lines():
-    from scripts.evaluate import progress_printer
+    from policies.evaluation import progress_printer
 
     log = io.StringIO()
     show = progress_printer(200, "swival: a vs b", stream=log)

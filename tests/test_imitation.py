@@ -10,6 +10,7 @@ from envs.core.match import play_game
 from envs.core.opponents import make_opponent
 from training.imitation import Demonstrations, collect, imitation_settings, pretrain, teacher_agreement
 from training.selfplay import load_config, train
+
 from training_helpers import tiny_config
 
 torch.set_num_threads(1)

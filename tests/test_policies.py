@@ -14,6 +14,7 @@ from envs.registry import GAMES
 from policies.numpy_policy import NumpyPolicy, PolicyFileError, masked_log_softmax, masked_softmax
 from training.export import export_policy, torch_probabilities
 from training.selfplay import train
+
 from training_helpers import tiny_config
 
 torch.set_num_threads(1)
@@ -152,7 +153,7 @@ def test_shipped_policy_loads_and_beats_random(name, params):
 
 
 def test_elo_fit_orders_by_strength():
-    from training.ladder import bradley_terry_elo
+    from policies.ladder import bradley_terry_elo
 
     names = ["random", "easy", "medium"]
     games = np.full((3, 3), 100.0) - 100 * np.eye(3)
@@ -165,7 +166,7 @@ def test_elo_fit_orders_by_strength():
 def test_sb3_zip_opponent_plays_and_checks_shapes(tmp_path):
     from sb3_contrib import MaskablePPO
 
-    from training.sb3_opponent import SB3Opponent
+    from policies.sb3_opponent import SB3Opponent
 
     model = MaskablePPO("MlpPolicy", SingleAgentEnv("swival"), n_steps=32, batch_size=32, seed=0)
     model.save(tmp_path / "m.zip")
@@ -177,7 +178,7 @@ def test_sb3_zip_opponent_plays_and_checks_shapes(tmp_path):
 
 
 def test_ladder_rates_two_player_rules_and_writes_files(tmp_path):
-    from training.ladder import ladder, ladder_rules, save_ladder, two_player_rules
+    from policies.ladder import ladder, ladder_rules, save_ladder, two_player_rules
 
     assert two_player_rules("swimming") == {"num_players": 2}
     assert two_player_rules("swival") == {}
@@ -200,7 +201,7 @@ def test_ladder_rates_two_player_rules_and_writes_files(tmp_path):
 ])
 def test_lone_entrant_scores_pair_by_pair(players, wins, draws, losses, expected):
     from envs.core.match import SeriesResult
-    from training.ladder import lone_entrant_score
+    from policies.ladder import lone_entrant_score
 
     games = wins + draws + losses
     result = SeriesResult(["a"] + ["b"] * (players - 1), [wins] + [0] * (players - 1),
@@ -209,7 +210,7 @@ def test_lone_entrant_scores_pair_by_pair(players, wins, draws, losses, expected
 
 
 def test_four_player_ladder_plays_each_pair_both_ways(tmp_path):
-    from training.ladder import ladder, save_ladder
+    from policies.ladder import ladder, save_ladder
 
     result = ladder("swimming", ["random", "medium"], games=4, seed=0, params={"num_players": 4})
     assert result["players"] == 4
@@ -249,7 +250,7 @@ def test_shaping_telescopes_to_the_game_reward(game, potential, params):
 def test_report_rows_replace_their_matchups_and_keep_the_rest(tmp_path):
     import json as _json
 
-    from training.report import report, write_report
+    from policies.report import report, write_report
 
     rows = report(2, ["swahili"], seed=0)
     assert [(r["entrant"], r["against"]) for r in rows][:2] == [("medium", "1 x random"), ("medium", "1 x easy")]

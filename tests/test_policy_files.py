@@ -356,7 +356,7 @@ def test_unmappable_zip_says_to_trust_it(sb3_models, tmp_path):
 
 
 def test_trusted_zip_uses_sb3s_loader(sb3_models):
-    from training.sb3_opponent import SB3Opponent
+    from policies.sb3_opponent import SB3Opponent
 
     _, path = sb3_models["tanh"]
     assert isinstance(policies.load("swival", str(path), trusted=True), SB3Opponent)

@@ -1,4 +1,5 @@
-"""One list of games: the app's adapters, training configs, shipped policies and golden files all follow envs/registry.py."""
+"""One list of games: the app's adapters, training configs, shipped policies and golden files all follow
+envs/registry.py."""
 
 import importlib
 import json

@@ -7,7 +7,8 @@ from envs.core.match import play_game
 from envs.swimming.rules import KNOCK, PASS, SwimmingGame, SwimmingState, parse_card
 from policies.numpy_policy import NumpyPolicy
 from policies.rollouts import RolloutSearch
-from tests.test_search import preference_policy
+
+from helpers import preference_policy
 
 PARAMS = {"num_players": 3}
 

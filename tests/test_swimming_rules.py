@@ -8,7 +8,17 @@ from envs.core.game import RuleError
 from envs.swimming.bots import BOTS, seat_view
 from envs.swimming.env import raw_env
 from envs.swimming.rules import (
-    CHOICE, KEEP_LOT, KNOCK, OVER, PASS, PLAY, SWAP_ALL, TAKE_OTHER, SwimmingGame, SwimmingState, hand_score,
+    CHOICE,
+    KEEP_LOT,
+    KNOCK,
+    OVER,
+    PASS,
+    PLAY,
+    SWAP_ALL,
+    TAKE_OTHER,
+    SwimmingGame,
+    SwimmingState,
+    hand_score,
     parse_card,
 )
 
@@ -226,7 +236,9 @@ def test_dealer_rotates_to_next_active_seat():
 # -- parameters ------------------------------------------------------------------
 @pytest.mark.parametrize("params,word", [
     ({"num_players": 7}, "num_players"), ({"num_players": 1}, "num_players"), ({"num_players": "4"}, "num_players"),
-    ({"coins": 0}, "coins"), ({"max_round_turns": 0}, "max_round_turns"), ({"knock_first_round": 1}, "knock_first_round"), ({"open_hands": "yes"}, "open_hands"),
+    ({"coins": 0}, "coins"), ({"max_round_turns": 0}, "max_round_turns"),
+    ({"knock_first_round": 1}, "knock_first_round"),
+    ({"open_hands": "yes"}, "open_hands"),
 ])
 def test_bad_parameters_are_named(params, word):
     with pytest.raises(RuleError, match=word):

@@ -113,9 +113,9 @@ class Session:
     def new_game(self, seed: int | None = None, record_abandoned: bool = True, params: dict | None = None,
                  vs: str | None = None, seat: int | None = None) -> None:
         """Start again (a game in progress counts as resigned once the person has moved)."""
-        if record_abandoned and self.env is not None and not self.over and self.person_moved:
-            if self.can_resign() is None:
-                self._record_resignation()
+        if (record_abandoned and self.env is not None and not self.over and self.person_moved
+                and self.can_resign() is None):
+            self._record_resignation()
         if params is not None:
             self.params = dict(params)
         if vs is not None:

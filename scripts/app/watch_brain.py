@@ -67,7 +67,7 @@ def _frame(pygame, env, brain, canvas):
 def watch_brain(game: str, players: list[Any], seed: int | None = None, gif: str | None = None, fps: float = 2.0,
                 text: bool = False, brain: bool = True, mp4: str | None = None, **params: Any) -> str:
     """Play one game between ``players`` showing each mover's brain; returns the result line."""
-    from scripts.watch import has_display
+    from scripts.app import display
 
     if mp4:
         _mp4_module()  # before playing: a missing writer is said at once
@@ -77,7 +77,7 @@ def watch_brain(game: str, players: list[Any], seed: int | None = None, gif: str
     env = make_raw(game, **params)
     env.reset(seed=seed)
     to_files = bool(gif or mp4)
-    window = not to_files and not text and has_display()
+    window = not to_files and not text and display.has_display()
     pygame = canvas = screen = None
     if to_files or window:
         import pygame
