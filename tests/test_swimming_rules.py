@@ -5,6 +5,7 @@ import pytest
 
 import envs
 from envs.core.game import RuleError
+from envs.core.match import turns
 from envs.swimming.bots import BOTS, seat_view
 from envs.swimming.env import raw_env
 from envs.swimming.rules import (
@@ -456,13 +457,12 @@ def test_whole_games_are_zero_sum_and_agents_leave():
         rng = np.random.default_rng(n)
         total = dict.fromkeys(env.possible_agents, 0.0)
         seen_sizes = set()
-        while env.agents:
+
+        def note_size(env=env, seen_sizes=seen_sizes) -> bool:  # asked at every selection, dead steps included
             seen_sizes.add(len(env.agents))
-            agent = env.agent_selection
-            total[agent] += env._cumulative_rewards[agent]
-            if env.terminations[agent]:
-                env.step(None)
-                continue
+            return False
+
+        for agent in turns(env, stop=note_size, returns=total):
             mask = env.observe(agent)["action_mask"]
             legal = np.flatnonzero(mask)
             env.step(int(legal[rng.integers(legal.size)]))

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from envs.core.match import turns
 from envs.core.opponents import RandomOpponent
 from envs.registry import make_raw
 
@@ -29,12 +30,7 @@ def record(game: str, seed: int = 0, **params: Any) -> str:
     env.reset(seed=seed)
     chooser = RandomOpponent(seed)
     lines = [f"game: {game}", f"params: {json.dumps(params, sort_keys=True)}", f"seed: {seed}"]
-    ply = 0
-    while env.agents:
-        agent = env.agent_selection
-        if env.terminations[agent] or env.truncations[agent]:
-            env.step(None)
-            continue
+    for ply, agent in enumerate(turns(env)):
         obs = env.observe(agent)
         legal = np.flatnonzero(obs["action_mask"]).tolist()
         action = chooser.act(obs["observation"], obs["action_mask"])
@@ -46,7 +42,6 @@ def record(game: str, seed: int = 0, **params: Any) -> str:
         rewards = {a: r for a, r in env.rewards.items() if r}
         if rewards:
             lines.append(f"rewards: {json.dumps(rewards, sort_keys=True)}")
-        ply += 1
     lines.append(f"winners: {env.game.winners(env.game_state)}")
     lines.append("final position:")
     lines.append(env.render())

@@ -22,6 +22,7 @@ from gymnasium import spaces
 
 from envs.core.checks import as_action, as_seed
 from envs.core.game import RuleError
+from envs.core.match import turns
 from envs.core.opponents import OpponentError, make_opponent
 from envs.registry import make_raw
 
@@ -155,14 +156,10 @@ class SingleAgentEnv(gymnasium.Env):
         return self.aec.observe_state(self.aec.game, self.aec.game_state, self.seat)
 
     def _play_others(self) -> None:
-        aec = self.aec
-        while not self._learner_done():
-            agent = aec.agent_selection
-            if agent == self.learner:
+        aec, learner = self.aec, self.learner
+        for agent in turns(aec, stop=self._learner_done):
+            if agent == learner:
                 return
-            if aec.terminations[agent] or aec.truncations[agent]:
-                aec.step(None)
-                continue
             seat = aec.agent_seat[agent]
             opponent = self.opponents[seat if seat < self.seat else seat - 1]
             obs = aec.observe(agent)

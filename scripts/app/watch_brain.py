@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from envs.core.match import turns
 from envs.core.opponents import make_opponent
 from envs.core.rendering import BACKGROUND, save_gif, surface_to_array
 from envs.registry import make_raw
@@ -110,11 +111,7 @@ def watch_brain(game: str, players: list[Any], seed: int | None = None, gif: str
                 print(line)
             print()
 
-    while not env.game.is_over(env.game_state):
-        agent = env.agent_selection
-        if env.terminations[agent] or env.truncations[agent]:
-            env.step(None)
-            continue
+    for agent in turns(env, stop=lambda: env.game.is_over(env.game_state)):  # the final position stays shown
         seat = env.agent_seat[agent]
         obs = env.observe(agent)
         info = explain(env, opponents[seat], seat, obs) if brain else None
