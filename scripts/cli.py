@@ -174,9 +174,9 @@ def cmd_golden(args: argparse.Namespace) -> None:
     check_games(names)
     changed = 0
     for name in names:
-        for params in GAMES[name].variants:
-            path = folder / GAMES[name].golden_file(params)
-            text = record(name, seed=0, **params)
+        for params, match in GAMES[name].golden_games:
+            path = folder / GAMES[name].golden_file(params, match)
+            text = record(name, seed=0, match=match, **params)
             exists = path.exists()
             same = exists and path.read_text() == text
             if args.write and not same:

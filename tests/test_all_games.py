@@ -21,10 +21,6 @@ CASES = [(name, params) for name, e in GAMES.items() for params in e.variants]
 IDS = [f"{name}[{variant_label(p) or 'default'}]" for name, p in CASES]
 
 
-def golden_path(name, params):
-    return GOLDEN / GAMES[name].golden_file(params)
-
-
 @pytest.mark.parametrize("name,params", CASES, ids=IDS)
 def test_pettingzoo_api(name, params):
     with warnings.catch_warnings():
@@ -102,11 +98,17 @@ def test_single_agent_mask_and_seat(name, params):
     assert len(seats) > 1, "the learner's seat should be drawn per episode"
 
 
-@pytest.mark.parametrize("name,params", CASES, ids=IDS)
-def test_golden_playthrough(name, params):
-    path = golden_path(name, params)
+GOLDEN_GAMES = [(name, params, match) for name in GAMES for params, match in GAMES[name].golden_games]
+
+
+@pytest.mark.parametrize("name,params,match", GOLDEN_GAMES,
+                         ids=[GAMES[name].golden_file(params, match)[:-4] for name, params, match in GOLDEN_GAMES])
+def test_golden_playthrough(name, params, match):
+    """Random play under every variant, and the bot matches easy vs medium and hard vs medium under the default
+    rules: a change in rules, observations, encodings or in how a bot or the hard opponent plays shows here."""
+    path = GOLDEN / GAMES[name].golden_file(params, match)
     assert path.exists(), f"missing {path}: write it with `swgym golden --write`"
-    assert record(name, seed=0, **params) == path.read_text(), (
+    assert record(name, seed=0, match=match, **params) == path.read_text(), (
         f"{name} {params}: the seeded game no longer matches {path.name}; if the change is intended, "
         "rewrite it with `swgym golden --write`")
 
