@@ -159,3 +159,4 @@ def test_training_bar_only_on_a_terminal(terminal, bar, monkeypatch, tmp_path, c
     monkeypatch.setattr("sys.stderr", _Terminal() if terminal else io.StringIO())
     main(["train", "swival", "--out", str(tmp_path / "run")])
     assert seen == [bar]
+    assert capsys.readouterr().out.startswith("{")  # the summary printed

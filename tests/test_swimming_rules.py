@@ -498,14 +498,14 @@ def test_bots_take_bingo(level):
     assert BOTS[level](game, seed=0).choose(state, game.legal_mask(state)) == 1
 
 
-@pytest.mark.parametrize("level", ["easy", "medium"])
-def test_bots_read_only_their_seat(level):
+@pytest.mark.parametrize("level,moves", [("easy", 60), ("medium", 20)])  # medium thinks longer a move
+def test_bots_read_only_their_seat(level, moves):
     """Changing an opponent's hidden cards never changes a bot's move (same seed)."""
     game = SwimmingGame(num_players=4)
     rng = np.random.default_rng(12)
     state = game.new_state(rng)
     compared = 0
-    for _ in range(60):
+    for _ in range(moves):
         if game.is_over(state):
             break
         me = state.to_move
@@ -526,8 +526,8 @@ def test_bots_read_only_their_seat(level):
 def test_medium_beats_random_players():
     from envs.core.match import play_series
 
-    result = play_series("swimming", ["medium", "random", "random", "random"], 8, seed=3)
-    assert result.wins[0] >= 7
+    result = play_series("swimming", ["medium", "random", "random", "random"], 6, seed=3)
+    assert (result.wins, result.draws) == ([6, 0, 0, 0], [0, 0, 0, 0])  # seeded: medium wins every game
 
 
 def test_bots_score_hands_with_the_rules():
