@@ -73,8 +73,12 @@ def test_bench_reports_a_ratio_to_connect_four():
 
 
 def test_golden_check_passes(capsys):
-    main(["golden", "swival"])
-    assert "same:" in capsys.readouterr().out
+    main(["golden", "swahili"])  # Swahili's hard opponent does not search: its five files check in a blink
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split("/")[-1] for line in lines] == [
+        "swahili_num_players-2.txt", "swahili_num_players-3.txt", "swahili_num_players-4.txt",
+        "swahili_num_players-2_easy-vs-medium.txt", "swahili_num_players-2_hard-vs-medium.txt"]
+    assert all(line.startswith("same: ") for line in lines)
 
 
 @pytest.mark.parametrize("command", [[], ["watch"], ["play"], ["bench"], ["eval"], ["golden"], ["train"],

@@ -38,8 +38,9 @@ def test_two_player_policy_refused_for_four_player_rules():
 
 def test_rules_compare_after_normalising():
     # numpy values and explicit defaults are the same rules as the file's
-    assert policies.load("swahili", str(SWAHILI_4), num_players=np.int64(4)) is not None
-    assert policies.load("swahili", str(SWAHILI_2), num_players=2, reward="win") is not None
+    # loaded (not refused), each the file's network
+    assert policies.load("swahili", str(SWAHILI_4), num_players=np.int64(4)).meta["params"] == {"num_players": 4}
+    assert policies.load("swahili", str(SWAHILI_2), num_players=2, reward="win").meta["params"]["num_players"] == 2
     env = gymnasium.make("swgym/Swahili-v0", opponent=str(SWAHILI_4), num_players=4)
     env.reset(seed=0)
     env.step(int(np.flatnonzero(env.unwrapped.action_masks())[0]))
