@@ -40,7 +40,11 @@ def test_evaluation_imports_without_torch():
 def test_import_layers_are_declared():
     """lint-imports (run by `make lint`) checks envs <- policies <- training <- scripts; every package has an
     __init__.py, so the checker sees all of its modules (a folder without one is skipped silently)."""
-    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    test_extra = {r.split(">")[0] for r in project["project"]["optional-dependencies"]["test"]}
+    assert {"ruff", "import-linter"} <= test_extra  # what `make lint` runs
+    assert "lint:" in (ROOT / "Makefile").read_text() and "test: lint" in (ROOT / "Makefile").read_text()
+    config = project["tool"]["importlinter"]
     (contract,) = config["contracts"]
     assert (contract["type"], contract["layers"]) == ("layers", ["scripts", "training", "policies", "envs"])
     assert contract["ignore_imports"] == ["envs.core.opponents -> policies"]
