@@ -38,8 +38,9 @@ def test_two_player_policy_refused_for_four_player_rules():
 
 def test_rules_compare_after_normalising():
     # numpy values and explicit defaults are the same rules as the file's
-    assert policies.load("swahili", str(SWAHILI_4), num_players=np.int64(4)) is not None
-    assert policies.load("swahili", str(SWAHILI_2), num_players=2, reward="win") is not None
+    # loaded (not refused), each the file's network
+    assert policies.load("swahili", str(SWAHILI_4), num_players=np.int64(4)).meta["params"] == {"num_players": 4}
+    assert policies.load("swahili", str(SWAHILI_2), num_players=2, reward="win").meta["params"]["num_players"] == 2
     env = gymnasium.make("swgym/Swahili-v0", opponent=str(SWAHILI_4), num_players=4)
     env.reset(seed=0)
     env.step(int(np.flatnonzero(env.unwrapped.action_masks())[0]))
@@ -356,7 +357,7 @@ def test_unmappable_zip_says_to_trust_it(sb3_models, tmp_path):
 
 
 def test_trusted_zip_uses_sb3s_loader(sb3_models):
-    from training.sb3_opponent import SB3Opponent
+    from policies.sb3_opponent import SB3Opponent
 
     _, path = sb3_models["tanh"]
     assert isinstance(policies.load("swival", str(path), trusted=True), SB3Opponent)

@@ -117,7 +117,8 @@ def test_out_of_range_and_none_are_named(kind):
         return
     with pytest.raises(RuleError if kind == "raw" else AssertionError, match=r"73.*\[0, 73\)"):
         env.step(73)
-    with pytest.raises(ValueError, match="player_0 is still in the game; step\\(None\\) is only for agents that are done"):
+    with pytest.raises(ValueError,
+                       match="player_0 is still in the game; step\\(None\\) is only for agents that are done"):
         env.step(None)
     assert env.agent_selection == "player_0" and not any(env.terminations.values())
 

@@ -22,6 +22,7 @@ from gymnasium import spaces
 
 from envs.core.checks import as_action, as_seed
 from envs.core.game import RuleError
+from envs.core.match import turns
 from envs.core.opponents import OpponentError, make_opponent
 from envs.registry import make_raw
 
@@ -171,14 +172,10 @@ class SingleAgentEnv(gymnasium.Env):
         return {"seat": self.seat, "action_mask": self.action_masks(np.int8), **extra}
 
     def _play_others(self) -> None:
-        aec = self.aec
-        while not self._learner_done():
-            agent = aec.agent_selection
-            if agent == self.learner:
+        aec, learner = self.aec, self.learner
+        for agent in turns(aec, stop=self._learner_done):
+            if agent == learner:
                 return
-            if aec.terminations[agent] or aec.truncations[agent]:
-                aec.step(None)
-                continue
             seat = aec.agent_seat[agent]
             opponent = self.opponents[seat if seat < self.seat else seat - 1]
             obs = aec.observe(agent)
