@@ -6,7 +6,8 @@ the middle kept sorted as in the rules):
 * ``hands`` (n, 3), ``middle`` (3,), ``other_lot`` (3,) int8;
 * ``deck`` (32,) int8: the round's whole deck order, drawn from the board's
   stream when the round starts; the deal takes it from the front, the stock
-  is ``deck[pos:]`` and refreshes take three from ``pos`` on;
+  is ``deck[pos:]`` and refreshes take three from ``pos`` on (each lot of
+  three kept sorted in it: one deck order per deal, so conversions round-trip);
 * ``public`` (n,) uint32 (cards each seat was seen to take), ``discards`` uint32;
 * ``coins`` (n,), ``active`` (n,), ``pot``, ``dealer``, ``phase``, ``knocker``,
   ``passes``, ``turns``, ``round``, ``winner``, ``draw_cards`` (n,);
@@ -47,7 +48,6 @@ from envs.swimming.rules import (
     SwimmingGame,
     SwimmingState,
     bits,
-    cards_of,
 )
 
 REASONS = ("bingo", "fire", "knock", "deck", "turn limit", "void")
@@ -121,6 +121,8 @@ def _start_round(i, rng, to_move, hands, middle, other_lot, deck, pos, public, d
             for k in range(3):
                 hands[i, s, k] = deck[i, p + k]
             _sort3(hands[i], s)
+            for k in range(3):  # the deck keeps each lot sorted too: one deck order per deal
+                deck[i, p + k] = hands[i, s, k]
             p += 3
         else:
             for k in range(3):
@@ -129,6 +131,16 @@ def _start_round(i, rng, to_move, hands, middle, other_lot, deck, pos, public, d
         other_lot[i, k] = deck[i, p + k]
         middle[i, k] = -1
     _sort3(other_lot, i)
+    for k in range(3):
+        deck[i, p + k] = other_lot[i, k]
+    for b in range(p + 3, NUM_CARDS, 3):  # and each refresh's three (a refresh sorts them anyway)
+        for k in range(b + 1, min(b + 3, NUM_CARDS)):
+            c = deck[i, k]
+            j = k
+            while j > b and deck[i, j - 1] > c:
+                deck[i, j] = deck[i, j - 1]
+                j -= 1
+            deck[i, j] = c
     pos[i] = p + 3
     discards[i] = 0
     phase[i] = CHOICE
@@ -239,6 +251,8 @@ def reset(where, rng, to_move, over, hands, middle, other_lot, deck, pos, public
         for s in range(n):
             coins[i, s] = params[_COINS]
             active[i, s] = True
+            for k in range(3):
+                last_hands[i, s, k] = -1
         pot[i] = 0
         round_[i] = 0
         winner[i] = -1
