@@ -105,6 +105,19 @@ def _knock_allowed(i, phase, knocker, turns, active, params):
     return params[_KNOCK_FIRST] != 0 or turns[i] >= _num_active(active, i, params[_N])
 
 
+@njit(cache=True, inline="always")
+def _mask3(cards):
+    one = np.int64(1)
+    return (one << np.int64(cards[0])) | (one << np.int64(cards[1])) | (one << np.int64(cards[2]))
+
+
+@njit(cache=True, inline="always")
+def _plane(out, i, offset, mask):
+    """``out[i, offset + c]`` = bit ``c`` of ``mask`` for the 32 cards (every entry written: no zeroing needed)."""
+    for c in range(NUM_CARDS):
+        out[i, offset + c] = (mask >> c) & 1
+
+
 @njit(cache=True)
 def _start_round(i, rng, to_move, hands, middle, other_lot, deck, pos, public, discards, coins, active, dealer,
                  phase, knocker, passes, turns, round_, num_moves, n):
@@ -386,33 +399,22 @@ def observe(seats, out, to_move, over, hands, middle, other_lot, deck, pos, publ
     o = base + PER_SEAT * n
     for i in range(out.shape[0]):
         seat = seats[i]
-        for k in range(out.shape[1]):
-            out[i, k] = 0.0
         full = hands[i, seat, 0] >= 0
-        if full:
-            for k in range(3):
-                out[i, hands[i, seat, k]] = 1.0
-        if middle[i, 0] >= 0:
-            for k in range(3):
-                out[i, 32 + middle[i, k]] = 1.0
-        d = np.int64(discards[i])
-        for c in range(NUM_CARDS):
-            if (d >> c) & 1:
-                out[i, 64 + c] = 1.0
+        _plane(out, i, 0, _mask3(hands[i, seat]) if full else np.int64(0))
+        _plane(out, i, 32, _mask3(middle[i]) if middle[i, 0] >= 0 else np.int64(0))
+        _plane(out, i, 64, np.int64(discards[i]))
         losers = np.int64(last_losers[i]) if last_valid[i] and last_reason[i] != _VOID else np.int64(0)
         ph = phase[i]
         for r in range(n):
             s = (seat + r) % n
-            if r and active[i, s]:
-                if params[_OPEN]:
-                    if hands[i, s, 0] >= 0:
-                        for k in range(3):
-                            out[i, 64 + 32 * r + hands[i, s, k]] = 1.0
-                else:
-                    p = np.int64(public[i, s])
-                    for c in range(NUM_CARDS):
-                        if (p >> c) & 1:
-                            out[i, 64 + 32 * r + c] = 1.0
+            if r:
+                seen = np.int64(0)
+                if active[i, s]:
+                    if not params[_OPEN]:
+                        seen = np.int64(public[i, s])
+                    elif hands[i, s, 0] >= 0:
+                        seen = _mask3(hands[i, s])
+                _plane(out, i, 64 + 32 * r, seen)
             b = base + PER_SEAT * r
             out[i, b] = min(coins[i, s] / start_coins, 1.0)
             out[i, b + 1] = active[i, s] and coins[i, s] == 0
@@ -428,6 +430,7 @@ def observe(seats, out, to_move, over, hands, middle, other_lot, deck, pos, publ
         out[i, o + 4] = ph == OVER
         out[i, o + 5] = passes[i] / n
         out[i, o + 6] = to_move[i] == seat and _knock_allowed(i, phase, knocker, turns, active, params)
+        out[i, o + 7] = 0.0
         if full:
             v = _score(score, hands[i, seat, 0], hands[i, seat, 1], hands[i, seat, 2])
             out[i, o + 7] = (FIRE_SCORE if v == FIRE2 else v / 2) / FIRE_SCORE
