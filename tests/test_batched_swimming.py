@@ -215,11 +215,11 @@ def run(vec, steps, seed):
 
 @pytest.mark.parametrize("opponent", ["random", "easy"])
 def test_vector_env_plays_whole_games(opponent):
-    vec = envs.make_vec("swimming", 64 if opponent == "random" else 16, opponent=opponent, seed=0)
+    vec = envs.make_vec("swimming", 64 if opponent == "random" else 8, opponent=opponent, seed=0)
     obs, _ = vec.reset()
     assert obs.shape == (vec.num_envs, 228) and vec.single_action_space.n == 14
-    ends, total = run(vec, 300 if opponent == "random" else 120, seed=1)
-    assert ends > 0 and (total != 0).any()
+    ends, total = run(vec, 300 if opponent == "random" else 100, seed=1)
+    assert ends > 0 and (total < 0).any()  # coins paid and episodes ended
 
 
 def test_vector_env_four_players_asks_each_opponent_for_its_own_seat():
