@@ -195,6 +195,8 @@ def test_bad_input_is_named():
     state.deck = state.deck[:-1]
     with pytest.raises(ValueError, match="not the 32 cards"):
         batch.set_board(0, state)
+    with pytest.raises(ValueError, match="SwimmingState of 4 players"):
+        batch.set_board(0, envs.make_batched("swimming", 1, seed=0, num_players=3).board_state(0))
 
 
 # -- the vector env --------------------------------------------------------------------------

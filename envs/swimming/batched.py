@@ -70,7 +70,7 @@ def _score(score, a, b, c):
 
 @njit(cache=True, inline="always")
 def _sort3(x, i):
-    """Sort row ``i`` of an (N, 3) array (or the (3,) slice ``x[i]``) in place."""
+    """Sort row ``i`` of an (m, 3) array in place (three cards, or -1s)."""
     a, b, c = x[i, 0], x[i, 1], x[i, 2]
     if a > b:
         a, b = b, a
@@ -508,6 +508,9 @@ def from_rules(batch: BatchedGame, i: int, state: SwimmingState) -> None:
     game = batch.engine.rules
     n = game.num_players
     a = batch.arrays
+    if not isinstance(state, SwimmingState) or len(state.coins) != n or len(state.hands) != n:
+        raise ValueError(f"swimming: set_board needs a SwimmingState of {n} players, got "
+                         f"{type(state).__name__} with {len(getattr(state, 'coins', ()))} seats")
     walk = game.copy_state(state)
     if state.phase == OVER and state.last is not None:  # the sunk seats' hands as shown, for the walk back
         for s, hand in state.last.hands.items():
