@@ -1,0 +1,592 @@
+"""Swimming's batched engine: N games of 2-6 players as numba kernels (see :mod:`envs.core.batched`).
+
+Per board (n = ``num_players``; cards are ints 0..31, -1 for none; hands and
+the middle kept sorted as in the rules):
+
+* ``hands`` (n, 3), ``middle`` (3,), ``other_lot`` (3,) int8;
+* ``deck`` (32,) int8: the round's whole deck order, drawn from the board's
+  stream when the round starts; the deal takes it from the front, the stock
+  is ``deck[pos:]`` and refreshes take three from ``pos`` on (each lot of
+  three kept sorted in it: one deck order per deal, so conversions round-trip);
+* ``public`` (n,) uint32 (cards each seat was seen to take), ``discards`` uint32;
+* ``coins`` (n,), ``active`` (n,), ``pot``, ``dealer``, ``phase``, ``knocker``,
+  ``passes``, ``turns``, ``round``, ``winner``, ``draw_cards`` (n,);
+* the last showdown (for the "lost the previous round" flag and ``state.last``):
+  ``last_hands`` (n, 3), bitmasks of seats shown / losers / paid / sunk, a reason code;
+* the round's public record as a fixed buffer: ``actions`` (max_round_turns +
+  n + 2,) and ``num_moves``. With the deck order it is the whole round:
+  :func:`to_rules` replays it through the rules to rebuild ``state.moves``.
+
+Actions, observations (float32, the same expressions as ``env.py``) and
+rewards are those of ``envs/swimming/env.py``; ``tests/test_batched_swimming.py``
+plays both side by side to keep it so. The buffer holds one byte per possible
+move of a round per board: a large ``max_round_turns`` costs memory, not time.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from envs.core.batched import BatchedGame, Engine, randint
+from envs.swimming.env import PER_SEAT, observation_size
+from envs.swimming.rules import (
+    BINGO2,
+    CHOICE,
+    FIRE2,
+    FIRE_SCORE,
+    KEEP_LOT,
+    KNOCK,
+    NUM_ACTIONS,
+    NUM_CARDS,
+    OVER,
+    PASS,
+    PLAY,
+    SCORE2,
+    SWAP_ALL,
+    Showdown,
+    SwimmingGame,
+    SwimmingState,
+    bits,
+)
+
+REASONS = ("bingo", "fire", "knock", "deck", "turn limit", "void")
+_BINGO, _FIRE, _KNOCK, _DECK, _TURN_LIMIT, _VOID = range(6)
+_SCORE2 = np.array(SCORE2, dtype=np.int8)
+# the variant's rule parameters, in this order, as the first constant of every kernel
+_N, _KNOCK_FIRST, _OPEN, _COINS, _MAX_TURNS = range(5)
+
+_GAME_ARRAYS = ("hands", "middle", "other_lot", "deck", "pos", "public", "discards", "coins", "active", "pot",
+                "dealer", "phase", "knocker", "passes", "turns", "round", "winner", "draw_cards", "last_valid",
+                "last_hands", "last_shown", "last_losers", "last_paid", "last_sunk", "last_reason", "actions",
+                "num_moves")
+
+
+# -- helpers (inlined into the kernels) -------------------------------------------------------
+@njit(cache=True, inline="always")
+def _score(score, a, b, c):
+    return np.int64(score[(np.int64(a) << 10) | (np.int64(b) << 5) | np.int64(c)])
+
+
+@njit(cache=True, inline="always")
+def _sort3(x, i):
+    """Sort row ``i`` of an (m, 3) array in place (three cards, or -1s)."""
+    a, b, c = x[i, 0], x[i, 1], x[i, 2]
+    if a > b:
+        a, b = b, a
+    if b > c:
+        b, c = c, b
+    if a > b:
+        a, b = b, a
+    x[i, 0], x[i, 1], x[i, 2] = a, b, c
+
+
+@njit(cache=True, inline="always")
+def _next_active(active, i, seat, n):
+    for k in range(1, n + 1):
+        s = (seat + k) % n
+        if active[i, s]:
+            return s
+    return -1
+
+
+@njit(cache=True, inline="always")
+def _num_active(active, i, n):
+    count = 0
+    for s in range(n):
+        count += active[i, s]
+    return count
+
+
+@njit(cache=True, inline="always")
+def _knock_allowed(i, phase, knocker, turns, active, params):
+    if phase[i] != PLAY or knocker[i] >= 0:
+        return False
+    return params[_KNOCK_FIRST] != 0 or turns[i] >= _num_active(active, i, params[_N])
+
+
+@njit(cache=True, inline="always")
+def _mask3(cards):
+    one = np.int64(1)
+    return (one << np.int64(cards[0])) | (one << np.int64(cards[1])) | (one << np.int64(cards[2]))
+
+
+@njit(cache=True, inline="always")
+def _plane(out, i, offset, mask):
+    """``out[i, offset + c]`` = bit ``c`` of ``mask`` for the 32 cards (every entry written: no zeroing needed)."""
+    for c in range(NUM_CARDS):
+        out[i, offset + c] = (mask >> c) & 1
+
+
+@njit(cache=True)
+def _start_round(i, rng, to_move, hands, middle, other_lot, deck, pos, public, discards, coins, active, dealer,
+                 phase, knocker, passes, turns, round_, num_moves, n):
+    """Shuffle the board's deck and deal: three cards to every active seat, two lots to the dealer."""
+    for k in range(NUM_CARDS):
+        deck[i, k] = k
+    for k in range(NUM_CARDS - 1, 0, -1):
+        j = randint(rng, i, k + 1)
+        deck[i, k], deck[i, j] = deck[i, j], deck[i, k]
+    p = 0
+    for s in range(n):
+        public[i, s] = 0
+        if active[i, s]:
+            for k in range(3):
+                hands[i, s, k] = deck[i, p + k]
+            _sort3(hands[i], s)
+            for k in range(3):  # the deck keeps each lot sorted too: one deck order per deal
+                deck[i, p + k] = hands[i, s, k]
+            p += 3
+        else:
+            for k in range(3):
+                hands[i, s, k] = -1
+    for k in range(3):
+        other_lot[i, k] = deck[i, p + k]
+        middle[i, k] = -1
+    _sort3(other_lot, i)
+    for k in range(3):
+        deck[i, p + k] = other_lot[i, k]
+    for b in range(p + 3, NUM_CARDS, 3):  # and each refresh's three (a refresh sorts them anyway)
+        for k in range(b + 1, min(b + 3, NUM_CARDS)):
+            c = deck[i, k]
+            j = k
+            while j > b and deck[i, j - 1] > c:
+                deck[i, j] = deck[i, j - 1]
+                j -= 1
+            deck[i, j] = c
+    pos[i] = p + 3
+    discards[i] = 0
+    phase[i] = CHOICE
+    to_move[i] = dealer[i]
+    knocker[i] = -1
+    passes[i] = 0
+    turns[i] = 0
+    round_[i] += 1
+    num_moves[i] = 0
+
+
+@njit(cache=True)
+def _showdown(i, reason, rewards, rng, to_move, over, hands, middle, other_lot, deck, pos, public, discards, coins,
+              active, pot, dealer, phase, knocker, passes, turns, round_, winner, last_valid, last_hands, last_shown,
+              last_losers, last_paid, last_sunk, last_reason, num_moves, params, score):
+    """Score the round, collect coins, sink swimmers; the next round or the game's end (rules.showdown)."""
+    n = params[_N]
+    fire = -1
+    low = 1000
+    shown = 0
+    for s in range(n):
+        if active[i, s]:
+            shown |= 1 << s
+            v = _score(score, hands[i, s, 0], hands[i, s, 1], hands[i, s, 2])
+            if v == FIRE2 and fire < 0:
+                fire = s
+            low = min(low, v)
+            for k in range(3):
+                last_hands[i, s, k] = hands[i, s, k]
+        else:
+            for k in range(3):
+                last_hands[i, s, k] = -1
+    losers = 0
+    all_broke = True
+    for s in range(n):
+        if not active[i, s]:
+            continue
+        if fire >= 0:
+            lost = s != fire
+        else:
+            lost = _score(score, hands[i, s, 0], hands[i, s, 1], hands[i, s, 2]) == low
+        if lost:
+            losers |= 1 << s
+        if coins[i, s] != 0:
+            all_broke = False
+    last_valid[i] = True
+    last_shown[i] = shown
+    last_losers[i] = losers
+    last_paid[i] = 0
+    last_sunk[i] = 0
+    if losers == shown and all_broke:
+        last_reason[i] = _VOID
+        _start_round(i, rng, to_move, hands, middle, other_lot, deck, pos, public, discards, coins, active, dealer,
+                     phase, knocker, passes, turns, round_, num_moves, n)
+        return
+    last_reason[i] = _FIRE if fire >= 0 else reason
+    paid = 0
+    sunk = 0
+    for s in range(n):
+        if losers & (1 << s):
+            if coins[i, s] > 0:
+                coins[i, s] -= 1
+                pot[i] += 1
+                rewards[i, s] -= 1.0
+                paid |= 1 << s
+            else:
+                active[i, s] = False
+                for k in range(3):
+                    hands[i, s, k] = -1
+                sunk |= 1 << s
+    last_paid[i] = paid
+    last_sunk[i] = sunk
+    if _num_active(active, i, n) == 1:
+        w = _next_active(active, i, 0, n)  # the only one left (seat 0 itself counts last)
+        winner[i] = w
+        rewards[i, w] += np.float32(pot[i])
+        phase[i] = OVER
+        over[i] = True
+        to_move[i] = w
+        return
+    dealer[i] = _next_active(active, i, dealer[i], n)
+    _start_round(i, rng, to_move, hands, middle, other_lot, deck, pos, public, discards, coins, active, dealer,
+                 phase, knocker, passes, turns, round_, num_moves, n)
+
+
+# -- kernels ----------------------------------------------------------------------------------
+@njit(cache=True)
+def reset(where, rng, to_move, over, hands, middle, other_lot, deck, pos, public, discards, coins, active, pot,
+          dealer, phase, knocker, passes, turns, round_, winner, draw_cards, last_valid, last_hands, last_shown,
+          last_losers, last_paid, last_sunk, last_reason, actions, num_moves, params, score):
+    n = params[_N]
+    for i in range(where.shape[0]):
+        if not where[i]:
+            continue
+        # the dealer draw: n distinct cards (a partial shuffle); highest rank deals, equal ranks the higher suit
+        for k in range(NUM_CARDS):
+            deck[i, k] = k
+        best = -1
+        for s in range(n):
+            j = s + randint(rng, i, NUM_CARDS - s)
+            deck[i, s], deck[i, j] = deck[i, j], deck[i, s]
+            c = np.int64(deck[i, s])
+            draw_cards[i, s] = c
+            key = ((c & 7) << 2) | (c >> 3)
+            if key > best:
+                best = key
+                dealer[i] = s
+        for s in range(n):
+            coins[i, s] = params[_COINS]
+            active[i, s] = True
+            for k in range(3):
+                last_hands[i, s, k] = -1
+        pot[i] = 0
+        round_[i] = 0
+        winner[i] = -1
+        last_valid[i] = False
+        last_shown[i] = 0
+        last_losers[i] = 0
+        last_paid[i] = 0
+        last_sunk[i] = 0
+        last_reason[i] = 0
+        over[i] = False
+        _start_round(i, rng, to_move, hands, middle, other_lot, deck, pos, public, discards, coins, active, dealer,
+                     phase, knocker, passes, turns, round_, num_moves, n)
+
+
+@njit(cache=True)
+def legal(out, to_move, over, hands, middle, other_lot, deck, pos, public, discards, coins, active, pot, dealer,
+          phase, knocker, passes, turns, round_, winner, draw_cards, last_valid, last_hands, last_shown, last_losers,
+          last_paid, last_sunk, last_reason, actions, num_moves, params, score):
+    for i in range(out.shape[0]):
+        for a in range(NUM_ACTIONS):
+            out[i, a] = False
+        if over[i] or phase[i] == OVER:
+            continue
+        if phase[i] == CHOICE:
+            out[i, KEEP_LOT] = True
+            out[i, KEEP_LOT + 1] = True
+            continue
+        for a in range(KNOCK):
+            out[i, a] = True
+        out[i, KNOCK] = _knock_allowed(i, phase, knocker, turns, active, params)
+
+
+@njit(cache=True)
+def step(acts, rewards, rng, to_move, over, hands, middle, other_lot, deck, pos, public, discards, coins, active,
+         pot, dealer, phase, knocker, passes, turns, round_, winner, draw_cards, last_valid, last_hands, last_shown,
+         last_losers, last_paid, last_sunk, last_reason, actions, num_moves, params, score):
+    n = params[_N]
+    for i in range(acts.shape[0]):
+        action = acts[i]
+        if action < 0:
+            continue
+        me = to_move[i]
+        actions[i, num_moves[i]] = action
+        num_moves[i] += 1
+        if phase[i] == CHOICE:
+            if action != KEEP_LOT:
+                for k in range(3):
+                    middle[i, k] = hands[i, me, k]
+                    hands[i, me, k] = other_lot[i, k]
+            else:
+                for k in range(3):
+                    middle[i, k] = other_lot[i, k]
+            for k in range(3):
+                other_lot[i, k] = -1
+            phase[i] = PLAY
+            to_move[i] = _next_active(active, i, me, n)
+            for s in range(n):
+                if active[i, s] and _score(score, hands[i, s, 0], hands[i, s, 1], hands[i, s, 2]) >= BINGO2:
+                    _showdown(i, _BINGO, rewards, rng, to_move, over, hands, middle, other_lot, deck, pos, public,
+                              discards, coins, active, pot, dealer, phase, knocker, passes, turns, round_, winner,
+                              last_valid, last_hands, last_shown, last_losers, last_paid, last_sunk, last_reason,
+                              num_moves, params, score)
+                    break
+            continue
+        turns[i] += 1
+        if action < SWAP_ALL:
+            h, m = action // 3, action % 3
+            given = np.int64(hands[i, me, h])
+            taken = np.int64(middle[i, m])
+            hands[i, me, h] = taken
+            middle[i, m] = given
+            _sort3(hands[i], me)
+            _sort3(middle, i)
+            public[i, me] = (np.int64(public[i, me]) & ~(np.int64(1) << given)) | (np.int64(1) << taken)
+            passes[i] = 0
+        elif action == SWAP_ALL:
+            seen = np.int64(0)
+            for k in range(3):
+                c = middle[i, k]
+                middle[i, k] = hands[i, me, k]
+                hands[i, me, k] = c
+                seen |= np.int64(1) << np.int64(c)
+            public[i, me] = seen
+            passes[i] = 0
+        elif action == PASS:
+            passes[i] += 1
+        else:  # KNOCK
+            knocker[i] = me
+            passes[i] = 0
+        if action <= SWAP_ALL and _score(score, hands[i, me, 0], hands[i, me, 1], hands[i, me, 2]) >= BINGO2:
+            _showdown(i, _BINGO, rewards, rng, to_move, over, hands, middle, other_lot, deck, pos, public, discards,
+                      coins, active, pot, dealer, phase, knocker, passes, turns, round_, winner, last_valid,
+                      last_hands, last_shown, last_losers, last_paid, last_sunk, last_reason, num_moves, params, score)
+            continue
+        if knocker[i] < 0 and passes[i] >= _num_active(active, i, n):
+            if NUM_CARDS - pos[i] < 3:
+                _showdown(i, _DECK, rewards, rng, to_move, over, hands, middle, other_lot, deck, pos, public,
+                          discards, coins, active, pot, dealer, phase, knocker, passes, turns, round_, winner,
+                          last_valid, last_hands, last_shown, last_losers, last_paid, last_sunk, last_reason,
+                          num_moves, params, score)
+                continue
+            d = np.int64(discards[i])
+            for k in range(3):
+                d |= np.int64(1) << np.int64(middle[i, k])
+                middle[i, k] = deck[i, pos[i] + k]
+            discards[i] = d
+            _sort3(middle, i)
+            pos[i] += 3
+            passes[i] = 0
+        nxt = _next_active(active, i, me, n)
+        if nxt == knocker[i]:
+            _showdown(i, _KNOCK, rewards, rng, to_move, over, hands, middle, other_lot, deck, pos, public, discards,
+                      coins, active, pot, dealer, phase, knocker, passes, turns, round_, winner, last_valid,
+                      last_hands, last_shown, last_losers, last_paid, last_sunk, last_reason, num_moves, params, score)
+            continue
+        if knocker[i] < 0 and turns[i] >= params[_MAX_TURNS]:
+            _showdown(i, _TURN_LIMIT, rewards, rng, to_move, over, hands, middle, other_lot, deck, pos, public,
+                      discards, coins, active, pot, dealer, phase, knocker, passes, turns, round_, winner, last_valid,
+                      last_hands, last_shown, last_losers, last_paid, last_sunk, last_reason, num_moves, params, score)
+            continue
+        to_move[i] = nxt
+
+
+@njit(cache=True)
+def observe(seats, out, to_move, over, hands, middle, other_lot, deck, pos, public, discards, coins, active, pot,
+            dealer, phase, knocker, passes, turns, round_, winner, draw_cards, last_valid, last_hands, last_shown,
+            last_losers, last_paid, last_sunk, last_reason, actions, num_moves, params, score):
+    n = params[_N]
+    start_coins = params[_COINS]
+    base = 64 + 32 * n
+    o = base + PER_SEAT * n
+    for i in range(out.shape[0]):
+        seat = seats[i]
+        full = hands[i, seat, 0] >= 0
+        _plane(out, i, 0, _mask3(hands[i, seat]) if full else np.int64(0))
+        _plane(out, i, 32, _mask3(middle[i]) if middle[i, 0] >= 0 else np.int64(0))
+        _plane(out, i, 64, np.int64(discards[i]))
+        losers = np.int64(last_losers[i]) if last_valid[i] and last_reason[i] != _VOID else np.int64(0)
+        ph = phase[i]
+        for r in range(n):
+            s = (seat + r) % n
+            if r:
+                seen = np.int64(0)
+                if active[i, s]:
+                    if not params[_OPEN]:
+                        seen = np.int64(public[i, s])
+                    elif hands[i, s, 0] >= 0:
+                        seen = _mask3(hands[i, s])
+                _plane(out, i, 64 + 32 * r, seen)
+            b = base + PER_SEAT * r
+            out[i, b] = min(coins[i, s] / start_coins, 1.0)
+            out[i, b + 1] = active[i, s] and coins[i, s] == 0
+            out[i, b + 2] = active[i, s]
+            out[i, b + 3] = dealer[i] == s
+            out[i, b + 4] = knocker[i] == s
+            out[i, b + 5] = to_move[i] == s and ph != OVER
+            out[i, b + 6] = (losers >> s) & 1
+        out[i, o] = pot[i] / (n * start_coins)
+        out[i, o + 1] = (NUM_CARDS - pos[i]) / 32.0
+        out[i, o + 2] = ph == CHOICE
+        out[i, o + 3] = ph == PLAY
+        out[i, o + 4] = ph == OVER
+        out[i, o + 5] = passes[i] / n
+        out[i, o + 6] = to_move[i] == seat and _knock_allowed(i, phase, knocker, turns, active, params)
+        out[i, o + 7] = 0.0
+        if full:
+            v = _score(score, hands[i, seat, 0], hands[i, seat, 1], hands[i, seat, 2])
+            out[i, o + 7] = (FIRE_SCORE if v == FIRE2 else v / 2) / FIRE_SCORE
+
+
+# -- one board <-> the rules' state ---------------------------------------------------------------
+def _cards(row) -> list[int]:
+    return [int(c) for c in row if c >= 0]
+
+
+def _seats_of(mask: int, n: int) -> list[int]:
+    return [s for s in range(n) if mask >> s & 1]
+
+
+def _last(batch: BatchedGame, i: int, n: int) -> Showdown | None:
+    a = batch.arrays
+    if not a["last_valid"][i]:
+        return None
+    shown = _seats_of(int(a["last_shown"][i]), n)
+    hands = {s: _cards(a["last_hands"][i, s]) for s in shown}
+    scores = {}
+    for s in shown:
+        v = SCORE2[hands[s][0] << 10 | hands[s][1] << 5 | hands[s][2]]
+        scores[s] = FIRE_SCORE if v == FIRE2 else v / 2
+    return Showdown(hands, scores, _seats_of(int(a["last_losers"][i]), n), _seats_of(int(a["last_paid"][i]), n),
+                    _seats_of(int(a["last_sunk"][i]), n), REASONS[int(a["last_reason"][i])])
+
+
+def _replayed_moves(game: SwimmingGame, state: SwimmingState, deck: list[int], actions: list[int]) -> list:
+    """The round's ``state.moves``: its deal (``deck``, the round's deck order) and ``actions`` through the rules."""
+    n = game.num_players
+    start = game.copy_state(state)
+    if state.phase == OVER and state.last is not None:  # undo the final showdown: the round as it was dealt
+        for s in state.last.paid:
+            start.coins[s] += 1
+        start.pot -= len(state.last.paid)
+        for s in state.last.sunk:
+            start.active[s] = True
+        start.phase, start.winner = CHOICE, -1
+    k = 0
+    start.hands = [[] for _ in range(n)]
+    for s in range(n):
+        if start.active[s]:
+            start.hands[s] = sorted(deck[k:k + 3])
+            k += 3
+    start.other_lot, start.deck = sorted(deck[k:k + 3]), deck[k + 3:]
+    start.middle, start.public, start.discards = [], [0] * n, 0
+    start.phase, start.to_move, start.knocker, start.passes, start.turns = CHOICE, start.dealer, -1, 0, 0
+    start.moves = []
+    for action in actions:  # within a round the rules draw nothing: no generator needed
+        game.apply(start, action, None)
+    return start.moves
+
+
+def to_rules(batch: BatchedGame, i: int) -> SwimmingState:
+    """Board ``i`` as the rules' :class:`SwimmingState` (``moves`` rebuilt by replaying the round's record)."""
+    a = batch.arrays
+    game = batch.engine.rules
+    n = game.num_players
+    pos = int(a["pos"][i])
+    deck = [int(c) for c in a["deck"][i]]
+    state = SwimmingState(
+        coins=[int(c) for c in a["coins"][i]], active=[bool(x) for x in a["active"][i]], pot=int(a["pot"][i]),
+        dealer=int(a["dealer"][i]), hands=[_cards(h) for h in a["hands"][i]], middle=_cards(a["middle"][i]),
+        deck=deck[pos:], other_lot=_cards(a["other_lot"][i]), public=[int(p) for p in a["public"][i]],
+        discards=int(a["discards"][i]), phase=int(a["phase"][i]), to_move=int(batch.to_move[i]),
+        knocker=int(a["knocker"][i]), passes=int(a["passes"][i]), turns=int(a["turns"][i]), round=int(a["round"][i]),
+        winner=int(a["winner"][i]), draw_cards=[int(c) for c in a["draw_cards"][i]], last=_last(batch, i, n))
+    state.moves = _replayed_moves(game, state, deck, [int(x) for x in a["actions"][i, :int(a["num_moves"][i])]])
+    return state
+
+
+def from_rules(batch: BatchedGame, i: int, state: SwimmingState) -> None:
+    """Put the rules' ``state`` on board ``i``; the round's deal is recovered by walking ``state.moves`` back."""
+    game = batch.engine.rules
+    n = game.num_players
+    a = batch.arrays
+    if not isinstance(state, SwimmingState) or len(state.coins) != n or len(state.hands) != n:
+        raise ValueError(f"swimming: set_board needs a SwimmingState of {n} players, got "
+                         f"{type(state).__name__} with {len(getattr(state, 'coins', ()))} seats")
+    walk = game.copy_state(state)
+    if state.phase == OVER and state.last is not None:  # the sunk seats' hands as shown, for the walk back
+        for s, hand in state.last.hands.items():
+            walk.hands[s] = hand[:]
+    if state.moves:
+        dealt, _ = game.past_decisions(walk, -1)[0]
+    else:
+        dealt = walk
+    deck = []
+    for s in range(n):
+        if dealt.hands[s]:
+            deck += sorted(dealt.hands[s])
+    deck += sorted(dealt.other_lot) + list(dealt.deck)
+    if sorted(deck) != list(range(NUM_CARDS)):
+        raise ValueError(f"swimming: the round's deal recovered from the state is not the 32 cards: {deck}")
+    if len(state.moves) > a["actions"].shape[1]:
+        raise ValueError(f"swimming: {len(state.moves)} moves in the round do not fit the engine's record "
+                         f"({a['actions'].shape[1]}: max_round_turns + num_players + 2)")
+
+    def row(cards):
+        return list(cards) + [-1] * (3 - len(cards))
+
+    a["hands"][i] = [row(h) for h in state.hands]
+    a["middle"][i] = row(state.middle)
+    a["other_lot"][i] = row(state.other_lot)
+    a["deck"][i] = deck
+    a["pos"][i] = NUM_CARDS - len(state.deck)
+    a["public"][i] = state.public
+    a["discards"][i] = state.discards
+    a["coins"][i] = state.coins
+    a["active"][i] = state.active
+    a["pot"][i] = state.pot
+    a["dealer"][i] = state.dealer
+    a["phase"][i] = state.phase
+    a["knocker"][i] = state.knocker
+    a["passes"][i] = state.passes
+    a["turns"][i] = state.turns
+    a["round"][i] = state.round
+    a["winner"][i] = state.winner
+    a["draw_cards"][i] = state.draw_cards
+    last = state.last
+    a["last_valid"][i] = last is not None
+    a["last_hands"][i] = -1
+    if last is not None:
+        for s, hand in last.hands.items():
+            a["last_hands"][i, s] = row(hand)
+        a["last_shown"][i] = bits(last.hands.keys())
+        a["last_losers"][i], a["last_paid"][i], a["last_sunk"][i] = bits(last.losers), bits(last.paid), bits(last.sunk)
+        a["last_reason"][i] = REASONS.index(last.reason)
+    else:
+        a["last_shown"][i] = a["last_losers"][i] = a["last_paid"][i] = a["last_sunk"][i] = a["last_reason"][i] = 0
+    a["actions"][i] = 0
+    a["actions"][i, :len(state.moves)] = [m.action for m in state.moves]
+    a["num_moves"][i] = len(state.moves)
+    batch.to_move[i] = state.to_move
+    batch.over[i] = state.phase == OVER
+
+
+def engine(**params) -> Engine:
+    """Swimming's engine for the rule parameters of :class:`SwimmingGame` (a bad one is named there)."""
+    rules = SwimmingGame(**params)
+    n = rules.num_players
+    record = rules.max_round_turns + n + 2  # the dealer's choice, the turns, a knock's last round
+    arrays = {
+        "hands": ((n, 3), np.int8), "middle": ((3,), np.int8), "other_lot": ((3,), np.int8),
+        "deck": ((NUM_CARDS,), np.int8), "pos": ((), np.int8), "public": ((n,), np.uint32),
+        "discards": ((), np.uint32), "coins": ((n,), np.int8), "active": ((n,), np.bool_), "pot": ((), np.int16),
+        "dealer": ((), np.int8), "phase": ((), np.int8), "knocker": ((), np.int8), "passes": ((), np.int8),
+        "turns": ((), np.int32), "round": ((), np.int32), "winner": ((), np.int8), "draw_cards": ((n,), np.int8),
+        "last_valid": ((), np.bool_), "last_hands": ((n, 3), np.int8), "last_shown": ((), np.uint8),
+        "last_losers": ((), np.uint8), "last_paid": ((), np.uint8), "last_sunk": ((), np.uint8),
+        "last_reason": ((), np.int8), "actions": ((record,), np.int8), "num_moves": ((), np.int32),
+    }
+    assert tuple(arrays) == _GAME_ARRAYS
+    consts = (np.array([n, rules.knock_first_round, rules.open_hands, rules.start_coins, rules.max_round_turns],
+                       dtype=np.int64), _SCORE2)
+    return Engine(name="swimming", num_players=n, num_actions=NUM_ACTIONS, obs_size=observation_size(n),
+                  arrays=arrays, reset=reset, legal=legal, step=step, observe=observe, to_rules=to_rules,
+                  from_rules=from_rules, rules=rules, has_chance=True, params=dict(rules.params), consts=consts)
