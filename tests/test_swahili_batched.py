@@ -101,6 +101,8 @@ def test_bad_input_is_named():
     batch = envs.make_batched("swahili", 4, num_players=3)
     with pytest.raises(ValueError, match="3-player board"):
         batch.set_board(0, SwahiliGame(num_players=2).new_state(None))
+    with pytest.raises(ValueError, match="not a position of 3 players"):
+        batch.set_board(0, state_from([[13], [3], [3]]))
     with pytest.raises(ValueError, match="illegal action.*board 1: 11"):
         batch.step(np.array([0, STOP, 0, 0]))  # stop with no choice pending
 

@@ -4,8 +4,9 @@ Per board, the rules' :class:`~envs.swahili.rules.SwahiliState` as arrays:
 ``rows`` (n, 11) int8 (seat p's pieces in rows 1-11), ``centre`` (n,) int8,
 ``compound`` (n,) int8, ``pending`` int8 (-1: no stop / continue choice) and
 ``plies`` int32, for n = ``num_players``. The kernels read n from the arrays'
-shape and the reward mode from ``Engine.consts`` (``_REWARD_SCORE``), so one
-compiled kernel serves every variant. ``_sow`` and ``_points`` are the rules'
+shape and the variant from ``Engine.consts`` (the reward mode; the observation's
+compound and score values, c / scale for every c, computed as ``env.py`` does), so
+one compiled kernel serves every variant. ``_sow`` and ``_points`` are the rules'
 ``sow`` / ``sow_own`` and ``points`` in numba. Actions, observations and
 rewards are exactly those of ``envs/swahili/env.py`` (observations: the same
 float64 expressions, stored as float32); ``tests/test_batched.py`` plays both
@@ -23,6 +24,8 @@ from envs.swahili.rules import (CAPTURE_POINTS, CENTRE, CENTRE_POINTS, FIRST_CAP
                                 PIECES, START_ROWS, STOP, SwahiliGame, SwahiliState)
 
 _START_ROWS = np.array(START_ROWS, dtype=np.int8)  # a constant of the compiled kernels
+# c / PIECES for every count c a seat's row or centre can hold, as env.py computes it (float64, then float32)
+_COUNT_VALUE = np.array([c / PIECES for c in range(PIECES + 1)], dtype=np.float32)
 _REWARD_SCORE = 0  # consts[0][_REWARD_SCORE]: 1 for reward="score", 0 for reward="win"
 
 
@@ -55,7 +58,7 @@ def _sow(rows, centre, compound, i, me, row):
 
 
 @njit(cache=True)
-def reset(where, rng, to_move, over, rows, centre, compound, pending, plies, params):
+def reset(where, rng, to_move, over, rows, centre, compound, pending, plies, params, compound_value, score_value):
     for i in range(where.shape[0]):
         if not where[i]:
             continue
@@ -71,7 +74,7 @@ def reset(where, rng, to_move, over, rows, centre, compound, pending, plies, par
 
 
 @njit(cache=True)
-def legal(out, to_move, over, rows, centre, compound, pending, plies, params):
+def legal(out, to_move, over, rows, centre, compound, pending, plies, params, compound_value, score_value):
     for i in range(out.shape[0]):
         for a in range(NUM_ACTIONS):
             out[i, a] = False
@@ -87,7 +90,8 @@ def legal(out, to_move, over, rows, centre, compound, pending, plies, params):
 
 
 @njit(cache=True)
-def step(actions, rewards, rng, to_move, over, rows, centre, compound, pending, plies, params):
+def step(actions, rewards, rng, to_move, over, rows, centre, compound, pending, plies, params, compound_value,
+         score_value):
     n = rows.shape[1]
     score_rewards = params[_REWARD_SCORE] != 0
     before = np.zeros(n, dtype=np.int64)
@@ -140,10 +144,8 @@ def step(actions, rewards, rng, to_move, over, rows, centre, compound, pending, 
 
 
 @njit(cache=True)
-def observe(seats, out, to_move, over, rows, centre, compound, pending, plies, params):
+def observe(seats, out, to_move, over, rows, centre, compound, pending, plies, params, compound_value, score_value):
     n = rows.shape[1]
-    compound_scale = PIECES * (n - 1)
-    score_scale = 120 + 60 * (n - 1)
     base = BLOCK * n
     for i in range(out.shape[0]):
         seat = seats[i]
@@ -151,12 +153,12 @@ def observe(seats, out, to_move, over, rows, centre, compound, pending, plies, p
             s = (seat + b) % n
             o = BLOCK * b
             for r in range(NUM_ROWS):
-                out[i, o + r] = rows[i, s, r] / PIECES
+                out[i, o + r] = _COUNT_VALUE[rows[i, s, r]]
             for r in range(FIRST_CAPTURE_ROW, NUM_ROWS):
                 out[i, o + NUM_ROWS + r - FIRST_CAPTURE_ROW] = 1.0 if rows[i, s, r] == 1 else 0.0
-            out[i, o + 16] = centre[i, s] / PIECES
-            out[i, o + 17] = compound[i, s] / compound_scale
-            out[i, o + 18] = _points(compound, centre, i, s) / score_scale
+            out[i, o + 16] = _COUNT_VALUE[centre[i, s]]
+            out[i, o + 17] = compound_value[compound[i, s]]
+            out[i, o + 18] = score_value[_points(compound, centre, i, s)]
         for k in range(base, out.shape[1]):
             out[i, k] = 0.0
         if pending[i] >= 0:
@@ -175,13 +177,19 @@ def to_rules(batch: BatchedGame, i: int) -> SwahiliState:
 
 
 def from_rules(batch: BatchedGame, i: int, state: SwahiliState) -> None:
-    """Put the rules' ``state`` on board ``i`` (a state of another player count is refused by name)."""
+    """Put the rules' ``state`` on board ``i`` (refused by name: another player count, counts out of range)."""
     n = batch.num_players
     if len(state.rows) != n or len(state.centre) != n or len(state.compound) != n \
             or any(len(r) != NUM_ROWS for r in state.rows):
         raise ValueError(f"swahili: a {n}-player board needs {n} seats of {NUM_ROWS} rows, got rows of "
                          f"{[len(r) for r in state.rows]}, {len(state.centre)} centre and "
                          f"{len(state.compound)} compound counts")
+    counts = [c for r in state.rows for c in r] + list(state.centre)
+    if min(counts) < 0 or max(counts) > PIECES or not all(0 <= c <= PIECES * (n - 1) for c in state.compound) \
+            or not -1 <= state.pending < NUM_ROWS or not 0 <= state.to_move < n:
+        raise ValueError(f"swahili: not a position of {n} players with {PIECES} pieces each: rows {state.rows}, "
+                         f"centre {state.centre}, compound {state.compound}, to_move {state.to_move}, "
+                         f"pending {state.pending}")
     a = batch.arrays
     a["rows"][i] = state.rows
     a["centre"][i] = state.centre
@@ -196,10 +204,16 @@ def engine(**params) -> Engine:
     """Swahili's engine under rule ``params`` (``num_players``, ``reward``; bad ones are named by the rules)."""
     rules = SwahiliGame(**params)
     n = rules.num_players
-    consts = np.array([1 if rules.score_rewards else 0], dtype=np.int8)
-    consts.setflags(write=False)
+    compound_scale, score_scale = PIECES * (n - 1), 120 + 60 * (n - 1)  # env.py's scales
+    consts = (np.array([1 if rules.score_rewards else 0], dtype=np.int8),
+              # c / scale for every compound and score a seat can reach, as env.py computes it
+              np.array([c / compound_scale for c in range(PIECES * (n - 1) + 1)], dtype=np.float32),
+              np.array([s / score_scale for s in range(CAPTURE_POINTS * PIECES * (n - 1) + CENTRE_POINTS * PIECES + 1)],
+                       dtype=np.float32))
+    for array in consts:
+        array.setflags(write=False)
     return Engine(name="swahili", num_players=n, num_actions=NUM_ACTIONS, obs_size=observation_size(n),
                   arrays={"rows": ((n, NUM_ROWS), np.int8), "centre": ((n,), np.int8),
                           "compound": ((n,), np.int8), "pending": ((), np.int8), "plies": ((), np.int32)},
                   reset=reset, legal=legal, step=step, observe=observe, to_rules=to_rules, from_rules=from_rules,
-                  rules=rules, params=dict(rules.params), consts=(consts,))
+                  rules=rules, params=dict(rules.params), consts=consts)
