@@ -81,7 +81,7 @@ GAMES: dict[str, GameEntry] = {
         GameEntry("twirls", "envs.twirls_v0", "envs.twirls", "swgym/Twirls-v0", variants=({}, {"board_size": 8})),
         GameEntry("swimming", "envs.swimming_v0", "envs.swimming", "swgym/Swimming-v0", batched="envs.swimming.batched",
                   variants=({"num_players": 4}, {"num_players": 2}, {"num_players": 6})),
-        GameEntry("swahili", "envs.swahili_v0", "envs.swahili", "swgym/Swahili-v0",
+        GameEntry("swahili", "envs.swahili_v0", "envs.swahili", "swgym/Swahili-v0", batched="envs.swahili.batched",
                   variants=({"num_players": 2}, {"num_players": 3}, {"num_players": 4}),
                   training_configs=("swahili", "swahili_4p")),
         GameEntry("swish", "envs.swish_v0", "envs.swish", "swgym/Swish-v0",

@@ -58,7 +58,8 @@ def play_both(name, params, num_games, seed):
             if actions[i] < 0:
                 continue
             aec.step(int(actions[i]))
-            expected = [aec.rewards[a] for a in aec.possible_agents]
+            # the AEC's float rewards in the batch's reward dtype (float32: a 4-player loser's -1/3 rounds)
+            expected = np.array([aec.rewards[a] for a in aec.possible_agents], dtype=rewards.dtype)
             np.testing.assert_array_equal(rewards[i], expected, err_msg=f"rewards, board {i}, step {steps}")
             assert done[i] == aec.game.is_over(aec.game_state), (i, steps)
         steps += 1
@@ -92,9 +93,10 @@ def test_conversions_round_trip_on_mid_game_positions(name, params):
 
 @pytest.mark.parametrize(("name", "params"), BATCHED)
 def test_same_seed_same_games_and_streams_differ_by_board(name, params):
-    def trace(seed):
+    def trace(seed):  # rewards and the positions reached: games with only final rewards last over 40 plies
         batch = envs.make_batched(name, 16, seed=seed, **params)
-        return [batch.step(batch.random_actions(), autoreset=True)[0].copy() for _ in range(40)], batch
+        return [np.hstack([batch.step(batch.random_actions(), autoreset=True)[0], batch.observe(batch.to_move)])
+                for _ in range(40)], batch
     (a, batch_a), (b, _), (c, _) = trace(5), trace(5), trace(6)
     assert all((x == y).all() for x, y in zip(a, b))
     assert not all((x == y).all() for x, y in zip(a, c))
