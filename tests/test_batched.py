@@ -42,26 +42,26 @@ def play_both(name, params, num_games, seed):
     players = batch.num_players
     steps = 0
     while not batch.over.all():
-        masks = batch.legal_mask().copy()
-        obs = [batch.observe(seat).copy() for seat in range(players)]
+        live = np.flatnonzero(~batch.over)
         actions = batch.random_actions()
-        for i, aec in enumerate(aecs):
-            if batch.over[i]:
-                continue
-            assert aec.agent_selection == aec.possible_agents[batch.to_move[i]], (i, steps)
-            np.testing.assert_array_equal(masks[i], aec.legal_mask(), err_msg=f"mask, board {i}, step {steps}")
-            for seat in range(players):
-                np.testing.assert_array_equal(obs[seat][i], aec.observe_state(aec.game, aec.game_state, seat),
-                                              err_msg=f"observation of seat {seat}, board {i}, step {steps}")
+        where = f"step {steps}, boards {live[:8].tolist()}..."
+        # one comparison per step over every live board (stacked): per-board asserts cost more than the games
+        assert [aecs[i].agent_selection for i in live] == [aecs[i].possible_agents[batch.to_move[i]] for i in live]
+        np.testing.assert_array_equal(batch.legal_mask()[live], np.stack([aecs[i].legal_mask() for i in live]),
+                                      err_msg=f"masks, {where}")
+        for seat in range(players):
+            np.testing.assert_array_equal(
+                batch.observe(seat)[live],
+                np.stack([aecs[i].observe_state(aecs[i].game, aecs[i].game_state, seat) for i in live]),
+                err_msg=f"observations of seat {seat}, {where}")
         rewards, done = batch.step(actions)
-        for i, aec in enumerate(aecs):
-            if actions[i] < 0:
-                continue
-            aec.step(int(actions[i]))
-            # the AEC's float rewards in the batch's reward dtype (float32: a 4-player loser's -1/3 rounds)
-            expected = np.array([aec.rewards[a] for a in aec.possible_agents], dtype=rewards.dtype)
-            np.testing.assert_array_equal(rewards[i], expected, err_msg=f"rewards, board {i}, step {steps}")
-            assert done[i] == aec.game.is_over(aec.game_state), (i, steps)
+        for i in live:
+            aecs[i].step(int(actions[i]))
+        # the AEC's float rewards in the batch's reward dtype (float32: a 4-player loser's -1/3 rounds)
+        expected = np.array([[aecs[i].rewards[a] for a in aecs[i].possible_agents] for i in live], dtype=rewards.dtype)
+        np.testing.assert_array_equal(rewards[live], expected, err_msg=f"rewards, {where}")
+        np.testing.assert_array_equal(done[live], [aecs[i].game.is_over(aecs[i].game_state) for i in live],
+                                      err_msg=f"ends, {where}")
         steps += 1
     return batch, aecs
 
