@@ -1,0 +1,187 @@
+"""swgym train on the batched vector env: path choice, the pool played batched, tiny runs per engine, resume."""
+
+import json
+
+import numpy as np
+import pytest
+
+import envs
+from envs.registry import GAMES
+from tests.training_helpers import tiny_config
+from training import selfplay
+from training.pool import BatchPool
+from training.sb3_vec import make_sb3_vec
+from training.selfplay import (
+    CONFIG_DIR,
+    load_config,
+    run_settings,
+    train,
+    uses_vector_env,
+)
+
+ENGINES = [name for name, e in GAMES.items() if e.batched]
+WITHOUT = [name for name, e in GAMES.items() if not e.batched]
+# the PPO defaults every shipped network was trained with (DEFAULTS["ppo"] before the vector path)
+SHIPPED_PPO_DEFAULTS = {"n_steps": 256, "batch_size": 512, "learning_rate": 3e-4, "n_epochs": 4,
+                        "gamma": 0.99, "gae_lambda": 0.95, "ent_coef": 0.01}
+
+
+def _first_legal(obs, masks):
+    return masks.argmax(axis=1)
+
+
+def _last_legal(obs, masks):
+    return masks.shape[1] - 1 - masks[:, ::-1].argmax(axis=1)
+
+
+@pytest.mark.parametrize("game, env, shaping, expected", [
+    ("swival", "auto", False, True),
+    ("swival", "single", False, False),
+    ("swival", "vector", False, True),
+    ("swival", "auto", True, False),             # shaping exists on the single-agent env only
+    *[(g, "auto", False, False) for g in WITHOUT],
+    *[(g, "single", False, False) for g in WITHOUT],
+])
+def test_the_path_is_chosen_from_the_registry(game, env, shaping, expected):
+    config = tiny_config(game, env=env, shaping={"kind": "x"} if shaping else None)
+    assert uses_vector_env(config) is expected
+
+
+@pytest.mark.parametrize("game, env, shaping, message", [
+    *[(g, "vector", False, "has no batched engine") for g in WITHOUT],
+    ("swival", "vector", True, "reward shaping"),
+    ("swival", "gpu", False, "env must be one of"),
+])
+def test_an_impossible_path_is_refused_by_name(game, env, shaping, message):
+    with pytest.raises(ValueError, match=message):
+        uses_vector_env(tiny_config(game, env=env, shaping={"kind": "x"} if shaping else None))
+
+
+@pytest.mark.parametrize("path", sorted(CONFIG_DIR.glob("*.json")), ids=lambda p: p.stem)
+def test_every_config_keeps_its_shipped_training_path(path):
+    """``env: single`` gives the n_envs and PPO settings the shipped network was trained with; the vector
+    path has its own board count and batch sizes in the config."""
+    raw = json.loads(path.read_text())
+    config = load_config(str(path))
+    assert run_settings({**config, "env": "single"}) == (raw.get("n_envs", 8),
+                                                         {**SHIPPED_PPO_DEFAULTS, **raw.get("ppo", {})})
+    boards, ppo = run_settings({**config, "env": "auto"})
+    if config["game"] in ENGINES and not config.get("shaping"):
+        assert boards == config["vector"]["num_envs"] and ppo["batch_size"] == config["vector"]["ppo"]["batch_size"]
+    else:
+        assert (boards, ppo) == run_settings({**config, "env": "single"})
+
+
+def test_batch_pool_draws_members_only_for_boards_that_start_a_game():
+    pool = BatchPool("swival", ["random", "medium", "easy"], [0.5, 0.3, 0.2], {}, seed=1)
+    n = 4000
+    pool.new_games(np.ones(n, dtype=bool))
+    before = pool.choice.copy()
+    assert pool.shares() == pytest.approx({"random": 0.5, "medium": 0.3, "easy": 0.2}, abs=0.03)
+    where = np.zeros(n, dtype=bool)
+    where[::2] = True
+    pool.new_games(where)
+    assert np.array_equal(pool.choice[~where], before[~where])
+    assert (pool.choice[where] != before[where]).mean() > 0.4
+
+
+def test_batch_pool_asks_each_member_once_for_its_boards():
+    calls = []
+
+    def recording(fn, name):
+        def member(obs, masks):
+            calls.append((name, len(obs)))
+            return fn(obs, masks)
+        return member
+
+    pool = BatchPool("swival", [recording(_first_legal, "first"), recording(_last_legal, "last")], [1, 1], {},
+                     seed=0)
+    batch = envs.make_batched("swival", 64, seed=3)
+    boards = np.arange(0, 64, 2)
+    actions = pool.actions(batch, boards)
+    assert sorted(name for name, _ in calls) == ["first", "last"]
+    assert sum(k for _, k in calls) == boards.size
+    masks = batch.legal_mask()[boards]
+    expected = np.where(pool.choice[boards] == 0, _first_legal(None, masks), _last_legal(None, masks))
+    assert np.array_equal(actions, expected)
+
+
+def test_the_vector_env_tells_the_pool_which_boards_start_a_game():
+    vec = make_sb3_vec("swival", 32, seed=0)
+    pool = BatchPool("swival", ["random", _first_legal], [0.5, 0.5], {}, seed=0)
+    vec.env_method("set_opponents", [pool])
+    starts = []
+    new_games = pool.new_games
+    pool.new_games = lambda where: (starts.append(np.asarray(where).copy()), new_games(where))
+    vec.reset()
+    assert starts[-1].all()
+    seen_done = False
+    for _ in range(200):
+        starts.clear()
+        _, _, dones, _ = vec.step(vec.action_masks().argmax(axis=1))
+        restarted = np.any(starts, axis=0) if starts else np.zeros(32, dtype=bool)
+        assert np.array_equal(restarted, dones)
+        seen_done |= dones.any()
+    assert seen_done
+
+
+def _tiny_vector_config(game, **over):
+    config = tiny_config(game, total_timesteps=2048, env="vector",
+                         vector={"num_envs": 16, "ppo": {"n_steps": 16, "batch_size": 128}},
+                         eval={"every": 1024, "games": 2, "opponent": "medium"},
+                         pool={"snapshot_every": 512, "max_snapshots": 2, "start": {"random": 0.7, "medium": 0.3},
+                               "later": {"random": 0.3, "medium": 0.2, "snapshots": 0.5}},
+                         checkpoint={"every": 0})
+    config.update(over)
+    return config
+
+
+@pytest.mark.parametrize("game", ENGINES)
+def test_a_tiny_vector_run_exports_a_policy_that_plays_a_full_game(game, tmp_path):
+    from policies.numpy_policy import NumpyPolicy
+
+    summary = train(_tiny_vector_config(game), tmp_path, progress_bar=False, tensorboard=False)
+    assert summary["env"] == "vector" and summary["trained_timesteps"] == 2048
+    assert [c["timesteps"] for c in summary["curve"]] == [1024, 2048]
+    assert (tmp_path / "learning_curve.png").stat().st_size > 0
+    assert len(list((tmp_path / "snapshots").glob("*.npz"))) == 4
+    policy = NumpyPolicy(summary["policy"], game=game)
+    env = envs.make_raw(game)  # an illegal move raises here
+    env.reset(seed=0)
+    moves = 0
+    for agent in env.agent_iter():
+        obs, _, terminated, truncated, _ = env.last()
+        env.step(None if terminated or truncated else policy.act(obs["observation"], obs["action_mask"]))
+        moves += 1
+    assert moves > 2 and (all(env.terminations.values()) or all(env.truncations.values()))
+
+
+def test_an_interrupted_run_resumes_from_its_checkpoint_to_the_same_total(tmp_path, monkeypatch):
+    config = _tiny_vector_config("swival", checkpoint={"every": 1024})
+    whole = train(config, tmp_path / "whole", progress_bar=False, tensorboard=False)
+
+    class Interrupted(Exception):
+        pass
+
+    save = selfplay.SelfPlayCallback.save_checkpoint
+
+    def save_then_stop(self):
+        save(self)
+        raise Interrupted
+
+    monkeypatch.setattr(selfplay.SelfPlayCallback, "save_checkpoint", save_then_stop)
+    with pytest.raises(Interrupted):
+        train(config, tmp_path / "cut", progress_bar=False, tensorboard=False)
+    state = json.loads((tmp_path / "cut" / "checkpoint" / "state.json").read_text())
+    assert state["num_timesteps"] == 1024 and len(state["snapshots"]) == 2
+    monkeypatch.setattr(selfplay.SelfPlayCallback, "save_checkpoint", save)
+    resumed = train(config, tmp_path / "cut", progress_bar=False, tensorboard=False, resume=True)
+    assert resumed["trained_timesteps"] == whole["trained_timesteps"] == 2048
+    assert [c["timesteps"] for c in resumed["curve"]] == [c["timesteps"] for c in whole["curve"]]
+
+
+def test_resume_refuses_a_changed_config(tmp_path, monkeypatch):
+    config = _tiny_vector_config("swival", total_timesteps=512, checkpoint={"every": 256})
+    train(config, tmp_path, progress_bar=False, tensorboard=False)
+    with pytest.raises(ValueError, match=r"differs from this run's config in \['seed'\]"):
+        train({**config, "seed": 5}, tmp_path, progress_bar=False, tensorboard=False, resume=True)
