@@ -185,3 +185,40 @@ def test_resume_refuses_a_changed_config(tmp_path, monkeypatch):
     train(config, tmp_path, progress_bar=False, tensorboard=False)
     with pytest.raises(ValueError, match=r"differs from this run's config in \['seed'\]"):
         train({**config, "seed": 5}, tmp_path, progress_bar=False, tensorboard=False, resume=True)
+
+
+@pytest.mark.parametrize("members, weights, cap, expected", [
+    (["random", "medium"], [0.5, 0.5], None, [0.5, 0.5]),
+    (["random", "medium"], [0.5, 0.5], 0.1, [0.9, 0.1]),
+    (["random", "easy", "medium", "snap.npz"], [0.05, 0.1, 0.45, 0.4], 0.11, [0.0989, 0.02, 0.09, 0.7911]),
+    (["random", "medium"], [0.9, 0.1], 0.2, [0.9, 0.1]),               # under the cap: unchanged
+    (["medium", "easy"], [0.5, 0.5], 0.1, [0.5, 0.5]),                 # bots only: nothing else takes their boards
+    (["random", "medium"], [0.5, 0.5], 0.0, [1.0, 0.0]),
+])
+def test_the_bots_share_of_boards_is_capped(members, weights, cap, expected):
+    from training.pool import cap_bot_share
+
+    assert cap_bot_share(members, weights, cap) == pytest.approx(expected, abs=1e-4)
+
+
+@pytest.mark.parametrize("cap", [-0.1, 1.5])
+def test_a_bad_bot_share_is_refused(cap):
+    from training.pool import cap_bot_share
+
+    with pytest.raises(ValueError, match="max_bot_share must be in"):
+        cap_bot_share(["random", "medium"], [1, 1], cap)
+
+
+def test_training_on_the_vector_env_keeps_the_bots_to_the_configs_share(tmp_path, monkeypatch):
+    built = []
+
+    class Recording(BatchPool):
+        def __init__(self, game, members, weights, params, seed=None):
+            super().__init__(game, members, weights, params, seed)
+            built.append(dict(zip(members, self.weights)))
+
+    monkeypatch.setattr(selfplay, "BatchPool", Recording)
+    config = _tiny_vector_config("swival", total_timesteps=256)
+    config["vector"]["max_bot_share"] = 0.1
+    train(config, tmp_path, progress_bar=False, tensorboard=False)
+    assert built[0] == pytest.approx({"random": 0.9, "medium": 0.1})

@@ -25,6 +25,30 @@ def _weights(members: Sequence[Any], weights: Sequence[float]) -> np.ndarray:
     return w / w.sum()
 
 
+BOTS = ("easy", "medium", "hard")  # the built-in bots: played board by board in a batched vector env
+
+
+def cap_bot_share(members: Sequence[Any], weights: Sequence[float], cap: float | None) -> list[float]:
+    """``weights`` with the bots' total share (members named in :data:`BOTS`) at most ``cap``.
+
+    The bots keep their ratios among themselves and the other members theirs;
+    a pool of bots only is left as it is (nothing else could take their boards).
+    ``cap`` None: no cap.
+    """
+    w = np.asarray(_weights(members, weights), dtype=float)
+    if cap is None:
+        return w.tolist()
+    if not 0 <= cap <= 1:
+        raise ValueError(f"max_bot_share must be in [0, 1], got {cap!r}")
+    bot = np.array([isinstance(m, str) and m in BOTS for m in members])
+    share = w[bot].sum()
+    if share <= cap or bot.all():
+        return w.tolist()
+    w[bot] *= cap / share
+    w[~bot] *= (1 - cap) / w[~bot].sum()
+    return w.tolist()
+
+
 class PoolOpponent:
     """Plays each game as one member of ``members`` (specs: names or policy paths), drawn by ``weights``."""
 

@@ -37,7 +37,7 @@ from envs.core.match import play_series
 from envs.core.single_agent import SingleAgentEnv
 from envs.registry import GAMES, entry, make_raw
 from training.export import add_value_members, export_policy, to_numpy_policy
-from training.pool import BatchPool, PoolOpponent
+from training.pool import BatchPool, PoolOpponent, cap_bot_share
 from training.shaping import ShapedReward
 
 CONFIG_DIR = Path(__file__).resolve().parent / "configs"
@@ -57,7 +57,8 @@ DEFAULTS: dict[str, Any] = {
              "later": {"random": 0.1, "medium": 0.4, "snapshots": 0.5}},
     "eval": {"every": 20_000, "games": 40, "opponent": "medium"},
     "env": "auto",
-    "vector": {"num_envs": 256, "ppo": {"n_steps": 32, "batch_size": 2048}},
+    # the batched path: boards, PPO settings over "ppo", and the most boards the bots (played board by board) may take
+    "vector": {"num_envs": 1024, "ppo": {"n_steps": 16, "batch_size": 8192}, "max_bot_share": None},
     "checkpoint": {"every": 100_000},
 }
 ENV_PATHS = ("auto", "single", "vector")
@@ -180,7 +181,8 @@ class SelfPlayCallback(BaseCallback):
     def set_pool(self, weights: dict[str, float]) -> None:
         members, w = _pool_members(self.game, weights, self.snapshots)
         n_opp = self.num_players - 1
-        if self.vector:  # one pool per other seat, a member per board and episode
+        if self.vector:  # one pool per other seat, a member per board and episode; bots on a share of boards
+            w = cap_bot_share(members, w, self.config["vector"].get("max_bot_share"))
             pools = [BatchPool(self.game, members, w, self.params, seed=[self.config["seed"], s, len(self.snapshots)])
                      for s in range(n_opp)]
             self.training_env.env_method("set_opponents", pools)
