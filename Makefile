@@ -1,5 +1,6 @@
 # make demo: a short rendered Swival match (medium vs easy), result printed, GIF written.
-# make test: the whole test suite.
+# make lint: ruff check and the import layers (lint-imports).
+# make test: lint, then the whole test suite.
 # Both create .venv/ on first use: torch 2.13.0 (CPU) first, then the project.
 
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
@@ -7,7 +8,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench clean-venv
+.PHONY: demo lint test bench clean-venv
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -19,7 +20,11 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(VENV)/bin/swgym watch swival --p0 medium --p1 easy --seed 7 --gif demo.gif
 
-test: $(STAMP)
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports
+
+test: lint
 	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy OPENBLAS_NUM_THREADS=1 $(PY) -m pytest -q -n 2
 
 bench: $(STAMP)

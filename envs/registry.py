@@ -1,7 +1,9 @@
 """Every game of the suite, by name: the one list to extend when a game is added.
 
 What else each game has is named from here: its golden playthrough files
-(``tests/golden/<game>[_<variant>].txt``), its training configs
+(``tests/golden/<game>[_<variant>].txt`` for random play under each variant,
+``<game>[_<variant>]_<first>-vs-<rest>.txt`` for the bot matches of the default
+rules, :data:`BOT_MATCHES`), its training configs
 (``training/configs/<config>.json``), its shipped hard policies
 (``policies/<game>[_<variant>]_hard.npz``, :func:`policy_file`) and its play-app
 adapter (``scripts/app/games/<game>.py``); a test checks that none is
@@ -15,6 +17,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import Any
+
+# The bot matches pinned by a golden playthrough of each game's default rules: (seat 0, every other seat). A change
+# in how the bots or the shipped hard opponent (its network and search) play changes these files.
+BOT_MATCHES: tuple[tuple[str, str], ...] = (("easy", "medium"), ("hard", "medium"))
 
 
 @dataclass(frozen=True)
@@ -45,15 +51,22 @@ class GameEntry:
         """``root/training/configs/<config>.json`` (the default rules' config when ``config`` is None)."""
         return Path(root) / "training" / "configs" / f"{config or self.configs[0]}.json"
 
-    def golden_file(self, params: dict[str, Any]) -> str:
-        """File name of the golden playthrough of rule-parameter set ``params`` (as listed in ``variants``)."""
+    def golden_file(self, params: dict[str, Any], match: tuple[str, str] | None = None) -> str:
+        """File name of the golden playthrough of rule-parameter set ``params`` (as listed in ``variants``):
+        random play, or the bot ``match`` (seat 0's opponent, the other seats')."""
         label = variant_label(params)
-        return f"{self.name}{'_' + label if label else ''}.txt"
+        return f"{self.name}{'_' + label if label else ''}{'_' + '-vs-'.join(match) if match else ''}.txt"
+
+    @property
+    def golden_games(self) -> tuple[tuple[dict, tuple[str, str] | None], ...]:
+        """Every golden playthrough as (rule parameters, bot match or None for random play): random play under
+        each variant, then each of :data:`BOT_MATCHES` under the default rules."""
+        return tuple((params, None) for params in self.variants) + tuple((self.variants[0], m) for m in BOT_MATCHES)
 
     @property
     def golden_files(self) -> tuple[str, ...]:
-        """The golden playthrough file of every variant."""
-        return tuple(self.golden_file(params) for params in self.variants)
+        """The golden playthrough file of every golden game."""
+        return tuple(self.golden_file(params, match) for params, match in self.golden_games)
 
 
 def variant_label(params: dict[str, Any]) -> str:

@@ -46,7 +46,7 @@ def load(game: str, name: str = "hard", seed: int | None = None, temperature: fl
     if path.suffix == ".zip":
         if trusted:
             try:
-                from training.sb3_opponent import SB3Opponent
+                from policies.sb3_opponent import SB3Opponent
             except ImportError as err:
                 raise ImportError(f"{path}: loading a trusted SB3 .zip needs the training extras "
                                   f"(pip install swgym[train]): {err}") from None

@@ -34,8 +34,8 @@ HARMLESS_KWARGS = {"net_arch", "activation_fn", "ortho_init", "share_features_ex
                    "optimizer_kwargs", "normalize_images"}
 _LAYER = re.compile(r"mlp_extractor\.(policy|value)_net\.(\d+)\.(weight|bias)")
 TRUST_HINT = ("if you trust this file, load it with trusted=True (policies.load(game, path, trusted=True) or "
-              "make_opponent(game, path, trusted=True), or export it once with `swgym export --trust`), which runs SB3's "
-              "own loader and may run code in the file")
+              "make_opponent(game, path, trusted=True), or export it once with `swgym export --trust`), "
+              "which runs SB3's own loader and may run code in the file")
 
 
 def _refuse(path: Path, problem: str) -> PolicyFileError:

@@ -45,7 +45,6 @@ import numpy as np
 from envs.registry import game_module
 from policies.numpy_policy import NumpyPolicy, masked_softmax
 
-
 NETWORK_PASS_WORK = 4  # the work of one network pass, in positions built
 
 

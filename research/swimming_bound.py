@@ -16,15 +16,14 @@ number, so slices run in separate processes add up to the whole series.
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 
 import numpy as np
 
 from envs.core.match import SeriesResult, play_series
 from policies import load
+from policies.evaluation import progress_printer
 from policies.rollouts import RolloutSearch
-from scripts.evaluate import progress_printer
 
 
 def told_the_hands(search: RolloutSearch) -> RolloutSearch:

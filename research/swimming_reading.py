@@ -27,7 +27,6 @@ The figures of both runs: ``results/2026-11-swimming-reading.md``.
 from __future__ import annotations
 
 import argparse
-import sys
 from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
@@ -38,8 +37,8 @@ from envs.core.match import play_game
 from envs.swimming.bots import MediumBot
 from envs.swimming.rules import CHOICE, SwimmingGame, SwimmingState
 from policies import load
+from policies.evaluation import progress_printer
 from policies.numpy_policy import masked_log_softmax
-from scripts.evaluate import progress_printer
 
 POWERS = (0.5, 1.0, 2.0)
 # a model of a player: (the state it moved in, its legal moves, its move) -> log probability of the move

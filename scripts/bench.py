@@ -28,7 +28,7 @@ def agent_steps_per_second(make_env: Callable[[], Any], seconds: float, seed: in
     while time.perf_counter() < deadline:
         env.reset(seed=seed + games)
         games += 1
-        for agent in env.agent_iter():
+        for _agent in env.agent_iter():
             obs, _, terminated, truncated, _ = env.last()
             if terminated or truncated:
                 action = None

@@ -159,7 +159,7 @@ def cmd_bench(args: argparse.Namespace) -> None:
 
 
 def cmd_eval(args: argparse.Namespace) -> None:
-    from scripts.evaluate import evaluate, format_rows, table_rows
+    from policies.evaluation import evaluate, format_rows, table_rows
 
     params = parse_params(args.rule)
     rows = table_rows(evaluate(args.game, args.players, args.games, seed=args.seed or 0, jobs=args.jobs, **params))
@@ -179,9 +179,9 @@ def cmd_golden(args: argparse.Namespace) -> None:
     check_games(names)
     changed = 0
     for name in names:
-        for params in GAMES[name].variants:
-            path = folder / GAMES[name].golden_file(params)
-            text = record(name, seed=0, **params)
+        for params, match in GAMES[name].golden_games:
+            path = folder / GAMES[name].golden_file(params, match)
+            text = record(name, seed=0, match=match, **params)
             exists = path.exists()
             same = exists and path.read_text() == text
             if args.write and not same:

@@ -2,13 +2,7 @@
 
 from __future__ import annotations
 
-import os
 from typing import Any
-
-
-def has_display() -> bool:
-    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")) \
-        and os.environ.get("SDL_VIDEODRIVER") != "dummy"
 
 
 def watch(game: str, players: list[Any], seed: int | None = None, gif: str | None = None,
@@ -19,8 +13,9 @@ def watch(game: str, players: list[Any], seed: int | None = None, gif: str | Non
     A window when there is a display, else text; ``gif`` / ``mp4`` write files
     instead; ``brain`` adds what each mover weighs.
     """
+    from scripts.app import display
     from scripts.app.watch_brain import watch_brain
 
-    if not (gif or mp4 or text) and not has_display():
+    if not (gif or mp4 or text) and not display.has_display():
         text = True
     return watch_brain(game, players, seed=seed, gif=gif, fps=fps, text=text, brain=brain, mp4=mp4, **params)

@@ -21,10 +21,6 @@ CASES = [(name, params) for name, e in GAMES.items() for params in e.variants]
 IDS = [f"{name}[{variant_label(p) or 'default'}]" for name, p in CASES]
 
 
-def golden_path(name, params):
-    return GOLDEN / GAMES[name].golden_file(params)
-
-
 @pytest.mark.parametrize("name,params", CASES, ids=IDS)
 def test_pettingzoo_api(name, params):
     with warnings.catch_warnings():
@@ -54,13 +50,26 @@ def test_rgb_frame_has_a_picture(name, params):
 
 @pytest.mark.parametrize("name,params", CASES, ids=IDS)
 def test_pickle_round_trip(name, params):
+    """A copy pickled mid-game plays on exactly as the original: same moves, same observations, rewards and ends
+    (chance included: the copy carries the generator)."""
     env = envs.make(name, **params)
     env.reset(seed=5)
+    rng = np.random.default_rng(0)
+    for _ in range(6):
+        env.step(int(rng.choice(np.flatnonzero(env.observe(env.agent_selection)["action_mask"]))))
     clone = pickle.loads(pickle.dumps(env))
-    clone.reset(seed=5)
-    a, b = env.observe(env.agent_selection), clone.observe(clone.agent_selection)
-    assert np.array_equal(a["observation"], b["observation"])
-    assert np.array_equal(a["action_mask"], b["action_mask"])
+    steps = 0
+    while env.agents and steps < 3000:
+        assert clone.agent_selection == env.agent_selection
+        a, b = env.last(), clone.last()
+        assert np.array_equal(a[0]["observation"], b[0]["observation"])
+        assert np.array_equal(a[0]["action_mask"], b[0]["action_mask"])
+        assert a[1:4] == b[1:4]
+        action = None if a[2] or a[3] else int(rng.choice(np.flatnonzero(a[0]["action_mask"])))
+        env.step(action)
+        clone.step(action)
+        steps += 1
+    assert env.agents == clone.agents == []  # both games played to the end
 
 
 @pytest.mark.parametrize("name,params", CASES, ids=IDS)
@@ -89,11 +98,17 @@ def test_single_agent_mask_and_seat(name, params):
     assert len(seats) > 1, "the learner's seat should be drawn per episode"
 
 
-@pytest.mark.parametrize("name,params", CASES, ids=IDS)
-def test_golden_playthrough(name, params):
-    path = golden_path(name, params)
+GOLDEN_GAMES = [(name, params, match) for name in GAMES for params, match in GAMES[name].golden_games]
+
+
+@pytest.mark.parametrize("name,params,match", GOLDEN_GAMES,
+                         ids=[GAMES[name].golden_file(params, match)[:-4] for name, params, match in GOLDEN_GAMES])
+def test_golden_playthrough(name, params, match):
+    """Random play under every variant, and the bot matches easy vs medium and hard vs medium under the default
+    rules: a change in rules, observations, encodings or in how a bot or the hard opponent plays shows here."""
+    path = GOLDEN / GAMES[name].golden_file(params, match)
     assert path.exists(), f"missing {path}: write it with `swgym golden --write`"
-    assert record(name, seed=0, **params) == path.read_text(), (
+    assert record(name, seed=0, match=match, **params) == path.read_text(), (
         f"{name} {params}: the seeded game no longer matches {path.name}; if the change is intended, "
         "rewrite it with `swgym golden --write`")
 
@@ -139,6 +154,7 @@ def test_bad_keyword_is_named(name):
 
 def first_moves(name, params, seed, plies=30):
     """The first ``plies`` actions of a seeded game, medium in seat 0 and easy bots elsewhere."""
+    from envs.core.match import turns
     from envs.core.opponents import make_opponent
 
     env = envs.make_raw(name, **params)
@@ -146,11 +162,7 @@ def first_moves(name, params, seed, plies=30):
     players = [make_opponent(name, "medium" if s == 0 else "easy", seed=seed + s, **params)
                for s in range(env.game.num_players)]
     actions = []
-    while env.agents and len(actions) < plies:
-        agent = env.agent_selection
-        if env.terminations[agent] or env.truncations[agent]:
-            env.step(None)
-            continue
+    for agent in turns(env, stop=lambda: len(actions) >= plies):
         obs = env.observe(agent)
         actions.append(players[env.agent_seat[agent]].act(obs["observation"], obs["action_mask"], env.game_state))
         env.step(actions[-1])

@@ -59,18 +59,20 @@ def test_bad_value_is_one_line_naming_it(argv, named, capsys, tmp_path, monkeypa
 
 def test_golden_missing_file_is_missing_not_differs(tmp_path, capsys):
     with pytest.raises(SystemExit) as exit_info:
-        main(["golden", "swival", "--dir", str(tmp_path)])
+        main(["golden", "swahili", "--dir", str(tmp_path)])
     assert exit_info.value.code == 1
     out = capsys.readouterr().out
-    assert f"missing: {tmp_path / 'swival.txt'}" in out and "DIFFERS" not in out
+    assert f"missing: {tmp_path / 'swahili_num_players-2.txt'}" in out and "DIFFERS" not in out
+    assert f"missing: {tmp_path / 'swahili_num_players-2_hard-vs-medium.txt'}" in out
 
 
 def test_golden_outside_the_repo_finds_its_folder(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
-    main(["golden", "swival"])
-    assert "same:" in capsys.readouterr().out
+    main(["golden", "swahili"])
+    out = capsys.readouterr().out
+    assert out.count("same:") == 5 and "missing" not in out
     with pytest.raises(SystemExit, match="golden folder .*nowhere not found"):
-        main(["golden", "swival", "--dir", str(tmp_path / "nowhere")])
+        main(["golden", "swahili", "--dir", str(tmp_path / "nowhere")])
 
 
 def test_training_commands_are_always_listed(capsys):
@@ -129,7 +131,7 @@ class _Terminal(io.StringIO):
 
 
 def test_progress_in_a_log_is_plain_lines():
-    from scripts.evaluate import progress_printer
+    from policies.evaluation import progress_printer
 
     log = io.StringIO()
     show = progress_printer(200, "swival: a vs b", stream=log)
@@ -159,3 +161,4 @@ def test_training_bar_only_on_a_terminal(terminal, bar, monkeypatch, tmp_path, c
     monkeypatch.setattr("sys.stderr", _Terminal() if terminal else io.StringIO())
     main(["train", "swival", "--out", str(tmp_path / "run")])
     assert seen == [bar]
+    assert capsys.readouterr().out.startswith("{")  # the summary printed

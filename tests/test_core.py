@@ -109,3 +109,58 @@ def test_win_loss_rewards_rejects_a_seat_out_of_range():
 
     with pytest.raises(ValueError, match="winner seat 2 is not a seat of a 2-player game"):
         win_loss_rewards(2, [2])
+
+
+# -- the one drive loop (envs/core/match.py: next_turn / turns) ------------------------------------------------
+def test_turns_drives_a_game_with_sunk_players_to_the_end_and_sums_returns():
+    """Swimming with 4 players: sunk players leave mid-game through dead steps; ``returns`` equals the rewards
+    summed step by step, and every agent yielded is live and to move."""
+    from envs.core.match import turns
+
+    env = envs.make_raw("swimming", num_players=4)
+    env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    returns = dict.fromkeys(env.possible_agents, 0.0)
+    summed = dict.fromkeys(env.possible_agents, 0.0)
+    decisions, sizes = 0, set()
+
+    def note_size() -> bool:  # asked at every selection, dead steps included
+        sizes.add(len(env.agents))
+        return False
+
+    for agent in turns(env, stop=note_size, returns=returns):
+        assert agent == env.agent_selection and not (env.terminations[agent] or env.truncations[agent])
+        env.step(int(rng.choice(np.flatnonzero(env.legal_mask()))))
+        decisions += 1
+        for a, r in env.rewards.items():
+            summed[a] += r
+    assert env.agents == [] and returns == summed and sum(returns.values()) == 0
+    assert (decisions, returns["player_2"], sizes) == (220, 9.0, {1, 2, 3, 4})  # seed 3: player_2 takes the pot
+
+
+@pytest.mark.parametrize("stop_after,expected_decisions", [(0, 0), (1, 1), (5, 5)])
+def test_turns_stops_when_asked(stop_after, expected_decisions):
+    from envs.core.match import turns
+
+    env = envs.make_raw("swival")
+    env.reset(seed=0)
+    seen = []
+    for agent in turns(env, stop=lambda: len(seen) >= stop_after):
+        seen.append(agent)
+        env.step(int(np.flatnonzero(env.legal_mask())[0]))
+    assert len(seen) == expected_decisions and env.agents == env.possible_agents
+
+
+def test_only_the_drive_loop_steps_finished_agents():
+    """One AEC drive loop: no other product module steps out finished agents itself (the wrapper's own step
+    passes None through; ``swgym bench`` times PettingZoo's ``agent_iter`` as users drive any AEC env)."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    allowed = {"envs/core/match.py", "envs/core/wrappers.py"}
+    steppers = sorted(str(p.relative_to(root)) for top in ("envs", "policies", "training", "scripts")
+                      for p in (root / top).rglob("*.py")
+                      if re.search(r"\.step\(None\)", p.read_text().replace('"step(None)', "").replace(
+                          "``step(None)``", "")) and str(p.relative_to(root)) not in allowed)
+    assert steppers == []

@@ -38,8 +38,9 @@ def test_two_player_policy_refused_for_four_player_rules():
 
 def test_rules_compare_after_normalising():
     # numpy values and explicit defaults are the same rules as the file's
-    assert policies.load("swahili", str(SWAHILI_4), num_players=np.int64(4)) is not None
-    assert policies.load("swahili", str(SWAHILI_2), num_players=2, reward="win") is not None
+    # loaded (not refused), each the file's network
+    assert policies.load("swahili", str(SWAHILI_4), num_players=np.int64(4)).meta["params"] == {"num_players": 4}
+    assert policies.load("swahili", str(SWAHILI_2), num_players=2, reward="win").meta["params"]["num_players"] == 2
     env = gymnasium.make("swgym/Swahili-v0", opponent=str(SWAHILI_4), num_players=4)
     env.reset(seed=0)
     env.step(int(np.flatnonzero(env.unwrapped.action_masks())[0]))
@@ -356,7 +357,7 @@ def test_unmappable_zip_says_to_trust_it(sb3_models, tmp_path):
 
 
 def test_trusted_zip_uses_sb3s_loader(sb3_models):
-    from training.sb3_opponent import SB3Opponent
+    from policies.sb3_opponent import SB3Opponent
 
     _, path = sb3_models["tanh"]
     assert isinstance(policies.load("swival", str(path), trusted=True), SB3Opponent)
@@ -389,3 +390,17 @@ def test_export_reads_only_the_weights_unless_trusted(sb3_models, tmp_path):
         assert exported.act(obs, mask) == int(expected)
     main(["export", str(crafted), "--game", "swival", "--out", str(tmp_path / "trusted.npz"), "--trust"])
     assert marker.exists()  # the trusted path is SB3's own loader, which unpickles
+
+
+@pytest.mark.parametrize("path", sorted(policies.POLICY_DIR.glob("*.npz")), ids=lambda p: p.name)
+def test_a_shipped_file_that_lost_a_layer_is_refused(path, tmp_path):
+    """Every shipped file declares its hidden layers, so losing one between equal widths is caught at load."""
+    from policies.numpy_policy import read_policy_file, write_policy_file
+
+    meta, arrays = read_policy_file(path)
+    last = meta["layers"]["pi"] - 1
+    assert arrays[f"pi_w{last}"].shape[0] == arrays[f"pi_w{last}"].shape[1]  # the chain still lines up without it
+    del arrays[f"pi_w{last}"], arrays[f"pi_b{last}"]
+    broken = write_policy_file(tmp_path / path.name, meta, arrays)
+    with pytest.raises(PolicyFileError, match="hidden layers"):
+        NumpyPolicy(broken)

@@ -1,4 +1,5 @@
-"""One list of games: the app's adapters, training configs, shipped policies and golden files all follow envs/registry.py."""
+"""One list of games: the app's adapters, training configs, shipped policies and golden files all follow
+envs/registry.py."""
 
 import importlib
 import json
@@ -75,3 +76,20 @@ def test_file_names(game, params, golden, policy):
 def test_variant_label():
     assert variant_label({}) == ""
     assert variant_label({"setup": "fixed", "num_players": 3}) == "num_players-3_setup-fixed"
+
+
+@pytest.mark.parametrize("game,params,match,golden", [
+    ("swival", {}, ("easy", "medium"), "swival_easy-vs-medium.txt"),
+    ("swimming", {"num_players": 4}, ("hard", "medium"), "swimming_num_players-4_hard-vs-medium.txt"),
+    ("twirls", {"board_size": 8}, None, "twirls_board_size-8.txt"),
+])
+def test_bot_match_golden_file_names(game, params, match, golden):
+    assert entry(game).golden_file(params, match) == golden
+
+
+def test_every_game_pins_its_bot_matches_under_the_default_rules():
+    from envs.registry import BOT_MATCHES
+
+    assert BOT_MATCHES == (("easy", "medium"), ("hard", "medium"))
+    for e in GAMES.values():
+        assert [g for g in e.golden_games if g[1] is not None] == [(e.variants[0], m) for m in BOT_MATCHES]

@@ -117,7 +117,8 @@ def test_out_of_range_and_none_are_named(kind):
         return
     with pytest.raises(RuleError if kind == "raw" else AssertionError, match=r"73.*\[0, 73\)"):
         env.step(73)
-    with pytest.raises(ValueError, match="player_0 is still in the game; step\\(None\\) is only for agents that are done"):
+    with pytest.raises(ValueError,
+                       match="player_0 is still in the game; step\\(None\\) is only for agents that are done"):
         env.step(None)
     assert env.agent_selection == "player_0" and not any(env.terminations.values())
 
@@ -344,3 +345,39 @@ def test_action_masks_are_bool_and_int8_on_request():
     env.action_space.seed(0)
     for _ in range(50):
         assert env.action_masks()[env.action_space.sample(mask=env.action_masks(np.int8))]
+
+
+@pytest.mark.parametrize("game", ["swival", "swimming"])
+def test_the_mask_reaches_libraries_through_info_and_wrappers(game):
+    """info["action_mask"] (int8) survives TimeLimit and drives action_space.sample: only legal moves are played."""
+    from gymnasium.wrappers import TimeLimit
+
+    env = TimeLimit(SingleAgentEnv(game, opponent="random", illegal_action="raise"), max_episode_steps=500)
+    env.action_space.seed(0)
+    for episode in range(5):
+        obs, info = env.reset(seed=episode)
+        done = False
+        while not done:
+            mask = info["action_mask"]
+            assert mask.dtype == np.int8 and mask.any()
+            assert np.array_equal(mask, env.unwrapped.action_masks(np.int8))
+            obs, reward, terminated, truncated, info = env.step(env.action_space.sample(mask=mask))
+            done = terminated or truncated
+        assert info["action_mask"].all()  # once over: all ones, never all zeros
+
+
+def test_dict_observation_carries_the_mask():
+    from gymnasium.utils.env_checker import check_env
+
+    env = SingleAgentEnv("swival", opponent="random", dict_observation=True)
+    check_env(env, skip_render_check=True)
+    obs, info = env.reset(seed=3)
+    assert set(obs) == {"observation", "action_mask"} and env.observation_space.contains(obs)
+    assert np.array_equal(obs["action_mask"], info["action_mask"])
+    plain = SingleAgentEnv("swival", opponent="random")
+    plain_obs, _ = plain.reset(seed=3)
+    assert np.array_equal(obs["observation"], plain_obs)
+    action = int(np.flatnonzero(obs["action_mask"])[0])
+    obs, *_ = env.step(action)
+    plain_obs, *_ = plain.step(action)
+    assert np.array_equal(obs["observation"], plain_obs) and env.observation_space.contains(obs)

@@ -7,7 +7,8 @@ from envs.core.match import play_game
 from envs.swimming.rules import KNOCK, PASS, SwimmingGame, SwimmingState, parse_card
 from policies.numpy_policy import NumpyPolicy
 from policies.rollouts import RolloutSearch
-from tests.test_search import preference_policy
+
+from helpers import preference_policy
 
 PARAMS = {"num_players": 3}
 
@@ -110,12 +111,13 @@ def test_whole_game_with_legal_moves_and_the_same_seed_the_same_game(settings):
         search = RolloutSearch(policy, "swimming", PARAMS, samples=4, width=2, always=[KNOCK], **settings)
         players = [search] + [make_opponent("swimming", "easy", seed=s, **PARAMS) for s in (1, 2)]
         moves = []
-        record = play_game("swimming", players, seed=0, observer=lambda seat, obs, mask, action: moves.append(action),
-                           **PARAMS)  # the raw env raises on an illegal move
+        record = play_game("swimming", players, seed=0, **PARAMS,
+                           observer=lambda seat, obs, mask, action: moves.append((seat, action, bool(mask[action]))))
         return record, moves
 
     record, moves = game_record()
-    assert record.plies > 0 and len(record.winners) == 1
+    assert len(moves) == record.plies and all(legal for _, _, legal in moves) and len(record.winners) == 1
+    assert sum(seat == 0 for seat, _, _ in moves) == len(record.move_seconds[0]) >= 1
     assert game_record()[1] == moves
 
 

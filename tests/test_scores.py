@@ -186,7 +186,7 @@ def test_scores_command(tmp_path, capsys):
 
 
 # -- bad input: places, damaged files, locks, schema, names, values ------------------------------------------------
-def test_a_folder_is_refused_not_renamed(tmp_path, capsys):
+def test_a_folder_is_refused_not_renamed(tmp_path):
     from scripts.cli import main
 
     folder = tmp_path / "somewhere"

@@ -5,8 +5,7 @@ import pytest
 
 import envs
 from envs.core.game import RuleError
-from envs.hexrook.board import (BEAD, BLACK, EMPTY, PHASE_CHOICE, PHASE_COLOUR, PHASE_PLAY,
-                                PHASE_SETUP, WHITE, hex_board)
+from envs.hexrook.board import BEAD, BLACK, EMPTY, PHASE_CHOICE, PHASE_COLOUR, PHASE_PLAY, PHASE_SETUP, WHITE, hex_board
 from envs.squeeze.rules import SqueezeGame
 from envs.swish.rules import SwishGame
 
@@ -282,7 +281,7 @@ def test_marquisian_full_setup_then_choice():
     s = g.new_state(np.random.default_rng(0))
     plan = [(c, 0) for c in g.hex.edge_cells[:3]] + [(c, 1) for c in g.hex.edge_cells[3:6]] \
         + [(c, 2) for c in g.hex.inner_cells[:19]]
-    for i, (cell, kind) in enumerate(plan):
+    for cell, kind in plan:
         assert s.phase == PHASE_SETUP and s.to_move == 0
         assert g.apply(s, g.check_action(s, g.place_base + 3 * cell + kind), None) == [0.0, 0.0]
     assert s.phase == PHASE_CHOICE and s.to_move == 1 and s.plies == 0
@@ -349,7 +348,7 @@ def test_observation_from_each_side():
     env.step(env.game.choice_base + 2)          # player_1 takes black; player_0 is white, moves first
     o0 = env.observe("player_0")["observation"]
     o1 = env.observe("player_1")["observation"]
-    g, s = env.game, env.game_state
+    s = env.game_state
     white = [c for c in s.rooks[WHITE]]
     assert all(o0[c] == 1 for c in white) and all(o1[n + c] == 1 for c in white)
     assert o0[5 * n + 3] == 1 and o0[5 * n + 4] == 1 and o1[5 * n + 5] == 1
@@ -500,7 +499,8 @@ def medium_against_random_positions(game, rng, games):
 
 
 @pytest.mark.parametrize("name", GAMES)
-@pytest.mark.parametrize("params", [{}, {"max_plies": 12}, {"beads_to_win": 3}], ids=["default", "ply-limit", "3-beads"])
+@pytest.mark.parametrize("params", [{}, {"max_plies": 12}, {"beads_to_win": 3}],
+                         ids=["default", "ply-limit", "3-beads"])
 def test_fast_ending_moves_match_playing_each_move(name, params):
     from envs.core.game import Game
 

@@ -50,7 +50,7 @@ def cmd_export(args: argparse.Namespace) -> None:
 
 def cmd_ladder(args: argparse.Namespace) -> None:
     from policies import shipped_path
-    from training.ladder import ladder, ladder_rules, save_ladder
+    from policies.ladder import ladder, ladder_rules, save_ladder
 
     params = ladder_rules(args.game)
     shipped = shipped_path(args.game, **params).exists()
@@ -64,7 +64,7 @@ def cmd_ladder(args: argparse.Namespace) -> None:
 
 def cmd_report(args: argparse.Namespace) -> None:
     from envs.registry import GAMES
-    from training.report import markdown, report, write_report
+    from policies.report import markdown, report, write_report
 
     variants = {"swahili": [{"num_players": 2}, {"num_players": 4}]} if not args.games_only_default else None
     names = args.names or list(GAMES)

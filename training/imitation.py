@@ -94,7 +94,7 @@ def collect(game: str, params: dict[str, Any], teacher: str, opponents: dict[str
             rows["obs"].append(np.array(observation, dtype=np.float32))
             rows["mask"].append(mask.astype(bool))
             rows["action"].append(action)
-            rows["teacher"].append(seats[seat] == teacher)
+            rows["teacher"].append(seats[seat] == teacher)  # noqa: B023 (runs within this game only)
             rows["seat"].append(seat)
 
         result = play_game(game, [player(n) for n in seats], seed=int(rng.integers(2**31)), observer=record,

@@ -310,4 +310,5 @@ class BatchedGame:
         return out
 
 
-__all__ = ["BatchedGame", "Engine", "checked_actions", "draw_seats", "next_u64", "randint", "random_legal_actions", "seed_streams"]
+__all__ = ["BatchedGame", "Engine", "checked_actions", "draw_seats", "next_u64", "randint", "random_legal_actions",
+           "seed_streams"]

@@ -1,9 +1,10 @@
-"""Playing whole games between opponents: one game, or a seeded series with seats rotated."""
+"""Driving AEC games: the one drive loop (:func:`turns`), one game between opponents (:func:`play_game`, with
+an observer hook), or a seeded series with seats rotated."""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,6 +24,37 @@ class GameRecord:
     move_seconds: list[list[float]] = field(default_factory=list)
 
 
+def next_turn(env: Any, stop: Callable[[], bool] | None = None, returns: dict[str, float] | None = None) -> str | None:
+    """The agent to decide next in the AEC ``env``, after stepping out the agents that are done (PettingZoo's
+    ``step(None)``); None once the game has no agents left or ``stop()`` is true (asked before each step).
+
+    ``returns`` (by agent), if given, gains each selected agent's cumulative reward as it comes up, so at the
+    end it holds every agent's return. The app, which steps one move per event, calls this directly.
+    """
+    while env.agents:
+        if stop is not None and stop():
+            return None
+        agent = env.agent_selection
+        if returns is not None:
+            returns[agent] += env._cumulative_rewards[agent]
+        if not (env.terminations[agent] or env.truncations[agent]):
+            return agent
+        env.step(None)
+    return None
+
+
+def turns(env: Any, stop: Callable[[], bool] | None = None,
+          returns: dict[str, float] | None = None) -> Iterator[str]:
+    """The one drive loop of an AEC game: yields each agent to decide (see :func:`next_turn`); the caller steps
+    ``env`` with that agent's action before asking for the next one.
+
+    Used by :func:`play_game`, golden playthroughs, the single-agent env (``stop``: the learner is to move or
+    done), ``swgym watch`` and the tests.
+    """
+    while (agent := next_turn(env, stop, returns)) is not None:
+        yield agent
+
+
 def play_game(game: str, players: Sequence[Opponent], seed: int | None = None,
               observer: Callable[[int, np.ndarray, np.ndarray, int], None] | None = None,
               **params: Any) -> GameRecord:
@@ -40,12 +72,7 @@ def play_game(game: str, players: Sequence[Opponent], seed: int | None = None,
     returns = dict.fromkeys(env.possible_agents, 0.0)
     plies = 0
     move_seconds: list[list[float]] = [[] for _ in players]
-    while env.agents:
-        agent = env.agent_selection
-        returns[agent] += env._cumulative_rewards[agent]
-        if env.terminations[agent] or env.truncations[agent]:
-            env.step(None)
-            continue
+    for agent in turns(env, returns=returns):
         obs = env.observe(agent)
         seat = env.agent_seat[agent]
         started = time.perf_counter()

@@ -22,6 +22,7 @@ from gymnasium import spaces
 
 from envs.core.checks import as_action, as_seed
 from envs.core.game import RuleError
+from envs.core.match import turns
 from envs.core.opponents import OpponentError, make_opponent
 from envs.registry import make_raw
 
@@ -40,13 +41,20 @@ class SingleAgentEnv(gymnasium.Env):
         illegal_action: "lose" (PettingZoo's convention: the episode ends with
             reward -1 and ``info["illegal_action"]`` says why) or "raise"
             (a ``RuleError`` naming the action and the legal ones).
+        dict_observation: observations as ``{"observation", "action_mask"}``
+            (the AEC env's layout, mask int8) instead of the bare array, so that
+            libraries and wrappers that know nothing of ``action_masks()`` keep it.
         **params: the game's rule parameters.
+
+    Every ``info`` (from ``reset`` and ``step``) carries the learner's mask as
+    int8 under ``"action_mask"`` (all ones once the episode is over).
     """
 
     metadata = {"render_modes": ["human", "ansi", "rgb_array"]}
 
     def __init__(self, game: str, opponent: Any = "random", seat: int | None = None,
-                 render_mode: str | None = None, illegal_action: str = "lose", **params: Any) -> None:
+                 render_mode: str | None = None, illegal_action: str = "lose", dict_observation: bool = False,
+                 **params: Any) -> None:
         if illegal_action not in ("lose", "raise"):
             raise ValueError(f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}")
         self.illegal_action = illegal_action
@@ -60,7 +68,9 @@ class SingleAgentEnv(gymnasium.Env):
             raise ValueError(f"{game}: seat must be None or an int in [0, {n}), got {seat!r}")
         self.fixed_seat = seat
         agent0 = self.aec.possible_agents[0]
-        self.observation_space = self.aec.observation_space(agent0)["observation"]
+        self.dict_observation = bool(dict_observation)
+        aec_space = self.aec.observation_space(agent0)
+        self.observation_space = aec_space if self.dict_observation else aec_space["observation"]
         self.action_space = spaces.Discrete(self.aec.game.num_actions)
         self.set_opponents(opponent)
         self.seat = 0 if seat is None else int(seat)
@@ -97,7 +107,7 @@ class SingleAgentEnv(gymnasium.Env):
         else:
             raise RuntimeError(f"{self.game_name}: {MAX_RESTARTS} games in a row ended before the learner moved")
         self._done = False
-        return self._observation(), {"seat": self.seat}
+        return self._observation(), self._info()
 
     def step(self, action: Any):
         """Play the learner's ``action`` (int, numpy integer or 0-d integer array), then the opponents'.
@@ -119,15 +129,16 @@ class SingleAgentEnv(gymnasium.Env):
             if self.illegal_action == "raise":
                 raise
             self._done = True
-            return self._observation(), carried - 1.0, True, False, {"seat": self.seat, "illegal_action": str(err)}
+            return self._observation(), carried - 1.0, True, False, self._info(illegal_action=str(err))
         aec.step(action)
         self._play_others()
         reward = carried + float(aec._cumulative_rewards.get(learner, 0.0))
         aec._cumulative_rewards[learner] = 0.0
         self._done = self._learner_done()
-        info: dict[str, Any] = {"seat": self.seat}
         if self._done:
-            info["winners"] = aec.game.winners(aec.game_state) if aec.game.is_over(aec.game_state) else []
+            info = self._info(winners=aec.game.winners(aec.game_state) if aec.game.is_over(aec.game_state) else [])
+        else:
+            info = self._info()
         return self._observation(), reward, self._done, False, info
 
     def action_masks(self, dtype: Any = bool) -> np.ndarray:
@@ -151,18 +162,20 @@ class SingleAgentEnv(gymnasium.Env):
     def _learner_done(self) -> bool:
         return self.aec.terminations.get(self.learner, True) or self.aec.truncations.get(self.learner, True)
 
-    def _observation(self) -> np.ndarray:
-        return self.aec.observe_state(self.aec.game, self.aec.game_state, self.seat)
+    def _observation(self) -> np.ndarray | dict[str, np.ndarray]:
+        observation = self.aec.observe_state(self.aec.game, self.aec.game_state, self.seat)
+        if self.dict_observation:
+            return {"observation": observation, "action_mask": self.action_masks(np.int8)}
+        return observation
+
+    def _info(self, **extra: Any) -> dict[str, Any]:
+        return {"seat": self.seat, "action_mask": self.action_masks(np.int8), **extra}
 
     def _play_others(self) -> None:
-        aec = self.aec
-        while not self._learner_done():
-            agent = aec.agent_selection
-            if agent == self.learner:
+        aec, learner = self.aec, self.learner
+        for agent in turns(aec, stop=self._learner_done):
+            if agent == learner:
                 return
-            if aec.terminations[agent] or aec.truncations[agent]:
-                aec.step(None)
-                continue
             seat = aec.agent_seat[agent]
             opponent = self.opponents[seat if seat < self.seat else seat - 1]
             obs = aec.observe(agent)

@@ -196,7 +196,10 @@ class BatchedVectorEnv(VectorEnv):
         return self.batch.observe(self.seats), {"seat": self.seats.copy()}
 
     def step(self, actions: Any):
-        """The learner's action on every board; the others move; returns (obs, rewards, terminated, truncated, infos)."""
+        """The learner's action on every board, then the others' moves.
+
+        Returns (obs, rewards, terminated, truncated, infos) as Gymnasium's VectorEnv.
+        """
         if not self._started:
             raise RuntimeError(f"{self.game}: call reset() before step()")
         actions = np.asarray(actions)

@@ -24,7 +24,7 @@ Actions (one space for every phase):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 
@@ -72,7 +72,7 @@ class HexBoard:
                 per_dir.append(tuple(ray))
             self.rays.append(tuple(per_dir))
         self.names = []
-        for i, (q, r) in enumerate(self.coords):
+        for q, r in self.coords:
             row_start = max(-radius, -radius - r)
             self.names.append(f"{chr(ord('a') + r + radius)}{q - row_start + 1}")
         self.by_name = {name: i for i, name in enumerate(self.names)}
@@ -105,7 +105,7 @@ def biggest_first(scored: list[tuple[float, int]]) -> list[int]:
     return [action for _, action in scored]
 
 
-@lru_cache(maxsize=None)
+@cache
 def hex_board(radius: int) -> HexBoard:
     """The (shared, immutable) board of ``radius``."""
     return HexBoard(radius)

@@ -15,8 +15,17 @@ from __future__ import annotations
 import numpy as np
 
 from envs.core.bots import Bot
-from envs.hexrook.board import (EMPTY, PHASE_CHOICE, PHASE_COLOUR, PHASE_PLAY, ROOK_VALUE, HexRookGame, HexState, gain,
-                                take_value)
+from envs.hexrook.board import (
+    EMPTY,
+    PHASE_CHOICE,
+    PHASE_COLOUR,
+    PHASE_PLAY,
+    ROOK_VALUE,
+    HexRookGame,
+    HexState,
+    gain,
+    take_value,
+)
 
 WIN = 1000.0
 THREAT_WEIGHT = 0.4

@@ -9,9 +9,20 @@ from __future__ import annotations
 import math
 
 from envs.core import rendering
-from envs.hexrook.board import (BEAD, BLACK_ROOK, CHOICE_NAMES, COLOUR_NAMES, EMPTY, KIND_NAMES,
-                                PHASE_CHOICE, PHASE_COLOUR, PHASE_SETUP, WHITE_ROOK, HexRookGame,
-                                HexState)
+from envs.hexrook.board import (
+    BEAD,
+    BLACK_ROOK,
+    CHOICE_NAMES,
+    COLOUR_NAMES,
+    EMPTY,
+    KIND_NAMES,
+    PHASE_CHOICE,
+    PHASE_COLOUR,
+    PHASE_SETUP,
+    WHITE_ROOK,
+    HexRookGame,
+    HexState,
+)
 
 SYMBOLS = {EMPTY: ".", WHITE_ROOK: "W", BLACK_ROOK: "B", BEAD: "o"}
 HEX_SIZE = 30

@@ -21,7 +21,16 @@ import numpy as np
 
 from envs.core.bots import Bot
 from envs.swahili.rules import (
-    CAPTURE_POINTS, CENTRE, FIRST_CAPTURE_ROW, NUM_ROWS, STOP, SwahiliGame, SwahiliState, points, sow, sow_own,
+    CAPTURE_POINTS,
+    CENTRE,
+    FIRST_CAPTURE_ROW,
+    NUM_ROWS,
+    STOP,
+    SwahiliGame,
+    SwahiliState,
+    points,
+    sow,
+    sow_own,
 )
 
 # value of a piece still on row index r: a little for its hope of reaching the

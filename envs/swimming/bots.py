@@ -28,8 +28,19 @@ import numpy as np
 
 from envs.core.bots import Bot
 from envs.swimming.rules import (
-    BINGO2, CHOICE, FIRE2, KEEP_LOT, KNOCK, PASS, SCORE2, SWAP_ALL, TAKE_OTHER, SwimmingGame, SwimmingState,
-    deal_unseen, score2,
+    BINGO2,
+    CHOICE,
+    FIRE2,
+    KEEP_LOT,
+    KNOCK,
+    PASS,
+    SCORE2,
+    SWAP_ALL,
+    TAKE_OTHER,
+    SwimmingGame,
+    SwimmingState,
+    deal_unseen,
+    score2,
 )
 
 

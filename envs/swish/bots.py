@@ -1,4 +1,5 @@
-"""Swish's easy and medium bots: the hex-rook bots (:mod:`envs.hexrook.bots`), which read the move rule from the game."""
+"""Swish's easy and medium bots: the hex-rook bots (:mod:`envs.hexrook.bots`), which read the move rule
+from the game."""
 
 from envs.hexrook.bots import BOTS, EasyBot, MediumBot
 

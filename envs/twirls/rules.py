@@ -20,7 +20,7 @@ use :meth:`Tables.moves` (Python) directly.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 
@@ -306,7 +306,7 @@ class Tables:
         return self.connected(stones) and self.excess_neighbours(stones, limit) == 0
 
 
-@lru_cache(maxsize=None)
+@cache
 def tables(size: int) -> Tables:
     """The (cached) geometry tables of a board size."""
     return Tables(size)

@@ -24,9 +24,9 @@ def run_app(game: str, vs: str = "medium", seat: int = 0, name: str | None = Non
 
 def play_command(args: argparse.Namespace, params: dict[str, Any]) -> None:
     """``swgym play``: the window when there is a display (and not --tui), else the terminal."""
-    from scripts.watch import has_display
+    from scripts.app import display
 
-    if not args.tui and has_display():
+    if not args.tui and display.has_display():
         import pygame
 
         try:

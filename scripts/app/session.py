@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from envs.core.match import next_turn
 from envs.core.opponents import make_opponent
 from envs.registry import make_raw
 from scripts.app.games import adapter_for
@@ -113,9 +114,9 @@ class Session:
     def new_game(self, seed: int | None = None, record_abandoned: bool = True, params: dict | None = None,
                  vs: str | None = None, seat: int | None = None) -> None:
         """Start again (a game in progress counts as resigned once the person has moved)."""
-        if record_abandoned and self.env is not None and not self.over and self.person_moved:
-            if self.can_resign() is None:
-                self._record_resignation()
+        if (record_abandoned and self.env is not None and not self.over and self.person_moved
+                and self.can_resign() is None):
+            self._record_resignation()
         if params is not None:
             self.params = dict(params)
         if vs is not None:
@@ -334,10 +335,7 @@ class Session:
 
     def _settle(self) -> None:
         """Step the agents that are done (PettingZoo's dead steps) so that a live one is selected."""
-        env = self.env
-        while env.agents and (env.terminations[env.agent_selection] or env.truncations[env.agent_selection]) \
-                and not self.game.is_over(self.state):
-            env.step(None)
+        next_turn(self.env, stop=lambda: self.game.is_over(self.state))  # a finished game stays on the board
 
     def _finish_if_over(self) -> None:
         if not self.game.is_over(self.state) or self.recorded:

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from envs.core.match import turns
 from envs.core.opponents import make_opponent
 from envs.core.rendering import BACKGROUND, save_gif, surface_to_array
 from envs.registry import make_raw
@@ -67,7 +68,7 @@ def _frame(pygame, env, brain, canvas):
 def watch_brain(game: str, players: list[Any], seed: int | None = None, gif: str | None = None, fps: float = 2.0,
                 text: bool = False, brain: bool = True, mp4: str | None = None, **params: Any) -> str:
     """Play one game between ``players`` showing each mover's brain; returns the result line."""
-    from scripts.watch import has_display
+    from scripts.app import display
 
     if mp4:
         _mp4_module()  # before playing: a missing writer is said at once
@@ -77,7 +78,7 @@ def watch_brain(game: str, players: list[Any], seed: int | None = None, gif: str
     env = make_raw(game, **params)
     env.reset(seed=seed)
     to_files = bool(gif or mp4)
-    window = not to_files and not text and has_display()
+    window = not to_files and not text and display.has_display()
     pygame = canvas = screen = None
     if to_files or window:
         import pygame
@@ -110,11 +111,7 @@ def watch_brain(game: str, players: list[Any], seed: int | None = None, gif: str
                 print(line)
             print()
 
-    while not env.game.is_over(env.game_state):
-        agent = env.agent_selection
-        if env.terminations[agent] or env.truncations[agent]:
-            env.step(None)
-            continue
+    for agent in turns(env, stop=lambda: env.game.is_over(env.game_state)):  # the final position stays shown
         seat = env.agent_seat[agent]
         obs = env.observe(agent)
         info = explain(env, opponents[seat], seat, obs) if brain else None

@@ -12,6 +12,7 @@ action as soon as the clicks so far are exactly one action's whole path.
 from __future__ import annotations
 
 import math
+
 import numpy as np
 
 Key = tuple

@@ -31,9 +31,8 @@ class SwivalAdapter(Adapter):
     def reason(self, game, state, seat, selection, key):
         if key == CENTRE_KEY:
             return "The centre takes your winning counter only when your turn starts with a line of three."
-        if key is not None and key[0] == "cell":
-            if (state.boards[0] | state.boards[1]) >> key[1] & 1:
-                return "That space is taken: place on an empty space."
+        if key is not None and key[0] == "cell" and (state.boards[0] | state.boards[1]) >> key[1] & 1:
+            return "That space is taken: place on an empty space."
         if selection:
             return "Choose: no swivel, swivel left or swivel right (buttons), or another empty space."
         return super().reason(game, state, seat, selection, key)

@@ -77,7 +77,7 @@ class TwirlsAdapter(Adapter):
     def draw_selection(self, surface, session):
         import pygame
 
-        game, state, seat = session.game, session.state, session.seat
+        game, state = session.game, session.state
         sel = session.selection
         radius = render.CELL // 2 - 4
         if not sel:

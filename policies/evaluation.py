@@ -1,4 +1,5 @@
-"""Evaluation tables: win/draw/loss with 95% confidence intervals, seats rotated."""
+"""Evaluation of saved policies and bots: seeded series with win/draw/loss, 95% confidence intervals and
+think times, seats rotated; the progress printer the long runs share. Needs no torch."""
 
 from __future__ import annotations
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from envs.registry import GAMES, make_raw
 from policies import shipped_path
-from scripts.evaluate import evaluate, table_rows
+from policies.evaluation import evaluate, table_rows
 
 
 def matchups(game: str, params: dict[str, Any]) -> list[tuple[str, str]]:

@@ -1,4 +1,5 @@
-"""Elo ladder of a game's opponents (random < easy < medium < hard) from round-robin series."""
+"""Elo ladder of a game's opponents (random < easy < medium < hard) from round-robin series (numpy only;
+the chart of ``save_ladder`` needs matplotlib)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,9 @@ from typing import Any
 
 import numpy as np
 
-from envs.registry import GAMES, make_raw
 from envs.core.match import SeriesResult
-from scripts.evaluate import evaluate
+from envs.registry import GAMES, make_raw
+from policies.evaluation import evaluate
 
 
 def bradley_terry_elo(names: list[str], score: np.ndarray, games: np.ndarray, anchor: str = "random",
@@ -101,8 +102,12 @@ def ladder(game: str, entrants: list[str], games: int = 100, seed: int = 0,
 
 
 def save_ladder(result: dict[str, Any], out_dir: str | Path) -> tuple[Path, Path]:
-    """``<game>_ladder.json`` and a bar chart ``<game>_ladder.png``."""
-    import matplotlib
+    """``<game>_ladder.json`` and a bar chart ``<game>_ladder.png`` (the chart needs matplotlib)."""
+    try:
+        import matplotlib
+    except ImportError:
+        raise ImportError("save_ladder draws its chart with matplotlib, which is not installed: "
+                          "pip install 'swgym[train]'") from None
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

@@ -1,0 +1,1 @@
+"""What every game shares: rules contract, AEC adapter, wrappers, the drive loop, single-agent env."""
