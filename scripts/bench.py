@@ -196,7 +196,8 @@ def ppo_batched_once(game: str, settings: dict[str, Any], steps: int, seed: int 
             "total_s": total}
 
 
-def ppo_single_once(game: str, settings: dict[str, Any], envs_: int, steps: int, seed: int = 0) -> float:
+def ppo_single_once(game: str, settings: dict[str, Any], envs_: int, steps: int, seed: int = 0,
+                    n_steps: int = 256) -> float:
     """Env steps/s of MaskablePPO on ``envs_`` single-agent envs (DummyVecEnv), the same network and epochs."""
     import gymnasium
     from sb3_contrib import MaskablePPO
@@ -206,7 +207,8 @@ def ppo_single_once(game: str, settings: dict[str, Any], envs_: int, steps: int,
 
     single = make_vec_env(lambda: gymnasium.make(entry(game).gym_id, opponent=settings["opponent"]),
                           n_envs=envs_, seed=seed)
-    model = MaskablePPO("MlpPolicy", single, n_steps=256, batch_size=512, n_epochs=settings["n_epochs"],
+    model = MaskablePPO("MlpPolicy", single, n_steps=n_steps, batch_size=min(512, n_steps * envs_),
+                        n_epochs=settings["n_epochs"],
                         policy_kwargs={"net_arch": settings["net_arch"]}, seed=seed, verbose=0)
     start = time.perf_counter()
     model.learn(steps)
@@ -214,7 +216,8 @@ def ppo_single_once(game: str, settings: dict[str, Any], envs_: int, steps: int,
 
 
 def ppo_run(game: str = "swival", rounds: int = 3, steps: int | None = None, single_envs: int = 8,
-            single_steps: int = 4096, seed: int = 0, **over: Any) -> list[dict[str, Any]]:
+            single_steps: int = 4096, single_n_steps: int = 256, seed: int = 0, **over: Any
+            ) -> list[dict[str, Any]]:
     """MaskablePPO env steps/s on the batched vector env and on the single-agent env, rounds interleaved
     (medians), with the batched run's time split into engine, opponents, rollout torch and updates.
 
@@ -229,7 +232,8 @@ def ppo_run(game: str = "swival", rounds: int = 3, steps: int | None = None, sin
     batched, single = [], []
     for r in range(rounds):
         batched.append(ppo_batched_once(game, settings, steps, seed=seed + r))
-        single.append(ppo_single_once(game, settings, single_envs, single_steps, seed=seed + r))
+        single.append(ppo_single_once(game, settings, single_envs, single_steps, seed=seed + r,
+                                      n_steps=single_n_steps))
     med = {k: statistics.median(b[k] for b in batched) for k in batched[0]}
     label = (f"N={settings['num_envs']} n_steps={settings['n_steps']} batch={settings['batch_size']} "
              f"epochs={settings['n_epochs']} net={settings['net_arch']} vs {settings['opponent']}")

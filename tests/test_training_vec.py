@@ -149,7 +149,7 @@ def test_a_tiny_vector_run_exports_a_policy_that_plays_a_full_game(game, tmp_pat
     env = envs.make_raw(game)  # an illegal move raises here
     env.reset(seed=0)
     moves = 0
-    for agent in env.agent_iter():
+    for _agent in env.agent_iter():
         obs, _, terminated, truncated, _ = env.last()
         env.step(None if terminated or truncated else policy.act(obs["observation"], obs["action_mask"]))
         moves += 1
@@ -222,3 +222,18 @@ def test_training_on_the_vector_env_keeps_the_bots_to_the_configs_share(tmp_path
     config["vector"]["max_bot_share"] = 0.1
     train(config, tmp_path, progress_bar=False, tensorboard=False)
     assert built[0] == pytest.approx({"random": 0.9, "medium": 0.1})
+
+
+def test_the_ppo_bench_splits_the_batched_runs_time_and_names_bad_settings():
+    from scripts.bench import format_ppo_table, ppo_run, ppo_settings
+
+    rows = ppo_run("swival", rounds=1, steps=256, single_envs=2, single_steps=64, single_n_steps=16, num_envs=8,
+                   n_steps=8, batch_size=64, n_epochs=1, net_arch=[8])
+    batched, single = rows
+    parts = sum(batched[k] for k in ("engine_s", "opponent_s", "rollout_torch_s", "update_s"))
+    assert parts == pytest.approx(batched["total_s"]) and min(batched[k] for k in batched if k.endswith("_s")) >= 0
+    assert batched["env_steps_per_s"] > 0 and single["env_steps_per_s"] > 0
+    assert "N=8 n_steps=8 batch=64 epochs=1 net=[8] vs random" in format_ppo_table(rows)
+    assert ppo_settings("swival")["num_envs"] == load_config("swival")["vector"]["num_envs"]
+    with pytest.raises(ValueError, match=r"unknown PPO bench setting\(s\) \['boards'\]"):
+        ppo_settings("swival", boards=4)
