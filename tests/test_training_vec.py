@@ -129,8 +129,8 @@ def _tiny_vector_config(game, **over):
     config = tiny_config(game, total_timesteps=2048, env="vector",
                          vector={"num_envs": 16, "ppo": {"n_steps": 16, "batch_size": 128}},
                          eval={"every": 1024, "games": 2, "opponent": "medium"},
-                         pool={"snapshot_every": 512, "max_snapshots": 2, "start": {"random": 0.7, "medium": 0.3},
-                               "later": {"random": 0.3, "medium": 0.2, "snapshots": 0.5}},
+                         pool={"snapshot_every": 512, "max_snapshots": 2, "start": {"random": 0.7, "easy": 0.3},
+                               "later": {"random": 0.3, "easy": 0.2, "snapshots": 0.5}},
                          checkpoint={"every": 0})
     config.update(over)
     return config
@@ -157,7 +157,8 @@ def test_a_tiny_vector_run_exports_a_policy_that_plays_a_full_game(game, tmp_pat
 
 
 def test_an_interrupted_run_resumes_from_its_checkpoint_to_the_same_total(tmp_path, monkeypatch):
-    config = _tiny_vector_config("swival", checkpoint={"every": 1024})
+    config = _tiny_vector_config("swival", checkpoint={"every": 1024},
+                                 eval={"every": 1024, "games": 2, "opponent": "random"})
     whole = train(config, tmp_path / "whole", progress_bar=False, tensorboard=False)
 
     class Interrupted(Exception):
@@ -181,7 +182,8 @@ def test_an_interrupted_run_resumes_from_its_checkpoint_to_the_same_total(tmp_pa
 
 
 def test_resume_refuses_a_changed_config(tmp_path, monkeypatch):
-    config = _tiny_vector_config("swival", total_timesteps=512, checkpoint={"every": 256})
+    config = _tiny_vector_config("swival", total_timesteps=512, checkpoint={"every": 256},
+                                 eval={"every": 1024, "games": 2, "opponent": "random"})
     train(config, tmp_path, progress_bar=False, tensorboard=False)
     with pytest.raises(ValueError, match=r"differs from this run's config in \['seed'\]"):
         train({**config, "seed": 5}, tmp_path, progress_bar=False, tensorboard=False, resume=True)
@@ -219,6 +221,7 @@ def test_training_on_the_vector_env_keeps_the_bots_to_the_configs_share(tmp_path
 
     monkeypatch.setattr(selfplay, "BatchPool", Recording)
     config = _tiny_vector_config("swival", total_timesteps=256)
+    config["pool"]["start"] = {"random": 0.5, "medium": 0.5}
     config["vector"]["max_bot_share"] = 0.1
     train(config, tmp_path, progress_bar=False, tensorboard=False)
     assert built[0] == pytest.approx({"random": 0.9, "medium": 0.1})
@@ -237,3 +240,23 @@ def test_the_ppo_bench_splits_the_batched_runs_time_and_names_bad_settings():
     assert ppo_settings("swival")["num_envs"] == load_config("swival")["vector"]["num_envs"]
     with pytest.raises(ValueError, match=r"unknown PPO bench setting\(s\) \['boards'\]"):
         ppo_settings("swival", boards=4)
+
+
+@pytest.mark.parametrize("argv, resume, env", [
+    ([], None, "auto"),
+    (["--resume"], True, "auto"),
+    (["--env", "single"], None, "single"),
+    (["--resume", "--env", "vector"], True, "vector"),
+])
+def test_swgym_train_passes_resume_and_env_on(argv, resume, env, monkeypatch, tmp_path):
+    from scripts.cli import main
+
+    seen = {}
+
+    def fake_train(config, out, ship_to=None, progress_bar=True, **kwargs):
+        seen.update(env=config["env"], resume=kwargs.get("resume"))
+        return {"curve": []}
+
+    monkeypatch.setattr(selfplay, "train", fake_train)
+    main(["train", "swival", "--out", str(tmp_path / "run"), *argv])
+    assert seen == {"env": env, "resume": resume}

@@ -314,6 +314,8 @@ def train(config: dict[str, Any], out_dir: str | Path, ship_to: str | Path | Non
     out_dir.mkdir(parents=True, exist_ok=True)
     checkpoint = out_dir / "checkpoint"
     resuming = resume and (checkpoint / "state.json").exists()
+    if resume and not resuming:
+        print(f"[{config['game']}] no checkpoint in {checkpoint}: the run starts afresh", flush=True)
     if resuming:
         saved = json.loads((out_dir / "config.json").read_text()) if (out_dir / "config.json").exists() else None
         now = json.loads(json.dumps(config))
