@@ -260,3 +260,15 @@ def test_swgym_train_passes_resume_and_env_on(argv, resume, env, monkeypatch, tm
     monkeypatch.setattr(selfplay, "train", fake_train)
     main(["train", "swival", "--out", str(tmp_path / "run"), *argv])
     assert seen == {"env": env, "resume": resume}
+
+
+def test_resume_names_a_damaged_checkpoint_and_a_fresh_run_drops_an_old_one(tmp_path):
+    config = _tiny_vector_config("swival", total_timesteps=512, checkpoint={"every": 256},
+                                 eval={"every": 1024, "games": 2, "opponent": "random"})
+    train(config, tmp_path, progress_bar=False, tensorboard=False)
+    weights = tmp_path / "checkpoint" / "weights.pt"
+    weights.write_bytes(b"not a checkpoint")
+    with pytest.raises(ValueError, match="cannot resume from .*checkpoint"):
+        train(config, tmp_path, progress_bar=False, tensorboard=False, resume=True)
+    train({**config, "checkpoint": {"every": 0}}, tmp_path, progress_bar=False, tensorboard=False)
+    assert not (tmp_path / "checkpoint").exists()

@@ -21,6 +21,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import pickle  # only for its error type: checkpoints load with weights_only=True
 import shutil
 import time
 from pathlib import Path
@@ -235,7 +236,8 @@ class SelfPlayCallback(BaseCallback):
         torch.save(weights, folder / "weights.pt.tmp")
         os.replace(folder / "weights.pt.tmp", folder / "weights.pt")
         state = {"num_timesteps": int(self.num_timesteps), "n_updates": int(self.model._n_updates),
-                 "snapshots": [str(p) for p in self.snapshots], "curve": self.curve, "phase": self.phase,
+                 "snapshots": [str(p.relative_to(self.out_dir)) for p in self.snapshots],  # the run folder may move
+                 "curve": self.curve, "phase": self.phase,
                  "next_snapshot": self.next_snapshot, "next_eval": self.next_eval,
                  "next_checkpoint": self.next_checkpoint,
                  "minutes": self.minutes_before + (time.time() - self.started) / 60}
@@ -249,15 +251,18 @@ class SelfPlayCallback(BaseCallback):
         try:
             state = json.loads((folder / "state.json").read_text())
             weights = torch.load(folder / "weights.pt", map_location="cpu", weights_only=True)
-        except (OSError, json.JSONDecodeError, RuntimeError) as err:
-            raise ValueError(f"cannot resume from {folder}: {err}") from None
-        model.policy.load_state_dict(weights["policy"])
-        model.policy.optimizer.load_state_dict(weights["optimizer"])
-        model.num_timesteps, model._n_updates = state["num_timesteps"], state["n_updates"]
-        missing = [p for p in state["snapshots"] if not Path(p).exists()]
+            model.policy.load_state_dict(weights["policy"])
+            model.policy.optimizer.load_state_dict(weights["optimizer"])
+            model.num_timesteps, model._n_updates = state["num_timesteps"], state["n_updates"]
+        except (OSError, ValueError, RuntimeError, KeyError, pickle.UnpicklingError) as err:
+            first = str(err).strip().splitlines()[0] if str(err).strip() else ""
+            raise ValueError(f"cannot resume from {folder}: damaged or not a checkpoint ({type(err).__name__}: "
+                             f"{first[:200]})") from None
+        snapshots = [self.out_dir / p for p in state["snapshots"]]
+        missing = [str(p) for p in snapshots if not p.exists()]
         if missing:
             raise ValueError(f"cannot resume from {folder}: pool snapshot(s) {missing} are gone")
-        self.snapshots = [Path(p) for p in state["snapshots"]]
+        self.snapshots = snapshots
         self.curve, self.phase = state["curve"], state["phase"]
         self.next_snapshot, self.next_eval = state["next_snapshot"], state["next_eval"]
         self.next_checkpoint, self.minutes_before = state["next_checkpoint"], state["minutes"]
@@ -316,6 +321,8 @@ def train(config: dict[str, Any], out_dir: str | Path, ship_to: str | Path | Non
     resuming = resume and (checkpoint / "state.json").exists()
     if resume and not resuming:
         print(f"[{config['game']}] no checkpoint in {checkpoint}: the run starts afresh", flush=True)
+    if not resuming and checkpoint.exists():  # an earlier run's: resuming from it later would mix two runs
+        shutil.rmtree(checkpoint)
     if resuming:
         saved = json.loads((out_dir / "config.json").read_text()) if (out_dir / "config.json").exists() else None
         now = json.loads(json.dumps(config))
