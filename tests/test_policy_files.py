@@ -169,7 +169,7 @@ BAD_FILES = [  # (case, builder, fragment of the error)
     ("string weights", _set("pi_w0", np.full((78, 256), "0.1")), "array 'pi_w0' has dtype <U3, expected floating"),
     ("integer weights", _set("action_b", np.zeros(73, dtype=np.int64)), "'action_b' has dtype int64, expected float"),
     ("object weights", _object_array, "array 'pi_w0' holds Python objects"),
-    ("first layer removed", _without("pi_w0", "pi_b0"), "not part of its network: pi_b1, pi_w1"),
+    ("first layer removed", _without("pi_w0", "pi_b0"), "pi tower has 0 hidden layers, its meta says 2"),
     ("layer cut short", _set("pi_w1", np.zeros((255, 256), np.float32)), "policy layer 1 has weights (255, 256)"),
     ("action head removed", _without("action_w"), "lacks the array 'action_w'"),
     ("equal-width layer removed", _edit(_last_hidden_layer_removed), "pi tower has 1 hidden layers, its meta says 2"),

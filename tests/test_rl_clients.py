@@ -225,7 +225,9 @@ def test_copies_of_a_live_single_agent_env_play_on_identically(name, via_gymnasi
         results = [e.step(action) for e in group]
         for obs, reward, terminated, truncated, info in results[1:]:
             assert np.array_equal(obs, results[0][0])
-            assert (reward, terminated, truncated, info) == results[0][1:]
+            assert (reward, terminated, truncated) == results[0][1:4]
+            assert info.keys() == results[0][4].keys()
+            assert all(np.array_equal(v, results[0][4][k]) for k, v in info.items())
         done = results[0][2]
 
 
