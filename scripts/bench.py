@@ -143,66 +143,114 @@ def format_batch_table(rows: list[dict[str, Any]]) -> str:
 
 
 # -- MaskablePPO end to end (swgym bench --ppo) ----------------------------------------------
-def ppo_run(game: str = "swival", num_envs: int = 256, steps: int = 65_536, n_steps: int = 32,
-            single_envs: int = 8, single_steps: int = 4096, seed: int = 0) -> list[dict[str, Any]]:
-    """MaskablePPO env steps/s on the batched vector env and on the single-agent env (DummyVecEnv), and where
-    the batched run's time goes: the vector env's step (engine + opponent), the rollout's torch forward passes
-    and masks, and the updates."""
+def ppo_settings(game: str, **over: Any) -> dict[str, Any]:
+    """The batched run's settings: the game's training config's vector path (boards, PPO, network), ``over`` on top."""
+    from training.selfplay import load_config, run_settings
+
+    config = load_config(game)
+    boards, ppo = run_settings({**config, "env": "vector"})
+    settings = {"num_envs": boards, "n_steps": ppo["n_steps"], "batch_size": ppo["batch_size"],
+                "n_epochs": ppo["n_epochs"], "net_arch": list(config["net_arch"]), "opponent": "random"}
+    unknown = set(over) - set(settings)
+    if unknown:
+        raise ValueError(f"unknown PPO bench setting(s) {sorted(unknown)}; known: {sorted(settings)}")
+    return {**settings, **over}
+
+
+def _timed(obj: Any, name: str, clock: list[float]) -> None:
+    """Wrap ``obj.name`` so that its wall time adds up in ``clock[0]``."""
+    inner = getattr(obj, name)
+
+    def timed(*args, **kwargs):
+        t = time.perf_counter()
+        try:
+            return inner(*args, **kwargs)
+        finally:
+            clock[0] += time.perf_counter() - t
+
+    setattr(obj, name, timed)
+
+
+def ppo_batched_once(game: str, settings: dict[str, Any], steps: int, seed: int = 0) -> dict[str, float]:
+    """One timed MaskablePPO run on the batched vector env (after a warm-up rollout and update): env steps/s and
+    seconds in the engine, the opponents, the rollout's torch forward passes (and SB3's buffer), the updates."""
+    from sb3_contrib import MaskablePPO
+
+    from training.sb3_vec import make_sb3_vec
+
+    vec = make_sb3_vec(game, settings["num_envs"], opponent=settings["opponent"], seed=seed)
+    model = MaskablePPO("MlpPolicy", vec, n_steps=settings["n_steps"], batch_size=settings["batch_size"],
+                        n_epochs=settings["n_epochs"], policy_kwargs={"net_arch": settings["net_arch"]},
+                        seed=seed, verbose=0)
+    model.learn(settings["n_steps"] * settings["num_envs"])  # warm-up: kernels, torch
+    env_s, opp_s, update_s = [0.0], [0.0], [0.0]
+    _timed(vec.venv, "step", env_s)
+    for opp in vec.venv.opponents:
+        _timed(opp, "actions", opp_s)
+    _timed(model, "train", update_s)
+    start = time.perf_counter()
+    model.learn(steps, reset_num_timesteps=True)
+    total = time.perf_counter() - start
+    return {"env_steps_per_s": model.num_timesteps / total, "engine_s": env_s[0] - opp_s[0],
+            "opponent_s": opp_s[0], "rollout_torch_s": total - env_s[0] - update_s[0], "update_s": update_s[0],
+            "total_s": total}
+
+
+def ppo_single_once(game: str, settings: dict[str, Any], envs_: int, steps: int, seed: int = 0,
+                    n_steps: int = 256) -> float:
+    """Env steps/s of MaskablePPO on ``envs_`` single-agent envs (DummyVecEnv), the same network and epochs."""
     import gymnasium
-    import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.env_util import make_vec_env
 
     from envs.registry import entry
-    from training.sb3_vec import make_sb3_vec
+
+    single = make_vec_env(lambda: gymnasium.make(entry(game).gym_id, opponent=settings["opponent"]),
+                          n_envs=envs_, seed=seed)
+    model = MaskablePPO("MlpPolicy", single, n_steps=n_steps, batch_size=min(512, n_steps * envs_),
+                        n_epochs=settings["n_epochs"],
+                        policy_kwargs={"net_arch": settings["net_arch"]}, seed=seed, verbose=0)
+    start = time.perf_counter()
+    model.learn(steps)
+    return model.num_timesteps / (time.perf_counter() - start)
+
+
+def ppo_run(game: str = "swival", rounds: int = 3, steps: int | None = None, single_envs: int = 8,
+            single_steps: int = 4096, single_n_steps: int = 256, seed: int = 0, **over: Any
+            ) -> list[dict[str, Any]]:
+    """MaskablePPO env steps/s on the batched vector env and on the single-agent env, rounds interleaved
+    (medians), with the batched run's time split into engine, opponents, rollout torch and updates.
+
+    Settings: the game's training config (:func:`ppo_settings`), ``over`` on top
+    (``num_envs``, ``n_steps``, ``batch_size``, ``n_epochs``, ``net_arch``, ``opponent``).
+    """
+    import torch
 
     torch.set_num_threads(1)
-    rows = []
-    vec = make_sb3_vec(game, num_envs, opponent="random", seed=seed)
-    env_time = [0.0]
-    step = vec.venv.step
-
-    def timed_step(actions):
-        t = time.perf_counter()
-        out = step(actions)
-        env_time[0] += time.perf_counter() - t
-        return out
-
-    vec.venv.step = timed_step
-    model = MaskablePPO("MlpPolicy", vec, n_steps=n_steps, batch_size=2048, n_epochs=1, seed=seed, verbose=0)
-    model.learn(n_steps * num_envs)  # warm-up: kernels, torch
-    env_time[0] = 0.0
-    train_time = [0.0]
-    train = model.train
-
-    def timed_train():
-        t = time.perf_counter()
-        train()
-        train_time[0] += time.perf_counter() - t
-
-    model.train = timed_train
-    start = time.perf_counter()
-    model.learn(steps, reset_num_timesteps=True)
-    total = time.perf_counter() - start
-    rows.append({"run": f"batched vector env, N={num_envs}", "env_steps_per_s": model.num_timesteps / total,
-                 "env_s": env_time[0], "update_s": train_time[0],
-                 "rollout_other_s": total - env_time[0] - train_time[0], "total_s": total})
-    single = make_vec_env(lambda: gymnasium.make(entry(game).gym_id, opponent="random"),
-                          n_envs=single_envs, seed=seed)
-    model = MaskablePPO("MlpPolicy", single, n_steps=n_steps * 8, batch_size=256, n_epochs=1, seed=seed, verbose=0)
-    start = time.perf_counter()
-    model.learn(single_steps)
-    total = time.perf_counter() - start
-    rows.append({"run": f"single-agent env, DummyVecEnv x{single_envs}", "env_steps_per_s": model.num_timesteps / total,
-                 "env_s": float("nan"), "update_s": float("nan"), "rollout_other_s": float("nan"), "total_s": total})
-    return rows
+    settings = ppo_settings(game, **over)
+    steps = steps or 8 * settings["num_envs"] * settings["n_steps"]
+    batched, single = [], []
+    for r in range(rounds):
+        batched.append(ppo_batched_once(game, settings, steps, seed=seed + r))
+        single.append(ppo_single_once(game, settings, single_envs, single_steps, seed=seed + r,
+                                      n_steps=single_n_steps))
+    med = {k: statistics.median(b[k] for b in batched) for k in batched[0]}
+    label = (f"N={settings['num_envs']} n_steps={settings['n_steps']} batch={settings['batch_size']} "
+             f"epochs={settings['n_epochs']} net={settings['net_arch']} vs {settings['opponent']}")
+    return [{"game": game, "run": "batched vector env", "settings": label, **med,
+             "samples": [b["env_steps_per_s"] for b in batched]},
+            {"game": game, "run": f"single-agent env x{single_envs}", "settings": label,
+             "env_steps_per_s": statistics.median(single), "samples": single}]
 
 
 def format_ppo_table(rows: list[dict[str, Any]]) -> str:
-    out = [f"{'run':<34}  {'env steps/s':>11}  {'vector env s':>12}  {'rollout torch s':>15}  {'updates s':>9}"]
+    """The --ppo table: medians; the split of the batched run's seconds (engine, opponents, torch, updates)."""
+    out = [(f"{'game':<8}  {'run':<22}  {'env steps/s':>11}  {'engine s':>8}  {'opponents s':>11}  "
+            f"{'rollout torch s':>15}  {'updates s':>9}  settings")]
     for r in rows:
-        out.append(f"{r['run']:<34}  {r['env_steps_per_s']:>11,.0f}  {r['env_s']:>12.2f}  "
-                   f"{r['rollout_other_s']:>15.2f}  {r['update_s']:>9.2f}")
+        split = "".join(f"  {r[k]:>{w}.2f}" if k in r else f"  {'':>{w}}" for k, w in
+                        (("engine_s", 8), ("opponent_s", 11), ("rollout_torch_s", 15), ("update_s", 9)))
+        out.append(f"{r['game']:<8}  {r['run']:<22}  {r['env_steps_per_s']:>11,.0f}{split}  {r['settings']}")
     return "\n".join(out)
 
 
@@ -226,7 +274,7 @@ def bench_batched(args: Any) -> None:
         rows["batch"] = batch_run(cases, seconds=args.seconds, rounds=args.rounds)
         print(format_batch_table(rows["batch"]))
     if args.ppo:
-        rows["ppo"] = [dict(r, game=n) for n in names if GAMES[n].batched for r in ppo_run(n)]
+        rows["ppo"] = [r for n in names if GAMES[n].batched for r in ppo_run(n, rounds=args.rounds)]
         print(format_ppo_table(rows["ppo"]))
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=2))

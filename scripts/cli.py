@@ -302,6 +302,10 @@ def _add_training_commands(sub) -> None:
     p.add_argument("--steps", type=positive_int, default=None, help="override total_timesteps")
     p.add_argument("--out", default=None, help="run folder (default runs/<game>)")
     p.add_argument("--ship", action="store_true", help="also write the shipped policies/<game>[_variant]_hard.npz")
+    p.add_argument("--resume", action="store_true", help="go on from the run folder's last checkpoint")
+    p.add_argument("--env", choices=("auto", "single", "vector"), default=None,
+                   help="the env to train on (default: the config's, 'auto': the batched vector env where the game "
+                        "has an engine; 'single': the single-agent envs the shipped networks were trained on)")
     p.add_argument("--no-progress", action="store_true")
     p.set_defaults(func=_training_command("train"))
 

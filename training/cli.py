@@ -17,11 +17,14 @@ def cmd_train(args: argparse.Namespace) -> None:
         raise ValueError(f"config {args.config} is for {config['game']!r}, not {args.game!r}")
     if args.steps:
         config["total_timesteps"] = args.steps
+    if getattr(args, "env", None):
+        config["env"] = args.env  # "single": the path the shipped networks were trained on
     out = Path(args.out or f"runs/{args.game}")
     ship = shipped_path(args.game, **config["params"]) if args.ship else None
     # SB3's bar redraws in place: on a terminal only (the evaluation lines report progress in a log)
     bar = not args.no_progress and sys.stderr.isatty()
-    summary = train(config, out, ship_to=ship, progress_bar=bar)
+    resume = {"resume": True} if getattr(args, "resume", False) else {}
+    summary = train(config, out, ship_to=ship, progress_bar=bar, **resume)
     print(json.dumps({k: v for k, v in summary.items() if k != "curve"}, indent=2))
     print(f"learning curve: {out / 'learning_curve.png'}" + (f"; shipped to {ship}" if ship else ""))
 

@@ -1,6 +1,10 @@
-"""Self-play training with sb3-contrib MaskablePPO on the single-agent envs.
+"""Self-play training with sb3-contrib MaskablePPO, on the batched vector env where the game has an engine.
 
-The learner's seat is drawn each episode (by the env). Its opponents come
+A game with a batched engine (``envs.GAMES[name].batched``) trains on
+``config["vector"]["num_envs"]`` boards at once (:mod:`training.sb3_vec`),
+with the ``vector`` section's PPO settings over the config's; the others on
+``n_envs`` single-agent envs (``"env": "single"`` forces that path, the one
+the shipped networks were trained on). The learner's seat is drawn each episode (by the env). Its opponents come
 from a pool: random and the medium bot early on, then frozen snapshots of the
 learner itself, refreshed by :class:`SelfPlayCallback`. A config with an
 ``imitation`` section first has the network imitate a teacher bot
@@ -8,12 +12,16 @@ learner itself, refreshed by :class:`SelfPlayCallback`. A config with an
 gives no signal. Every ``eval.every``
 steps the current network plays the evaluation opponent; the curve is kept as
 CSV and drawn as a PNG. The final network is exported to a numpy policy file.
+Every ``checkpoint.every`` steps the run folder gets a checkpoint (weights and
+optimizer, pool, curve); ``train(..., resume=True)`` goes on from it.
 """
 
 from __future__ import annotations
 
 import csv
 import json
+import os
+import pickle  # only for its error type: checkpoints load with weights_only=True
 import shutil
 import time
 from pathlib import Path
@@ -30,7 +38,7 @@ from envs.core.match import play_series
 from envs.core.single_agent import SingleAgentEnv
 from envs.registry import GAMES, entry, make_raw
 from training.export import add_value_members, export_policy, to_numpy_policy
-from training.pool import PoolOpponent
+from training.pool import BatchPool, PoolOpponent, cap_bot_share
 from training.shaping import ShapedReward
 
 CONFIG_DIR = Path(__file__).resolve().parent / "configs"
@@ -49,7 +57,12 @@ DEFAULTS: dict[str, Any] = {
              "start": {"random": 0.5, "medium": 0.5},
              "later": {"random": 0.1, "medium": 0.4, "snapshots": 0.5}},
     "eval": {"every": 20_000, "games": 40, "opponent": "medium"},
+    "env": "auto",
+    # the batched path: boards, PPO settings over "ppo", and the most boards the bots (played board by board) may take
+    "vector": {"num_envs": 1024, "ppo": {"n_steps": 16, "batch_size": 8192}, "max_bot_share": None},
+    "checkpoint": {"every": 100_000},
 }
+ENV_PATHS = ("auto", "single", "vector")
 
 
 def load_config(game_or_path: str) -> dict[str, Any]:
@@ -83,8 +96,11 @@ def load_config(game_or_path: str) -> dict[str, Any]:
     if "game" not in user:
         raise ValueError(f"training config {path} does not name its game")
     config = {**DEFAULTS, **user}
-    for key in ("ppo", "pool", "eval"):
+    for key in ("ppo", "pool", "eval", "vector", "checkpoint"):
         config[key] = {**DEFAULTS[key], **user.get(key, {})}
+    config["vector"]["ppo"] = {**DEFAULTS["vector"]["ppo"], **user.get("vector", {}).get("ppo", {})}
+    if config["env"] not in ENV_PATHS:
+        raise ValueError(f"training config {path}: env must be one of {ENV_PATHS}, got {config['env']!r}")
     if "imitation" in user:
         from training.imitation import imitation_settings
 
@@ -102,6 +118,33 @@ def value_member_config(config: dict[str, Any], override: dict[str, Any]) -> dic
         else:
             member[key] = value
     return member
+
+
+def uses_vector_env(config: dict[str, Any]) -> bool:
+    """Whether ``config`` trains on the batched vector env: ``env`` "auto" picks it when the game has an engine.
+
+    Reward shaping exists on the single-agent env only, so "auto" keeps a
+    shaped config there; "vector" for a game without an engine (or with
+    shaping) is an error that says so.
+    """
+    game, mode = config["game"], config.get("env", "auto")
+    if mode not in ENV_PATHS:
+        raise ValueError(f"config env must be one of {ENV_PATHS}, got {mode!r}")
+    has_engine = bool(entry(game).batched)
+    if mode == "vector" and not has_engine:
+        with_engine = ", ".join(n for n, e in GAMES.items() if e.batched)
+        raise ValueError(f"config env 'vector': {game} has no batched engine yet (games with one: {with_engine})")
+    if mode == "vector" and config.get("shaping"):
+        raise ValueError(f"config env 'vector': {game}'s config has reward shaping, which only the single-agent "
+                         "env applies")
+    return mode == "vector" or (mode == "auto" and has_engine and not config.get("shaping"))
+
+
+def run_settings(config: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    """(number of envs or boards, PPO keywords) of the path ``config`` trains on (:func:`uses_vector_env`)."""
+    if uses_vector_env(config):
+        return int(config["vector"]["num_envs"]), {**config["ppo"], **config["vector"]["ppo"]}
+    return int(config["n_envs"]), dict(config["ppo"])
 
 
 def _pool_members(game: str, weights: dict[str, float], snapshots: list[Path]) -> tuple[list, list]:
@@ -125,22 +168,38 @@ class SelfPlayCallback(BaseCallback):
         self.config = config
         self.game, self.params = config["game"], config["params"]
         self.out_dir = out_dir
+        self.vector = uses_vector_env(config)
         self.snapshots: list[Path] = []
         self.curve: list[dict[str, float]] = []
         self.next_snapshot = config["pool"]["snapshot_every"]
         self.next_eval = config["eval"]["every"]
+        self.next_checkpoint = config["checkpoint"]["every"]
+        self.phase = "start"
+        self.minutes_before = 0.0  # training minutes of the run before it was resumed
         self.started = time.time()
         self.num_players = make_raw(self.game, **self.params).game.num_players
 
     def set_pool(self, weights: dict[str, float]) -> None:
         members, w = _pool_members(self.game, weights, self.snapshots)
         n_opp = self.num_players - 1
+        if self.vector:  # one pool per other seat, a member per board and episode; bots on a share of boards
+            w = cap_bot_share(members, w, self.config["vector"].get("max_bot_share"))
+            pools = [BatchPool(self.game, members, w, self.params, seed=[self.config["seed"], s, len(self.snapshots)])
+                     for s in range(n_opp)]
+            self.training_env.env_method("set_opponents", pools)
+            return
         for i in range(self.training_env.num_envs):
             pools = [PoolOpponent(self.game, members, w, self.params, seed=1000 * i + s) for s in range(n_opp)]
             self.training_env.env_method("set_opponents", pools, indices=[i])
 
     def _on_training_start(self) -> None:
-        self.set_pool(self.config["pool"]["start"])
+        self.set_pool(self.config["pool"][self.phase])
+
+    def _on_rollout_start(self) -> None:
+        every = self.config["checkpoint"]["every"]
+        if every and self.num_timesteps >= self.next_checkpoint:
+            self.next_checkpoint = (self.num_timesteps // every + 1) * every
+            self.save_checkpoint()
 
     def _on_step(self) -> bool:
         if self.num_timesteps >= self.next_snapshot:
@@ -148,6 +207,7 @@ class SelfPlayCallback(BaseCallback):
             path = export_policy(self.model.policy, self.out_dir / "snapshots" / f"step_{self.num_timesteps}.npz",
                                  self.game, self.params)
             self.snapshots = (self.snapshots + [path])[-self.config["pool"]["max_snapshots"]:]
+            self.phase = "later"
             self.set_pool(self.config["pool"]["later"])
         if self.num_timesteps >= self.next_eval:
             self.next_eval += self.config["eval"]["every"]
@@ -158,7 +218,7 @@ class SelfPlayCallback(BaseCallback):
         """Win rate of ``policy`` against the evaluation opponent; one point of the learning curve."""
         rate, draws = evaluate_policy(self.config, policy, seed=len(self.curve))
         self.curve.append({"timesteps": timesteps, "win_rate": rate, "draw_rate": draws,
-                           "minutes": (time.time() - self.started) / 60})
+                           "minutes": self.minutes_before + (time.time() - self.started) / 60})
         opponent = self.config["eval"]["opponent"]
         if getattr(self, "model", None) is not None and timesteps:
             self.logger.record(f"eval/win_rate_vs_{opponent}", rate)
@@ -166,6 +226,47 @@ class SelfPlayCallback(BaseCallback):
         print(f"[{self.game}] {timesteps} steps, {self.curve[-1]['minutes']:.1f} min: "
               f"win rate vs {opponent} {rate:.0%} ({len(self.snapshots)} snapshots in the pool)", flush=True)
         return rate
+
+    def save_checkpoint(self) -> Path:
+        """Write ``checkpoint/``: the network's and optimizer's weights (torch, no pickle) and the run's state
+        (steps, pool, curve); each file replaced whole, so an interruption leaves the previous checkpoint."""
+        folder = self.out_dir / "checkpoint"
+        folder.mkdir(parents=True, exist_ok=True)
+        weights = {"policy": self.model.policy.state_dict(), "optimizer": self.model.policy.optimizer.state_dict()}
+        torch.save(weights, folder / "weights.pt.tmp")
+        os.replace(folder / "weights.pt.tmp", folder / "weights.pt")
+        state = {"num_timesteps": int(self.num_timesteps), "n_updates": int(self.model._n_updates),
+                 "snapshots": [str(p.relative_to(self.out_dir)) for p in self.snapshots],  # the run folder may move
+                 "curve": self.curve, "phase": self.phase,
+                 "next_snapshot": self.next_snapshot, "next_eval": self.next_eval,
+                 "next_checkpoint": self.next_checkpoint,
+                 "minutes": self.minutes_before + (time.time() - self.started) / 60}
+        (folder / "state.json.tmp").write_text(json.dumps(state, indent=2))
+        os.replace(folder / "state.json.tmp", folder / "state.json")
+        print(f"[{self.game}] checkpoint at {self.num_timesteps} steps: {folder}", flush=True)
+        return folder
+
+    def restore(self, model, folder: Path) -> int:
+        """Load the checkpoint in ``folder`` into ``model`` and this callback; returns its step count."""
+        try:
+            state = json.loads((folder / "state.json").read_text())
+            weights = torch.load(folder / "weights.pt", map_location="cpu", weights_only=True)
+            model.policy.load_state_dict(weights["policy"])
+            model.policy.optimizer.load_state_dict(weights["optimizer"])
+            model.num_timesteps, model._n_updates = state["num_timesteps"], state["n_updates"]
+        except (OSError, ValueError, RuntimeError, KeyError, pickle.UnpicklingError) as err:
+            first = str(err).strip().splitlines()[0] if str(err).strip() else ""
+            raise ValueError(f"cannot resume from {folder}: damaged or not a checkpoint ({type(err).__name__}: "
+                             f"{first[:200]})") from None
+        snapshots = [self.out_dir / p for p in state["snapshots"]]
+        missing = [str(p) for p in snapshots if not p.exists()]
+        if missing:
+            raise ValueError(f"cannot resume from {folder}: pool snapshot(s) {missing} are gone")
+        self.snapshots = snapshots
+        self.curve, self.phase = state["curve"], state["phase"]
+        self.next_snapshot, self.next_eval = state["next_snapshot"], state["next_eval"]
+        self.next_checkpoint, self.minutes_before = state["next_checkpoint"], state["minutes"]
+        return state["num_timesteps"]
 
 
 def evaluate_policy(config: dict[str, Any], policy, seed: int = 0) -> tuple[float, float]:
@@ -179,7 +280,12 @@ def evaluate_policy(config: dict[str, Any], policy, seed: int = 0) -> tuple[floa
 
 
 def make_vec_env(config: dict[str, Any]):
+    """The training VecEnv: the batched vector env (SB3 view) or ``n_envs`` single-agent envs (see the module doc)."""
     game, params = config["game"], config["params"]
+    if uses_vector_env(config):
+        from training.sb3_vec import make_sb3_vec
+
+        return make_sb3_vec(game, run_settings(config)[0], opponent="random", seed=config["seed"], **params)
 
     def factory(i: int):
         def make():
@@ -195,7 +301,7 @@ def make_vec_env(config: dict[str, Any]):
 
 
 def train(config: dict[str, Any], out_dir: str | Path, ship_to: str | Path | None = None,
-          progress_bar: bool = True, tensorboard: bool = True) -> dict[str, Any]:
+          progress_bar: bool = True, tensorboard: bool = True, resume: bool = False) -> dict[str, Any]:
     """Train from ``config``; write the policy, curve (CSV, PNG) and summary into ``out_dir``.
 
     Returns the summary (paths, minutes, final evaluation). ``ship_to`` also
@@ -204,31 +310,53 @@ def train(config: dict[str, Any], out_dir: str | Path, ship_to: str | Path | Non
     trained per entry, into ``out_dir/value_member<k>``, and their value heads
     join the policy file's (the value is their mean; see
     :mod:`policies.numpy_policy`).
+    ``resume``: go on from ``out_dir/checkpoint`` (written every
+    ``checkpoint.every`` steps) to ``total_timesteps``; without a checkpoint
+    there, the run starts afresh.
     """
     torch.set_num_threads(1)
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
+    checkpoint = out_dir / "checkpoint"
+    resuming = resume and (checkpoint / "state.json").exists()
+    if resume and not resuming:
+        print(f"[{config['game']}] no checkpoint in {checkpoint}: the run starts afresh", flush=True)
+    if not resuming and checkpoint.exists():  # an earlier run's: resuming from it later would mix two runs
+        shutil.rmtree(checkpoint)
+    if resuming:
+        saved = json.loads((out_dir / "config.json").read_text()) if (out_dir / "config.json").exists() else None
+        now = json.loads(json.dumps(config))
+        if saved is not None and {**saved, "total_timesteps": 0} != {**now, "total_timesteps": 0}:
+            changed = sorted(k for k in set(saved) | set(now) if k != "total_timesteps" and saved.get(k) != now.get(k))
+            raise ValueError(f"cannot resume {out_dir}: its config.json differs from this run's config in {changed}")
     (out_dir / "config.json").write_text(json.dumps(config, indent=2))
     vec = make_vec_env(config)
+    n_envs, ppo = run_settings(config)
     model = MaskablePPO(
         "MlpPolicy", vec, seed=config["seed"], verbose=0,
         tensorboard_log=str(out_dir / "tensorboard") if tensorboard else None,
         policy_kwargs={"net_arch": {"pi": config["net_arch"], "vf": config["net_arch"]},
                        "activation_fn": ACTIVATIONS[config["activation"]]},
-        **config["ppo"],
+        **ppo,
     )
     callback = SelfPlayCallback(config, out_dir)
     started = time.time()
     imitation_history = None
-    if config.get("imitation"):
+    done = 0
+    if resuming:
+        done = callback.restore(model, checkpoint)
+        vec.seed(config["seed"] + done)  # fresh games, not a replay of the run's first ones
+        print(f"[{config['game']}] resumed from {checkpoint} at {done} steps", flush=True)
+    elif config.get("imitation"):
         imitation_history = warm_start(model, config)
         callback.evaluate(model.policy, 0)  # the curve's first point: imitation alone
-    if config["total_timesteps"] > 0:
-        model.learn(config["total_timesteps"], callback=callback, progress_bar=progress_bar)
-        rollout = config["ppo"]["n_steps"] * config["n_envs"]
+    if config["total_timesteps"] > done:
+        model.learn(config["total_timesteps"] - done, callback=callback, progress_bar=progress_bar,
+                    reset_num_timesteps=not resuming)
+        rollout = ppo["n_steps"] * n_envs
         if not callback.curve or model.num_timesteps - callback.curve[-1]["timesteps"] >= rollout:
             callback.evaluate(model.policy, model.num_timesteps)
-    minutes = (time.time() - started) / 60
+    minutes = (time.time() - started) / 60 + callback.minutes_before
     vec.close()
     extra = {"search": config["search"]} if config.get("search") else None
     policy_path = export_policy(model.policy, out_dir / f"{config['game']}_hard.npz", config["game"],
@@ -237,7 +365,7 @@ def train(config: dict[str, Any], out_dir: str | Path, ship_to: str | Path | Non
     for k, override in enumerate(config.get("value_members", []), 1):
         print(f"[{config['game']}] value member {k}: {override}", flush=True)
         member_summaries.append(train(value_member_config(config, override), out_dir / f"value_member{k}",
-                                      progress_bar=progress_bar, tensorboard=tensorboard))
+                                      progress_bar=progress_bar, tensorboard=tensorboard, resume=resume))
     if member_summaries:
         add_value_members(policy_path, [m["policy"] for m in member_summaries])
         minutes += sum(m["train_minutes"] for m in member_summaries)
@@ -247,6 +375,7 @@ def train(config: dict[str, Any], out_dir: str | Path, ship_to: str | Path | Non
     write_curve(callback.curve, out_dir, title=f"{config['game']}: win rate of the learner vs "
                                                f"{config['eval']['opponent']}", imitation=imitation_history)
     summary = {"game": config["game"], "policy": str(policy_path), "timesteps": config["total_timesteps"],
+               "trained_timesteps": int(model.num_timesteps), "env": "vector" if callback.vector else "single",
                "train_minutes": round(minutes, 2), "curve": callback.curve}
     if imitation_history:
         summary["imitation"] = imitation_history
