@@ -91,7 +91,9 @@ def test_conversions_round_trip_on_mid_game_positions(name, params):
 def test_same_seed_same_games_and_streams_differ_by_board(name, params):
     def trace(seed):
         batch = envs.make_batched(name, 16, seed=seed, **params)
-        return [batch.step(batch.random_actions(), autoreset=True)[0].copy() for _ in range(40)], batch
+        # rewards and the boards (a game with no result in 40 plies, e.g. Twirls, still differs by its moves)
+        return [np.append(batch.step(batch.random_actions(), autoreset=True)[0], batch.observe(0))
+                for _ in range(40)], batch
     (a, batch_a), (b, _), (c, _) = trace(5), trace(5), trace(6)
     assert all((x == y).all() for x, y in zip(a, b))
     assert not all((x == y).all() for x, y in zip(a, c))
