@@ -1,22 +1,26 @@
-"""Twirls of Action's batched engine: N games as numba kernels over padded uint8 boards (see :mod:`envs.core.batched`).
+"""Twirls of Action's batched engine: N games as numba kernels (see :mod:`envs.core.batched`).
 
-Per board: ``board`` ((size+2)**2,) uint8, the board with a one-cell border
-(0 empty, 1 Black, 2 White, 3 off the board: a ray or a path stops at the
-first non-zero cell, so no bounds checks); ``stones`` (2, size*size) uint8,
-each colour's stones as padded indices (the first ``count[colour]`` entries;
-twirls never capture, so they only move); ``swapped`` (the pie rule taken:
-seat s plays colour ``s ^ swapped``), ``plies``, ``winner`` (-1: none) and
-``last`` (origin, pivot, destination of the last twirl; -1: none).
+Per board: ``bits`` (2, 2) uint64, each colour's stones as the rules'
+bitboard in two words (cells 0-63, 64-80), for the move generator (the first
+stone along a ray is one bit scan); ``board`` ((size+2)**2,) uint8, the same
+stones on a board with a one-cell border (0 empty, 1 Black, 2 White, 3 off
+the board), for neighbour counts, the connection flood fill and the
+observation; ``stones`` (2, size*size) uint8, each colour's cells (the first
+``count[colour]`` entries: twirls never capture, stones only move);
+``swapped`` (the pie rule taken: seat s plays colour ``s ^ swapped``),
+``plies``, ``winner`` (-1: none) and ``last`` (origin, pivot, destination of
+the last twirl; -1: none).
 
 The variant lives in the consts (``params``: size, padded width, cells, both
-seats' ``max_neighbors``, ``max_plies``; geometry tables; the start board), so
-one compiled kernel serves 9x9, 8x8 and every handicap. Actions, observations
-and rewards are exactly those of ``envs/twirls/env.py``; ``tests/test_batched.py``
-and ``tests/test_twirls_batched.py`` play both side by side to keep it so.
+seats' ``max_neighbors``, ``max_plies``; the geometry tables; the start
+position), so one compiled kernel serves 9x9, 8x8 and every handicap.
+Actions, observations and rewards are exactly those of ``envs/twirls/env.py``;
+``tests/test_batched.py`` and ``tests/test_twirls_batched.py`` play both side
+by side to keep it so.
 
 :func:`twirl_mask` is the legal-twirl generator for one position given as
-bitboards (the rules' :data:`envs.twirls.rules.twirl_mask` signature), on the
-same compiled code as the batch.
+the rules' bitboards (the signature of :data:`envs.twirls.rules.twirl_mask`),
+on the same compiled code as the batch.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from functools import lru_cache
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 from envs.core.batched import BatchedGame, Engine
 from envs.twirls.rules import SETUPS, VECTORS, TwirlsGame, TwirlsState, parse_setup, tables
@@ -32,86 +37,98 @@ from envs.twirls.rules import SETUPS, VECTORS, TwirlsGame, TwirlsState, parse_se
 EMPTY, BORDER = 0, 3
 # params: the variant's rule parameters and sizes, one int64 vector
 SIZE, WIDTH, CELLS, LIMIT0, LIMIT1, MAX_PLIES = range(6)
+GEOMETRY = ("rays", "edge_run", "ascending", "file_of", "rank_of", "cell_of", "delta", "dir_step", "dest_dir",
+            "dest_len")
 
-
-# -- move generation on one padded board -------------------------------------------------
+# -- move generation on bitboards -------------------------------------------------------------
 @njit(cache=True, inline="always")
-def _pivot(board, p, step):
-    """(cell of the first stone from ``p`` along ``step``, its distance): a stone or the border."""
-    q = p + step
-    j = 1
-    while board[q] == EMPTY:
-        q += step
-        j += 1
-    return q, j
+def _first_stone(occ_lo, occ_hi, ray, ascending):
+    """The first stone along a ray (``ray``: its two words) from ``occ``, or -1."""
+    lo = occ_lo & ray[0]
+    hi = occ_hi & ray[1]
+    if ascending:
+        if lo:
+            return np.int64(trailing_zeros(lo))
+        if hi:
+            return 64 + np.int64(trailing_zeros(hi))
+    else:
+        if hi:
+            return 127 - np.int64(leading_zeros(hi))
+        if lo:
+            return 63 - np.int64(leading_zeros(lo))
+    return -1
 
 
 @njit(cache=True, inline="always")
-def _path_clear(board, p, step, length):
-    """The ``length`` cells from ``p`` (excluded) along ``step`` are empty (the border stops it)."""
-    for _ in range(length):
-        p += step
-        if board[p] != EMPTY:
-            return False
-    return True
+def _rays(bits, colour, c, rays, edge_run, ascending, file_of, rank_of, enemy, run):
+    """Per direction u from cell ``c``: ``enemy[u]`` the first stone is the other colour's (the pivot),
+    ``run[u]`` the number of empty cells before that stone or the edge. A twirl's pivot is at distance
+    ``run[d] + 1``; its path to the destination, ``length`` cells along u, is clear iff ``run[u] >= length``."""
+    occ_lo = bits[0, 0] | bits[1, 0]
+    occ_hi = bits[0, 1] | bits[1, 1]
+    them = 1 - colour
+    for u in range(8):
+        k = c * 8 + u
+        q = _first_stone(occ_lo, occ_hi, rays[k], ascending[u])
+        if q < 0:
+            enemy[u] = False
+            run[u] = edge_run[k]
+        else:
+            enemy[u] = ((bits[them, q >> 6] >> np.uint64(q & 63)) & np.uint64(1)) != 0
+            run[u] = max(abs(file_of[q] - file_of[c]), abs(rank_of[q] - rank_of[c])) - 1
 
 
 @njit(cache=True)
-def _write_twirls(board, stones, count, colour, cell_at, dir_step, dest_step, dest_len, out, row):
-    """Set ``out[row, origin*32 + t]`` for every legal twirl of ``colour``; returns how many."""
-    them = 2 - colour
+def _write_twirls(bits, stones, count, colour, rays, edge_run, ascending, file_of, rank_of, dest_dir, dest_len,
+                  out, row, enemy, run):
+    """Set ``out[row, origin*32 + t]`` for every legal twirl of ``colour``; returns how many
+    (``enemy``, ``run``: scratch, 8 entries each)."""
     found = 0
     for s in range(count[colour]):
-        p = np.int64(stones[colour, s])
-        base = cell_at[p] * 32
-        for d in range(8):
-            q, j = _pivot(board, p, dir_step[d])
-            if board[q] != them:
-                continue
-            for r in range(4):
-                t = d * 4 + r
-                if _path_clear(board, p, dest_step[t], j * dest_len[t]):
-                    out[row, base + t] = True
-                    found += 1
+        c = np.int64(stones[colour, s])
+        _rays(bits, colour, c, rays, edge_run, ascending, file_of, rank_of, enemy, run)
+        for t in range(32):  # branch-free: all 32 entries of the origin written
+            ok = enemy[t >> 2] & (run[dest_dir[t]] >= (run[t >> 2] + 1) * dest_len[t])
+            out[row, c * 32 + t] = ok
+            found += ok
     return found
 
 
 @njit(cache=True)
-def _has_twirl(board, stones, count, colour, dir_step, dest_step, dest_len):
-    """``colour`` has at least one legal twirl."""
-    them = 2 - colour
+def _has_twirl(bits, stones, count, colour, rays, edge_run, ascending, file_of, rank_of, dest_dir, dest_len,
+               enemy, run):
+    """``colour`` has at least one legal twirl (``enemy``, ``run``: scratch)."""
     for s in range(count[colour]):
-        p = np.int64(stones[colour, s])
+        _rays(bits, colour, np.int64(stones[colour, s]), rays, edge_run, ascending, file_of, rank_of, enemy, run)
         for d in range(8):
-            q, j = _pivot(board, p, dir_step[d])
-            if board[q] != them:
+            if not enemy[d]:
                 continue
-            for r in range(4):
-                t = d * 4 + r
-                if _path_clear(board, p, dest_step[t], j * dest_len[t]):
+            j = run[d] + 1
+            for t in range(4 * d, 4 * d + 4):
+                if run[dest_dir[t]] >= j * dest_len[t]:
                     return True
     return False
 
 
 @njit(cache=True)
-def _has_won(board, stones, count, colour, limit, dir_step, seen, stack):
+def _has_won(board, stones, count, colour, limit, cell_of, dir_step, seen, stack):
     """``colour``'s stones are one 8-connected group and none has more than ``limit`` friendly neighbours.
 
-    ``seen`` (a scratch board, all False, left so) and ``stack`` are scratch space.
+    ``seen`` (a scratch padded board, all False, left so) and ``stack`` are scratch space.
     """
     me = colour + 1
     n = count[colour]
     if n == 0:
         return False
     for s in range(n):
-        p = stones[colour, s]
+        p = cell_of[stones[colour, s]]
         friends = 0
         for d in range(8):
             friends += board[p + dir_step[d]] == me
         if friends > limit:
             return False
     # flood fill from the first stone
-    stack[0] = stones[colour, 0]
+    stack[0] = cell_of[stones[colour, 0]]
     seen[stack[0]] = True
     top, reached = 1, 1
     while top:
@@ -125,16 +142,18 @@ def _has_won(board, stones, count, colour, limit, dir_step, seen, stack):
                 top += 1
                 reached += 1
     for s in range(n):
-        seen[stones[colour, s]] = False
+        seen[cell_of[stones[colour, s]]] = False
     return reached == n
 
 
 # -- the kernels ---------------------------------------------------------------------------
 @njit(cache=True)
-def reset(where, rng, to_move, over, board, stones, count, swapped, plies, winner, last,
-          params, cell_at, cell_of, dir_step, dest_step, dest_len, start_board, start_stones, start_count):
+def reset(where, rng, to_move, over, bits, board, stones, count, swapped, plies, winner, last,
+          params, rays, edge_run, ascending, file_of, rank_of, cell_of, delta, dir_step, dest_dir, dest_len,
+          start_bits, start_board, start_stones, start_count):
     for i in range(where.shape[0]):
         if where[i]:
+            bits[i] = start_bits
             board[i] = start_board
             stones[i] = start_stones
             count[i] = start_count
@@ -147,54 +166,63 @@ def reset(where, rng, to_move, over, board, stones, count, swapped, plies, winne
 
 
 @njit(cache=True)
-def legal(out, to_move, over, board, stones, count, swapped, plies, winner, last,
-          params, cell_at, cell_of, dir_step, dest_step, dest_len, start_board, start_stones, start_count):
+def legal(out, to_move, over, bits, board, stones, count, swapped, plies, winner, last,
+          params, rays, edge_run, ascending, file_of, rank_of, cell_of, delta, dir_step, dest_dir, dest_len,
+          start_bits, start_board, start_stones, start_count):
     swap = out.shape[1] - 1
+    enemy = np.empty(8, dtype=np.bool_)
+    run = np.empty(8, dtype=np.int64)
     for i in range(out.shape[0]):
         out[i] = False
         if over[i]:
             continue
         colour = to_move[i] ^ swapped[i]
-        _write_twirls(board[i], stones[i], count[i], colour, cell_at, dir_step, dest_step, dest_len, out, i)
+        _write_twirls(bits[i], stones[i], count[i], colour, rays, edge_run, ascending, file_of, rank_of,
+                      dest_dir, dest_len, out, i, enemy, run)
         out[i, swap] = plies[i] == 1 and not swapped[i]
 
 
 @njit(cache=True)
-def step(actions, rewards, rng, to_move, over, board, stones, count, swapped, plies, winner, last,
-         params, cell_at, cell_of, dir_step, dest_step, dest_len, start_board, start_stones, start_count):
+def step(actions, rewards, rng, to_move, over, bits, board, stones, count, swapped, plies, winner, last,
+         params, rays, edge_run, ascending, file_of, rank_of, cell_of, delta, dir_step, dest_dir, dest_len,
+         start_bits, start_board, start_stones, start_count):
     swap = params[CELLS] * 32
     seen = np.zeros(board.shape[1], dtype=np.bool_)
     stack = np.empty(stones.shape[2], dtype=np.int64)
+    enemy = np.empty(8, dtype=np.bool_)
+    run = np.empty(8, dtype=np.int64)
     for i in range(actions.shape[0]):
         action = actions[i]
         if action < 0:
             continue
         seat = to_move[i]
-        b = board[i]
         plies[i] += 1
         if action == swap:
             swapped[i] = not swapped[i]  # the colour to move stays White, now played by seat 0
             last[i] = -1
-            to_move[i] = 1 - seat
         else:
             colour = seat ^ swapped[i]
             origin, t = action >> 5, action & 31
-            p = np.int64(cell_of[origin])
-            q, j = _pivot(b, p, dir_step[t >> 2])
-            dest = p + j * dest_len[t] * dest_step[t]
-            b[p] = EMPTY
-            b[dest] = colour + 1
+            d = t >> 2
+            pivot = _first_stone(bits[i, 0, 0] | bits[i, 1, 0], bits[i, 0, 1] | bits[i, 1, 1],
+                                 rays[origin * 8 + d], ascending[d])
+            j = max(abs(file_of[pivot] - file_of[origin]), abs(rank_of[pivot] - rank_of[origin]))
+            dest = origin + j * dest_len[t] * delta[dest_dir[t]]
+            bits[i, colour, origin >> 6] ^= np.uint64(1) << np.uint64(origin & 63)
+            bits[i, colour, dest >> 6] ^= np.uint64(1) << np.uint64(dest & 63)
+            board[i, cell_of[origin]] = EMPTY
+            board[i, cell_of[dest]] = colour + 1
             for s in range(count[i, colour]):
-                if stones[i, colour, s] == p:
+                if stones[i, colour, s] == origin:
                     stones[i, colour, s] = dest
                     break
             last[i, 0] = origin
-            last[i, 1] = cell_at[q]
-            last[i, 2] = cell_at[dest]
-            to_move[i] = 1 - seat
+            last[i, 1] = pivot
+            last[i, 2] = dest
+        to_move[i] = 1 - seat
         # the end, in the RULINGS order: the mover has won; the ply limit; the next player has no action
-        limit = params[LIMIT0 + seat]
-        if _has_won(b, stones[i], count[i], seat ^ swapped[i], limit, dir_step, seen, stack):
+        if _has_won(board[i], stones[i], count[i], seat ^ swapped[i], params[LIMIT0 + seat], cell_of, dir_step,
+                    seen, stack):
             winner[i] = seat
             over[i] = True
             rewards[i, seat] = 1.0
@@ -202,7 +230,8 @@ def step(actions, rewards, rng, to_move, over, board, stones, count, swapped, pl
         elif plies[i] >= params[MAX_PLIES]:
             over[i] = True
         elif not (plies[i] == 1 and not swapped[i]) and not _has_twirl(
-                b, stones[i], count[i], to_move[i] ^ swapped[i], dir_step, dest_step, dest_len):
+                bits[i], stones[i], count[i], (1 - seat) ^ swapped[i], rays, edge_run, ascending, file_of, rank_of,
+                dest_dir, dest_len, enemy, run):
             winner[i] = seat
             over[i] = True
             rewards[i, seat] = 1.0
@@ -210,8 +239,9 @@ def step(actions, rewards, rng, to_move, over, board, stones, count, swapped, pl
 
 
 @njit(cache=True)
-def observe(seats, out, to_move, over, board, stones, count, swapped, plies, winner, last,
-            params, cell_at, cell_of, dir_step, dest_step, dest_len, start_board, start_stones, start_count):
+def observe(seats, out, to_move, over, bits, board, stones, count, swapped, plies, winner, last,
+            params, rays, edge_run, ascending, file_of, rank_of, cell_of, delta, dir_step, dest_dir, dest_len,
+            start_bits, start_board, start_stones, start_count):
     n = params[CELLS]
     limits = (params[LIMIT0], params[LIMIT1])
     max_plies = params[MAX_PLIES]
@@ -236,27 +266,23 @@ def observe(seats, out, to_move, over, board, stones, count, swapped, plies, win
 
 # -- one position from the rules (bitboards) -----------------------------------------------
 @njit(cache=True)
-def _mask_of_bitboards(mine_lo, mine_hi, theirs_lo, theirs_hi, cell_of, cell_at, dir_step, dest_step, dest_len,
-                       width, out):
+def _mask_of_bitboards(mine_lo, mine_hi, theirs_lo, theirs_hi, rays, edge_run, ascending, file_of, rank_of,
+                       dest_dir, dest_len, out):
     """Legal twirls of the side owning ``mine`` (two 64-bit words each) into ``out`` (1-D); returns how many."""
-    n = cell_of.shape[0]
-    board = np.full(width * width, BORDER, dtype=np.uint8)
-    stones = np.zeros((2, n), dtype=np.uint8)
-    count = np.zeros(2, dtype=np.int64)
-    for cell in range(n):
-        lo = cell < 64
-        bit = np.uint64(1) << np.uint64(cell if lo else cell - 64)
-        p = cell_of[cell]
-        if ((mine_lo if lo else mine_hi) & bit) != 0:
-            board[p] = 1
-            stones[0, count[0]] = p
+    n = file_of.shape[0]
+    bits = np.empty((2, 2), dtype=np.uint64)
+    bits[0, 0], bits[0, 1], bits[1, 0], bits[1, 1] = mine_lo, mine_hi, theirs_lo, theirs_hi
+    stones = np.empty((1, n), dtype=np.uint8)
+    count = np.zeros(1, dtype=np.int64)
+    for word in range(2):
+        w = bits[0, word]
+        while w:
+            stones[0, count[0]] = word * 64 + trailing_zeros(w)
             count[0] += 1
-        elif ((theirs_lo if lo else theirs_hi) & bit) != 0:
-            board[p] = 2
-        else:
-            board[p] = EMPTY
+            w &= w - np.uint64(1)
     out[:n * 32] = False
-    return _write_twirls(board, stones, count, 0, cell_at, dir_step, dest_step, dest_len, out.reshape(1, -1), 0)
+    return _write_twirls(bits, stones, count, 0, rays, edge_run, ascending, file_of, rank_of, dest_dir, dest_len,
+                         out.reshape(1, -1), 0, np.empty(8, dtype=np.bool_), np.empty(8, dtype=np.int64))
 
 
 _WORD = (1 << 64) - 1
@@ -271,57 +297,64 @@ def twirl_mask(mine: int, theirs: int, size: int, out: np.ndarray) -> int:
     """
     g = geometry(size)
     return int(_mask_of_bitboards(np.uint64(mine & _WORD), np.uint64(mine >> 64), np.uint64(theirs & _WORD),
-                                  np.uint64(theirs >> 64), g["cell_of"],
-                                  g["cell_at"], g["dir_step"], g["dest_step"], g["dest_len"], size + 2, out))
+                                  np.uint64(theirs >> 64), g["rays"], g["edge_run"], g["ascending"], g["file_of"],
+                                  g["rank_of"], g["dest_dir"], g["dest_len"], out))
 
 
 # -- geometry and conversions ------------------------------------------------------------------
 @lru_cache(maxsize=None)
 def geometry(size: int) -> dict[str, np.ndarray]:
-    """Read-only tables of one board size: padded index of each cell and back, steps of directions and twirls."""
-    width = size + 2
-    cell_of = np.array([(c // size + 1) * width + c % size + 1 for c in range(size * size)], dtype=np.int16)
-    cell_at = np.full(width * width, -1, dtype=np.int16)
-    cell_at[cell_of] = np.arange(size * size)
+    """Read-only tables of one board size (the order of :data:`GEOMETRY`, then the start position).
+
+    ``rays[c*8 + u]``: the cells from ``c`` to the edge along u (two words); ``edge_run[c*8 + u]``: their
+    number; ``delta[u]``/``dir_step[u]``: the cell step of u on the board / the padded board; twirl ``t``
+    goes ``dest_len[t]`` steps along ``dest_dir[t]`` per unit of pivot distance.
+    """
+    n, width, t = size * size, size + 2, tables(size)
+    rays = np.array([[r & _WORD, r >> 64] for r in t.rays], dtype=np.uint64)
+    edge_run = np.array([r.bit_count() for r in t.rays], dtype=np.int16)
+    ascending = np.array(t.ascending, dtype=np.bool_)
+    file_of = np.array(t.file_of, dtype=np.int16)
+    rank_of = np.array(t.rank_of, dtype=np.int16)
+    cell_of = np.array([(c // size + 1) * width + c % size + 1 for c in range(n)], dtype=np.int16)
+    delta = np.array(t.delta, dtype=np.int16)
     dir_step = np.array([df + dr * width for df, dr in VECTORS], dtype=np.int16)
-    t = tables(size)
-    dest_step = np.zeros(32, dtype=np.int16)
+    dest_dir = np.zeros(32, dtype=np.int16)
     dest_len = np.zeros(32, dtype=np.int16)
     for d in range(8):
-        for k, u, steps in t.turn_to[d][1]:  # pivot distance 1: u the unit direction, steps its length
-            dest_step[k] = dir_step[u]
+        for k, u, steps in t.turn_to[d][1]:  # pivot distance 1: direction u origin -> destination, its length
+            dest_dir[k] = u
             dest_len[k] = steps
-    black, white = parse_setup(SETUPS[size], size)
-    start_board, start_stones, start_count = pack_stones(black, white, size, cell_of)
-    out = {"cell_at": cell_at, "cell_of": cell_of, "dir_step": dir_step, "dest_step": dest_step,
-           "dest_len": dest_len, "start_board": start_board, "start_stones": start_stones, "start_count": start_count}
+    out = dict(zip(GEOMETRY, (rays, edge_run, ascending, file_of, rank_of, cell_of, delta, dir_step, dest_dir,
+                              dest_len)))
+    out.update(zip(("start_bits", "start_board", "start_stones", "start_count"),
+                   pack_stones(*parse_setup(SETUPS[size], size), size, cell_of)))
     for array in out.values():
         array.setflags(write=False)
     return out
 
 
 def pack_stones(black: int, white: int, size: int, cell_of: np.ndarray) -> tuple[np.ndarray, ...]:
-    """(padded board, stone lists, counts) of two bitboards."""
+    """(bits, padded board, stone lists, counts) of two bitboards."""
     width = size + 2
+    bits = np.array([[b & _WORD, b >> 64] for b in (black, white)], dtype=np.uint64)
     board = np.full(width * width, BORDER, dtype=np.uint8)
     board[cell_of] = EMPTY
     stones = np.zeros((2, size * size), dtype=np.uint8)
     count = np.zeros(2, dtype=np.int8)
-    for colour, bits in enumerate((black, white)):
+    for colour, stones_of in enumerate((black, white)):
         for cell in range(size * size):
-            if bits >> cell & 1:
+            if stones_of >> cell & 1:
                 board[cell_of[cell]] = colour + 1
-                stones[colour, count[colour]] = cell_of[cell]
+                stones[colour, count[colour]] = cell
                 count[colour] += 1
-    return board, stones, count
+    return bits, board, stones, count
 
 
 def to_rules(batch: BatchedGame, i: int) -> TwirlsState:
     """Board ``i`` as the rules' :class:`TwirlsState`."""
     a = batch.arrays
-    size = int(batch.engine.params["board_size"])
-    cells = a["board"][i][geometry(size)["cell_of"]]
-    stones = [sum(1 << int(c) for c in np.flatnonzero(cells == colour + 1)) for colour in (0, 1)]
+    stones = [int(lo) | int(hi) << 64 for lo, hi in a["bits"][i]]
     swapped = bool(a["swapped"][i])
     w, last = int(a["winner"][i]), tuple(int(x) for x in a["last"][i])
     return TwirlsState(stones=stones, colour_to_move=int(batch.to_move[i]) ^ swapped, swapped=swapped,
@@ -333,7 +366,8 @@ def from_rules(batch: BatchedGame, i: int, state: TwirlsState) -> None:
     """Put the rules' ``state`` on board ``i``."""
     a = batch.arrays
     size = int(batch.engine.params["board_size"])
-    a["board"][i], a["stones"][i], a["count"][i] = pack_stones(*state.stones, size, geometry(size)["cell_of"])
+    a["bits"][i], a["board"][i], a["stones"][i], a["count"][i] = pack_stones(*state.stones, size,
+                                                                             geometry(size)["cell_of"])
     a["swapped"][i] = state.swapped
     a["plies"][i] = state.plies
     a["winner"][i] = -1 if state.winner is None else state.winner
@@ -346,15 +380,15 @@ def engine(**params) -> Engine:
     """Twirls' engine under the rules ``params`` (``board_size``, ``max_neighbors``, ``max_plies``; checked by the rules)."""
     rules = TwirlsGame(**params)
     size = rules.size
-    g = geometry(size)
-    vector = np.array([size, size + 2, size * size, *rules.limits, rules.max_plies], dtype=np.int64)
-    vector.setflags(write=False)
-    consts = (vector, g["cell_at"], g["cell_of"], g["dir_step"], g["dest_step"], g["dest_len"],
-              g["start_board"], g["start_stones"], g["start_count"])
     n = size * size
+    g = geometry(size)
+    vector = np.array([size, size + 2, n, *rules.limits, rules.max_plies], dtype=np.int64)
+    vector.setflags(write=False)
+    consts = (vector, *(g[k] for k in GEOMETRY), g["start_bits"], g["start_board"], g["start_stones"],
+              g["start_count"])
     return Engine(name="twirls", num_players=2, num_actions=rules.num_actions, obs_size=3 * n + 6,
-                  arrays={"board": (((size + 2) ** 2,), np.uint8), "stones": ((2, n), np.uint8),
-                          "count": ((2,), np.int8), "swapped": ((), np.bool_), "plies": ((), np.int32),
-                          "winner": ((), np.int8), "last": ((3,), np.int16)},
+                  arrays={"bits": ((2, 2), np.uint64), "board": (((size + 2) ** 2,), np.uint8),
+                          "stones": ((2, n), np.uint8), "count": ((2,), np.int8), "swapped": ((), np.bool_),
+                          "plies": ((), np.int32), "winner": ((), np.int8), "last": ((3,), np.int16)},
                   reset=reset, legal=legal, step=step, observe=observe, to_rules=to_rules, from_rules=from_rules,
                   rules=rules, params=dict(rules.params), consts=consts)
