@@ -192,7 +192,7 @@ def test_vector_env_plays_twirls(opponent):
         masks = vec.action_masks()
         assert masks.any(axis=1).all()
         actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
-        obs, rewards, terminated, truncated, infos = vec.step(actions)
+        obs, rewards, terminated, truncated, _ = vec.step(actions)
         assert set(rewards.tolist()) <= {-1.0, 0.0, 1.0} and not truncated.any()
         ended += int(terminated.sum())
         assert vec.observation_space.contains(obs)

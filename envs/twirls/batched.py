@@ -25,7 +25,7 @@ on the same compiled code as the batch.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 from numba import njit
@@ -266,12 +266,15 @@ def observe(seats, out, to_move, over, bits, board, stones, count, swapped, plie
 
 # -- one position from the rules (bitboards) -----------------------------------------------
 @njit(cache=True)
-def _mask_of_bitboards(mine_lo, mine_hi, theirs_lo, theirs_hi, rays, edge_run, ascending, file_of, rank_of,
+def _mask_of_bitboards(mine_a, mine_b, theirs_a, theirs_b, rays, edge_run, ascending, file_of, rank_of,
                        dest_dir, dest_len, out):
-    """Legal twirls of the side owning ``mine`` (two 64-bit words each) into ``out`` (1-D); returns how many."""
+    """Legal twirls of the side owning ``mine`` into ``out`` (1-D); returns how many. A bitboard comes as
+    ``(bits & (2**48 - 1), bits >> 48)``: two ints that numba takes as int64 without a conversion."""
     n = file_of.shape[0]
     bits = np.empty((2, 2), dtype=np.uint64)
-    bits[0, 0], bits[0, 1], bits[1, 0], bits[1, 1] = mine_lo, mine_hi, theirs_lo, theirs_hi
+    for colour, a, b in ((0, mine_a, mine_b), (1, theirs_a, theirs_b)):
+        bits[colour, 0] = np.uint64(a) | (np.uint64(b) << np.uint64(48))
+        bits[colour, 1] = np.uint64(b) >> np.uint64(16)
     stones = np.empty((1, n), dtype=np.uint8)
     count = np.zeros(1, dtype=np.int64)
     for word in range(2):
@@ -286,6 +289,7 @@ def _mask_of_bitboards(mine_lo, mine_hi, theirs_lo, theirs_hi, rays, edge_run, a
 
 
 _WORD = (1 << 64) - 1
+_LOW48 = (1 << 48) - 1
 
 
 def twirl_mask(mine: int, theirs: int, size: int, out: np.ndarray) -> int:
@@ -295,14 +299,12 @@ def twirl_mask(mine: int, theirs: int, size: int, out: np.ndarray) -> int:
     ``size*size*32`` (or one more: the swap entry is left alone) entries.
     Returns the number of legal twirls.
     """
-    g = geometry(size)
-    return int(_mask_of_bitboards(np.uint64(mine & _WORD), np.uint64(mine >> 64), np.uint64(theirs & _WORD),
-                                  np.uint64(theirs >> 64), g["rays"], g["edge_run"], g["ascending"], g["file_of"],
-                                  g["rank_of"], g["dest_dir"], g["dest_len"], out))
+    return _mask_of_bitboards(mine & _LOW48, mine >> 48, theirs & _LOW48, theirs >> 48, *geometry(size)["movegen"],
+                              out)
 
 
 # -- geometry and conversions ------------------------------------------------------------------
-@lru_cache(maxsize=None)
+@cache
 def geometry(size: int) -> dict[str, np.ndarray]:
     """Read-only tables of one board size (the order of :data:`GEOMETRY`, then the start position).
 
@@ -331,6 +333,8 @@ def geometry(size: int) -> dict[str, np.ndarray]:
                    pack_stones(*parse_setup(SETUPS[size], size), size, cell_of)))
     for array in out.values():
         array.setflags(write=False)
+    out["movegen"] = tuple(out[k] for k in ("rays", "edge_run", "ascending", "file_of", "rank_of", "dest_dir",
+                                            "dest_len"))
     return out
 
 
