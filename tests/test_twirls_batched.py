@@ -199,3 +199,19 @@ def test_vector_env_plays_twirls(opponent):
     assert ended >= num_envs  # max_plies=30: every board's game has ended at least once
     with pytest.raises(ValueError, match="illegal action"):
         vec.step(np.argmin(vec.action_masks(), axis=1))  # the first illegal action of each board
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    ((0, 0, 7, np.zeros(2593, bool)), "size must be 8 or 9, got 7"),
+    ((0, 0, True, np.zeros(2593, bool)), "size must be 8 or 9, got True"),
+    ((-1, 0, 9, np.zeros(2593, bool)), "disjoint bitboards of the 9x9 board"),
+    ((1 << 64, 0, 8, np.zeros(2049, bool)), "disjoint bitboards of the 8x8 board"),
+    ((3, 1, 9, np.zeros(2593, bool)), "disjoint bitboards"),
+    ((0, 0, 9, np.zeros(2049, bool)), "out must be a bool array of 2592"),
+    ((0, 0, 9, np.zeros(2593, np.int8)), "out must be a bool array"),
+])
+def test_single_position_generator_names_bad_input(args, message):
+    from envs.twirls.batched import twirl_mask
+
+    with pytest.raises(ValueError, match=message):
+        twirl_mask(*args)

@@ -40,6 +40,7 @@ SIZE, WIDTH, CELLS, LIMIT0, LIMIT1, MAX_PLIES = range(6)
 GEOMETRY = ("rays", "edge_run", "ascending", "file_of", "rank_of", "cell_of", "delta", "dir_step", "dest_dir",
             "dest_len")
 
+
 # -- move generation on bitboards -------------------------------------------------------------
 @njit(cache=True, inline="always")
 def _first_stone(occ_lo, occ_hi, ray, ascending):
@@ -299,6 +300,13 @@ def twirl_mask(mine: int, theirs: int, size: int, out: np.ndarray) -> int:
     ``size*size*32`` (or one more: the swap entry is left alone) entries.
     Returns the number of legal twirls.
     """
+    if size not in (8, 9) or isinstance(size, bool):
+        raise ValueError(f"twirl_mask: size must be 8 or 9, got {size!r}")
+    cells = size * size
+    if not (0 <= mine < 1 << cells and 0 <= theirs < 1 << cells) or mine & theirs:
+        raise ValueError(f"twirl_mask: mine and theirs must be disjoint bitboards of the {size}x{size} board")
+    if not isinstance(out, np.ndarray) or out.dtype != np.bool_ or out.shape not in ((cells * 32,), (cells * 32 + 1,)):
+        raise ValueError(f"twirl_mask: out must be a bool array of {cells * 32} (or {cells * 32 + 1}) entries")
     return _mask_of_bitboards(mine & _LOW48, mine >> 48, theirs & _LOW48, theirs >> 48, *geometry(size)["movegen"],
                               out)
 
