@@ -78,7 +78,8 @@ GAMES: dict[str, GameEntry] = {
     e.name: e
     for e in [
         GameEntry("swival", "envs.swival_v0", "envs.swival", "swgym/Swival-v0", batched="envs.swival.batched"),
-        GameEntry("twirls", "envs.twirls_v0", "envs.twirls", "swgym/Twirls-v0", variants=({}, {"board_size": 8})),
+        GameEntry("twirls", "envs.twirls_v0", "envs.twirls", "swgym/Twirls-v0", batched="envs.twirls.batched",
+                  variants=({}, {"board_size": 8})),
         GameEntry("swimming", "envs.swimming_v0", "envs.swimming", "swgym/Swimming-v0", batched="envs.swimming.batched",
                   variants=({"num_players": 4}, {"num_players": 2}, {"num_players": 6})),
         GameEntry("swahili", "envs.swahili_v0", "envs.swahili", "swgym/Swahili-v0", batched="envs.swahili.batched",

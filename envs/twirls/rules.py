@@ -14,7 +14,9 @@ without a C compiler still works) when it imports, else
 :func:`python_twirl_mask` (``twirl_sets`` + ``sets_to_mask``, about 50 us),
 which stays the reference the compiled one is tested against. The mask and
 the number of twirls are cached in the state for the side to move. The bots
-use :meth:`Tables.moves` (Python) directly.
+use :meth:`Tables.moves` (Python) directly. The batched engine
+(``envs/twirls/batched.py``) has its own generator, numba over two-word
+bitboards; for one position per call the C one stays (less call overhead).
 """
 
 from __future__ import annotations
