@@ -20,8 +20,19 @@ from numba import njit
 
 from envs.core.batched import BatchedGame, Engine
 from envs.swahili.env import BLOCK, observation_size
-from envs.swahili.rules import (CAPTURE_POINTS, CENTRE, CENTRE_POINTS, FIRST_CAPTURE_ROW, NUM_ACTIONS, NUM_ROWS,
-                                PIECES, START_ROWS, STOP, SwahiliGame, SwahiliState)
+from envs.swahili.rules import (
+    CAPTURE_POINTS,
+    CENTRE,
+    CENTRE_POINTS,
+    FIRST_CAPTURE_ROW,
+    NUM_ACTIONS,
+    NUM_ROWS,
+    PIECES,
+    START_ROWS,
+    STOP,
+    SwahiliGame,
+    SwahiliState,
+)
 
 _START_ROWS = np.array(START_ROWS, dtype=np.int8)  # a constant of the compiled kernels
 # c / PIECES for every count c a seat's row or centre can hold, as env.py computes it (float64, then float32)
