@@ -111,7 +111,10 @@ def test_from_the_start_under_every_rule_parameter(params):
     assert ends["ply limit"] == 24 and (ends["swaps"] > 0 or params.get("max_plies") == 1)
 
 
-@pytest.mark.parametrize("params", [{}, {"board_size": 8}] + [p for p in VARIANTS if p.get("max_plies", 60) > 2], ids=str)
+SPARSE_VARIANTS = [{}, {"board_size": 8}] + [p for p in VARIANTS if p.get("max_plies", 60) > 2]
+
+
+@pytest.mark.parametrize("params", SPARSE_VARIANTS, ids=str)
 def test_from_sparse_positions_wins_and_losses_without_a_twirl(params):
     params = {"max_plies": 60, **params}
     states = sparse_positions(params, 100, np.random.default_rng(7))

@@ -389,7 +389,10 @@ def from_rules(batch: BatchedGame, i: int, state: TwirlsState) -> None:
 
 
 def engine(**params) -> Engine:
-    """Twirls' engine under the rules ``params`` (``board_size``, ``max_neighbors``, ``max_plies``; checked by the rules)."""
+    """Twirls' engine under the rules ``params`` (``board_size``, ``max_neighbors``, ``max_plies``).
+
+    The rules check the values; one compiled kernel serves every variant through the engine's consts.
+    """
     rules = TwirlsGame(**params)
     size = rules.size
     n = size * size
