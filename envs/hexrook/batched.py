@@ -151,6 +151,7 @@ def _place(i, b, rooks, nrooks, cells, first, count, code):
 @njit(cache=True)
 def reset(where, rng, to_move, over, board, rooks, nrooks, phase, colour, stores, plies, first_mover, winner,
           path, npath, capt, ncapt, params, rays, raylen, edge, edge_cells, inner_cells, fixed):
+    """A new game on the boards where ``where``: the variant's set-up (a random one from each board's stream)."""
     setup = params[P_SETUP]
     picked_edge = np.empty(edge_cells.shape[0], dtype=np.int16)
     picked_inner = np.empty(inner_cells.shape[0], dtype=np.int16)
@@ -196,6 +197,7 @@ def reset(where, rng, to_move, over, board, rooks, nrooks, phase, colour, stores
 @njit(cache=True)
 def legal(out, to_move, over, board, rooks, nrooks, phase, colour, stores, plies, first_mover, winner,
           path, npath, capt, ncapt, params, rays, raylen, edge, edge_cells, inner_cells, fixed):
+    """``out[i]``: board ``i``'s legal actions (set-up placements, choices or rook moves)."""
     game, n, span = params[P_GAME], params[P_CELLS], params[P_SPAN]
     place_base, choice_base = params[P_PLACE_BASE], params[P_CHOICE_BASE]
     for i in range(out.shape[0]):
@@ -235,6 +237,7 @@ def legal(out, to_move, over, board, rooks, nrooks, phase, colour, stores, plies
 @njit(cache=True)
 def step(actions, rewards, rng, to_move, over, board, rooks, nrooks, phase, colour, stores, plies, first_mover,
          winner, path, npath, capt, ncapt, params, rays, raylen, edge, edge_cells, inner_cells, fixed):
+    """Play ``actions[i]`` (-1: none) on every board; the rulings' end checks; rewards by seat."""
     game, n, span = params[P_GAME], params[P_CELLS], params[P_SPAN]
     place_base, choice_base = params[P_PLACE_BASE], params[P_CHOICE_BASE]
     unused = np.zeros(1, dtype=np.bool_)
@@ -330,6 +333,7 @@ def step(actions, rewards, rng, to_move, over, board, rooks, nrooks, phase, colo
 @njit(cache=True)
 def observe(seats, out, to_move, over, board, rooks, nrooks, phase, colour, stores, plies, first_mover, winner,
             path, npath, capt, ncapt, params, rays, raylen, edge, edge_cells, inner_cells, fixed):
+    """``out[i]``: board ``i`` seen by ``seats[i]``, the encoding of :meth:`HexRookEnv.observe_state`."""
     n = params[P_CELLS]
     target, max_plies = params[P_BEADS_TO_WIN], params[P_MAX_PLIES]
     x = 5 * n  # the extra features
