@@ -85,9 +85,9 @@ GAMES: dict[str, GameEntry] = {
         GameEntry("swahili", "envs.swahili_v0", "envs.swahili", "swgym/Swahili-v0", batched="envs.swahili.batched",
                   variants=({"num_players": 2}, {"num_players": 3}, {"num_players": 4}),
                   training_configs=("swahili", "swahili_4p")),
-        GameEntry("swish", "envs.swish_v0", "envs.swish", "swgym/Swish-v0",
+        GameEntry("swish", "envs.swish_v0", "envs.swish", "swgym/Swish-v0", batched="envs.swish.batched",
                   variants=({"setup": "random"}, {"setup": "fixed"}, {"setup": "marquisian"})),
-        GameEntry("squeeze", "envs.squeeze_v0", "envs.squeeze", "swgym/Squeeze-v0",
+        GameEntry("squeeze", "envs.squeeze_v0", "envs.squeeze", "swgym/Squeeze-v0", batched="envs.squeeze.batched",
                   variants=({"setup": "random"}, {"setup": "fixed"}, {"setup": "marquisian"})),
     ]
 }

@@ -1,0 +1,455 @@
+"""The batched engine Swish and Squeeze share: N boards as numba kernels (see :mod:`envs.core.batched`).
+
+One set of kernels serves both games and every variant: the capture rule
+(``LEAP``: Swish, :mod:`envs.swish.batched`; ``CUSTODY``: Squeeze,
+:mod:`envs.squeeze.batched`) and the rule parameters are in the consts, and
+each game's rule is written once, below (:func:`_rook_moves`, :func:`_captures`).
+Both games' rules live in this one file on purpose: numba checks a cached kernel
+against its own file only, so a capture rule in another file could be edited
+while the kernels that call it stay stale in the cache.
+
+Per board (``n`` cells, ``span = 2*radius``):
+
+    board (n,) int8        EMPTY, WHITE_ROOK, BLACK_ROOK or BEAD per cell (the rules' codes)
+    rooks (2, 3) int16     cells of each colour's rooks, in the rules' list order
+    nrooks (2,) int8       how many of each colour are on the board
+    phase int8, colour (2,) int8 (-1: not chosen), stores (2,) int8, plies int32,
+    first_mover int8, winner int8 (-1: none)
+    path (span+1,) int16, npath int8    the last move's cells, origin to landing
+    capt (24,) int16, ncapt int8        the cells the last move took
+
+Consts: ``params`` (int64: see ``P_*``), ``rays`` (n, 6, span) int16 (the
+cells met from a cell in a direction, nearest first, -1 past the edge),
+``raylen`` (n, 6), ``edge`` (n,) int8, the edge and inner cells, and the
+fixed set-up's 3 + 3 + 19 cells. Actions, observations, rewards and ends are
+exactly those of ``envs/hexrook/env.py``; ``tests/test_batched.py`` plays both
+side by side to keep it so.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from envs.core.batched import BatchedGame, Engine, randint
+from envs.hexrook.board import (
+    BEAD,
+    EMPTY,
+    NUM_BEADS,
+    PHASE_CHOICE,
+    PHASE_COLOUR,
+    PHASE_PLAY,
+    PHASE_SETUP,
+    ROOKS_PER_COLOUR,
+    SETUPS,
+    HexRookGame,
+    HexState,
+)
+from envs.hexrook.env import HexRookEnv
+
+LEAP, CUSTODY = 0, 1  # the capture rules: Swish's leap, Squeeze's custody
+MAX_CAPTURES = 24     # a move takes at most 19 beads and 3 rooks
+SETUP_RANDOM, SETUP_FIXED, SETUP_MARQUISIAN = (SETUPS.index(s) for s in ("random", "fixed", "marquisian"))
+# params[...]: the variant's rule parameters and sizes
+P_GAME, P_CELLS, P_SPAN, P_SETUP, P_MAX_PLIES, P_BEADS_TO_WIN, P_PLACE_BASE, P_CHOICE_BASE = range(8)
+
+
+# -- each game's move and capture rule ---------------------------------------------------
+@njit(cache=True)
+def _rook_moves(game, b, cell, enemy, rays, raylen, span, row, write):
+    """How many moves the rook on ``cell`` has; with ``write``, sets them True in ``row`` (a mask row).
+
+    Both games slide over empty cells; Swish may then leap one unbroken row of
+    beads or of enemy rooks and land on any empty cell right after it.
+    """
+    count = 0
+    for d in range(6):
+        n = raylen[cell, d]
+        base = (cell * 6 + d) * span
+        k = 0
+        kind = EMPTY
+        while k < n:
+            kind = b[rays[cell, d, k]]
+            if kind != EMPTY:
+                break
+            if write:
+                row[base + k] = True
+            count += 1
+            k += 1
+        if game != LEAP or k == n or (kind != BEAD and kind != enemy):
+            continue
+        k += 1
+        while k < n and b[rays[cell, d, k]] == kind:
+            k += 1
+        while k < n and b[rays[cell, d, k]] == EMPTY:
+            if write:
+                row[base + k] = True
+            count += 1
+            k += 1
+    return count
+
+
+@njit(cache=True)
+def _captures(game, b, cell, d, dist, own, enemy, rays, raylen, capt):
+    """Write into ``capt`` the cells the (legal) move takes, in the rules' order; returns how many.
+
+    Swish: the leapt row (the non-empty cells passed). Squeeze: from the
+    landing cell, each direction's unbroken row of beads or of enemy rooks
+    closed by an own rook (``b`` is the position before the move).
+    """
+    count = 0
+    if game == LEAP:
+        for k in range(dist - 1):
+            c = rays[cell, d, k]
+            if b[c] != EMPTY:
+                capt[count] = c
+                count += 1
+        return count
+    land = rays[cell, d, dist - 1]
+    for e in range(6):
+        n = raylen[land, e]
+        if n == 0:
+            continue
+        kind = b[rays[land, e, 0]]
+        if kind != BEAD and kind != enemy:
+            continue
+        j = 1
+        while j < n and b[rays[land, e, j]] == kind:
+            j += 1
+        if j < n and b[rays[land, e, j]] == own:
+            for k in range(j):
+                capt[count] = rays[land, e, k]
+                count += 1
+    return count
+
+
+# -- what both games share -------------------------------------------------------------------
+@njit(cache=True)
+def _has_move(game, b, rooks, nrooks, colour, rays, raylen, span, row):
+    """True when a rook of ``colour`` can move (an empty neighbour is enough in both games); ``row`` is unused."""
+    enemy = 2 - colour
+    for k in range(nrooks[colour]):
+        cell = rooks[colour, k]
+        for d in range(6):
+            if raylen[cell, d] > 0 and b[rays[cell, d, 0]] == EMPTY:
+                return True
+        if game == LEAP and _rook_moves(game, b, cell, enemy, rays, raylen, span, row, False) > 0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _place(i, b, rooks, nrooks, cells, first, count, code):
+    for k in range(first, first + count):
+        c = cells[k]
+        b[c] = code
+        if code != BEAD:
+            rooks[i, code - 1, nrooks[i, code - 1]] = c
+            nrooks[i, code - 1] += 1
+
+
+@njit(cache=True)
+def reset(where, rng, to_move, over, board, rooks, nrooks, phase, colour, stores, plies, first_mover, winner,
+          path, npath, capt, ncapt, params, rays, raylen, edge, edge_cells, inner_cells, fixed):
+    """A new game on the boards where ``where``: the variant's set-up (a random one from each board's stream)."""
+    setup = params[P_SETUP]
+    picked_edge = np.empty(edge_cells.shape[0], dtype=np.int16)
+    picked_inner = np.empty(inner_cells.shape[0], dtype=np.int16)
+    for i in range(where.shape[0]):
+        if not where[i]:
+            continue
+        b = board[i]
+        b[:] = EMPTY
+        rooks[i] = -1
+        nrooks[i] = 0
+        colour[i] = -1
+        stores[i] = 0
+        plies[i] = 0
+        first_mover[i] = -1
+        winner[i] = -1
+        npath[i] = 0
+        ncapt[i] = 0
+        over[i] = False
+        if setup == SETUP_MARQUISIAN:
+            phase[i] = PHASE_SETUP
+            to_move[i] = 0
+            continue
+        if setup == SETUP_FIXED:
+            _place(i, b, rooks, nrooks, fixed, 0, ROOKS_PER_COLOUR, 1)
+            _place(i, b, rooks, nrooks, fixed, ROOKS_PER_COLOUR, ROOKS_PER_COLOUR, 2)
+            _place(i, b, rooks, nrooks, fixed, 2 * ROOKS_PER_COLOUR, NUM_BEADS, BEAD)
+        else:  # random: 6 distinct edge cells (the first 3 white), 19 distinct inner cells (partial shuffles)
+            picked_edge[:] = edge_cells
+            for k in range(2 * ROOKS_PER_COLOUR):
+                j = k + randint(rng, i, picked_edge.shape[0] - k)
+                picked_edge[k], picked_edge[j] = picked_edge[j], picked_edge[k]
+            picked_inner[:] = inner_cells
+            for k in range(NUM_BEADS):
+                j = k + randint(rng, i, picked_inner.shape[0] - k)
+                picked_inner[k], picked_inner[j] = picked_inner[j], picked_inner[k]
+            _place(i, b, rooks, nrooks, picked_edge, 0, ROOKS_PER_COLOUR, 1)
+            _place(i, b, rooks, nrooks, picked_edge, ROOKS_PER_COLOUR, ROOKS_PER_COLOUR, 2)
+            _place(i, b, rooks, nrooks, picked_inner, 0, NUM_BEADS, BEAD)
+        phase[i] = PHASE_CHOICE
+        to_move[i] = 1
+
+
+@njit(cache=True)
+def legal(out, to_move, over, board, rooks, nrooks, phase, colour, stores, plies, first_mover, winner,
+          path, npath, capt, ncapt, params, rays, raylen, edge, edge_cells, inner_cells, fixed):
+    """``out[i]``: board ``i``'s legal actions (set-up placements, choices or rook moves)."""
+    game, n, span = params[P_GAME], params[P_CELLS], params[P_SPAN]
+    place_base, choice_base = params[P_PLACE_BASE], params[P_CHOICE_BASE]
+    for i in range(out.shape[0]):
+        row = out[i]
+        row[:] = False
+        if over[i]:
+            continue
+        p = phase[i]
+        if p == PHASE_PLAY:
+            col = colour[i, to_move[i]]
+            for k in range(nrooks[i, col]):
+                _rook_moves(game, board[i], rooks[i, col, k], 2 - col, rays, raylen, span, row, True)
+        elif p == PHASE_SETUP:
+            b = board[i]
+            white = nrooks[i, 0] < ROOKS_PER_COLOUR
+            black = nrooks[i, 1] < ROOKS_PER_COLOUR
+            beads = 0
+            for c in range(n):
+                beads += b[c] == BEAD
+            bead = beads < NUM_BEADS
+            for c in range(n):
+                if b[c] == EMPTY:
+                    if edge[c]:
+                        row[place_base + 3 * c] = white
+                        row[place_base + 3 * c + 1] = black
+                    else:
+                        row[place_base + 3 * c + 2] = bead
+        elif p == PHASE_CHOICE:
+            row[choice_base] = True
+            row[choice_base + 1] = True
+            row[choice_base + 2] = True
+        else:  # PHASE_COLOUR: player_0 picks its colour
+            row[choice_base + 1] = True
+            row[choice_base + 2] = True
+
+
+@njit(cache=True)
+def step(actions, rewards, rng, to_move, over, board, rooks, nrooks, phase, colour, stores, plies, first_mover,
+         winner, path, npath, capt, ncapt, params, rays, raylen, edge, edge_cells, inner_cells, fixed):
+    """Play ``actions[i]`` (-1: none) on every board; the rulings' end checks; rewards by seat."""
+    game, n, span = params[P_GAME], params[P_CELLS], params[P_SPAN]
+    place_base, choice_base = params[P_PLACE_BASE], params[P_CHOICE_BASE]
+    unused = np.zeros(1, dtype=np.bool_)
+    for i in range(actions.shape[0]):
+        a = actions[i]
+        if a < 0:
+            continue
+        me = to_move[i]
+        b = board[i]
+        if a < place_base:  # a rook move
+            dist = a % span + 1
+            cell = a // span // 6
+            d = a // span % 6
+            col = colour[i, me]
+            own, enemy = col + 1, 2 - col
+            taken = _captures(game, b, cell, d, dist, own, enemy, rays, raylen, capt[i])
+            ncapt[i] = taken
+            land = rays[cell, d, dist - 1]
+            b[cell] = EMPTY
+            b[land] = own
+            for k in range(nrooks[i, col]):
+                if rooks[i, col, k] == cell:
+                    rooks[i, col, k] = land
+            for t in range(taken):
+                c = capt[i, t]
+                if b[c] == BEAD:
+                    stores[i, me] += 1
+                else:  # an enemy rook leaves play; the others keep their order
+                    e = 1 - col
+                    m = nrooks[i, e]
+                    k = 0
+                    while rooks[i, e, k] != c:
+                        k += 1
+                    for k2 in range(k, m - 1):
+                        rooks[i, e, k2] = rooks[i, e, k2 + 1]
+                    rooks[i, e, m - 1] = -1
+                    nrooks[i, e] = m - 1
+                b[c] = EMPTY
+            plies[i] += 1
+            path[i, 0] = cell
+            for k in range(dist):
+                path[i, k + 1] = rays[cell, d, k]
+            npath[i] = dist + 1
+            to_move[i] = 1 - me
+        elif a < choice_base:  # a set-up placement
+            cell, kind = (a - place_base) // 3, (a - place_base) % 3
+            if kind == 2:
+                b[cell] = BEAD
+            else:
+                b[cell] = kind + 1
+                rooks[i, kind, nrooks[i, kind]] = cell
+                nrooks[i, kind] += 1
+            if nrooks[i, 0] == ROOKS_PER_COLOUR and nrooks[i, 1] == ROOKS_PER_COLOUR:
+                beads = 0
+                for c in range(n):
+                    beads += b[c] == BEAD
+                if beads == NUM_BEADS:
+                    phase[i] = PHASE_CHOICE
+                    to_move[i] = 1
+            continue
+        else:  # a choice
+            choice = a - choice_base
+            if phase[i] == PHASE_CHOICE:  # player_1 chooses
+                if choice == 0:  # "move first": player_0 picks the colours next
+                    first_mover[i] = 1
+                    phase[i] = PHASE_COLOUR
+                    to_move[i] = 0
+                    continue
+                colour[i, 0] = 2 - choice
+                colour[i, 1] = choice - 1
+                first_mover[i] = 0
+            else:  # player_0 picks its colour after "move first"
+                colour[i, 0] = choice - 1
+                colour[i, 1] = 2 - choice
+            phase[i] = PHASE_PLAY
+            to_move[i] = first_mover[i]
+        # the end, in the rulings' order: the mover has won; the ply limit (draw); the next player cannot move
+        if stores[i, me] >= params[P_BEADS_TO_WIN]:
+            won = me
+        elif plies[i] >= params[P_MAX_PLIES]:
+            over[i] = True
+            continue
+        elif not _has_move(game, b, rooks[i], nrooks[i], colour[i, to_move[i]], rays, raylen, span, unused):
+            won = 1 - to_move[i]
+        else:
+            continue
+        over[i] = True
+        winner[i] = won
+        rewards[i, won] = 1.0
+        rewards[i, 1 - won] = -1.0
+
+
+@njit(cache=True)
+def observe(seats, out, to_move, over, board, rooks, nrooks, phase, colour, stores, plies, first_mover, winner,
+            path, npath, capt, ncapt, params, rays, raylen, edge, edge_cells, inner_cells, fixed):
+    """``out[i]``: board ``i`` seen by ``seats[i]``, the encoding of :meth:`HexRookEnv.observe_state`."""
+    n = params[P_CELLS]
+    target, max_plies = params[P_BEADS_TO_WIN], params[P_MAX_PLIES]
+    x = 5 * n  # the extra features
+    for i in range(out.shape[0]):
+        seat = seats[i]
+        col = colour[i, seat]
+        own = 1 if col < 0 else col + 1
+        opp = 3 - own
+        b = board[i]
+        row = out[i]
+        beads = 0
+        for c in range(n):
+            k = b[c]
+            row[c] = k == own
+            row[n + c] = k == opp
+            row[2 * n + c] = k == BEAD
+            row[3 * n + c] = k == EMPTY
+            row[4 * n + c] = edge[c]
+            beads += k == BEAD
+        row[x:] = 0.0
+        p = phase[i]
+        row[x + p] = 1.0
+        if col >= 0:
+            row[x + 4 + col] = 1.0
+        if first_mover[i] == seat:
+            row[x + 6] = 1.0
+        row[x + 7] = min(1.0, stores[i, seat] / target)
+        row[x + 8] = min(1.0, stores[i, 1 - seat] / target)
+        row[x + 9] = min(1.0, plies[i] / max_plies)
+        if p != PHASE_PLAY:
+            row[x + 10] = (ROOKS_PER_COLOUR - nrooks[i, 0]) / ROOKS_PER_COLOUR
+            row[x + 11] = (ROOKS_PER_COLOUR - nrooks[i, 1]) / ROOKS_PER_COLOUR
+            row[x + 12] = (NUM_BEADS - beads) / NUM_BEADS
+
+
+# -- one board and the rules' state ---------------------------------------------------------
+def to_rules(batch: BatchedGame, i: int) -> HexState:
+    """Board ``i`` as the rules' :class:`HexState`."""
+    a = batch.arrays
+    nrooks = a["nrooks"][i]
+    w = int(a["winner"][i])
+    return HexState(board=bytearray(a["board"][i].astype(np.uint8).tobytes()),
+                    rooks=[[int(c) for c in a["rooks"][i, col, :nrooks[col]]] for col in (0, 1)],
+                    phase=int(a["phase"][i]), to_move=int(batch.to_move[i]),
+                    colour=[int(c) for c in a["colour"][i]], stores=[int(s) for s in a["stores"][i]],
+                    plies=int(a["plies"][i]), first_mover=int(a["first_mover"][i]), over=bool(batch.over[i]),
+                    winner=None if w < 0 else w,
+                    last_path=tuple(int(c) for c in a["path"][i, :a["npath"][i]]),
+                    last_captures=tuple(int(c) for c in a["capt"][i, :a["ncapt"][i]]))
+
+
+def from_rules(batch: BatchedGame, i: int, state: HexState) -> None:
+    """Put the rules' ``state`` on board ``i`` (a ``ValueError`` names what does not fit this variant)."""
+    a = batch.arrays
+    name = batch.engine.name
+    if not isinstance(state, HexState):
+        raise TypeError(f"{name}: a board's state must be a HexState, got {type(state).__name__}")
+    n, path_room = a["board"].shape[1], a["path"].shape[1]
+    problems = []
+    if len(state.board) != n:
+        problems.append(f"{len(state.board)} cells where this variant's board has {n}")
+    if any(len(r) > ROOKS_PER_COLOUR for r in state.rooks):
+        problems.append(f"more than {ROOKS_PER_COLOUR} rooks of a colour")
+    if len(state.last_path) > path_room:
+        problems.append(f"a last path of {len(state.last_path)} cells (at most {path_room})")
+    if len(state.last_captures) > MAX_CAPTURES:
+        problems.append(f"{len(state.last_captures)} last captures (at most {MAX_CAPTURES})")
+    if problems:
+        raise ValueError(f"{name}: the state does not fit board {i}: " + "; ".join(problems))
+    a["board"][i] = np.frombuffer(bytes(state.board), dtype=np.uint8)
+    a["rooks"][i] = -1
+    for col in (0, 1):
+        a["rooks"][i, col, :len(state.rooks[col])] = state.rooks[col]
+        a["nrooks"][i, col] = len(state.rooks[col])
+    a["phase"][i] = state.phase
+    a["colour"][i] = state.colour
+    a["stores"][i] = state.stores
+    a["plies"][i] = state.plies
+    a["first_mover"][i] = state.first_mover
+    a["winner"][i] = -1 if state.winner is None else state.winner
+    a["path"][i] = -1
+    a["path"][i, :len(state.last_path)] = state.last_path
+    a["npath"][i] = len(state.last_path)
+    a["capt"][i] = -1
+    a["capt"][i, :len(state.last_captures)] = state.last_captures
+    a["ncapt"][i] = len(state.last_captures)
+    batch.to_move[i] = state.to_move
+    batch.over[i] = state.over
+
+
+# -- the engine of one variant --------------------------------------------------------------
+def engine_for(rules: HexRookGame, capture: int) -> Engine:
+    """The engine of the variant ``rules`` with capture rule ``capture`` (:data:`LEAP` or :data:`CUSTODY`)."""
+    hx, span = rules.hex, rules.span
+    n = hx.n
+    params = np.array([capture, n, span, SETUPS.index(rules.params["setup"]), rules.params["max_plies"],
+                       rules.params["beads_to_win"], rules.place_base, rules.choice_base], dtype=np.int64)
+    rays = np.full((n, 6, span), -1, dtype=np.int16)
+    raylen = np.zeros((n, 6), dtype=np.int8)
+    for cell in range(n):
+        for d, ray in enumerate(hx.rays[cell]):
+            rays[cell, d, :len(ray)] = ray
+            raylen[cell, d] = len(ray)
+    white, black, beads = rules.fixed_cells()
+    consts = (params, rays, raylen, np.array(hx.is_edge, dtype=np.int8), np.array(hx.edge_cells, dtype=np.int16),
+              np.array(hx.inner_cells, dtype=np.int16), np.array(white + black + beads, dtype=np.int16))
+    arrays = {"board": ((n,), np.int8), "rooks": ((2, ROOKS_PER_COLOUR), np.int16), "nrooks": ((2,), np.int8),
+              "phase": ((), np.int8), "colour": ((2,), np.int8), "stores": ((2,), np.int8),
+              "plies": ((), np.int32), "first_mover": ((), np.int8), "winner": ((), np.int8),
+              "path": ((span + 1,), np.int16), "npath": ((), np.int8),
+              "capt": ((MAX_CAPTURES,), np.int16), "ncapt": ((), np.int8)}
+    return Engine(name=rules.name, num_players=2, num_actions=rules.num_actions,
+                  obs_size=HexRookEnv.observation_shape(rules)[0], arrays=arrays,
+                  reset=reset, legal=legal, step=step, observe=observe, to_rules=to_rules, from_rules=from_rules,
+                  rules=rules, has_chance=rules.params["setup"] == "random", params=dict(rules.params),
+                  consts=consts)
+
+
+__all__ = ["CUSTODY", "LEAP", "engine_for", "from_rules", "legal", "observe", "reset", "step", "to_rules"]
