@@ -383,3 +383,16 @@ def test_dict_observation_carries_the_mask():
     obs, *_ = env.step(action)
     plain_obs, *_ = plain.step(action)
     assert np.array_equal(obs["observation"], plain_obs) and env.observation_space.contains(obs)
+
+
+def test_gymnasium_finds_the_ids_without_import_envs():
+    """gymnasium.make / make_vec with the module prefix work in a fresh interpreter that never imported envs."""
+    import subprocess
+    import sys
+
+    code = ("import gymnasium, sys; assert 'envs' not in sys.modules; "
+            "e = gymnasium.make('envs:swgym/Swival-v0', opponent='random'); e.reset(seed=0); "
+            "v = gymnasium.make_vec('envs:swgym/Swival-v0', num_envs=2, vectorization_mode='vector_entry_point'); "
+            "print(type(e.unwrapped).__name__, type(v).__name__)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["SingleAgentEnv", "BatchedVectorEnv"]
