@@ -1,0 +1,116 @@
+"""The documentation site (mkdocs.yml, docs/gen_pages.py): generated game pages, their snippets, the strict build."""
+
+import importlib.util
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from envs.registry import GAMES
+
+ROOT = Path(__file__).resolve().parent.parent
+_spec = importlib.util.spec_from_file_location("gen_pages", ROOT / "docs" / "gen_pages.py")
+gen_pages = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(gen_pages)
+
+EVAL_MD = (ROOT / "results" / "EVAL.md").read_text()
+
+
+def _code_blocks(markdown: str) -> list[str]:
+    return re.findall(r"^```python\n(.*?)^```", markdown, flags=re.M | re.S)
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_game_page_holds_doc_page_pictures_usage_and_results(game):
+    page = gen_pages.game_markdown(game, EVAL_MD, has_ladder=True)
+    title, body = gen_pages.doc_page(game)
+    assert page.startswith(f"# {title}\n")
+    assert body.split("\n## ")[0] in page                         # the specs table and the rules' opening
+    for heading in re.findall(r"^## .*$", body, flags=re.M):      # every section of the doc page
+        assert heading in page
+    for asset in (f"{game}.gif", f"{game}_board.png"):             # committed by make docs-assets
+        assert f"../assets/{asset}" in page
+        assert (ROOT / "docs" / "assets" / asset).stat().st_size < 1_000_000
+    assert f"../assets/results/{game}_ladder.png" in page
+    assert "### PettingZoo" in page and f'envs.make("{game}"' in page
+    assert f'gymnasium.make("{GAMES[game].gym_id}"' in page and "dict_observation=True" in page
+    assert 'info["action_mask"]' in page
+    assert ("envs.make_vec(" in page and "envs.make_batched(" in page) == bool(GAMES[game].batched)
+    rows = [line for line in page.splitlines() if line.startswith("| ") and (" | 1 x " in line or " | 3 x " in line)]
+    assert rows and all(line.split("|")[1].strip() == game for line in rows)
+
+
+EVAL_TABLE = "| game | entrant |\n|---|---|\n| swival | hard |\n| twirls | hard |\n| swival | medium |\n"
+
+
+@pytest.mark.parametrize("game, markdown, expected", [
+    ("swival", EVAL_TABLE, "| game | entrant |\n|---|---|\n| swival | hard |\n| swival | medium |"),
+    ("twirls", EVAL_TABLE, "| game | entrant |\n|---|---|\n| twirls | hard |"),
+    ("swish", EVAL_TABLE, ""),                                       # no rows: the page says so instead
+    ("swival", "", ""),                                              # no results/EVAL.md
+    ("swival", "intro\n\n" + EVAL_TABLE, "| game | entrant |\n|---|---|\n| swival | hard |\n| swival | medium |"),
+])
+def test_eval_rows(game, markdown, expected):
+    assert gen_pages.eval_rows(game, markdown) == expected
+
+
+def test_game_page_without_results_says_so():
+    page = gen_pages.game_markdown("swival", "", has_ladder=False)
+    assert "No evaluation rows" in page and "ladder.png" not in page
+
+
+def test_missing_doc_page_is_named(monkeypatch):
+    module = importlib.import_module(GAMES["swival"].module)
+    monkeypatch.setattr(module, "__doc__", None)
+    with pytest.raises(ValueError, match="envs.swival_v0 has no docstring"):
+        gen_pages.doc_page("swival")
+
+
+@pytest.mark.parametrize("heading, found", [("Opponents", "**easy / medium**"), ("Playing", "swgym play GAME")])
+def test_readme_sections(heading, found):
+    assert found in gen_pages.readme_section((ROOT / "README.md").read_text(), heading)
+
+
+def test_readme_section_missing_is_named():
+    with pytest.raises(ValueError, match="README.md has no '## Nowhere' section"):
+        gen_pages.readme_section("# x\n\n## Somewhere\ntext\n", "Nowhere")
+
+
+def test_index_links_every_game():
+    index = gen_pages.index_markdown((ROOT / "README.md").read_text())
+    for game in GAMES:
+        assert f"](games/{game}.md)" in index
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_game_page_snippets_run(game, capsys):
+    """Every Python block of the game's page runs as written (PettingZoo, Gymnasium and the batched engine)."""
+    blocks = _code_blocks(gen_pages.game_markdown(game, EVAL_MD, has_ladder=True))
+    assert len(blocks) == (3 if GAMES[game].batched else 2)
+    for code in blocks:
+        exec(compile(code, f"<docs/games/{game}.md>", "exec"), {"__name__": "docs_snippet"})
+    assert "reward" in capsys.readouterr().out
+
+
+def test_reference_lists_every_module():
+    page = gen_pages.reference_markdown("envs.core", "shared", True)
+    for path in (ROOT / "envs" / "core").glob("[!_]*.py"):
+        assert f"::: envs.core.{path.stem}\n" in page
+
+
+def test_site_builds_strict(tmp_path):
+    """mkdocs build --strict: no broken link, missing page or warning (make docs-check runs the same)."""
+    pytest.importorskip("mkdocs")
+    pytest.importorskip("mkdocs_gen_files")
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "DISABLE_MKDOCS_2_WARNING": "true"}
+    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path)],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    for game in GAMES:
+        html = (tmp_path / "games" / game / "index.html").read_text()
+        assert f"{game}.gif" in html and "<table>" in html
+        assert (tmp_path / "assets" / "results" / f"{game}_ladder.png").exists()
+    assert "doc-function" in (tmp_path / "reference" / "training" / "index.html").read_text()
