@@ -101,22 +101,26 @@ def snippets(game: str) -> dict[str, str]:
     out = {
         "pettingzoo": f'''import envs
 
-env = envs.make("{game}"{rules}, render_mode="ansi")   # PettingZoo AEC env (an illegal move loses, -1)
+# PettingZoo AEC env; an illegal move ends the game with -1 for the mover
+env = envs.make("{game}"{rules}, render_mode="ansi")
 env.reset(seed=42)
 for agent in env.agent_iter():
     obs, reward, terminated, truncated, info = env.last()
-    action = None if terminated or truncated else int(obs["action_mask"].nonzero()[0][0])
-    env.step(action)
+    legal = obs["action_mask"].nonzero()[0]
+    env.step(None if terminated or truncated else int(legal[0]))
 print(env.render())
 ''',
         "gymnasium": f'''import gymnasium
 import envs  # noqa: F401  (registers the swgym/... ids)
 
-env = gymnasium.make("{entry.gym_id}", opponent="medium"{rules}, dict_observation=True)
-obs, info = env.reset(seed=0)          # the learner's seat is drawn per episode (seat= fixes it)
+# the learner's seat is drawn per episode (seat= fixes it)
+env = gymnasium.make("{entry.gym_id}", opponent="medium"{rules},
+                     dict_observation=True)
+obs, info = env.reset(seed=0)
 done = False
 while not done:
-    mask = info["action_mask"]         # int8, also obs["action_mask"]; env.unwrapped.action_masks() for SB3
+    # int8 legal moves; also obs["action_mask"] and env.unwrapped.action_masks()
+    mask = info["action_mask"]
     action = int(mask.nonzero()[0][0])
     obs, reward, terminated, truncated, info = env.step(action)
     done = terminated or truncated
@@ -126,28 +130,31 @@ print("reward", reward)
     if entry.batched:
         out["batched"] = f'''import envs
 
-vec = envs.make_vec("{game}", 256, opponent="random", seed=0{rules})  # a Gymnasium VectorEnv, one learner seat a board
+# a Gymnasium VectorEnv of 256 boards: the learner holds one seat on each
+vec = envs.make_vec("{game}", 256, opponent="random", seed=0{rules})
 obs, info = vec.reset()
 for _ in range(8):
-    masks = vec.action_masks()                                   # (256, actions) bool
+    masks = vec.action_masks()               # (256, actions) bool
     obs, rewards, terminated, truncated, info = vec.step(masks.argmax(axis=1))
 
-batch = envs.make_batched("{game}", 256, seed=0{rules})  # every seat's moves from you (self-play)
+# every seat's moves from you (self-play)
+batch = envs.make_batched("{game}", 256, seed=0{rules})
 for _ in range(8):
-    mask = batch.legal_mask()                  # the mover's legal actions on each board
-    obs = batch.observe(batch.to_move)         # each board seen by its mover
+    mask = batch.legal_mask()                # the mover's legal actions per board
+    obs = batch.observe(batch.to_move)       # each board seen by its mover
     rewards, done = batch.step(mask.argmax(axis=1), autoreset=True)
 '''
     return out
 
 
 def eval_rows(game: str, eval_md: str) -> str:
-    """The header of ``results/EVAL.md`` and its rows of ``game`` (a markdown table), or "" when it has none."""
+    """The table of ``results/EVAL.md`` cut to the rows of ``game``, without its game column (a markdown table),
+    or "" when it has no such rows."""
     lines = [line for line in eval_md.splitlines() if line.startswith("|")]
     if len(lines) < 2:
         return ""
     rows = [line for line in lines[2:] if line.split("|")[1].strip() == game]
-    return "\n".join(lines[:2] + rows) if rows else ""
+    return "\n".join("|" + line.split("|", 2)[2] for line in lines[:2] + rows) if rows else ""
 
 
 def game_markdown(game: str, eval_md: str, has_ladder: bool) -> str:
@@ -155,15 +162,16 @@ def game_markdown(game: str, eval_md: str, has_ladder: bool) -> str:
     entry = GAMES[game]
     title, body = doc_page(game)
     code = snippets(game)
+    others = " --others medium" if entry.variants[0].get("num_players", 2) > 2 else ""
     parts = [
         f"# {title}",
+        f'<div class="game-pictures" markdown>\n'
         f'<figure markdown="span">\n  ![{title}: hard (player_0) against medium](../assets/{game}.gif)\n'
-        f"  <figcaption>hard (player_0) against medium: <code>swgym watch {game} --p0 hard --p1 medium</code>"
-        f"</figcaption>\n</figure>",
-        f"![The {title} board, rendered with render_mode=\"rgb_array\"](../assets/{game}_board.png)"
-        "{ width=\"360\" }",
-        f"*The board (`render_mode=\"rgb_array\"`). The rest down to \"Usage\" is the env's doc page: "
-        f"`help({entry.module})`.*",
+        f"  <figcaption>hard (player_0) against medium</figcaption>\n</figure>\n"
+        f'<figure markdown="span">\n  ![The {title} board](../assets/{game}_board.png)\n'
+        f'  <figcaption>the board, <code>render_mode="rgb_array"</code></figcaption>\n</figure>\n</div>',
+        f"*The animation: `swgym watch {game} --p0 hard --p1 medium{others}`. "
+        f"From here down to \"Usage\", the env's doc page: `help({entry.module})`.*",
         body,
         "## Usage",
         "### PettingZoo",

@@ -39,19 +39,22 @@ def test_game_page_holds_doc_page_pictures_usage_and_results(game):
     assert f'gymnasium.make("{GAMES[game].gym_id}"' in page and "dict_observation=True" in page
     assert 'info["action_mask"]' in page
     assert ("envs.make_vec(" in page and "envs.make_batched(" in page) == bool(GAMES[game].batched)
-    rows = [line for line in page.splitlines() if line.startswith("| ") and (" | 1 x " in line or " | 3 x " in line)]
-    assert rows and all(line.split("|")[1].strip() == game for line in rows)
+    evaluation = page.split("## Evaluation")[1]
+    rows = [line for line in evaluation.splitlines() if " x " in line]   # "1 x medium", "3 x random"
+    expected = [line for line in EVAL_MD.splitlines() if line.startswith(f"| {game} |")]
+    assert len(rows) == len(expected) > 0
 
 
-EVAL_TABLE = "| game | entrant |\n|---|---|\n| swival | hard |\n| twirls | hard |\n| swival | medium |\n"
+EVAL_TABLE = ("| game | entrant | W |\n|---|---|---|\n| swival | hard | 8 |\n| twirls | hard | 352 |\n"
+              "| swival | medium | 386 |\n")
 
 
-@pytest.mark.parametrize("game, markdown, expected", [
-    ("swival", EVAL_TABLE, "| game | entrant |\n|---|---|\n| swival | hard |\n| swival | medium |"),
-    ("twirls", EVAL_TABLE, "| game | entrant |\n|---|---|\n| twirls | hard |"),
+@pytest.mark.parametrize("game, markdown, expected", [   # the game's rows, its column dropped (the page is the game)
+    ("swival", EVAL_TABLE, "| entrant | W |\n|---|---|\n| hard | 8 |\n| medium | 386 |"),
+    ("twirls", EVAL_TABLE, "| entrant | W |\n|---|---|\n| hard | 352 |"),
     ("swish", EVAL_TABLE, ""),                                       # no rows: the page says so instead
     ("swival", "", ""),                                              # no results/EVAL.md
-    ("swival", "intro\n\n" + EVAL_TABLE, "| game | entrant |\n|---|---|\n| swival | hard |\n| swival | medium |"),
+    ("swival", "intro\n\n" + EVAL_TABLE, "| entrant | W |\n|---|---|\n| hard | 8 |\n| medium | 386 |"),
 ])
 def test_eval_rows(game, markdown, expected):
     assert gen_pages.eval_rows(game, markdown) == expected
