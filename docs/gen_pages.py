@@ -33,16 +33,17 @@ GETTING_STARTED = """# Getting started
 
 ## Install
 
-From a clone, two commands set everything up in `.venv/` on first use (CPU torch 2.13.0 first, then this
-project with its extras) and then run:
+From a clone, `make demo` or `make test` sets everything up in `.venv/` on first use (CPU torch 2.13.0 first,
+then this project with its extras) and then runs:
 
 {commands}
 
-By hand, in a virtualenv of your own: install torch first (the CPU build keeps the download small), then the
-project with the extras you need (`train`: torch, SB3, sb3-contrib; `test`; `video`: MP4s; `docs`: this site):
+By hand, in a virtualenv of your own, as the Makefile does it: torch first (pinned, so that nothing pulls another
+build), then the project with the extras you need (`train`: SB3, sb3-contrib; `test`; `video`: MP4s; `docs`: this
+site):
 
 ```
-pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu
+pip install torch==2.13.0
 pip install -e '.[train,test,video,docs]'
 ```
 
@@ -215,17 +216,19 @@ def readme_commands(readme: str) -> str:
 
 
 def index_markdown(readme: str) -> str:
-    """The home page: the README's opening paragraphs and the game table, each game linked to its page."""
+    """The home page: the README's description and game table (each game linked to its page), then its opening
+    commands with the paragraph that explains them."""
     intro = readme.split("## ", 1)[0]
-    intro = intro.split("```", 2)[2] if intro.count("```") >= 2 else intro
+    if intro.count("```") < 2:
+        raise ValueError("README.md does not open with its commands' code block")
+    explained, _, description = intro.split("```", 2)[2].strip().partition("\n\n")
     for game, entry in GAMES.items():
-        intro = re.sub(rf"^\| ([^|:]+)(:[^|]*)?\| `{re.escape(entry.module)}`",
-                       lambda m, g=game: f"| [{m.group(1).strip()}](games/{g}.md){m.group(2) or ''} | "
-                                         f"`{GAMES[g].module}`", intro, flags=re.M)
-    intro = intro.replace("on its\ndoc page", "on its\npage here")
-    return ("# swgym\n\n" + intro.strip() + "\n\n" + readme_commands(readme) + "\n\n"
-            "Start with [Getting started](getting-started.md); each game's page shows it played, its rules, "
-            "observation and actions, and how to use it.\n")
+        description = re.sub(rf"^\| ([^|:]+)(:[^|]*)?\| `{re.escape(entry.module)}`",
+                             lambda m, g=game: f"| [{m.group(1).strip()}](games/{g}.md){m.group(2) or ''} | "
+                                               f"`{GAMES[g].module}`", description, flags=re.M)
+    description = description.replace("on its\ndoc page", "on its\npage here")
+    return (f"# swgym\n\n{description.strip()}\n\n## Quick start\n\n{readme_commands(readme)}\n\n"
+            f"{explained.strip()} More in [Getting started](getting-started.md).\n")
 
 
 REFERENCE = {  # page: (package, what it holds, whether its submodules get their own sections)

@@ -86,6 +86,28 @@ def test_index_links_every_game():
     index = gen_pages.index_markdown((ROOT / "README.md").read_text())
     for game in GAMES:
         assert f"](games/{game}.md)" in index
+    assert index.index("Six little-known games") < index.index("make demo") < index.index("Both create")
+
+
+def _griffe_roles():
+    pytest.importorskip("griffe")  # the docs extra
+    spec = importlib.util.spec_from_file_location("griffe_roles", ROOT / "docs" / "griffe_roles.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("docstring, shown", [   # the API reference's rewriting of reST in docstrings
+    ("a :class:`Engine` here", "a `Engine` here"),
+    ("see :func:`~envs.core.batched.next_u64`.", "see `next_u64`."),
+    (":meth:`snapshot` and :mod:`envs.core.rendering`", "`snapshot` and `envs.core.rendering`"),
+    (":data:`BOT_MATCHES`", "`BOT_MATCHES`"),
+    ("kernel call::\n\n    to_move", "kernel call:\n\n    to_move"),
+    ("plain ``code`` and a: b", "plain ``code`` and a: b"),
+    ("a line\n::\n", "a line\n::\n"),                      # a bare :: line is left alone
+])
+def test_griffe_roles_clean(docstring, shown):
+    assert _griffe_roles().clean(docstring) == shown
 
 
 @pytest.mark.parametrize("game", list(GAMES))
@@ -96,6 +118,17 @@ def test_game_page_snippets_run(game, capsys):
     for code in blocks:
         exec(compile(code, f"<docs/games/{game}.md>", "exec"), {"__name__": "docs_snippet"})
     assert "reward" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("page", ["training.md", "evaluation.md"])
+def test_written_pages_snippets_run(page):
+    """The training and evaluation pages' Python blocks run as written, the training cut to one short rollout."""
+    pytest.importorskip("sb3_contrib")
+    blocks = _code_blocks((ROOT / "docs" / page).read_text())
+    assert blocks
+    for code in blocks:
+        code = re.sub(r"n_steps=\d+", "n_steps=16", re.sub(r"\.learn\([\d_]+\)", ".learn(64)", code))
+        exec(compile(code, f"<docs/{page}>", "exec"), {"__name__": "docs_snippet"})
 
 
 def test_reference_lists_every_module():
