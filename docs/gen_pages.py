@@ -84,6 +84,18 @@ def _call(kwargs: dict) -> str:
     return "".join(f", {k}={v!r}" for k, v in kwargs.items())
 
 
+CODE_SPAN = re.compile(r"(``.+?``|`[^`\n]+`)")
+
+
+def escape_products(text: str) -> str:
+    """``text`` with the ``*`` of products such as ``size*size*32`` or ``(59*8 + 5)*4`` escaped outside code spans,
+    so Markdown does not read them as emphasis (``*twirls*`` stays emphasis)."""
+    parts = CODE_SPAN.split(text)
+    for i in range(0, len(parts), 2):
+        parts[i] = re.sub(r"(?<=[\w)])\*(?=[\w(])", r"\\*", parts[i])
+    return "".join(parts)
+
+
 def doc_page(game: str) -> tuple[str, str]:
     """(title, body) of ``game``'s doc page: the env module's docstring split at its first line."""
     doc = importlib.import_module(GAMES[game].module).__doc__
@@ -91,7 +103,7 @@ def doc_page(game: str) -> tuple[str, str]:
         raise ValueError(f"{GAMES[game].module} has no docstring: the game's doc page is missing")
     title, _, body = doc.strip().partition("\n")
     body = re.sub(r"^\| \| \|\n\|---\|---\|", "| spec | |\n|---|---|", body.strip(), count=1, flags=re.M)
-    return title.strip(), body
+    return title.strip(), escape_products(body)
 
 
 def snippets(game: str) -> dict[str, str]:

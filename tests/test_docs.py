@@ -60,6 +60,19 @@ def test_eval_rows(game, markdown, expected):
     assert gen_pages.eval_rows(game, markdown) == expected
 
 
+@pytest.mark.parametrize("text, markdown", [     # products are not emphasis; emphasis and code stay as written
+    ("Discrete(size*size*32 + 1)", "Discrete(size\\*size\\*32 + 1)"),
+    ("(59*8 + 5)*4 + 2", "(59\\*8 + 5)\\*4 + 2"),
+    ("| 3*i + j (0-8) |", "| 3\\*i + j (0-8) |"),
+    ("it *twirls* around; *Fire*, above", "it *twirls* around; *Fire*, above"),
+    ("* `a < cells*6*2*radius` (2928)", "* `a < cells*6*2*radius` (2928)"),
+    ("``a*b`` and a*b", "``a*b`` and a\\*b"),
+    ("a * b", "a * b"),
+])
+def test_escape_products(text, markdown):
+    assert gen_pages.escape_products(text) == markdown
+
+
 def test_game_page_without_results_says_so():
     page = gen_pages.game_markdown("swival", "", has_ladder=False)
     assert "No evaluation rows" in page and "ladder.png" not in page
