@@ -5,6 +5,7 @@
   Gymnasium and the batched engine (where ``envs.GAMES[game].batched`` names one), the game's rows of
   ``results/EVAL.md`` and its Elo chart (``results/<game>_ladder.png``).
 * ``index.md``, ``getting-started.md``, ``playing.md``, ``opponents.md``: the README's sections.
+* the end of ``training.md``'s RLlib section: a link to ``rllib.md`` only when that page exists.
 * ``reference/*.md``: the API reference of ``envs``, ``envs.core``, ``policies`` and ``training``, every module
   found by listing its package.
 
@@ -267,6 +268,13 @@ def reference_markdown(package: str, about: str, submodules: bool) -> str:
     return f"# {package}\n\n{about}\n\n" + "\n\n".join(f"::: {name}" for name in names) + "\n"
 
 
+def rllib_note(docs_dir: Path) -> str:
+    """The end of the training page's RLlib section: a link to ``rllib.md`` when the page exists, else a note."""
+    if (docs_dir / "rllib.md").exists():
+        return "How to train with it, on one machine or a cluster: [Training with RLlib](rllib.md).\n"
+    return "*Not part of this version of swgym yet.*\n"
+
+
 def main() -> None:
     """Write the generated pages and copy the Elo charts into the site."""
     import mkdocs_gen_files
@@ -290,6 +298,8 @@ def main() -> None:
     with mkdocs_gen_files.open("opponents.md", "w") as f:
         f.write(f"# Opponents\n\nHow each opponent is built.\n\n{readme_section(readme, 'Opponents')}\n\n"
                 "Each game's page has its opponents' results and Elo ladder.\n")
+    with mkdocs_gen_files.open("training.md", "a") as f:   # the written page, its RLlib section completed
+        f.write("\n" + rllib_note(ROOT / "docs"))
     for page, (package, about, submodules) in REFERENCE.items():
         with mkdocs_gen_files.open(page, "w") as f:
             f.write(reference_markdown(package, about, submodules))

@@ -144,6 +144,14 @@ def test_written_pages_snippets_run(page):
         exec(compile(code, f"<docs/{page}>", "exec"), {"__name__": "docs_snippet"})
 
 
+@pytest.mark.parametrize("present, expected", [(True, "](rllib.md)"), (False, "Not part of this version")])
+def test_rllib_section_links_only_an_existing_page(tmp_path, present, expected):
+    if present:
+        (tmp_path / "rllib.md").write_text("# RLlib\n")
+    note = gen_pages.rllib_note(tmp_path)
+    assert expected in note and (("rllib.md" in note) == present)
+
+
 def test_reference_lists_every_module():
     page = gen_pages.reference_markdown("envs.core", "shared", True)
     for path in (ROOT / "envs" / "core").glob("[!_]*.py"):
