@@ -97,6 +97,22 @@ def escape_products(text: str) -> str:
     return "".join(parts)
 
 
+LIST_ITEM = re.compile(r"^(?:[*+-]|\d+\.) ")
+
+
+def separate_lists(text: str) -> str:
+    """``text`` with a blank line put before each list that follows a paragraph line directly: ``help()`` reads
+    such a list as one, Markdown would run it into the paragraph."""
+    out: list[str] = []
+    for line in text.splitlines():
+        previous = out[-1] if out else ""
+        if (LIST_ITEM.match(line) and previous.strip() and not LIST_ITEM.match(previous)
+                and not previous.startswith((" ", "#"))):
+            out.append("")
+        out.append(line)
+    return "\n".join(out)
+
+
 def doc_page(game: str) -> tuple[str, str]:
     """(title, body) of ``game``'s doc page: the env module's docstring split at its first line."""
     doc = importlib.import_module(GAMES[game].module).__doc__
@@ -104,7 +120,7 @@ def doc_page(game: str) -> tuple[str, str]:
         raise ValueError(f"{GAMES[game].module} has no docstring: the game's doc page is missing")
     title, _, body = doc.strip().partition("\n")
     body = re.sub(r"^\| \| \|\n\|---\|---\|", "| spec | |\n|---|---|", body.strip(), count=1, flags=re.M)
-    return title.strip(), escape_products(body)
+    return title.strip(), separate_lists(escape_products(body))
 
 
 def snippets(game: str) -> dict[str, str]:

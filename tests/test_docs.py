@@ -73,6 +73,18 @@ def test_escape_products(text, markdown):
     assert gen_pages.escape_products(text) == markdown
 
 
+@pytest.mark.parametrize("text, markdown", [     # a list straight after a paragraph line gets its blank line
+    ("19 beads.\n* one\n  more\n* two", "19 beads.\n\n* one\n  more\n* two"),
+    ("intro:\n1. first\n2. second", "intro:\n\n1. first\n2. second"),
+    ("text\n\n* already apart", "text\n\n* already apart"),
+    ("## Actions\n* a < 72", "## Actions\n* a < 72"),
+    ("a < 72 is\n  * not a list start", "a < 72 is\n  * not a list start"),
+    ("| a | b |\n* after a table", "| a | b |\n\n* after a table"),
+])
+def test_separate_lists(text, markdown):
+    assert gen_pages.separate_lists(text) == markdown
+
+
 def test_game_page_without_results_says_so():
     page = gen_pages.game_markdown("swival", "", has_ladder=False)
     assert "No evaluation rows" in page and "ladder.png" not in page
