@@ -60,8 +60,9 @@ have been played (a draw: set-up placements and choices are not plies); the
 next player has no legal move (no rooks left, or all blocked) and loses.
 
 ## Actions
-* `a < cells*6*2*radius` (2928): a move, `a = (cell*6 + direction)*2*radius
-  + (distance - 1)`, distance in cells from the rook to its landing cell.
+* `a < cells*6*2*radius` (2928): a move,
+  `a = (cell*6 + direction)*2*radius + (distance - 1)`, distance in cells from
+  the rook to its landing cell.
 * next `3*cells` (183): a set-up placement `cell*3 + kind` (kind 0 white
   rook, 1 black rook, 2 bead), offset by 2928.
 * last three (3111, 3112, 3113): "move first", "white", "black".

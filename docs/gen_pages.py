@@ -1,0 +1,325 @@
+"""Pages generated at build time (the ``mkdocs-gen-files`` plugin runs this), so the site never drifts from the code.
+
+* ``games/<game>.md``: the game's doc page (its env module's docstring: specs table, rules, actions, observation,
+  rewards, rule parameters) with the pictures ``make docs-assets`` committed, usage snippets for PettingZoo,
+  Gymnasium and the batched engine (where ``envs.GAMES[game].batched`` names one), the game's rows of
+  ``results/EVAL.md`` and its Elo chart (``results/<game>_ladder.png``).
+* ``index.md``, ``getting-started.md``, ``playing.md``, ``opponents.md``: the README's sections.
+* the end of ``training.md``'s RLlib section: a link to ``rllib.md`` only when that page exists.
+* ``reference/*.md``: the API reference of ``envs``, ``envs.core``, ``policies`` and ``training``, every module
+  found by listing its package.
+
+Nothing here plays a game or imports torch: it reads docstrings, the registry and files.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from envs.registry import GAMES  # noqa: E402
+
+RESULTS = ROOT / "results"
+README = ROOT / "README.md"
+
+
+GETTING_STARTED = """# Getting started
+
+## Install
+
+From a clone, `make demo` or `make test` sets everything up in `.venv/` on first use (CPU torch 2.13.0 first,
+then this project with its extras) and then runs:
+
+{commands}
+
+By hand, in a virtualenv of your own, as the Makefile does it: torch first (pinned, so that nothing pulls another
+build), then the project with the extras you need (`train`: SB3, sb3-contrib; `test`; `video`: MP4s; `docs`: this
+site):
+
+```
+pip install torch==2.13.0
+pip install -e '.[train,test,video,docs]'
+```
+
+The environments alone need only `pip install -e .` (numpy, gymnasium, pettingzoo, numba, pygame-ce, pillow).
+
+## Your first environment
+
+{using}
+"""
+
+PLAYING = """# Playing and watching
+
+## Watching
+
+`swgym watch` plays a game between computer players and shows it: a window when there is a display, text
+otherwise (or with `--text`), or a GIF / MP4 file. `--brain` overlays what the player to move weighs. The
+animations on the game pages were made with it (`make docs-assets`).
+
+```
+swgym watch swival --p0 hard --p1 medium --gif swival.gif --seed 1
+swgym watch swimming --p0 hard --others medium --text        # seats not given play --others (default random)
+swgym watch twirls --p0 medium --p1 easy --rule board_size=8 --mp4 twirls.mp4
+```
+
+## Playing
+
+```
+swgym play swival --vs medium [--seat 1] [--think 3] [--name ann] [--db FILE] [--tui]
+swgym scores [--game swival] [--clear] [--remove NAME] [--db FILE]
+```
+
+{playing}
+"""
+
+
+def _call(kwargs: dict) -> str:
+    """``key=value`` arguments in Python syntax (", "-led, or "" for none)."""
+    return "".join(f", {k}={v!r}" for k, v in kwargs.items())
+
+
+CODE_SPAN = re.compile(r"(``.+?``|`[^`\n]+`)")
+
+
+def escape_products(text: str) -> str:
+    """``text`` with the ``*`` of products such as ``size*size*32`` or ``(59*8 + 5)*4`` escaped outside code spans,
+    so Markdown does not read them as emphasis (``*twirls*`` stays emphasis)."""
+    parts = CODE_SPAN.split(text)
+    for i in range(0, len(parts), 2):
+        parts[i] = re.sub(r"(?<=[\w)])\*(?=[\w(])", r"\\*", parts[i])
+    return "".join(parts)
+
+
+LIST_ITEM = re.compile(r"^(?:[*+-]|\d+\.) ")
+
+
+def separate_lists(text: str) -> str:
+    """``text`` with a blank line put before each list that follows a paragraph line directly: ``help()`` reads
+    such a list as one, Markdown would run it into the paragraph."""
+    out: list[str] = []
+    for line in text.splitlines():
+        previous = out[-1] if out else ""
+        if (LIST_ITEM.match(line) and previous.strip() and not LIST_ITEM.match(previous)
+                and not previous.startswith((" ", "#"))):
+            out.append("")
+        out.append(line)
+    return "\n".join(out)
+
+
+def doc_page(game: str) -> tuple[str, str]:
+    """(title, body) of ``game``'s doc page: the env module's docstring split at its first line."""
+    doc = importlib.import_module(GAMES[game].module).__doc__
+    if not doc or not doc.strip():
+        raise ValueError(f"{GAMES[game].module} has no docstring: the game's doc page is missing")
+    title, _, body = doc.strip().partition("\n")
+    body = re.sub(r"^\| \| \|\n\|---\|---\|", "| spec | |\n|---|---|", body.strip(), count=1, flags=re.M)
+    return title.strip(), separate_lists(escape_products(body))
+
+
+def snippets(game: str) -> dict[str, str]:
+    """Usage snippets (Python source, run by tests/test_docs.py) by kind: "pettingzoo", "gymnasium" and, for a game
+    with a batched engine, "batched". Each uses the game's default rules (its first variant)."""
+    entry = GAMES[game]
+    rules = _call(entry.variants[0])
+    out = {
+        "pettingzoo": f'''import envs
+
+# PettingZoo AEC env; an illegal move ends the game with -1 for the mover
+env = envs.make("{game}"{rules}, render_mode="ansi")
+env.reset(seed=42)
+for agent in env.agent_iter():
+    obs, reward, terminated, truncated, info = env.last()
+    legal = obs["action_mask"].nonzero()[0]
+    env.step(None if terminated or truncated else int(legal[0]))
+print(env.render())
+''',
+        "gymnasium": f'''import gymnasium
+import envs  # noqa: F401  (registers the swgym/... ids)
+
+# the learner's seat is drawn per episode (seat= fixes it)
+env = gymnasium.make("{entry.gym_id}", opponent="medium"{rules},
+                     dict_observation=True)
+obs, info = env.reset(seed=0)
+done = False
+while not done:
+    # int8 legal moves; also obs["action_mask"] and env.unwrapped.action_masks()
+    mask = info["action_mask"]
+    action = int(mask.nonzero()[0][0])
+    obs, reward, terminated, truncated, info = env.step(action)
+    done = terminated or truncated
+print("reward", reward)
+''',
+    }
+    if entry.batched:
+        out["batched"] = f'''import envs
+
+# a Gymnasium VectorEnv of 256 boards: the learner holds one seat on each
+vec = envs.make_vec("{game}", 256, opponent="random", seed=0{rules})
+obs, info = vec.reset()
+for _ in range(8):
+    masks = vec.action_masks()               # (256, actions) bool
+    obs, rewards, terminated, truncated, info = vec.step(masks.argmax(axis=1))
+
+# every seat's moves from you (self-play)
+batch = envs.make_batched("{game}", 256, seed=0{rules})
+for _ in range(8):
+    mask = batch.legal_mask()                # the mover's legal actions per board
+    obs = batch.observe(batch.to_move)       # each board seen by its mover
+    rewards, done = batch.step(mask.argmax(axis=1), autoreset=True)
+'''
+    return out
+
+
+def eval_rows(game: str, eval_md: str) -> str:
+    """The table of ``results/EVAL.md`` cut to the rows of ``game``, without its game column (a markdown table),
+    or "" when it has no such rows."""
+    lines = [line for line in eval_md.splitlines() if line.startswith("|")]
+    if len(lines) < 2:
+        return ""
+    rows = [line for line in lines[2:] if line.split("|")[1].strip() == game]
+    return "\n".join("|" + line.split("|", 2)[2] for line in lines[:2] + rows) if rows else ""
+
+
+def game_markdown(game: str, eval_md: str, has_ladder: bool) -> str:
+    """The whole page of ``game``."""
+    entry = GAMES[game]
+    title, body = doc_page(game)
+    code = snippets(game)
+    others = " --others medium" if entry.variants[0].get("num_players", 2) > 2 else ""
+    parts = [
+        f"# {title}",
+        f'<div class="game-pictures" markdown>\n'
+        f'<figure markdown="span">\n  ![{title}: hard (player_0) against medium](../assets/{game}.gif)\n'
+        f"  <figcaption>hard (player_0) against medium</figcaption>\n</figure>\n"
+        f'<figure markdown="span">\n  ![The {title} board](../assets/{game}_board.png)\n'
+        f'  <figcaption>the board, <code>render_mode="rgb_array"</code></figcaption>\n</figure>\n</div>',
+        f"*The animation: `swgym watch {game} --p0 hard --p1 medium{others}`. "
+        f"From here down to \"Usage\", the env's doc page: `help({entry.module})`.*",
+        body,
+        "## Usage",
+        "### PettingZoo",
+        f"```python\n{code['pettingzoo']}```",
+        "### Gymnasium (single agent)",
+        "The other seats are played by `opponent` (a name, a policy file or an object with `act`); the legal moves "
+        "come in `info[\"action_mask\"]` and, with `dict_observation=True`, in the observation, so libraries and "
+        "wrappers that know nothing of `action_masks()` keep them.",
+        f"```python\n{code['gymnasium']}```",
+    ]
+    if "batched" in code:
+        parts += ["### Batched engine",
+                  "Thousands of boards a call (numba kernels, compiled on first use and cached): "
+                  "`envs.make_vec` for a learner against opponents, `envs.make_batched` for every seat.",
+                  f"```python\n{code['batched']}```"]
+    else:
+        parts += ["### Batched engine", f"{title} has no batched engine yet (`envs.GAMES[\"{game}\"].batched`)."]
+    parts.append("## Evaluation")
+    table = eval_rows(game, eval_md)
+    parts.append("400 games a matchup, seats rotated, from `results/EVAL.md` (`swgym report`):\n\n" + table
+                 if table else "No evaluation rows in `results/EVAL.md` yet (`swgym report`).")
+    if has_ladder:
+        parts += ["### Elo ladder", f"![{title} Elo ladder](../assets/results/{game}_ladder.png)"]
+    return "\n\n".join(parts) + "\n"
+
+
+def readme_section(readme: str, heading: str) -> str:
+    """The body of the README's ``## heading`` section (up to the next ``## ``)."""
+    match = re.search(rf"^## {re.escape(heading)}\n(.*?)(?=^## |\Z)", readme, flags=re.M | re.S)
+    if not match:
+        raise ValueError(f"README.md has no '## {heading}' section")
+    return match.group(1).strip()
+
+
+def readme_commands(readme: str) -> str:
+    """The README's first code block (make demo / lint / test)."""
+    match = re.search(r"^```\n(.*?)^```", readme, flags=re.M | re.S)
+    if not match:
+        raise ValueError("README.md has no opening code block")
+    return f"```\n{match.group(1)}```"
+
+
+def index_markdown(readme: str) -> str:
+    """The home page: the README's description and game table (each game linked to its page), then its opening
+    commands with the paragraph that explains them."""
+    intro = readme.split("## ", 1)[0]
+    if intro.count("```") < 2:
+        raise ValueError("README.md does not open with its commands' code block")
+    explained, _, description = intro.split("```", 2)[2].strip().partition("\n\n")
+    for game, entry in GAMES.items():
+        description = re.sub(rf"^\| ([^|:]+)(:[^|]*)?\| `{re.escape(entry.module)}`",
+                             lambda m, g=game: f"| [{m.group(1).strip()}](games/{g}.md){m.group(2) or ''} | "
+                                               f"`{GAMES[g].module}`", description, flags=re.M)
+    description = description.replace("on its\ndoc page", "on its\npage here")
+    return (f"# swgym\n\n{description.strip()}\n\n## Quick start\n\n{readme_commands(readme)}\n\n"
+            f"{explained.strip()} More in [Getting started](getting-started.md).\n")
+
+
+REFERENCE = {  # page: (package, what it holds, whether its submodules get their own sections)
+    "reference/envs.md": ("envs", "The games: making environments, the registry of games.", False),
+    "reference/envs-core.md": ("envs.core", "What the games share: the rules contract, the AEC adapter, wrappers, "
+                               "the single-agent env, opponents, matches, rendering, the batched engines' core and "
+                               "the vector env.", True),
+    "reference/policies.md": ("policies", "Shipped hard opponents (numpy inference, search) and evaluation of "
+                              "saved policies; no torch.", True),
+    "reference/training.md": ("training", "Self-play training, imitation and export (torch, SB3).", True),
+}
+
+
+def reference_markdown(package: str, about: str, submodules: bool) -> str:
+    """API reference page of ``package`` (mkdocstrings directives), with every public module in it when
+    ``submodules``, found by listing the package so a new module gets its section."""
+    path = importlib.import_module(package).__path__  # a package's __init__ only: no torch, no numba
+    names = [package]
+    if submodules:
+        names += [f"{package}.{m.name}" for m in sorted(pkgutil.iter_modules(path), key=lambda m: m.name)
+                  if not m.name.startswith("_")]
+    else:
+        names.append(f"{package}.registry")
+    return f"# {package}\n\n{about}\n\n" + "\n\n".join(f"::: {name}" for name in names) + "\n"
+
+
+def rllib_note(docs_dir: Path) -> str:
+    """The end of the training page's RLlib section: a link to ``rllib.md`` when the page exists, else a note."""
+    if (docs_dir / "rllib.md").exists():
+        return "How to train with it, on one machine or a cluster: [Training with RLlib](rllib.md).\n"
+    return "*Not part of this version of swgym yet.*\n"
+
+
+def main() -> None:
+    """Write the generated pages and copy the Elo charts into the site."""
+    import mkdocs_gen_files
+
+    readme = README.read_text()
+    eval_md = (RESULTS / "EVAL.md").read_text() if (RESULTS / "EVAL.md").exists() else ""
+    for game in GAMES:
+        chart = RESULTS / f"{game}_ladder.png"
+        if chart.exists():
+            with mkdocs_gen_files.open(f"assets/results/{game}_ladder.png", "wb") as f:
+                f.write(chart.read_bytes())
+        with mkdocs_gen_files.open(f"games/{game}.md", "w") as f:
+            f.write(game_markdown(game, eval_md, chart.exists()))
+    with mkdocs_gen_files.open("index.md", "w") as f:
+        f.write(index_markdown(readme))
+    with mkdocs_gen_files.open("getting-started.md", "w") as f:
+        f.write(GETTING_STARTED.format(commands=readme_commands(readme),
+                                       using=readme_section(readme, "Using the environments")))
+    with mkdocs_gen_files.open("playing.md", "w") as f:
+        f.write(PLAYING.format(playing=readme_section(readme, "Playing")))
+    with mkdocs_gen_files.open("opponents.md", "w") as f:
+        f.write(f"# Opponents\n\nHow each opponent is built.\n\n{readme_section(readme, 'Opponents')}\n\n"
+                "Each game's page has its opponents' results and Elo ladder.\n")
+    with mkdocs_gen_files.open("training.md", "a") as f:   # the written page, its RLlib section completed
+        f.write("\n" + rllib_note(ROOT / "docs"))
+    for page, (package, about, submodules) in REFERENCE.items():
+        with mkdocs_gen_files.open(page, "w") as f:
+            f.write(reference_markdown(package, about, submodules))
+
+
+if __name__ in ("__main__", "<run_path>"):
+    main()

@@ -1,0 +1,29 @@
+"""A griffe extension for the API reference: the code's docstrings use reST roles (``:class:`Engine```,
+``:func:`~envs.core.batched.next_u64```) and ``::`` before literal blocks, which Markdown shows as written. Each
+role becomes inline code of its target (the last part only with ``~``) and ``::`` a colon."""
+
+from __future__ import annotations
+
+import re
+
+import griffe
+
+ROLE = re.compile(r":(?:py:)?(?:class|func|meth|mod|data|attr|obj|exc|const):`(~?)([^`]+)`")
+
+
+def _code(match: re.Match) -> str:
+    target = match.group(2)
+    return f"`{target.rsplit('.', 1)[-1] if match.group(1) else target}`"
+
+
+def clean(text: str) -> str:
+    """``text`` with reST roles as inline code and a line-ending ``::`` as ``:``."""
+    return re.sub(r"(?<=\S)::$", ":", ROLE.sub(_code, text), flags=re.M)
+
+
+class RestRoles(griffe.Extension):
+    """Rewrites every docstring with :func:`clean` once the object tree is built."""
+
+    def on_object(self, *, obj: griffe.Object, **kwargs) -> None:
+        if obj.docstring is not None:
+            obj.docstring.value = clean(obj.docstring.value)

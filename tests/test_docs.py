@@ -1,0 +1,185 @@
+"""The documentation site (mkdocs.yml, docs/gen_pages.py): generated game pages, their snippets, the strict build."""
+
+import importlib.util
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from envs.registry import GAMES
+
+ROOT = Path(__file__).resolve().parent.parent
+_spec = importlib.util.spec_from_file_location("gen_pages", ROOT / "docs" / "gen_pages.py")
+gen_pages = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(gen_pages)
+
+EVAL_MD = (ROOT / "results" / "EVAL.md").read_text()
+
+
+def _code_blocks(markdown: str) -> list[str]:
+    return re.findall(r"^```python\n(.*?)^```", markdown, flags=re.M | re.S)
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_game_page_holds_doc_page_pictures_usage_and_results(game):
+    page = gen_pages.game_markdown(game, EVAL_MD, has_ladder=True)
+    title, body = gen_pages.doc_page(game)
+    assert page.startswith(f"# {title}\n")
+    assert body.split("\n## ")[0] in page                         # the specs table and the rules' opening
+    for heading in re.findall(r"^## .*$", body, flags=re.M):      # every section of the doc page
+        assert heading in page
+    for asset in (f"{game}.gif", f"{game}_board.png"):             # committed by make docs-assets
+        assert f"../assets/{asset}" in page
+        assert (ROOT / "docs" / "assets" / asset).stat().st_size < 1_000_000
+    assert f"../assets/results/{game}_ladder.png" in page
+    assert "### PettingZoo" in page and f'envs.make("{game}"' in page
+    assert f'gymnasium.make("{GAMES[game].gym_id}"' in page and "dict_observation=True" in page
+    assert 'info["action_mask"]' in page
+    assert ("envs.make_vec(" in page and "envs.make_batched(" in page) == bool(GAMES[game].batched)
+    evaluation = page.split("## Evaluation")[1]
+    rows = [line for line in evaluation.splitlines() if " x " in line]   # "1 x medium", "3 x random"
+    expected = [line for line in EVAL_MD.splitlines() if line.startswith(f"| {game} |")]
+    assert len(rows) == len(expected) > 0
+
+
+EVAL_TABLE = ("| game | entrant | W |\n|---|---|---|\n| swival | hard | 8 |\n| twirls | hard | 352 |\n"
+              "| swival | medium | 386 |\n")
+
+
+@pytest.mark.parametrize("game, markdown, expected", [   # the game's rows, its column dropped (the page is the game)
+    ("swival", EVAL_TABLE, "| entrant | W |\n|---|---|\n| hard | 8 |\n| medium | 386 |"),
+    ("twirls", EVAL_TABLE, "| entrant | W |\n|---|---|\n| hard | 352 |"),
+    ("swish", EVAL_TABLE, ""),                                       # no rows: the page says so instead
+    ("swival", "", ""),                                              # no results/EVAL.md
+    ("swival", "intro\n\n" + EVAL_TABLE, "| entrant | W |\n|---|---|\n| hard | 8 |\n| medium | 386 |"),
+])
+def test_eval_rows(game, markdown, expected):
+    assert gen_pages.eval_rows(game, markdown) == expected
+
+
+@pytest.mark.parametrize("text, markdown", [     # products are not emphasis; emphasis and code stay as written
+    ("Discrete(size*size*32 + 1)", "Discrete(size\\*size\\*32 + 1)"),
+    ("(59*8 + 5)*4 + 2", "(59\\*8 + 5)\\*4 + 2"),
+    ("| 3*i + j (0-8) |", "| 3\\*i + j (0-8) |"),
+    ("it *twirls* around; *Fire*, above", "it *twirls* around; *Fire*, above"),
+    ("* `a < cells*6*2*radius` (2928)", "* `a < cells*6*2*radius` (2928)"),
+    ("``a*b`` and a*b", "``a*b`` and a\\*b"),
+    ("a * b", "a * b"),
+])
+def test_escape_products(text, markdown):
+    assert gen_pages.escape_products(text) == markdown
+
+
+@pytest.mark.parametrize("text, markdown", [     # a list straight after a paragraph line gets its blank line
+    ("19 beads.\n* one\n  more\n* two", "19 beads.\n\n* one\n  more\n* two"),
+    ("intro:\n1. first\n2. second", "intro:\n\n1. first\n2. second"),
+    ("text\n\n* already apart", "text\n\n* already apart"),
+    ("## Actions\n* a < 72", "## Actions\n* a < 72"),
+    ("a < 72 is\n  * not a list start", "a < 72 is\n  * not a list start"),
+    ("| a | b |\n* after a table", "| a | b |\n\n* after a table"),
+])
+def test_separate_lists(text, markdown):
+    assert gen_pages.separate_lists(text) == markdown
+
+
+def test_game_page_without_results_says_so():
+    page = gen_pages.game_markdown("swival", "", has_ladder=False)
+    assert "No evaluation rows" in page and "ladder.png" not in page
+
+
+def test_missing_doc_page_is_named(monkeypatch):
+    module = importlib.import_module(GAMES["swival"].module)
+    monkeypatch.setattr(module, "__doc__", None)
+    with pytest.raises(ValueError, match="envs.swival_v0 has no docstring"):
+        gen_pages.doc_page("swival")
+
+
+@pytest.mark.parametrize("heading, found", [("Opponents", "**easy / medium**"), ("Playing", "swgym play GAME")])
+def test_readme_sections(heading, found):
+    assert found in gen_pages.readme_section((ROOT / "README.md").read_text(), heading)
+
+
+def test_readme_section_missing_is_named():
+    with pytest.raises(ValueError, match="README.md has no '## Nowhere' section"):
+        gen_pages.readme_section("# x\n\n## Somewhere\ntext\n", "Nowhere")
+
+
+def test_index_links_every_game():
+    index = gen_pages.index_markdown((ROOT / "README.md").read_text())
+    for game in GAMES:
+        assert f"](games/{game}.md)" in index
+    assert index.index("Six little-known games") < index.index("make demo") < index.index("Both create")
+
+
+def _griffe_roles():
+    pytest.importorskip("griffe")  # the docs extra
+    spec = importlib.util.spec_from_file_location("griffe_roles", ROOT / "docs" / "griffe_roles.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("docstring, shown", [   # the API reference's rewriting of reST in docstrings
+    ("a :class:`Engine` here", "a `Engine` here"),
+    ("see :func:`~envs.core.batched.next_u64`.", "see `next_u64`."),
+    (":meth:`snapshot` and :mod:`envs.core.rendering`", "`snapshot` and `envs.core.rendering`"),
+    (":data:`BOT_MATCHES`", "`BOT_MATCHES`"),
+    ("kernel call::\n\n    to_move", "kernel call:\n\n    to_move"),
+    ("plain ``code`` and a: b", "plain ``code`` and a: b"),
+    ("a line\n::\n", "a line\n::\n"),                      # a bare :: line is left alone
+])
+def test_griffe_roles_clean(docstring, shown):
+    assert _griffe_roles().clean(docstring) == shown
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_game_page_snippets_run(game, capsys):
+    """Every Python block of the game's page runs as written (PettingZoo, Gymnasium and the batched engine)."""
+    blocks = _code_blocks(gen_pages.game_markdown(game, EVAL_MD, has_ladder=True))
+    assert len(blocks) == (3 if GAMES[game].batched else 2)
+    for code in blocks:
+        exec(compile(code, f"<docs/games/{game}.md>", "exec"), {"__name__": "docs_snippet"})
+    assert "reward" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("page", ["training.md", "evaluation.md"])
+def test_written_pages_snippets_run(page):
+    """The training and evaluation pages' Python blocks run as written, the training cut to one short rollout."""
+    pytest.importorskip("sb3_contrib")
+    blocks = _code_blocks((ROOT / "docs" / page).read_text())
+    assert blocks
+    for code in blocks:
+        code = re.sub(r"n_steps=\d+", "n_steps=16", re.sub(r"\.learn\([\d_]+\)", ".learn(64)", code))
+        exec(compile(code, f"<docs/{page}>", "exec"), {"__name__": "docs_snippet"})
+
+
+@pytest.mark.parametrize("present, expected", [(True, "](rllib.md)"), (False, "Not part of this version")])
+def test_rllib_section_links_only_an_existing_page(tmp_path, present, expected):
+    if present:
+        (tmp_path / "rllib.md").write_text("# RLlib\n")
+    note = gen_pages.rllib_note(tmp_path)
+    assert expected in note and (("rllib.md" in note) == present)
+
+
+def test_reference_lists_every_module():
+    page = gen_pages.reference_markdown("envs.core", "shared", True)
+    for path in (ROOT / "envs" / "core").glob("[!_]*.py"):
+        assert f"::: envs.core.{path.stem}\n" in page
+
+
+def test_site_builds_strict(tmp_path):
+    """mkdocs build --strict: no broken link, missing page or warning (make docs-check runs the same)."""
+    pytest.importorskip("mkdocs")
+    pytest.importorskip("mkdocs_gen_files")
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "DISABLE_MKDOCS_2_WARNING": "true"}
+    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path)],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    for game in GAMES:
+        html = (tmp_path / "games" / game / "index.html").read_text()
+        assert f"{game}.gif" in html and "<table>" in html
+        assert (tmp_path / "assets" / "results" / f"{game}_ladder.png").exists()
+    assert "doc-function" in (tmp_path / "reference" / "training" / "index.html").read_text()
