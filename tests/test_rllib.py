@@ -195,3 +195,29 @@ def test_short_self_play_run_exports_a_policy_that_plays_a_legal_game_with_numpy
                                          - 1)]
     record = play_game(game, players, seed=1, **rules)  # the raw env: an illegal move would raise
     assert record.plies > 0
+
+
+def test_swgym_train_backend_rllib_hands_rules_steps_and_cluster_to_train(monkeypatch, tmp_path, capsys):
+    import training.rllib
+    from scripts.cli import main
+
+    calls = []
+
+    def fake_train(game, out, address=None, **overrides):
+        calls.append((game, out, address, overrides))
+        return {"game": game, "policy": str(out / "p.npz"), "curve": [], "settings": {}}
+
+    monkeypatch.setattr(training.rllib, "train", fake_train)
+    main(["train", "swahili", "--backend", "rllib", "--rule", "num_players=4", "--steps", "9000",
+          "--address", "auto", "--env-runners", "2", "--seed", "3", "--out", str(tmp_path)])
+    ((game, out, address, overrides),) = calls
+    assert (game, out, address) == ("swahili", tmp_path, "auto")
+    assert overrides == {"iterations": 3, "num_env_runners": 2, "seed": 3, "params": {"num_players": 4}}
+    assert "swgym eval swahili" in capsys.readouterr().out
+
+
+def test_swgym_train_backend_rllib_refuses_what_only_sb3_does():
+    from scripts.cli import main
+
+    with pytest.raises(SystemExit, match="--ship not supported with --backend rllib"):
+        main(["train", "swival", "--backend", "rllib", "--ship"])
