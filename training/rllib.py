@@ -367,3 +367,26 @@ def train(game: str, out_dir: str | Path, address: str | None = None, log=print,
                "settings": {k: v for k, v in s.items() if k != "eval_opponents"}}
     (out_dir / "summary.json").write_text(json.dumps(summary, indent=2))
     return summary
+
+
+def throughput(game: str, env_runners: int, iterations: int = 6, address: str | None = None,
+               **overrides: Any) -> dict[str, Any]:
+    """Env steps/s (every seat's move is one step) of self-play PPO, sampling and updates together, over
+    iterations 2.. (the first warms up); for results/2026-11-rllib.md."""
+    s = settings(game, **{"num_env_runners": env_runners, **overrides})
+    start_ray(address)
+    config, _ = build_config(game, s)
+    algo = config.build_algo()
+    try:
+        algo.train()
+        first = algo.metrics.peek(("env_runners", "num_env_steps_sampled_lifetime"), default=0)
+        started = time.perf_counter()
+        for _ in range(iterations - 1):
+            result = algo.train()
+        seconds = time.perf_counter() - started
+        last = result["env_runners"]["num_env_steps_sampled_lifetime"]
+    finally:
+        algo.stop()
+    return {"game": game, "env_runners": env_runners, "envs_per_runner": s["num_envs_per_env_runner"],
+            "batch": s["train_batch_size"], "env_steps": int(last - first), "seconds": round(seconds, 1),
+            "env_steps_per_s": round((last - first) / seconds)}
