@@ -221,3 +221,26 @@ def test_swgym_train_backend_rllib_refuses_what_only_sb3_does():
 
     with pytest.raises(SystemExit, match="--ship not supported with --backend rllib"):
         main(["train", "swival", "--backend", "rllib", "--ship"])
+
+
+def test_a_snapshot_slot_gets_mains_weights_in_the_learner_and_the_env_runners(ray_local):
+    from training.rllib import build_config, copy_module, settings
+
+    s = settings("swival", num_env_runners=1, num_envs_per_env_runner=1, snapshots=1, train_batch_size=100,
+                 minibatch_size=50, num_epochs=1)
+    config, _ = build_config("swival", s)
+    algo = config.build_algo()
+    try:
+        algo.train()  # main moves away from the snapshot's initial weights
+        learner = algo.learner_group.get_weights(module_ids=["main", "snapshot_0"])
+        assert not np.allclose(learner["main"]["action_head.weight"], learner["snapshot_0"]["action_head.weight"])
+        copy_module(algo, "main", "snapshot_0")
+        learner = algo.learner_group.get_weights(module_ids=["main", "snapshot_0"])
+        (runner,) = algo.env_runner_group.foreach_env_runner(
+            lambda er: {k: v.detach().numpy() for k, v in er.module["snapshot_0"].state_dict().items()},
+            local_env_runner=False)
+        for name, value in learner["main"].items():
+            np.testing.assert_array_equal(learner["snapshot_0"][name], value)
+            np.testing.assert_array_equal(runner[name], value)
+    finally:
+        algo.stop()

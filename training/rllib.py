@@ -298,11 +298,19 @@ def start_ray(address: str | None = None, num_cpus: int | None = None) -> int:
 
 
 def copy_module(algo: Any, source: str, target: str) -> None:
-    """Put module ``source``'s weights into ``target`` in the learner and every env runner."""
+    """Put module ``source``'s weights into ``target`` in the learner and every env runner, and wait for it.
+
+    Not ``EnvRunnerGroup.sync_weights``: that is fire-and-forget, and an env
+    runner skips a state whose weights sequence number it has already seen
+    (the learner's did not change for a frozen module), so the runners would
+    keep the old snapshot. A state without that number is always applied.
+    """
+    from ray.rllib.core import COMPONENT_RL_MODULE
+
     weights = algo.learner_group.get_weights(module_ids=[source])[source]
     algo.learner_group.set_weights({target: weights})
-    algo.env_runner_group.sync_weights(from_worker_or_learner_group=algo.learner_group, policies=[target],
-                                       inference_only=True)
+    state = {COMPONENT_RL_MODULE: {target: weights}}
+    algo.env_runner_group.foreach_env_runner(lambda runner: runner.set_state(state), local_env_runner=True)
 
 
 def main_policy(algo: Any, game: str, s: dict[str, Any], probe: TurnBasedMultiAgentEnv,
