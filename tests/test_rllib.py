@@ -180,7 +180,8 @@ def ray_local():
 
 
 @pytest.mark.parametrize("game,rules", E2E)
-def test_short_self_play_run_exports_a_policy_that_plays_a_legal_game_with_numpy(ray_local, tmp_path, game, rules):
+def test_short_self_play_run_exports_a_policy_that_plays_a_legal_game_with_numpy(ray_local, tmp_path, game, rules,
+                                                                                 capsys):
     from training.rllib import train
 
     summary = train(game, tmp_path, log=lambda line: None, params=rules, iterations=2, train_batch_size=300,
@@ -195,6 +196,12 @@ def test_short_self_play_run_exports_a_policy_that_plays_a_legal_game_with_numpy
                                          - 1)]
     record = play_game(game, players, seed=1, **rules)  # the raw env: an illegal move would raise
     assert record.plies > 0
+    from scripts.cli import main  # and as an opponent in swgym eval, by its path
+
+    rule_args = [arg for k, v in rules.items() for arg in ("--rule", f"{k}={v}")]
+    n = len(players)
+    main(["eval", game, summary["policy"], *["random"] * (n - 1), "--games", str(n), *rule_args])
+    assert f"{n:>5}" in capsys.readouterr().out
 
 
 def test_swgym_train_backend_rllib_hands_rules_steps_and_cluster_to_train(monkeypatch, tmp_path, capsys):
