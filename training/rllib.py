@@ -6,8 +6,9 @@ Dict with the mask. This module is the adaptation:
 
 * :class:`TurnBasedMultiAgentEnv`: the AEC env as an RLlib ``MultiAgentEnv``;
   only the agent to move gets an observation, ``{"observations", "action_mask"}``
-  (the keys RLlib's action-masking example module reads); the others' rewards
-  are held by RLlib until their next turn; at the end every seat gets its last
+  (the keys RLlib's action-masking example module reads); a seat's reward
+  arrives when it next comes up (PettingZoo's ``last()``, through the one drive
+  loop ``envs.core.match.next_turn``); at the end every seat gets its last
   observation and reward.
 * :class:`MaskedActorCritic`: a small torch RLModule with the towers of
   ``training/export.py`` (policy and value MLPs, one head each), whose logits
@@ -41,6 +42,7 @@ from ray.rllib.env.multi_agent_env import MultiAgentEnv
 from ray.rllib.utils.torch_utils import FLOAT_MIN
 from torch import nn
 
+from envs.core.match import next_turn
 from envs.registry import make_raw
 from policies.numpy_policy import FORMAT_VERSION, NumpyPolicy, write_policy_file
 
@@ -98,7 +100,6 @@ class TurnBasedMultiAgentEnv(MultiAgentEnv):
         })
         self.observation_spaces = dict.fromkeys(self.possible_agents, space)
         self.action_spaces = {a: self.raw.action_space(a) for a in self.possible_agents}
-        self._finished: set[str] = set()
 
     def _obs(self, agent: str) -> dict[str, np.ndarray]:
         o = self.raw.observe(agent)
@@ -110,7 +111,6 @@ class TurnBasedMultiAgentEnv(MultiAgentEnv):
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         self.raw.reset(seed=seed)
         self.agents = list(self.possible_agents)
-        self._finished = set()
         agent = self.raw.agent_selection
         return {agent: self._obs(agent)}, {}
 
@@ -120,20 +120,19 @@ class TurnBasedMultiAgentEnv(MultiAgentEnv):
             raise ValueError(f"{self.game_name}: {agent} is to move, but the actions given are for "
                              f"{sorted(action_dict)}")
         self.raw.step(int(action_dict[agent]))
-        rewards = {a: float(self.raw.rewards.get(a, 0.0)) for a in self.possible_agents if a not in self._finished}
+        before = self.agents
+        gained = dict.fromkeys(self.possible_agents, 0.0)
+        mover = next_turn(self.raw, returns=gained)  # the one drive loop: steps out seats that are done
+        self.agents = list(self.raw.agents)
         obs: dict[str, Any] = {}
         terminated: dict[str, bool] = {}
-        over = self.raw.game.is_over(self.raw.game_state)
-        for a in self.possible_agents:  # seats out of the game (or all, at its end) get their last observation
-            if a not in self._finished and (over or self.raw.terminations.get(a, False)):
+        for a in before:  # seats out of the game (or all, at its end) get their last observation
+            if a not in self.agents:
                 obs[a], terminated[a] = self._obs(a), True
-                self._finished.add(a)
-        while self.raw.agents and not over and self.raw.terminations[self.raw.agent_selection]:
-            self.raw.step(None)  # PettingZoo's dead step for a seat out of a game that goes on
-        if not over:
-            obs[self.raw.agent_selection] = self._obs(self.raw.agent_selection)
-        self.agents = [a for a in self.possible_agents if a not in self._finished]
-        terminated["__all__"] = over
+        if mover is not None:
+            obs[mover] = self._obs(mover)
+        rewards = {a: r for a, r in gained.items() if r != 0.0 or a in obs}
+        terminated["__all__"] = mover is None
         return obs, rewards, terminated, {"__all__": False}, {}
 
 
