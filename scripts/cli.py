@@ -27,6 +27,9 @@ NEEDS = {
     "export": ("torch", "stable_baselines3", "sb3_contrib"),
     "ladder": ("matplotlib",),
 }
+# swgym train --backend rllib: Ray's own extra (it pins its gymnasium; a virtualenv of its own, see the Makefile)
+RLLIB_EXTRA = "pip install 'swgym[rllib]' (in a virtualenv of its own: make .venv-rllib)"
+RLLIB_NEEDS = ("torch", "ray")
 
 
 def _number(kind: type, least: float, strict: bool):
@@ -76,8 +79,14 @@ def missing_modules(modules) -> list[str]:
     return missing
 
 
-def require_extras(command: str) -> None:
+def require_extras(command: str, backend: str | None = None) -> None:
     """Stop ``swgym <command>`` before any work when the training extras it needs are not installed."""
+    if backend == "rllib":
+        missing = missing_modules(RLLIB_NEEDS) or (["ray.rllib"] if missing_modules(["ray.rllib"]) else [])
+        if missing:
+            raise SystemExit(f"swgym {command} --backend rllib: needs the rllib extra ({', '.join(missing)} not "
+                             f"installed); install it with: {RLLIB_EXTRA}")
+        return
     missing = missing_modules(NEEDS.get(command, ()))
     if missing:
         raise SystemExit(f"swgym {command}: needs the training extras ({', '.join(missing)} not installed); "
@@ -195,9 +204,11 @@ def cmd_golden(args: argparse.Namespace) -> None:
 def _training_command(name: str):
     """``swgym <name>`` from training/cli.py, its extras checked before it is imported."""
     def run(args: argparse.Namespace) -> None:
-        require_extras(name)
+        require_extras(name, getattr(args, "backend", None))
         if name in ("ladder", "train"):
             check_games([args.game])
+        if name == "train":
+            args.params = parse_params(args.rule)
         if name == "report":
             check_games(args.names)
         from training import cli
@@ -307,6 +318,14 @@ def _add_training_commands(sub) -> None:
                    help="the env to train on (default: the config's, 'auto': the batched vector env where the game "
                         "has an engine; 'single': the single-agent envs the shipped networks were trained on)")
     p.add_argument("--no-progress", action="store_true")
+    p.add_argument("--backend", choices=("sb3", "rllib"), default="sb3",
+                   help="sb3: MaskablePPO (default); rllib: Ray RLlib self-play (needs the rllib extra)")
+    p.add_argument("--address", default=None,
+                   help="rllib: a running Ray cluster to train on (e.g. auto or HOST:6379); default: Ray started here")
+    p.add_argument("--iterations", type=positive_int, default=None, help="rllib: training iterations")
+    p.add_argument("--env-runners", type=positive_int, default=None,
+                   help="rllib: env runners (default: the cluster's CPUs less one)")
+    _add_rule_args(p)
     p.set_defaults(func=_training_command("train"))
 
     p = sub.add_parser("export", help="export an SB3 MaskablePPO .zip to a numpy policy file (needs the train extra)")

@@ -40,6 +40,10 @@ BAD = [
      "'nowhere/x.json' (nowhere) does not exist"),
     (["watch", "swival", "--gif", "nowhere/x.gif"], "'nowhere/x.gif' (nowhere) does not exist"),
     (["watch", "twirls", "--rule", "board_size=9.0", "--text"], "board_size"),
+    (["train", "swival", "--address", "auto"], "--address only with --backend rllib"),
+    (["train", "swival", "--rule", "x=1"], "--rule only with --backend rllib"),
+    (["train", "swival", "--backend", "rllib", "--iterations", "0"], "'0'"),
+    (["train", "swival", "--backend", "ray"], "'ray'"),
 ]
 
 
@@ -84,7 +88,7 @@ def test_training_commands_are_always_listed(capsys):
 
 
 # Run the command where the training extras cannot be imported: a meta-path finder refuses them.
-BLOCKED = ("torch", "stable_baselines3", "sb3_contrib", "tensorboard", "tqdm", "rich", "matplotlib")
+BLOCKED = ("torch", "stable_baselines3", "sb3_contrib", "tensorboard", "tqdm", "rich", "matplotlib", "ray")
 BOOT = f"""
 import sys
 class Block:
@@ -115,6 +119,14 @@ def test_without_the_training_extras_the_command_says_which_extra(argv, tmp_path
     assert "pip install 'swgym[train]'" in done.stderr and "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
     assert not list(tmp_path.iterdir())  # no work done, nothing written
+
+
+def test_without_ray_train_on_rllib_says_which_extra(tmp_path):
+    done = _run_without_extras(["train", "swival", "--backend", "rllib", "--out", "run"], tmp_path)
+    assert done.returncode != 0
+    assert "pip install 'swgym[rllib]'" in done.stderr and "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert not list(tmp_path.iterdir())
 
 
 def test_without_the_training_extras_help_lists_every_command(tmp_path):

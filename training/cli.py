@@ -9,6 +9,12 @@ from pathlib import Path
 
 
 def cmd_train(args: argparse.Namespace) -> None:
+    if getattr(args, "backend", "sb3") == "rllib":
+        return cmd_train_rllib(args)
+    rllib_only = [f"--{n.replace('_', '-')}" for n in ("address", "iterations", "env_runners", "rule", "seed")
+                  if getattr(args, n, None) is not None]
+    if rllib_only:
+        raise ValueError(f"{', '.join(rllib_only)} only with --backend rllib (the SB3 path takes them from --config)")
     from policies import shipped_path
     from training.selfplay import load_config, train
 
@@ -27,6 +33,24 @@ def cmd_train(args: argparse.Namespace) -> None:
     summary = train(config, out, ship_to=ship, progress_bar=bar, **resume)
     print(json.dumps({k: v for k, v in summary.items() if k != "curve"}, indent=2))
     print(f"learning curve: {out / 'learning_curve.png'}" + (f"; shipped to {ship}" if ship else ""))
+
+
+def cmd_train_rllib(args: argparse.Namespace) -> None:
+    """Self-play on Ray RLlib (training/rllib.py): Ray started here, or the cluster at ``--address``."""
+    from training.rllib import settings, train
+
+    unsupported = [f"--{n}" for n in ("ship", "resume", "config", "env") if getattr(args, n, None)]
+    if unsupported:
+        raise ValueError(f"{', '.join(unsupported)} not supported with --backend rllib")
+    overrides = {"iterations": args.iterations, "num_env_runners": args.env_runners, "seed": args.seed}
+    if getattr(args, "params", None):
+        overrides["params"] = args.params  # --rule key=value, parsed by scripts/cli.py
+    if args.steps and not args.iterations:  # env steps: whole iterations of the default batch
+        overrides["iterations"] = max(1, -(-args.steps // settings(args.game)["train_batch_size"]))
+    out = Path(args.out or f"runs/{args.game}_rllib")
+    summary = train(args.game, out, address=args.address, **{k: v for k, v in overrides.items() if v is not None})
+    print(json.dumps({k: v for k, v in summary.items() if k not in ("curve", "settings")}, indent=2))
+    print(f"policy: {summary['policy']} (plays with numpy: swgym eval {args.game} {summary['policy']} medium)")
 
 
 def cmd_export(args: argparse.Namespace) -> None:
