@@ -83,17 +83,21 @@ def _rays(bits, colour, c, rays, edge_run, ascending, file_of, rank_of, enemy, r
 @njit(cache=True)
 def _write_twirls(bits, stones, count, colour, rays, edge_run, ascending, file_of, rank_of, dest_dir, dest_len,
                   out, row, enemy, run, moves):
-    """Set ``out[row, origin*32 + t]`` for every legal twirl of ``colour`` and list them in ``moves`` (room for
-    32 per stone); returns how many (``enemy``, ``run``: scratch, 8 entries each)."""
+    """Set ``out[row, origin*32 + t]`` for every legal twirl of ``colour`` (the row must be all False) and list
+    them in ``moves`` (room for 32 per stone); returns how many (``enemy``, ``run``: scratch, 8 entries each)."""
     found = 0
     for s in range(count[colour]):
         c = np.int64(stones[colour, s])
         _rays(bits, colour, c, rays, edge_run, ascending, file_of, rank_of, enemy, run)
-        for t in range(32):  # branch-free: all 32 entries of the origin written, the list written and kept if legal
-            ok = enemy[t >> 2] & (run[dest_dir[t]] >= (run[t >> 2] + 1) * dest_len[t])
-            out[row, c * 32 + t] = ok
-            moves[found] = c * 32 + t
-            found += ok
+        for d in range(8):
+            if not enemy[d]:  # no pivot this way: the 4 twirls around it stay False
+                continue
+            j = run[d] + 1
+            for t in range(4 * d, 4 * d + 4):  # branch-free: the entry written, the list written and kept if legal
+                ok = run[dest_dir[t]] >= j * dest_len[t]
+                out[row, c * 32 + t] = ok
+                moves[found] = c * 32 + t
+                found += ok
     return found
 
 
