@@ -312,3 +312,12 @@ def test_moves_before_the_learners_first_belong_to_no_step(monkeypatch, mode, ex
     for reward, terminated in expected:
         _, rewards, done, _, _ = vec.step(np.zeros(3, dtype=np.int64))
         assert (rewards == reward).all() and (done == terminated).all()
+
+
+def test_an_engine_listing_arrays_it_does_not_have_is_named():
+    from dataclasses import replace
+
+    from envs.core.batched import BatchedGame
+
+    with pytest.raises(ValueError, match=r"toy: legal_list names \('moves', 'nmoves'\)"):
+        BatchedGame(replace(toy_engine(), legal_list=("moves", "nmoves")), 4, seed=0)

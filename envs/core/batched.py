@@ -21,8 +21,8 @@ serves every variant of a game). The kernels a game writes (``@njit(cache=True)`
 * ``reset(where, rng, to_move, over, *arrays)``: a new game on every board with
   ``where[i]`` (chance drawn with :func:`randint` from the board's stream);
 * ``legal(out, to_move, over, *arrays)``: ``out`` (N, A) bool, all False on a
-  finished board (a view of rows padded to whole 8-byte words: not contiguous
-  unless A is a multiple of 8);
+  finished board (for A > 128, a view of rows padded to whole 8-byte words:
+  not contiguous unless A is a multiple of 8);
 * ``step(actions, rewards, rng, to_move, over, *arrays)``: play ``actions[i]``
   on every board with ``actions[i] >= 0`` (the core passes -1 for boards that
   do not move and only legal actions otherwise) and write that move's reward of
@@ -42,6 +42,7 @@ file only: after editing a helper here that a game's kernel calls (e.g.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -73,6 +74,7 @@ _BYTES = np.uint64(0x0101010101010101)
 _LOW16 = np.uint64(0x00FF00FF00FF00FF)
 _SHORTS = np.uint64(0x0001000100010001)
 GROUP = 16  # words per group in the pick's first pass (128 actions)
+_LITTLE_ENDIAN = sys.byteorder == "little"  # action j*8 + b is byte b of word j
 
 
 @njit(cache=True, inline="always")
@@ -86,12 +88,13 @@ def _bytes_sum(acc: np.uint64) -> np.int64:
 def random_legal_actions(mask: np.ndarray, rng: np.ndarray, active: np.ndarray, out: np.ndarray) -> None:
     """``out[i]``: a uniform legal action of board ``i`` where ``active[i]``, else -1 (also when none is legal).
 
-    One draw per board after an exact count. ``mask`` (N, A) bool; a C-contiguous mask whose rows are a
-    multiple of 8 bytes (:class:`BatchedGame` pads its own) is read as uint64 words: the count sums each
+    A few draws over the whole row first (cheap where many are legal), then an exact count-and-pick;
+    uniform either way. ``mask`` (N, A) bool; a C-contiguous mask whose rows are a multiple of 8 bytes
+    (:class:`BatchedGame` pads its own) is counted as little-endian uint64 words: the count sums each
     group of 16 words byte-wise, the pick walks the groups, then the words, then the bytes of one word.
     """
     n, width = mask.shape
-    if width % 8 or not mask.flags.c_contiguous:
+    if width % 8 or not mask.flags.c_contiguous or not _LITTLE_ENDIAN:
         _random_legal_bytes(mask, rng, active, out)
         return
     words = mask.view(np.uint64)
@@ -100,6 +103,13 @@ def random_legal_actions(mask: np.ndarray, rng: np.ndarray, active: np.ndarray, 
     for i in range(n):
         out[i] = -1
         if not active[i]:
+            continue
+        for _ in range(4):
+            a = randint(rng, i, width)
+            if mask[i, a]:
+                out[i] = a
+                break
+        if out[i] >= 0:
             continue
         row = words[i]
         count = 0
@@ -136,11 +146,18 @@ def random_legal_actions(mask: np.ndarray, rng: np.ndarray, active: np.ndarray, 
 
 @njit(cache=True)
 def _random_legal_bytes(mask: np.ndarray, rng: np.ndarray, active: np.ndarray, out: np.ndarray) -> None:
-    """:func:`random_legal_actions` on any (N, A) bool mask, a byte at a time (count, one draw, pick)."""
+    """:func:`random_legal_actions` on any (N, A) bool mask, a byte at a time."""
     n, num_actions = mask.shape
     for i in range(n):
         out[i] = -1
         if not active[i]:
+            continue
+        for _ in range(4):
+            a = randint(rng, i, num_actions)
+            if mask[i, a]:
+                out[i] = a
+                break
+        if out[i] >= 0:
             continue
         count = 0
         for a in range(num_actions):
@@ -269,9 +286,15 @@ class BatchedGame:
         self.rng = np.zeros(n, dtype=np.uint64)
         self.arrays = {name: np.zeros((n, *shape), dtype=dtype) for name, (shape, dtype) in engine.arrays.items()}
         self._game_arrays = (*self.arrays.values(), *engine.consts)
-        # rows padded to whole uint64 words, so the random pick reads them 8 bytes at a time; legal_mask() is a view
-        self._mask_rows = np.zeros((n, -(-engine.num_actions // 8) * 8), dtype=bool)
+        # long rows padded to whole uint64 words, so the random pick counts them 8 bytes at a time (legal_mask() is
+        # then a view); short rows stay as they are: the pick's quick draws over the true width mostly hit
+        padded = engine.num_actions > 8 * GROUP
+        self._mask_rows = np.zeros((n, -(-engine.num_actions // 8) * 8 if padded else engine.num_actions),
+                                   dtype=bool)
         self._mask = self._mask_rows[:, :engine.num_actions]
+        if engine.legal_list is not None and not set(engine.legal_list) <= set(self.arrays):
+            raise ValueError(f"{engine.name}: legal_list names {engine.legal_list}, not all among the engine's "
+                             f"arrays {list(self.arrays)}")
         self._listed = None if engine.legal_list is None else tuple(self.arrays[k] for k in engine.legal_list)
         self._mask_fresh = False
         self._rewards = np.zeros((n, engine.num_players), dtype=np.float32)
