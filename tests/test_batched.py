@@ -231,22 +231,44 @@ def test_gymnasium_make_vec_finds_the_batched_env():
         vec.step(np.array([np.flatnonzero(~m)[0] if (~m).any() else 80 for m in masks]))
 
 
+@pytest.mark.parametrize("width", [73, 80, 3120])  # a byte at a time; whole 8-byte words (one group, many groups)
 @pytest.mark.parametrize(("legal", "expected"), [
-    ([5, 40, 72], {5, 40, 72}),       # few legal: the exact count-and-pick
-    (list(range(0, 73, 2)), set(range(0, 73, 2))),  # many legal: the quick draws
+    ([5, 40, 72], {5, 40, 72}),       # few legal
+    (list(range(0, 73, 2)), set(range(0, 73, 2))),  # many legal
+    ([0, 7, 8, 63, 64, 72], {0, 7, 8, 63, 64, 72}),  # the first and last byte of words
     ([], {-1}),                        # none legal: -1
 ])
-def test_random_legal_actions_are_uniform_over_the_legal_ones(legal, expected):
+def test_random_legal_actions_are_uniform_over_the_legal_ones(legal, expected, width):
     from envs.core.batched import random_legal_actions, seed_streams
 
     n = 20_000
-    mask = np.zeros((n, 73), dtype=bool)
+    mask = np.zeros((n, width), dtype=bool)
     mask[:, legal] = True
+    if width > 128:  # legal ones in later groups of 16 words too
+        mask[:, [1000, 2047, 3119]] = True
+        expected = expected - {-1} | {1000, 2047, 3119}
     out = np.empty(n, dtype=np.int64)
     random_legal_actions(mask, seed_streams(0, n), np.ones(n, dtype=bool), out)
     values, counts = np.unique(out, return_counts=True)
     assert set(values.tolist()) == expected
     assert counts.min() > 0.8 * n / len(expected)
+
+
+@pytest.mark.parametrize("name", ["twirls", "swish", "squeeze"])
+def test_listed_legal_actions_are_the_mask(name):
+    """Games whose legal kernel lists the legal actions for the random pick: each True entry once, nothing else;
+    the random pick draws only from them."""
+    batch = envs.make_batched(name, 64, seed=3)
+    moves, num_moves = (batch.arrays[k] for k in batch.engine.legal_list)
+    for _ in range(60):
+        mask = batch.legal_mask()
+        for i in range(batch.num_envs):
+            listed = moves[i, :num_moves[i]]
+            assert len(set(listed.tolist())) == len(listed)
+            assert sorted(listed.tolist()) == np.flatnonzero(mask[i]).tolist()
+        actions = batch.random_actions()
+        assert all(mask[i, a] if a >= 0 else not mask[i].any() for i, a in enumerate(actions))
+        batch.step(actions, autoreset=True)
 
 
 def toy_engine():
@@ -290,3 +312,12 @@ def test_moves_before_the_learners_first_belong_to_no_step(monkeypatch, mode, ex
     for reward, terminated in expected:
         _, rewards, done, _, _ = vec.step(np.zeros(3, dtype=np.int64))
         assert (rewards == reward).all() and (done == terminated).all()
+
+
+def test_an_engine_listing_arrays_it_does_not_have_is_named():
+    from dataclasses import replace
+
+    from envs.core.batched import BatchedGame
+
+    with pytest.raises(ValueError, match=r"toy: legal_list names \('moves', 'nmoves'\)"):
+        BatchedGame(replace(toy_engine(), legal_list=("moves", "nmoves")), 4, seed=0)

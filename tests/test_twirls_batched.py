@@ -218,3 +218,13 @@ def test_single_position_generator_names_bad_input(args, message):
 
     with pytest.raises(ValueError, match=message):
         twirl_mask(*args)
+
+
+def test_a_state_with_more_stones_than_the_setup_is_refused():
+    """The batch has room for the set-up's stones per colour (twirls never add any): more is named, not written."""
+    batch = envs.make_batched("twirls", 2, seed=0, board_size=8)
+    state = batch.board_state(0)
+    free = [c for c in range(64) if not (state.stones[0] | state.stones[1]) >> c & 1]
+    extra = replace(state, stones=[state.stones[0] | 1 << free[0], state.stones[1]])
+    with pytest.raises(ValueError, match="more than 12 stones of a colour"):
+        batch.set_board(1, extra)

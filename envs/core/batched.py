@@ -21,7 +21,8 @@ serves every variant of a game). The kernels a game writes (``@njit(cache=True)`
 * ``reset(where, rng, to_move, over, *arrays)``: a new game on every board with
   ``where[i]`` (chance drawn with :func:`randint` from the board's stream);
 * ``legal(out, to_move, over, *arrays)``: ``out`` (N, A) bool, all False on a
-  finished board;
+  finished board (for A > 128, a view of rows padded to whole 8-byte words:
+  not contiguous unless A is a multiple of 8);
 * ``step(actions, rewards, rng, to_move, over, *arrays)``: play ``actions[i]``
   on every board with ``actions[i] >= 0`` (the core passes -1 for boards that
   do not move and only legal actions otherwise) and write that move's reward of
@@ -41,6 +42,7 @@ file only: after editing a helper here that a game's kernel calls (e.g.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -68,13 +70,83 @@ def randint(rng: np.ndarray, i: int, n: int) -> int:
     return np.int64(((next_u64(rng, i) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
 
 
+_BYTES = np.uint64(0x0101010101010101)
+_LOW16 = np.uint64(0x00FF00FF00FF00FF)
+_SHORTS = np.uint64(0x0001000100010001)
+GROUP = 16  # words per group in the pick's first pass (128 actions)
+_LITTLE_ENDIAN = sys.byteorder == "little"  # action j*8 + b is byte b of word j
+
+
+@njit(cache=True, inline="always")
+def _bytes_sum(acc: np.uint64) -> np.int64:
+    """The sum of the 8 bytes of ``acc`` (each at most 255)."""
+    pairs = (acc & _LOW16) + ((acc >> np.uint64(8)) & _LOW16)
+    return np.int64((pairs * _SHORTS) >> np.uint64(48))
+
+
 @njit(cache=True)
 def random_legal_actions(mask: np.ndarray, rng: np.ndarray, active: np.ndarray, out: np.ndarray) -> None:
     """``out[i]``: a uniform legal action of board ``i`` where ``active[i]``, else -1 (also when none is legal).
 
-    A few draws over the whole action range first (cheap where many are
-    legal), then an exact count-and-pick; uniform either way.
+    A few draws over the whole row first (cheap where many are legal), then an exact count-and-pick;
+    uniform either way. ``mask`` (N, A) bool; a C-contiguous mask whose rows are a multiple of 8 bytes
+    (:class:`BatchedGame` pads its own) is counted as little-endian uint64 words: the count sums each
+    group of 16 words byte-wise, the pick walks the groups, then the words, then the bytes of one word.
     """
+    n, width = mask.shape
+    if width % 8 or not mask.flags.c_contiguous or not _LITTLE_ENDIAN:
+        _random_legal_bytes(mask, rng, active, out)
+        return
+    words = mask.view(np.uint64)
+    num_words = words.shape[1]
+    groups = np.zeros((num_words + GROUP - 1) // GROUP, dtype=np.int64)
+    for i in range(n):
+        out[i] = -1
+        if not active[i]:
+            continue
+        for _ in range(4):
+            a = randint(rng, i, width)
+            if mask[i, a]:
+                out[i] = a
+                break
+        if out[i] >= 0:
+            continue
+        row = words[i]
+        count = 0
+        for g in range(groups.shape[0]):
+            acc = np.uint64(0)
+            for j in range(g * GROUP, min(num_words, (g + 1) * GROUP)):
+                acc += row[j]
+            groups[g] = _bytes_sum(acc)
+            count += groups[g]
+        if count == 0:
+            continue
+        k = randint(rng, i, count)
+        g = 0
+        while k >= groups[g]:
+            k -= groups[g]
+            g += 1
+        j = g * GROUP
+        while True:
+            c = np.int64((row[j] * _BYTES) >> np.uint64(56))
+            if k < c:
+                break
+            k -= c
+            j += 1
+        w = row[j]
+        b = 0
+        while True:
+            if (w >> np.uint64(8 * b)) & np.uint64(1):
+                if k == 0:
+                    break
+                k -= 1
+            b += 1
+        out[i] = j * 8 + b
+
+
+@njit(cache=True)
+def _random_legal_bytes(mask: np.ndarray, rng: np.ndarray, active: np.ndarray, out: np.ndarray) -> None:
+    """:func:`random_legal_actions` on any (N, A) bool mask, a byte at a time."""
     n, num_actions = mask.shape
     for i in range(n):
         out[i] = -1
@@ -99,6 +171,20 @@ def random_legal_actions(mask: np.ndarray, rng: np.ndarray, active: np.ndarray, 
                     out[i] = a
                     break
                 k -= 1
+
+
+@njit(cache=True)
+def random_listed_actions(moves: np.ndarray, num_moves: np.ndarray, rng: np.ndarray, active: np.ndarray,
+                          out: np.ndarray) -> None:
+    """``out[i]``: a uniform pick of ``moves[i, :num_moves[i]]`` where ``active[i]``, else -1 (also when empty).
+
+    For games whose ``legal`` kernel lists each board's legal actions (:attr:`Engine.legal_list`): one draw
+    and one read per board, where the mask pick reads the whole row.
+    """
+    for i in range(num_moves.shape[0]):
+        out[i] = -1
+        if active[i] and num_moves[i] > 0:
+            out[i] = moves[i, randint(rng, i, num_moves[i])]
 
 
 @njit(cache=True)
@@ -146,6 +232,11 @@ class Engine:
     chance drawn during a step must reach the rules' state the same way (e.g.
     the deck's order drawn at reset and kept in the state), so that both
     engines deal the same cards.
+
+    ``legal_list``: for games with many actions and few legal ones, the names of
+    two of the game's arrays, ``moves`` ((L,) int16) and ``num_moves`` (() int),
+    that ``legal`` fills as well: each legal action once, in a fixed order. The
+    random pick then draws from the list instead of reading the mask row.
     """
 
     name: str
@@ -163,6 +254,7 @@ class Engine:
     has_chance: bool = False
     params: dict[str, Any] = field(default_factory=dict)
     consts: tuple[np.ndarray, ...] = ()  # passed to every kernel after the game's arrays
+    legal_list: tuple[str, str] | None = None  # (moves, num_moves): see below
 
 
 class BatchedGame:
@@ -194,7 +286,16 @@ class BatchedGame:
         self.rng = np.zeros(n, dtype=np.uint64)
         self.arrays = {name: np.zeros((n, *shape), dtype=dtype) for name, (shape, dtype) in engine.arrays.items()}
         self._game_arrays = (*self.arrays.values(), *engine.consts)
-        self._mask = np.zeros((n, engine.num_actions), dtype=bool)
+        # long rows padded to whole uint64 words, so the random pick counts them 8 bytes at a time (legal_mask() is
+        # then a view); short rows stay as they are: the pick's quick draws over the true width mostly hit
+        padded = engine.num_actions > 8 * GROUP
+        self._mask_rows = np.zeros((n, -(-engine.num_actions // 8) * 8 if padded else engine.num_actions),
+                                   dtype=bool)
+        self._mask = self._mask_rows[:, :engine.num_actions]
+        if engine.legal_list is not None and not set(engine.legal_list) <= set(self.arrays):
+            raise ValueError(f"{engine.name}: legal_list names {engine.legal_list}, not all among the engine's "
+                             f"arrays {list(self.arrays)}")
+        self._listed = None if engine.legal_list is None else tuple(self.arrays[k] for k in engine.legal_list)
         self._mask_fresh = False
         self._rewards = np.zeros((n, engine.num_players), dtype=np.float32)
         self._all = np.ones(n, dtype=bool)
@@ -245,7 +346,12 @@ class BatchedGame:
     def random_actions(self, active: np.ndarray | None = None) -> np.ndarray:
         """A uniform legal action per board (from the board's stream); -1 on finished or inactive boards."""
         out = np.empty(self.num_envs, dtype=np.int64)
-        random_legal_actions(self.legal_mask(), self.rng, self._all if active is None else active, out)
+        self.legal_mask()
+        active = self._all if active is None else active
+        if self._listed is not None:
+            random_listed_actions(*self._listed, self.rng, active, out)
+            return out
+        random_legal_actions(self._mask_rows, self.rng, active, out)
         return out
 
     # -- moving -----------------------------------------------------------------------
@@ -300,7 +406,8 @@ class BatchedGame:
             raise ValueError(f"{self.engine.name}: actions must be ints of shape ({self.num_envs},), "
                              f"got {actions.dtype} {actions.shape}")
         out = np.empty(self.num_envs, dtype=np.int64)
-        if checked_actions(actions.astype(np.int64, copy=False), self.over, self.legal_mask(), out) >= 0:
+        self.legal_mask()
+        if checked_actions(actions.astype(np.int64, copy=False), self.over, self._mask, out) >= 0:
             mask = self.legal_mask()
             bad = [i for i in range(self.num_envs) if actions[i] >= 0 and not self.over[i]
                    and (actions[i] >= self.num_actions or not mask[i, actions[i]])]
@@ -311,4 +418,4 @@ class BatchedGame:
 
 
 __all__ = ["BatchedGame", "Engine", "checked_actions", "draw_seats", "next_u64", "randint", "random_legal_actions",
-           "seed_streams"]
+           "random_listed_actions", "seed_streams"]

@@ -17,6 +17,7 @@ Per board (``n`` cells, ``span = 2*radius``):
     first_mover int8, winner int8 (-1: none)
     path (span+1,) int16, npath int8    the last move's cells, origin to landing
     capt (24,) int16, ncapt int8        the cells the last move took
+    moves (L,) int16, nmoves int16      the legal actions of the last ``legal`` call (the random pick's list)
 
 Consts: ``params`` (int64: see ``P_*``), ``rays`` (n, 6, span) int16 (the
 cells met from a cell in a direction, nearest first, -1 past the edge),
@@ -56,8 +57,9 @@ P_GAME, P_CELLS, P_SPAN, P_SETUP, P_MAX_PLIES, P_BEADS_TO_WIN, P_PLACE_BASE, P_C
 
 # -- each game's move and capture rule ---------------------------------------------------
 @njit(cache=True)
-def _rook_moves(game, b, cell, enemy, rays, raylen, span, row, write):
-    """How many moves the rook on ``cell`` has; with ``write``, sets them True in ``row`` (a mask row).
+def _rook_moves(game, b, cell, enemy, rays, raylen, span, row, moves, first, write):
+    """How many moves the rook on ``cell`` has; with ``write``, sets them True in ``row`` (a mask row) and
+    lists them in ``moves`` from index ``first``.
 
     Both games slide over empty cells; Swish may then leap one unbroken row of
     beads or of enemy rooks and land on any empty cell right after it.
@@ -74,6 +76,7 @@ def _rook_moves(game, b, cell, enemy, rays, raylen, span, row, write):
                 break
             if write:
                 row[base + k] = True
+                moves[first + count] = base + k
             count += 1
             k += 1
         if game != LEAP or k == n or (kind != BEAD and kind != enemy):
@@ -84,6 +87,7 @@ def _rook_moves(game, b, cell, enemy, rays, raylen, span, row, write):
         while k < n and b[rays[cell, d, k]] == EMPTY:
             if write:
                 row[base + k] = True
+                moves[first + count] = base + k
             count += 1
             k += 1
     return count
@@ -126,14 +130,14 @@ def _captures(game, b, cell, d, dist, own, enemy, rays, raylen, capt):
 # -- what both games share -------------------------------------------------------------------
 @njit(cache=True)
 def _has_move(game, b, rooks, nrooks, colour, rays, raylen, span, row):
-    """True when a rook of ``colour`` can move (an empty neighbour is enough in both games); ``row`` is unused."""
+    """True when a rook of ``colour`` can move (an empty neighbour is enough in both games); ``row``: scratch."""
     enemy = 2 - colour
     for k in range(nrooks[colour]):
         cell = rooks[colour, k]
         for d in range(6):
             if raylen[cell, d] > 0 and b[rays[cell, d, 0]] == EMPTY:
                 return True
-        if game == LEAP and _rook_moves(game, b, cell, enemy, rays, raylen, span, row, False) > 0:
+        if game == LEAP and _rook_moves(game, b, cell, enemy, rays, raylen, span, row, row, 0, False) > 0:
             return True
     return False
 
@@ -150,7 +154,7 @@ def _place(i, b, rooks, nrooks, cells, first, count, code):
 
 @njit(cache=True)
 def reset(where, rng, to_move, over, board, rooks, nrooks, phase, colour, stores, plies, first_mover, winner,
-          path, npath, capt, ncapt, params, rays, raylen, edge, edge_cells, inner_cells, fixed):
+          path, npath, capt, ncapt, moves, nmoves, params, rays, raylen, edge, edge_cells, inner_cells, fixed):
     """A new game on the boards where ``where``: the variant's set-up (a random one from each board's stream)."""
     setup = params[P_SETUP]
     picked_edge = np.empty(edge_cells.shape[0], dtype=np.int16)
@@ -196,51 +200,55 @@ def reset(where, rng, to_move, over, board, rooks, nrooks, phase, colour, stores
 
 @njit(cache=True)
 def legal(out, to_move, over, board, rooks, nrooks, phase, colour, stores, plies, first_mover, winner,
-          path, npath, capt, ncapt, params, rays, raylen, edge, edge_cells, inner_cells, fixed):
-    """``out[i]``: board ``i``'s legal actions (set-up placements, choices or rook moves)."""
+          path, npath, capt, ncapt, moves, nmoves, params, rays, raylen, edge, edge_cells, inner_cells, fixed):
+    """``out[i]``: board ``i``'s legal actions (set-up placements, choices or rook moves), also listed in
+    ``moves[i, :nmoves[i]]`` for the random pick (``Engine.legal_list``)."""
     game, n, span = params[P_GAME], params[P_CELLS], params[P_SPAN]
     place_base, choice_base = params[P_PLACE_BASE], params[P_CHOICE_BASE]
     for i in range(out.shape[0]):
         row = out[i]
+        listed = moves[i]
         row[:] = False
-        if over[i]:
-            continue
-        p = phase[i]
-        if p == PHASE_PLAY:
-            col = colour[i, to_move[i]]
-            for k in range(nrooks[i, col]):
-                _rook_moves(game, board[i], rooks[i, col, k], 2 - col, rays, raylen, span, row, True)
-        elif p == PHASE_SETUP:
-            b = board[i]
-            white = nrooks[i, 0] < ROOKS_PER_COLOUR
-            black = nrooks[i, 1] < ROOKS_PER_COLOUR
-            beads = 0
-            for c in range(n):
-                beads += b[c] == BEAD
-            bead = beads < NUM_BEADS
-            for c in range(n):
-                if b[c] == EMPTY:
-                    if edge[c]:
-                        row[place_base + 3 * c] = white
-                        row[place_base + 3 * c + 1] = black
-                    else:
-                        row[place_base + 3 * c + 2] = bead
-        elif p == PHASE_CHOICE:
-            row[choice_base] = True
-            row[choice_base + 1] = True
-            row[choice_base + 2] = True
-        else:  # PHASE_COLOUR: player_0 picks its colour
-            row[choice_base + 1] = True
-            row[choice_base + 2] = True
+        m = 0
+        if not over[i]:
+            p = phase[i]
+            if p == PHASE_PLAY:
+                col = colour[i, to_move[i]]
+                for k in range(nrooks[i, col]):
+                    m += _rook_moves(game, board[i], rooks[i, col, k], 2 - col, rays, raylen, span, row, listed, m,
+                                     True)
+            elif p == PHASE_SETUP:
+                b = board[i]
+                white = nrooks[i, 0] < ROOKS_PER_COLOUR
+                black = nrooks[i, 1] < ROOKS_PER_COLOUR
+                beads = 0
+                for c in range(n):
+                    beads += b[c] == BEAD
+                bead = beads < NUM_BEADS
+                for c in range(n):
+                    if b[c] != EMPTY:
+                        continue
+                    for kind, ok in ((0, white), (1, black), (2, bead)):
+                        if ok and (kind == 2) != (edge[c] != 0):
+                            a = place_base + 3 * c + kind
+                            row[a] = True
+                            listed[m] = a
+                            m += 1
+            else:  # PHASE_CHOICE: player_1 chooses among three; PHASE_COLOUR: player_0 picks its colour
+                for a in range(choice_base + (p != PHASE_CHOICE), choice_base + 3):
+                    row[a] = True
+                    listed[m] = a
+                    m += 1
+        nmoves[i] = m
 
 
 @njit(cache=True)
 def step(actions, rewards, rng, to_move, over, board, rooks, nrooks, phase, colour, stores, plies, first_mover,
-         winner, path, npath, capt, ncapt, params, rays, raylen, edge, edge_cells, inner_cells, fixed):
+         winner, path, npath, capt, ncapt, moves, nmoves, params, rays, raylen, edge, edge_cells, inner_cells, fixed):
     """Play ``actions[i]`` (-1: none) on every board; the rulings' end checks; rewards by seat."""
     game, n, span = params[P_GAME], params[P_CELLS], params[P_SPAN]
     place_base, choice_base = params[P_PLACE_BASE], params[P_CHOICE_BASE]
-    unused = np.zeros(1, dtype=np.bool_)
+    unused = np.zeros(1, dtype=np.int16)
     for i in range(actions.shape[0]):
         a = actions[i]
         if a < 0:
@@ -332,7 +340,7 @@ def step(actions, rewards, rng, to_move, over, board, rooks, nrooks, phase, colo
 
 @njit(cache=True)
 def observe(seats, out, to_move, over, board, rooks, nrooks, phase, colour, stores, plies, first_mover, winner,
-            path, npath, capt, ncapt, params, rays, raylen, edge, edge_cells, inner_cells, fixed):
+            path, npath, capt, ncapt, moves, nmoves, params, rays, raylen, edge, edge_cells, inner_cells, fixed):
     """``out[i]``: board ``i`` seen by ``seats[i]``, the encoding of :meth:`HexRookEnv.observe_state`."""
     n = params[P_CELLS]
     target, max_plies = params[P_BEADS_TO_WIN], params[P_MAX_PLIES]
@@ -444,12 +452,14 @@ def engine_for(rules: HexRookGame, capture: int) -> Engine:
               "phase": ((), np.int8), "colour": ((2,), np.int8), "stores": ((2,), np.int8),
               "plies": ((), np.int32), "first_mover": ((), np.int8), "winner": ((), np.int8),
               "path": ((span + 1,), np.int16), "npath": ((), np.int8),
-              "capt": ((MAX_CAPTURES,), np.int16), "ncapt": ((), np.int8)}
+              "capt": ((MAX_CAPTURES,), np.int16), "ncapt": ((), np.int8),
+              "moves": ((max(3 * ROOKS_PER_COLOUR, ROOKS_PER_COLOUR * 6 * span, 2 * n),), np.int16),
+              "nmoves": ((), np.int16)}
     return Engine(name=rules.name, num_players=2, num_actions=rules.num_actions,
                   obs_size=HexRookEnv.observation_shape(rules)[0], arrays=arrays,
                   reset=reset, legal=legal, step=step, observe=observe, to_rules=to_rules, from_rules=from_rules,
                   rules=rules, has_chance=rules.params["setup"] == "random", params=dict(rules.params),
-                  consts=consts)
+                  consts=consts, legal_list=("moves", "nmoves"))
 
 
 __all__ = ["CUSTODY", "LEAP", "engine_for", "from_rules", "legal", "observe", "reset", "step", "to_rules"]

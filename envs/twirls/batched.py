@@ -9,7 +9,8 @@ observation; ``stones`` (2, size*size) uint8, each colour's cells (the first
 ``count[colour]`` entries: twirls never capture, stones only move);
 ``swapped`` (the pie rule taken: seat s plays colour ``s ^ swapped``),
 ``plies``, ``winner`` (-1: none) and ``last`` (origin, pivot, destination of
-the last twirl; -1: none).
+the last twirl; -1: none); ``moves``/``nmoves``, the legal actions of the
+last ``legal`` call (the random pick draws from them, not from the mask row).
 
 The variant lives in the consts (``params``: size, padded width, cells, both
 seats' ``max_neighbors``, ``max_plies``; the geometry tables; the start
@@ -81,17 +82,22 @@ def _rays(bits, colour, c, rays, edge_run, ascending, file_of, rank_of, enemy, r
 
 @njit(cache=True)
 def _write_twirls(bits, stones, count, colour, rays, edge_run, ascending, file_of, rank_of, dest_dir, dest_len,
-                  out, row, enemy, run):
-    """Set ``out[row, origin*32 + t]`` for every legal twirl of ``colour``; returns how many
-    (``enemy``, ``run``: scratch, 8 entries each)."""
+                  out, row, enemy, run, moves):
+    """Set ``out[row, origin*32 + t]`` for every legal twirl of ``colour`` (the row must be all False) and list
+    them in ``moves`` (room for 32 per stone); returns how many (``enemy``, ``run``: scratch, 8 entries each)."""
     found = 0
     for s in range(count[colour]):
         c = np.int64(stones[colour, s])
         _rays(bits, colour, c, rays, edge_run, ascending, file_of, rank_of, enemy, run)
-        for t in range(32):  # branch-free: all 32 entries of the origin written
-            ok = enemy[t >> 2] & (run[dest_dir[t]] >= (run[t >> 2] + 1) * dest_len[t])
-            out[row, c * 32 + t] = ok
-            found += ok
+        for d in range(8):
+            if not enemy[d]:  # no pivot this way: the 4 twirls around it stay False
+                continue
+            j = run[d] + 1
+            for t in range(4 * d, 4 * d + 4):  # branch-free: the entry written, the list written and kept if legal
+                ok = run[dest_dir[t]] >= j * dest_len[t]
+                out[row, c * 32 + t] = ok
+                moves[found] = c * 32 + t
+                found += ok
     return found
 
 
@@ -149,7 +155,7 @@ def _has_won(board, stones, count, colour, limit, cell_of, dir_step, seen, stack
 
 # -- the kernels ---------------------------------------------------------------------------
 @njit(cache=True)
-def reset(where, rng, to_move, over, bits, board, stones, count, swapped, plies, winner, last,
+def reset(where, rng, to_move, over, bits, board, stones, count, swapped, plies, winner, last, moves, nmoves,
           params, rays, edge_run, ascending, file_of, rank_of, cell_of, delta, dir_step, dest_dir, dest_len,
           start_bits, start_board, start_stones, start_count):
     for i in range(where.shape[0]):
@@ -167,24 +173,30 @@ def reset(where, rng, to_move, over, bits, board, stones, count, swapped, plies,
 
 
 @njit(cache=True)
-def legal(out, to_move, over, bits, board, stones, count, swapped, plies, winner, last,
+def legal(out, to_move, over, bits, board, stones, count, swapped, plies, winner, last, moves, nmoves,
           params, rays, edge_run, ascending, file_of, rank_of, cell_of, delta, dir_step, dest_dir, dest_len,
           start_bits, start_board, start_stones, start_count):
+    """``out[i]``: board ``i``'s legal twirls and swap, also listed in ``moves[i, :nmoves[i]]`` for the random pick."""
     swap = out.shape[1] - 1
     enemy = np.empty(8, dtype=np.bool_)
     run = np.empty(8, dtype=np.int64)
     for i in range(out.shape[0]):
         out[i] = False
+        nmoves[i] = 0
         if over[i]:
             continue
         colour = to_move[i] ^ swapped[i]
-        _write_twirls(bits[i], stones[i], count[i], colour, rays, edge_run, ascending, file_of, rank_of,
-                      dest_dir, dest_len, out, i, enemy, run)
-        out[i, swap] = plies[i] == 1 and not swapped[i]
+        m = _write_twirls(bits[i], stones[i], count[i], colour, rays, edge_run, ascending, file_of, rank_of,
+                          dest_dir, dest_len, out, i, enemy, run, moves[i])
+        if plies[i] == 1 and not swapped[i]:
+            out[i, swap] = True
+            moves[i, m] = swap
+            m += 1
+        nmoves[i] = m
 
 
 @njit(cache=True)
-def step(actions, rewards, rng, to_move, over, bits, board, stones, count, swapped, plies, winner, last,
+def step(actions, rewards, rng, to_move, over, bits, board, stones, count, swapped, plies, winner, last, moves, nmoves,
          params, rays, edge_run, ascending, file_of, rank_of, cell_of, delta, dir_step, dest_dir, dest_len,
          start_bits, start_board, start_stones, start_count):
     swap = params[CELLS] * 32
@@ -240,7 +252,7 @@ def step(actions, rewards, rng, to_move, over, bits, board, stones, count, swapp
 
 
 @njit(cache=True)
-def observe(seats, out, to_move, over, bits, board, stones, count, swapped, plies, winner, last,
+def observe(seats, out, to_move, over, bits, board, stones, count, swapped, plies, winner, last, moves, nmoves,
             params, rays, edge_run, ascending, file_of, rank_of, cell_of, delta, dir_step, dest_dir, dest_len,
             start_bits, start_board, start_stones, start_count):
     n = params[CELLS]
@@ -286,7 +298,8 @@ def _mask_of_bitboards(mine_a, mine_b, theirs_a, theirs_b, rays, edge_run, ascen
             w &= w - np.uint64(1)
     out[:n * 32] = False
     return _write_twirls(bits, stones, count, 0, rays, edge_run, ascending, file_of, rank_of, dest_dir, dest_len,
-                         out.reshape(1, -1), 0, np.empty(8, dtype=np.bool_), np.empty(8, dtype=np.int64))
+                         out.reshape(1, -1), 0, np.empty(8, dtype=np.bool_), np.empty(8, dtype=np.int64),
+                         np.empty(n * 32, dtype=np.int16))
 
 
 _WORD = (1 << 64) - 1
@@ -374,10 +387,19 @@ def to_rules(batch: BatchedGame, i: int) -> TwirlsState:
                        last=None if last[0] < 0 else last)
 
 
+def stones_per_colour(size: int) -> int:
+    """How many stones each colour has (twirls never capture: the start position's count, the same for both)."""
+    return int(geometry(size)["start_count"].max())
+
+
 def from_rules(batch: BatchedGame, i: int, state: TwirlsState) -> None:
-    """Put the rules' ``state`` on board ``i``."""
+    """Put the rules' ``state`` on board ``i`` (a ``ValueError`` if a colour has more stones than the set-up's)."""
     a = batch.arrays
     size = int(batch.engine.params["board_size"])
+    most = stones_per_colour(size)
+    if any(int(s).bit_count() > most for s in state.stones):
+        raise ValueError(f"twirls: the state does not fit board {i}: more than {most} stones of a colour "
+                         f"(the {size}x{size} set-up's count; twirls never add stones)")
     a["bits"][i], a["board"][i], a["stones"][i], a["count"][i] = pack_stones(*state.stones, size,
                                                                              geometry(size)["cell_of"])
     a["swapped"][i] = state.swapped
@@ -404,6 +426,7 @@ def engine(**params) -> Engine:
     return Engine(name="twirls", num_players=2, num_actions=rules.num_actions, obs_size=3 * n + 6,
                   arrays={"bits": ((2, 2), np.uint64), "board": (((size + 2) ** 2,), np.uint8),
                           "stones": ((2, n), np.uint8), "count": ((2,), np.int8), "swapped": ((), np.bool_),
-                          "plies": ((), np.int32), "winner": ((), np.int8), "last": ((3,), np.int16)},
+                          "plies": ((), np.int32), "winner": ((), np.int8), "last": ((3,), np.int16),
+                          "moves": ((32 * stones_per_colour(size) + 1,), np.int16), "nmoves": ((), np.int16)},
                   reset=reset, legal=legal, step=step, observe=observe, to_rules=to_rules, from_rules=from_rules,
-                  rules=rules, params=dict(rules.params), consts=consts)
+                  rules=rules, params=dict(rules.params), consts=consts, legal_list=("moves", "nmoves"))
