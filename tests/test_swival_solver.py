@@ -19,6 +19,7 @@ def small_table(tmp_path_factory):
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
         solver.init(18)
+    solver.init_numba(18)
     yield
 
 
@@ -71,6 +72,17 @@ def test_hand_made_positions(label, mine, theirs, value):
     assert not me & op
     assert solver.brute_force(me, op) == value
     assert solver.solve(me, op) == value
+
+
+def test_numba_search_is_the_c_search():
+    """Same value and same node count (the same search, move order and table) on the hand-made cases and on
+    random positions of 1-13 empty cells."""
+    positions = [(bits(mine), bits(theirs)) for _, mine, theirs, _ in CASES]
+    rng = np.random.default_rng(77)
+    positions += [random_position(rng, int(rng.integers(1, 14))) for _ in range(150)]
+    for me, op in positions:
+        value, count = solver.solve(me, op), solver.nodes()
+        assert (solver.solve_numba(me, op), solver.nodes_numba()) == (value, count), (hex(me), hex(op))
 
 
 def test_unbreakable_line_is_the_only_win():

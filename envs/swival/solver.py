@@ -20,7 +20,10 @@ import os
 import shutil
 import subprocess
 import tempfile
+import time
 from pathlib import Path
+
+import numpy as np
 
 from envs.swival.rules import FULL, has_line, placements, play
 
@@ -136,6 +139,58 @@ def solve(mine: int, theirs: int, seconds: float = 60.0) -> int:
 def nodes() -> int:
     """Nodes the last ``solve`` visited (0 before any)."""
     return 0 if _lib is None else _lib.sw_nodes()
+
+
+# -- the numba port of _solver.c (same search, same table, same node counts) ----------------------------
+_CHUNK = 1 << 16  # nodes per compiled call: the clock and Ctrl-C are checked between calls (a few ms)
+_nb_table: np.ndarray | None = None
+_nb_gen = 0
+_nb_nodes = 0
+
+
+def init_numba(tt_log2: int = DEFAULT_TT_LOG2) -> None:
+    """Compile (or load from numba's cache) the numba search and give it a table of ``2**tt_log2`` entries."""
+    global _nb_table, _nb_gen
+    if not 4 <= tt_log2 <= 32:
+        raise ValueError(f"tt_log2 must be between 4 and 32, got {tt_log2}")
+    if _nb_table is None or _nb_table.shape[0] != 1 << tt_log2:
+        _nb_table = None
+        try:
+            _nb_table = np.zeros((1 << tt_log2, 2), dtype=np.uint64)  # 16 bytes an entry, pages taken lazily
+        except MemoryError:
+            raise MemoryError(f"cannot allocate a solver table of 2**{tt_log2} entries") from None
+        _nb_gen = 0
+
+
+def solve_numba(mine: int, theirs: int, seconds: float = 60.0) -> int:
+    """``solve`` with the numba search."""
+    global _nb_gen, _nb_nodes
+    check_position(mine, theirs)
+    if not seconds > 0:
+        raise ValueError(f"seconds must be positive, got {seconds}")
+    if _nb_table is None:
+        init_numba()
+    from envs.swival import _solver_kernel as kernel
+
+    _nb_gen += 1
+    if _nb_gen > 255:  # the generation is 8 bits: start again on a cleared table
+        _nb_table[:] = 0
+        _nb_gen = 1
+    status, frames, moves = kernel.new_stack()
+    deadline = time.monotonic() + seconds
+    try:
+        while not kernel.run(mine, theirs, _CHUNK, _nb_table, _nb_gen, status, frames, moves):
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"the Swival solve ran out of its {seconds:g} s time limit "
+                                   f"after {int(status[kernel.ST_NODES]):,} nodes")
+    finally:
+        _nb_nodes = int(status[kernel.ST_NODES])
+    return int(status[kernel.ST_RESULT])
+
+
+def nodes_numba() -> int:
+    """Nodes the last ``solve_numba`` visited (0 before any)."""
+    return _nb_nodes
 
 
 def brute_force(mine: int, theirs: int) -> int:
