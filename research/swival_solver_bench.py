@@ -1,10 +1,11 @@
-"""How fast is the numba Swival solver beside the C one? Time and nodes/s on the same positions.
+"""How fast is the Swival solver? Time and nodes/s on seeded random positions, compile time.
 
 For each number of empty cells, seeded random positions (random placements
-from the empty board, neither side holding a line) are solved by both
-searches, alternating which goes first; the medians and the numba/C ratio are
+from the empty board, neither side holding a line) are solved; the medians are
 printed as a markdown table. Compile time of the numba search is measured in
-fresh processes, once with an empty cache and once with the cache it left::
+fresh processes, once with an empty cache and once with the cache it left.
+Commit 5568cad ran this against the former C solver on the same positions
+(``results/2026-11-swival-solver-numba.md``)::
 
     python -m research.swival_solver_bench [--empties 17 18 19 20] [--positions 5] [--tt-log2 24]
 """
@@ -25,7 +26,7 @@ from envs.swival import solver
 from envs.swival.rules import has_line, placements, play
 
 _FIRST_SOLVE = ("import time; t = time.perf_counter(); from envs.swival import solver; "
-                "solver.init_numba(10); solver.solve_numba(0x10101, 0); print(time.perf_counter() - t)")
+                "solver.init(10); solver.solve(0x10101, 0); print(time.perf_counter() - t)")
 
 
 def random_position(rng: np.random.Generator, empties: int) -> tuple[int, int]:
@@ -47,14 +48,8 @@ def first_solve_seconds(cache: str) -> float:
     return float(out.stdout.strip())
 
 
-def timed(solve, count, me, op, seconds):
-    start = time.perf_counter()
-    value = solve(me, op, seconds)
-    return value, count(), time.perf_counter() - start
-
-
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description="Swival solver: numba against C on the same positions.")
+    parser = argparse.ArgumentParser(description="Swival solver: solve times, nodes/s, compile time.")
     parser.add_argument("--empties", type=int, nargs="+", default=[17, 18, 19, 20])
     parser.add_argument("--positions", type=int, default=5, help="positions per number of empties")
     parser.add_argument("--seed", type=int, default=2026)
@@ -68,31 +63,27 @@ def main(argv: list[str] | None = None) -> None:
     print(f"numba first solve in a fresh process: {cold:.2f} s with an empty cache, {warm:.2f} s with a warm one")
 
     solver.init(args.tt_log2)
-    solver.init_numba(args.tt_log2)
-    engines = {"C": (solver.solve, solver.nodes), "numba": (solver.solve_numba, solver.nodes_numba)}
+    solver.solve(0x10101, 0)  # compile (or load) before timing
     rng = np.random.default_rng(args.seed)
-    print("| empties | position | value | nodes | C s | numba s | C Mnodes/s | numba Mnodes/s | numba/C time |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("| empties | position | value | nodes | s | Mnodes/s |")
+    print("|---|---|---|---|---|---|")
     summary = []
     for empties in args.empties:
         rows = []
-        for k in range(args.positions):
+        for _ in range(args.positions):
             me, op = random_position(rng, empties)
-            order = ["C", "numba"] if k % 2 == 0 else ["numba", "C"]
-            got = {name: timed(*engines[name], me, op, args.seconds) for name in order}
-            (cv, cn, ct), (nv, nn, nt) = got["C"], got["numba"]
-            if (cv, cn) != (nv, nn):
-                raise SystemExit(f"the searches disagree on {me:#x}, {op:#x}: C {cv} in {cn} nodes, "
-                                 f"numba {nv} in {nn} nodes")
-            rows.append((cn, ct, nt))
-            print(f"| {empties} | {me:#08x} {op:#08x} | {cv} | {cn:,} | {ct:.3f} | {nt:.3f} | "
-                  f"{cn / ct / 1e6:.2f} | {nn / nt / 1e6:.2f} | {nt / ct:.2f} |", flush=True)
+            start = time.perf_counter()
+            value = solver.solve(me, op, args.seconds)
+            seconds, count = time.perf_counter() - start, solver.nodes()
+            rows.append((count, seconds))
+            print(f"| {empties} | {me:#08x} {op:#08x} | {value} | {count:,} | {seconds:.3f} | "
+                  f"{count / seconds / 1e6:.2f} |", flush=True)
         summary.append((empties, statistics.median(r[0] for r in rows), statistics.median(r[1] for r in rows),
-                        statistics.median(r[2] for r in rows), statistics.median(r[2] / r[1] for r in rows)))
-    print("\n| empties | median nodes | median C s | median numba s | median numba/C time |")
-    print("|---|---|---|---|---|")
-    for empties, n, ct, nt, ratio in summary:
-        print(f"| {empties} | {n:,.0f} | {ct:.3f} | {nt:.3f} | {ratio:.2f} |")
+                        statistics.median(r[0] / r[1] / 1e6 for r in rows)))
+    print("\n| empties | median nodes | median s | median Mnodes/s |")
+    print("|---|---|---|---|")
+    for empties, n, seconds, rate in summary:
+        print(f"| {empties} | {n:,.0f} | {seconds:.3f} | {rate:.2f} |")
 
 
 if __name__ == "__main__":
