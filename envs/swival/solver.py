@@ -27,6 +27,7 @@ _CHUNK = 1 << 16  # nodes per compiled call: the clock and Ctrl-C are checked be
 _table: np.ndarray | None = None
 _generation = 0
 _nodes = 0
+_compiled = False
 
 
 def init(tt_log2: int = DEFAULT_TT_LOG2) -> None:
@@ -66,8 +67,7 @@ def solve(mine: int, theirs: int, seconds: float = 60.0) -> int:
         raise ValueError(f"seconds must be positive, got {seconds}")
     if _table is None:
         init()
-    from envs.swival import _solver_kernel as kernel  # numba: on the first solve only
-
+    kernel = _kernel()
     _generation += 1
     if _generation > 255:  # the generation is 8 bits: start again on a cleared table
         _table[:] = 0
@@ -82,6 +82,19 @@ def solve(mine: int, theirs: int, seconds: float = 60.0) -> int:
     finally:
         _nodes = int(status[kernel.ST_NODES])
     return int(status[kernel.ST_RESULT])
+
+
+def _kernel():
+    """The compiled search module: numba is imported, and the search compiled or loaded from the cache, on the
+    first call, before any solve starts its clock (so a cold compile never counts against ``seconds``)."""
+    global _compiled
+    from envs.swival import _solver_kernel as kernel
+
+    if not _compiled:
+        status, frames, moves = kernel.new_stack()
+        kernel.run(0x10101, 0, 1, np.zeros((16, 2), dtype=np.uint64), 1, status, frames, moves)  # a won position
+        _compiled = True
+    return kernel
 
 
 def nodes() -> int:
