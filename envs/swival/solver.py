@@ -1,104 +1,47 @@
-"""Exact win/draw/loss values of Swival positions, from a small C solver.
+"""Exact win/draw/loss values of Swival positions, from an alpha-beta search compiled with numba.
 
 ``solve(mine, theirs)`` gives the value for the side to move (1 win, 0 draw,
 -1 loss) of the position where ``mine`` is to move; boards are the 24-bit ints
-of ``envs/swival/rules.py``. The search (``_solver.c``, next to this file)
-is compiled with gcc on first use into ``$XDG_CACHE_HOME/swgym`` (or
-``~/.cache/swgym``), a writable place even when the package is installed
-read-only. ``brute_force`` is a pure-Python minimax over the project's own
-rules functions, to check the solver on small positions.
+of ``envs/swival/rules.py``. The search is ``_solver_kernel.py`` (next to this
+file): numba is imported and the search compiled (or loaded from numba's
+cache, see :mod:`envs.core.batched`) on the first ``solve``, never at
+``import envs``. ``brute_force`` is a pure-Python minimax over the project's
+own rules functions, to check the solver on small positions.
 
-It is product code, not research: the tests check it against brute force, and
-the hard opponent's evaluation is to use its exact values. Solving the empty board is
-``python -m research.swival_solve`` (see ``research/README.md``).
+It is product code, not research: the tests check it against brute force.
+Solving the empty board is ``python -m research.swival_solve`` (see
+``research/README.md``).
 """
 
 from __future__ import annotations
 
-import ctypes
-import os
-import shutil
-import subprocess
-import tempfile
-from pathlib import Path
+import time
+
+import numpy as np
 
 from envs.swival.rules import FULL, has_line, placements, play
 
-SOURCE = Path(__file__).resolve().with_name("_solver.c")
-LIBRARY_NAME = "swival_solver.so"
-DEFAULT_TT_LOG2 = 24  # 2**24 entries of 16 bytes: 256 MB (allocated lazily by the OS)
-_ABORT = 9
-_NO_TABLE = -2
+DEFAULT_TT_LOG2 = 24  # 2**24 entries of 16 bytes: 256 MB (pages taken lazily by the OS)
+_CHUNK = 1 << 16  # nodes per compiled call: the clock and Ctrl-C are checked between calls (a few ms)
 
-_lib: ctypes.CDLL | None = None
-_tt_log2: int | None = None
-
-
-def cache_dir() -> Path:
-    """``$XDG_CACHE_HOME/swgym``, or ``~/.cache/swgym`` when XDG_CACHE_HOME is unset."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "swgym"
-
-
-def build() -> Path:
-    """Compile the solver into the cache directory unless the library is newer than the source.
-
-    Returns the library's path; raises RuntimeError when gcc is missing or the compilation fails.
-    """
-    target = cache_dir() / LIBRARY_NAME
-    if target.exists() and target.stat().st_mtime >= SOURCE.stat().st_mtime:
-        return target
-    gcc = shutil.which("gcc")
-    if gcc is None:
-        raise RuntimeError(f"gcc was not found on PATH; it is needed to compile {SOURCE.name}")
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        # compile to a temporary name, then rename: parallel test workers never load half a file
-        fd, tmp = tempfile.mkstemp(suffix=".so", dir=target.parent)
-        os.close(fd)
-    except OSError as err:
-        raise RuntimeError(f"cannot write the compiled solver to {target.parent}: {err}") from None
-    try:
-        done = subprocess.run([gcc, "-O2", "-shared", "-fPIC", "-o", tmp, str(SOURCE)],
-                              capture_output=True, text=True)
-        if done.returncode != 0:
-            detail = (done.stderr or done.stdout).strip().splitlines()
-            raise RuntimeError(f"gcc failed to compile {SOURCE} (exit {done.returncode}): "
-                               + " | ".join(detail[-5:]))
-        os.replace(tmp, target)
-    except OSError as err:
-        raise RuntimeError(f"could not run gcc on {SOURCE}: {err}") from None
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-    return target
+_table: np.ndarray | None = None
+_generation = 0
+_nodes = 0
+_compiled = False
 
 
 def init(tt_log2: int = DEFAULT_TT_LOG2) -> None:
-    """Build and load the solver, with a transposition table of ``2**tt_log2`` entries (16 bytes each)."""
-    global _lib, _tt_log2
-    if not 4 <= tt_log2 <= 32:
-        raise ValueError(f"tt_log2 must be between 4 and 32, got {tt_log2}")
-    if _lib is None:
-        path = build()
+    """Give the solver a transposition table of ``2**tt_log2`` entries (16 bytes each)."""
+    global _table, _generation
+    if not isinstance(tt_log2, int) or not 4 <= tt_log2 <= 32:
+        raise ValueError(f"tt_log2 must be an int between 4 and 32, got {tt_log2!r}")
+    if _table is None or _table.shape[0] != 1 << tt_log2:
+        _table = None
         try:
-            lib = ctypes.CDLL(str(path))
-        except OSError as err:
-            raise RuntimeError(f"cannot load the compiled solver {path}: {err}") from None
-        lib.sw_init.argtypes = [ctypes.c_int]
-        lib.sw_init.restype = ctypes.c_int
-        lib.sw_new_generation.argtypes = []
-        lib.sw_new_generation.restype = None
-        lib.sw_solve.argtypes = [ctypes.c_uint32, ctypes.c_uint32, ctypes.c_double]
-        lib.sw_solve.restype = ctypes.c_int
-        lib.sw_nodes.argtypes = []
-        lib.sw_nodes.restype = ctypes.c_uint64
-        _lib = lib
-    if _tt_log2 != tt_log2:
-        if _lib.sw_init(tt_log2) != 0:
-            _tt_log2 = None
-            raise MemoryError(f"cannot allocate a solver table of 2**{tt_log2} entries")
-        _tt_log2 = tt_log2
+            _table = np.zeros((1 << tt_log2, 2), dtype=np.uint64)
+        except MemoryError:
+            raise MemoryError(f"cannot allocate a solver table of 2**{tt_log2} entries") from None
+        _generation = 0
 
 
 def check_position(mine: int, theirs: int) -> None:
@@ -118,24 +61,45 @@ def solve(mine: int, theirs: int, seconds: float = 60.0) -> int:
 
     Each call starts from an empty table. Raises TimeoutError when ``seconds`` run out.
     """
+    global _generation, _nodes
     check_position(mine, theirs)
     if not seconds > 0:
         raise ValueError(f"seconds must be positive, got {seconds}")
-    if _lib is None:
+    if _table is None:
         init()
-    _lib.sw_new_generation()
-    value = _lib.sw_solve(mine, theirs, float(seconds))
-    if value == _ABORT:
-        raise TimeoutError(f"the Swival solve ran out of its {seconds:g} s time limit "
-                           f"after {nodes():,} nodes")
-    if value == _NO_TABLE:
-        raise MemoryError("the solver has no transposition table")
-    return value
+    kernel = _kernel()
+    _generation += 1
+    if _generation > 255:  # the generation is 8 bits: start again on a cleared table
+        _table[:] = 0
+        _generation = 1
+    status, frames, moves = kernel.new_stack()
+    deadline = time.monotonic() + seconds
+    try:
+        while not kernel.run(mine, theirs, _CHUNK, _table, _generation, status, frames, moves):
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"the Swival solve ran out of its {seconds:g} s time limit "
+                                   f"after {int(status[kernel.ST_NODES]):,} nodes")
+    finally:
+        _nodes = int(status[kernel.ST_NODES])
+    return int(status[kernel.ST_RESULT])
+
+
+def _kernel():
+    """The compiled search module: numba is imported, and the search compiled or loaded from the cache, on the
+    first call, before any solve starts its clock (so a cold compile never counts against ``seconds``)."""
+    global _compiled
+    from envs.swival import _solver_kernel as kernel
+
+    if not _compiled:
+        status, frames, moves = kernel.new_stack()
+        kernel.run(0x10101, 0, 1, np.zeros((16, 2), dtype=np.uint64), 1, status, frames, moves)  # a won position
+        _compiled = True
+    return kernel
 
 
 def nodes() -> int:
     """Nodes the last ``solve`` visited (0 before any)."""
-    return 0 if _lib is None else _lib.sw_nodes()
+    return _nodes
 
 
 def brute_force(mine: int, theirs: int) -> int:
