@@ -106,8 +106,12 @@ def separate_lists(text: str) -> str:
     out: list[str] = []
     for line in text.splitlines():
         previous = out[-1] if out else ""
-        if (LIST_ITEM.match(line) and previous.strip() and not LIST_ITEM.match(previous)
-                and not previous.startswith((" ", "#"))):
+        if (
+            LIST_ITEM.match(line)
+            and previous.strip()
+            and not LIST_ITEM.match(previous)
+            and not previous.startswith((" ", "#"))
+        ):
             out.append("")
         out.append(line)
     return "\n".join(out)
@@ -201,28 +205,33 @@ def game_markdown(game: str, eval_md: str, has_ladder: bool) -> str:
         f'<figure markdown="span">\n  ![The {title} board](../assets/{game}_board.png)\n'
         f'  <figcaption>the board, <code>render_mode="rgb_array"</code></figcaption>\n</figure>\n</div>',
         f"*The animation: `swgym watch {game} --p0 hard --p1 medium{others}`. "
-        f"From here down to \"Usage\", the env's doc page: `help({entry.module})`.*",
+        f'From here down to "Usage", the env\'s doc page: `help({entry.module})`.*',
         body,
         "## Usage",
         "### PettingZoo",
         f"```python\n{code['pettingzoo']}```",
         "### Gymnasium (single agent)",
         "The other seats are played by `opponent` (a name, a policy file or an object with `act`); the legal moves "
-        "come in `info[\"action_mask\"]` and, with `dict_observation=True`, in the observation, so libraries and "
+        'come in `info["action_mask"]` and, with `dict_observation=True`, in the observation, so libraries and '
         "wrappers that know nothing of `action_masks()` keep them.",
         f"```python\n{code['gymnasium']}```",
     ]
     if "batched" in code:
-        parts += ["### Batched engine",
-                  "Thousands of boards a call (numba kernels, compiled on first use and cached): "
-                  "`envs.make_vec` for a learner against opponents, `envs.make_batched` for every seat.",
-                  f"```python\n{code['batched']}```"]
+        parts += [
+            "### Batched engine",
+            "Thousands of boards a call (numba kernels, compiled on first use and cached): "
+            "`envs.make_vec` for a learner against opponents, `envs.make_batched` for every seat.",
+            f"```python\n{code['batched']}```",
+        ]
     else:
-        parts += ["### Batched engine", f"{title} has no batched engine yet (`envs.GAMES[\"{game}\"].batched`)."]
+        parts += ["### Batched engine", f'{title} has no batched engine yet (`envs.GAMES["{game}"].batched`).']
     parts.append("## Evaluation")
     table = eval_rows(game, eval_md)
-    parts.append("400 games a matchup, seats rotated, from `results/EVAL.md` (`swgym report`):\n\n" + table
-                 if table else "No evaluation rows in `results/EVAL.md` yet (`swgym report`).")
+    parts.append(
+        "400 games a matchup, seats rotated, from `results/EVAL.md` (`swgym report`):\n\n" + table
+        if table
+        else "No evaluation rows in `results/EVAL.md` yet (`swgym report`)."
+    )
     if has_ladder:
         parts += ["### Elo ladder", f"![{title} Elo ladder](../assets/results/{game}_ladder.png)"]
     return "\n\n".join(parts) + "\n"
@@ -252,21 +261,33 @@ def index_markdown(readme: str) -> str:
         raise ValueError("README.md does not open with its commands' code block")
     explained, _, description = intro.split("```", 2)[2].strip().partition("\n\n")
     for game, entry in GAMES.items():
-        description = re.sub(rf"^\| ([^|:]+)(:[^|]*)?\| `{re.escape(entry.module)}`",
-                             lambda m, g=game: f"| [{m.group(1).strip()}](games/{g}.md){m.group(2) or ''} | "
-                                               f"`{GAMES[g].module}`", description, flags=re.M)
+        description = re.sub(
+            rf"^\| ([^|:]+)(:[^|]*)?\| `{re.escape(entry.module)}`",
+            lambda m, g=game: f"| [{m.group(1).strip()}](games/{g}.md){m.group(2) or ''} | `{GAMES[g].module}`",
+            description,
+            flags=re.M,
+        )
     description = description.replace("on its\ndoc page", "on its\npage here")
-    return (f"# swgym\n\n{description.strip()}\n\n## Quick start\n\n{readme_commands(readme)}\n\n"
-            f"{explained.strip()} More in [Getting started](getting-started.md).\n")
+    return (
+        f"# swgym\n\n{description.strip()}\n\n## Quick start\n\n{readme_commands(readme)}\n\n"
+        f"{explained.strip()} More in [Getting started](getting-started.md).\n"
+    )
 
 
 REFERENCE = {  # page: (package, what it holds, whether its submodules get their own sections)
     "reference/envs.md": ("envs", "The games: making environments, the registry of games.", False),
-    "reference/envs-core.md": ("envs.core", "What the games share: the rules contract, the AEC adapter, wrappers, "
-                               "the single-agent env, opponents, matches, rendering, the batched engines' core and "
-                               "the vector env.", True),
-    "reference/policies.md": ("policies", "Shipped hard opponents (numpy inference, search) and evaluation of "
-                              "saved policies; no torch.", True),
+    "reference/envs-core.md": (
+        "envs.core",
+        "What the games share: the rules contract, the AEC adapter, wrappers, "
+        "the single-agent env, opponents, matches, rendering, the batched engines' core and "
+        "the vector env.",
+        True,
+    ),
+    "reference/policies.md": (
+        "policies",
+        "Shipped hard opponents (numpy inference, search) and evaluation of saved policies; no torch.",
+        True,
+    ),
     "reference/training.md": ("training", "Self-play training, imitation and export (torch, SB3).", True),
 }
 
@@ -277,8 +298,11 @@ def reference_markdown(package: str, about: str, submodules: bool) -> str:
     path = importlib.import_module(package).__path__  # a package's __init__ only: no torch, no numba
     names = [package]
     if submodules:
-        names += [f"{package}.{m.name}" for m in sorted(pkgutil.iter_modules(path), key=lambda m: m.name)
-                  if not m.name.startswith("_")]
+        names += [
+            f"{package}.{m.name}"
+            for m in sorted(pkgutil.iter_modules(path), key=lambda m: m.name)
+            if not m.name.startswith("_")
+        ]
     else:
         names.append(f"{package}.registry")
     return f"# {package}\n\n{about}\n\n" + "\n\n".join(f"::: {name}" for name in names) + "\n"
@@ -307,14 +331,19 @@ def main() -> None:
     with mkdocs_gen_files.open("index.md", "w") as f:
         f.write(index_markdown(readme))
     with mkdocs_gen_files.open("getting-started.md", "w") as f:
-        f.write(GETTING_STARTED.format(commands=readme_commands(readme),
-                                       using=readme_section(readme, "Using the environments")))
+        f.write(
+            GETTING_STARTED.format(
+                commands=readme_commands(readme), using=readme_section(readme, "Using the environments")
+            )
+        )
     with mkdocs_gen_files.open("playing.md", "w") as f:
         f.write(PLAYING.format(playing=readme_section(readme, "Playing")))
     with mkdocs_gen_files.open("opponents.md", "w") as f:
-        f.write(f"# Opponents\n\nHow each opponent is built.\n\n{readme_section(readme, 'Opponents')}\n\n"
-                "Each game's page has its opponents' results and Elo ladder.\n")
-    with mkdocs_gen_files.open("training.md", "a") as f:   # the written page, its RLlib section completed
+        f.write(
+            f"# Opponents\n\nHow each opponent is built.\n\n{readme_section(readme, 'Opponents')}\n\n"
+            "Each game's page has its opponents' results and Elo ladder.\n"
+        )
+    with mkdocs_gen_files.open("training.md", "a") as f:  # the written page, its RLlib section completed
         f.write("\n" + rllib_note(ROOT / "docs"))
     for page, (package, about, submodules) in REFERENCE.items():
         with mkdocs_gen_files.open(page, "w") as f:

@@ -22,9 +22,9 @@ import envs  # noqa: E402
 from scripts.cli import main as swgym  # noqa: E402
 
 ASSETS = ROOT / "docs" / "assets"
-MAX_FRAMES = 48        # a longer game is thinned evenly (first and last frames kept)
-MAX_WIDTH = 420        # pixels
-MAX_BYTES = 900_000    # each GIF stays under this (1 MB is the limit)
+MAX_FRAMES = 48  # a longer game is thinned evenly (first and last frames kept)
+MAX_WIDTH = 420  # pixels
+MAX_BYTES = 900_000  # each GIF stays under this (1 MB is the limit)
 FRAME_MS = 600
 LAST_FRAME_MS = 2500
 
@@ -46,8 +46,7 @@ def shrink_gif(source: Path, target: Path, max_frames: int = MAX_FRAMES, max_wid
         palette = picked[-1].quantize(colors=64, method=Image.Quantize.MEDIANCUT)
         paletted = [f.quantize(palette=palette, dither=Image.Dither.NONE) for f in picked]
         durations = [FRAME_MS] * (len(paletted) - 1) + [LAST_FRAME_MS]
-        paletted[0].save(target, save_all=True, append_images=paletted[1:], duration=durations, loop=0,
-                         optimize=True)
+        paletted[0].save(target, save_all=True, append_images=paletted[1:], duration=durations, loop=0, optimize=True)
         nbytes = target.stat().st_size
         if nbytes <= MAX_BYTES:
             return nbytes
@@ -87,8 +86,22 @@ def main(argv: list[str] | None = None) -> None:
         board_png(game, ASSETS / f"{game}_board.png")
         with tempfile.TemporaryDirectory() as tmp:
             raw = Path(tmp) / "game.gif"
-            swgym(["watch", game, "--p0", "hard", "--p1", "medium", "--others", "medium",
-                   "--seed", str(args.seed), "--gif", str(raw)])
+            swgym(
+                [
+                    "watch",
+                    game,
+                    "--p0",
+                    "hard",
+                    "--p1",
+                    "medium",
+                    "--others",
+                    "medium",
+                    "--seed",
+                    str(args.seed),
+                    "--gif",
+                    str(raw),
+                ]
+            )
             nbytes = shrink_gif(raw, ASSETS / f"{game}.gif")
         print(f"{game}: {ASSETS / f'{game}.gif'} ({nbytes // 1000} kB), {ASSETS / f'{game}_board.png'}", flush=True)
 

@@ -25,10 +25,10 @@ BOT_MATCHES: tuple[tuple[str, str], ...] = (("easy", "medium"), ("hard", "medium
 
 @dataclass(frozen=True)
 class GameEntry:
-    name: str      # registry name, e.g. "swival"
-    module: str    # versioned PettingZoo module exposing env() and raw_env
-    package: str   # package holding rules.py, env.py, render.py, bots.py
-    gym_id: str    # single-agent gymnasium id
+    name: str  # registry name, e.g. "swival"
+    module: str  # versioned PettingZoo module exposing env() and raw_env
+    package: str  # package holding rules.py, env.py, render.py, bots.py
+    gym_id: str  # single-agent gymnasium id
     batched: str = ""  # module with engine(**rules) -> envs.core.batched.Engine; "" until the game has one
     # rule-parameter sets that the test suite, golden playthroughs and bench cover;
     # the first is the game's default rules (the shipped hard opponent's variant)
@@ -78,17 +78,47 @@ GAMES: dict[str, GameEntry] = {
     e.name: e
     for e in [
         GameEntry("swival", "envs.swival_v0", "envs.swival", "swgym/Swival-v0", batched="envs.swival.batched"),
-        GameEntry("twirls", "envs.twirls_v0", "envs.twirls", "swgym/Twirls-v0", batched="envs.twirls.batched",
-                  variants=({}, {"board_size": 8})),
-        GameEntry("swimming", "envs.swimming_v0", "envs.swimming", "swgym/Swimming-v0", batched="envs.swimming.batched",
-                  variants=({"num_players": 4}, {"num_players": 2}, {"num_players": 6})),
-        GameEntry("swahili", "envs.swahili_v0", "envs.swahili", "swgym/Swahili-v0", batched="envs.swahili.batched",
-                  variants=({"num_players": 2}, {"num_players": 3}, {"num_players": 4}),
-                  training_configs=("swahili", "swahili_4p")),
-        GameEntry("swish", "envs.swish_v0", "envs.swish", "swgym/Swish-v0", batched="envs.swish.batched",
-                  variants=({"setup": "random"}, {"setup": "fixed"}, {"setup": "marquisian"})),
-        GameEntry("squeeze", "envs.squeeze_v0", "envs.squeeze", "swgym/Squeeze-v0", batched="envs.squeeze.batched",
-                  variants=({"setup": "random"}, {"setup": "fixed"}, {"setup": "marquisian"})),
+        GameEntry(
+            "twirls",
+            "envs.twirls_v0",
+            "envs.twirls",
+            "swgym/Twirls-v0",
+            batched="envs.twirls.batched",
+            variants=({}, {"board_size": 8}),
+        ),
+        GameEntry(
+            "swimming",
+            "envs.swimming_v0",
+            "envs.swimming",
+            "swgym/Swimming-v0",
+            batched="envs.swimming.batched",
+            variants=({"num_players": 4}, {"num_players": 2}, {"num_players": 6}),
+        ),
+        GameEntry(
+            "swahili",
+            "envs.swahili_v0",
+            "envs.swahili",
+            "swgym/Swahili-v0",
+            batched="envs.swahili.batched",
+            variants=({"num_players": 2}, {"num_players": 3}, {"num_players": 4}),
+            training_configs=("swahili", "swahili_4p"),
+        ),
+        GameEntry(
+            "swish",
+            "envs.swish_v0",
+            "envs.swish",
+            "swgym/Swish-v0",
+            batched="envs.swish.batched",
+            variants=({"setup": "random"}, {"setup": "fixed"}, {"setup": "marquisian"}),
+        ),
+        GameEntry(
+            "squeeze",
+            "envs.squeeze_v0",
+            "envs.squeeze",
+            "swgym/Squeeze-v0",
+            batched="envs.squeeze.batched",
+            variants=({"setup": "random"}, {"setup": "fixed"}, {"setup": "marquisian"}),
+        ),
     ]
 }
 
@@ -145,8 +175,10 @@ def batched_engine(name: str, **rules: Any):
     e = _entry(name)
     if not e.batched:
         with_engine = ", ".join(g.name for g in GAMES.values() if g.batched)
-        raise NotImplementedError(f"{name} has no batched engine yet (games with one: {with_engine}); "
-                                  f"use envs.make({name!r}) or gymnasium.make({e.gym_id!r})")
+        raise NotImplementedError(
+            f"{name} has no batched engine yet (games with one: {with_engine}); "
+            f"use envs.make({name!r}) or gymnasium.make({e.gym_id!r})"
+        )
     return importlib.import_module(e.batched).engine(**rules)
 
 
@@ -174,8 +206,12 @@ def register_gymnasium() -> None:
 
     for entry in GAMES.values():
         if entry.gym_id not in gymnasium.registry:
-            gymnasium.register(entry.gym_id, entry_point="envs.core.single_agent:SingleAgentEnv",
-                               vector_entry_point="envs.registry:make_vec",
-                               kwargs={"game": entry.name},
-                               # unwrapped, so that env.action_masks() is reachable
-                               disable_env_checker=True, order_enforce=False)
+            gymnasium.register(
+                entry.gym_id,
+                entry_point="envs.core.single_agent:SingleAgentEnv",
+                vector_entry_point="envs.registry:make_vec",
+                kwargs={"game": entry.name},
+                # unwrapped, so that env.action_masks() is reachable
+                disable_env_checker=True,
+                order_enforce=False,
+            )

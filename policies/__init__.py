@@ -27,8 +27,14 @@ def shipped_path(game: str, **params: Any) -> Path:
     return POLICY_DIR / policy_file(game, **params)
 
 
-def load(game: str, name: str = "hard", seed: int | None = None, temperature: float = 0.0,
-         trusted: bool = False, **params: Any):
+def load(
+    game: str,
+    name: str = "hard",
+    seed: int | None = None,
+    temperature: float = 0.0,
+    trusted: bool = False,
+    **params: Any,
+):
     """The opponent named ``name`` ("hard" or a policy file path) for ``game`` with rule ``params``.
 
     Loading never runs code from the file unless ``trusted`` is True: an SB3
@@ -39,8 +45,10 @@ def load(game: str, name: str = "hard", seed: int | None = None, temperature: fl
         path = shipped_path(game, **params)
         if not path.exists():
             rules = f" with {params}" if params else ""
-            raise FileNotFoundError(f"no hard opponent is shipped for {game}{rules} ({path.name} is missing "
-                                    f"from {path.parent}); train one with `swgym train {game} --ship`")
+            raise FileNotFoundError(
+                f"no hard opponent is shipped for {game}{rules} ({path.name} is missing "
+                f"from {path.parent}); train one with `swgym train {game} --ship`"
+            )
     else:
         path = Path(name)
     if path.suffix == ".zip":
@@ -48,13 +56,20 @@ def load(game: str, name: str = "hard", seed: int | None = None, temperature: fl
             try:
                 from policies.sb3_opponent import SB3Opponent
             except ImportError as err:
-                raise ImportError(f"{path}: loading a trusted SB3 .zip needs the training extras "
-                                  f"(pip install swgym[train]): {err}") from None
+                raise ImportError(
+                    f"{path}: loading a trusted SB3 .zip needs the training extras (pip install swgym[train]): {err}"
+                ) from None
             return SB3Opponent(path, game=game, seed=seed, **params)
         from policies.sb3_zip import read_sb3_zip
 
-        return NumpyPolicy(read_sb3_zip(path, game, params), game=game, temperature=temperature, seed=seed,
-                           params=params, source=str(path))
+        return NumpyPolicy(
+            read_sb3_zip(path, game, params),
+            game=game,
+            temperature=temperature,
+            seed=seed,
+            params=params,
+            source=str(path),
+        )
     policy = NumpyPolicy(path, game=game, temperature=temperature, seed=seed, params=params)
     search = policy.meta.get("search")
     if search:
@@ -65,8 +80,9 @@ def load(game: str, name: str = "hard", seed: int | None = None, temperature: fl
 SEARCH_KINDS = ("alphabeta", "rollouts")
 
 
-def _with_search(policy: NumpyPolicy, path: Path, game: str, params: dict[str, Any], search: dict[str, Any],
-                 seed: int | None):
+def _with_search(
+    policy: NumpyPolicy, path: Path, game: str, params: dict[str, Any], search: dict[str, Any], seed: int | None
+):
     """The policy file's play-time search around its network.
 
     ``search["kind"]``: ``"alphabeta"`` (the default; :class:`policies.search.PolicySearch`)

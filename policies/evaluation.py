@@ -57,8 +57,9 @@ def _play_chunk(job: tuple[str, list[Any], int, int, int, dict[str, Any]]) -> Se
     return play_series(game, entrants, count, seed=seed, first_game=first, **params)
 
 
-def evaluate(game: str, entrants: list[Any], games: int, seed: int = 0, quiet: bool = False, jobs: int = 1,
-             **params: Any) -> SeriesResult:
+def evaluate(
+    game: str, entrants: list[Any], games: int, seed: int = 0, quiet: bool = False, jobs: int = 1, **params: Any
+) -> SeriesResult:
     """A seeded series with a progress bar; ``jobs`` > 1 plays it in that many processes (same result)."""
     if games < 1:
         raise ValueError(f"games must be >= 1, got {games}")
@@ -73,8 +74,7 @@ def evaluate(game: str, entrants: list[Any], games: int, seed: int = 0, quiet: b
     import multiprocessing
 
     chunk = max(1, min(10, games // (4 * jobs)))
-    work = [(game, list(entrants), min(chunk, games - first), seed, first, params)
-            for first in range(0, games, chunk)]
+    work = [(game, list(entrants), min(chunk, games - first), seed, first, params) for first in range(0, games, chunk)]
     parts, done = [], 0
     with multiprocessing.get_context("spawn").Pool(jobs) as pool:
         for part in pool.imap_unordered(_play_chunk, work):
@@ -89,10 +89,20 @@ def table_rows(result: SeriesResult) -> list[dict[str, Any]]:
     rows = []
     for i, name in enumerate(result.names):
         lo, hi = wilson_interval(result.wins[i], result.games)
-        rows.append({"entrant": name, "seat_index": i, "games": result.games, "wins": result.wins[i],
-                     "draws": result.draws[i], "losses": result.losses[i],
-                     "win_rate": result.wins[i] / result.games, "win_ci95": [lo, hi],
-                     "mean_return": result.returns[i] / result.games, **think_times(result.move_seconds[i])})
+        rows.append(
+            {
+                "entrant": name,
+                "seat_index": i,
+                "games": result.games,
+                "wins": result.wins[i],
+                "draws": result.draws[i],
+                "losses": result.losses[i],
+                "win_rate": result.wins[i] / result.games,
+                "win_ci95": [lo, hi],
+                "mean_return": result.returns[i] / result.games,
+                **think_times(result.move_seconds[i]),
+            }
+        )
     return rows
 
 
@@ -104,12 +114,16 @@ def think_times(seconds: list[float]) -> dict[str, float]:
 
 
 def format_rows(rows: list[dict[str, Any]]) -> str:
-    out = [f"{'entrant':<28} {'games':>5} {'win':>5} {'draw':>5} {'loss':>5} {'win rate':>9}  {'95% CI':<16}"
-           f"  s/move (median, max)"]
+    out = [
+        f"{'entrant':<28} {'games':>5} {'win':>5} {'draw':>5} {'loss':>5} {'win rate':>9}  {'95% CI':<16}"
+        f"  s/move (median, max)"
+    ]
     for r in rows:
         lo, hi = r["win_ci95"]
         name = r["entrant"] if len(r["entrant"]) <= 28 else "..." + r["entrant"][-25:]
-        out.append(f"{name:<28} {r['games']:>5} {r['wins']:>5} {r['draws']:>5} {r['losses']:>5} "
-                   f"{r['win_rate']:>8.1%}  {f'[{lo:.1%}, {hi:.1%}]':<16}"
-                   f"  {r['median_move_s']:.3f}, {r['max_move_s']:.3f}")
+        out.append(
+            f"{name:<28} {r['games']:>5} {r['wins']:>5} {r['draws']:>5} {r['losses']:>5} "
+            f"{r['win_rate']:>8.1%}  {f'[{lo:.1%}, {hi:.1%}]':<16}"
+            f"  {r['median_move_s']:.3f}, {r['max_move_s']:.3f}"
+        )
     return "\n".join(out)

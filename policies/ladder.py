@@ -16,8 +16,9 @@ from envs.registry import GAMES, make_raw
 from policies.evaluation import evaluate
 
 
-def bradley_terry_elo(names: list[str], score: np.ndarray, games: np.ndarray, anchor: str = "random",
-                      iterations: int = 2000) -> dict[str, float]:
+def bradley_terry_elo(
+    names: list[str], score: np.ndarray, games: np.ndarray, anchor: str = "random", iterations: int = 2000
+) -> dict[str, float]:
     """Elo ratings fitted to pairwise scores (win = 1, draw = 1/2), ``anchor`` at 0.
 
     ``score[i, j]`` is what i scored against j in ``games[i, j]`` games.
@@ -70,8 +71,9 @@ def lone_entrant_score(result: SeriesResult) -> tuple[float, float]:
     return score, float(others * result.games)
 
 
-def ladder(game: str, entrants: list[str], games: int = 100, seed: int = 0,
-           params: dict[str, Any] | None = None, jobs: int = 1) -> dict[str, Any]:
+def ladder(
+    game: str, entrants: list[str], games: int = 100, seed: int = 0, params: dict[str, Any] | None = None, jobs: int = 1
+) -> dict[str, Any]:
     """Round-robin series between ``entrants`` under ``params`` (default ``ladder_rules``), rated by Elo.
 
     Two players: ``games`` games a pair, seats alternated. More players: for
@@ -86,19 +88,26 @@ def ladder(game: str, entrants: list[str], games: int = 100, seed: int = 0,
     pairs = []
     for i, j in itertools.combinations(range(n), 2):
         for lone, rest in ((i, j), (j, i)) if players > 2 else ((i, j),):
-            result = evaluate(game, [entrants[lone]] + [entrants[rest]] * (players - 1), games, seed=seed,
-                              jobs=jobs, **params)
+            result = evaluate(
+                game, [entrants[lone]] + [entrants[rest]] * (players - 1), games, seed=seed, jobs=jobs, **params
+            )
             lone_score, compared = lone_entrant_score(result)
             score[lone, rest] += lone_score
             score[rest, lone] += compared - lone_score
             played[lone, rest] += compared
             played[rest, lone] += compared
-            pairs.append({"a": entrants[lone], "b": entrants[rest], "seats": f"1 x a, {players - 1} x b",
-                          "a_wins": result.wins[0], "draws": result.draws[0],
-                          "b_wins": result.losses[0]})
+            pairs.append(
+                {
+                    "a": entrants[lone],
+                    "b": entrants[rest],
+                    "seats": f"1 x a, {players - 1} x b",
+                    "a_wins": result.wins[0],
+                    "draws": result.draws[0],
+                    "b_wins": result.losses[0],
+                }
+            )
     elo = bradley_terry_elo(entrants, score, played, anchor=entrants[0])
-    return {"game": game, "params": params, "players": players, "games_per_pair": games, "pairs": pairs,
-            "elo": elo}
+    return {"game": game, "params": params, "players": players, "games_per_pair": games, "pairs": pairs, "elo": elo}
 
 
 def save_ladder(result: dict[str, Any], out_dir: str | Path) -> tuple[Path, Path]:
@@ -106,8 +115,9 @@ def save_ladder(result: dict[str, Any], out_dir: str | Path) -> tuple[Path, Path
     try:
         import matplotlib
     except ImportError:
-        raise ImportError("save_ladder draws its chart with matplotlib, which is not installed: "
-                          "pip install 'swgym[train]'") from None
+        raise ImportError(
+            "save_ladder draws its chart with matplotlib, which is not installed: pip install 'swgym[train]'"
+        ) from None
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -124,8 +134,9 @@ def save_ladder(result: dict[str, Any], out_dir: str | Path) -> tuple[Path, Path
     ax.set_ylabel(f"Elo (vs {names[0]} = 0)")
     players = result.get("players", 2)
     per_pair = "seats alternated" if players == 2 else f"1 vs {players - 1} each way"
-    ax.set_title(f"{result['game']} ({players} players): {result['games_per_pair']} games per pair, {per_pair}",
-                 fontsize=9)
+    ax.set_title(
+        f"{result['game']} ({players} players): {result['games_per_pair']} games per pair, {per_pair}", fontsize=9
+    )
     fig.tight_layout()
     png_path = out_dir / f"{result['game']}_ladder.png"
     fig.savefig(png_path)

@@ -57,8 +57,9 @@ def read_policy_file(path: str | Path) -> tuple[dict[str, Any], dict[str, np.nda
     if not head:
         raise PolicyFileError(f"policy file {path} is empty: not a policy file")
     if head.startswith(_NPY_MAGIC):
-        raise PolicyFileError(f"policy file {path} is a single .npy array, not a policy file "
-                              "(an .npz archive written by training.export)")
+        raise PolicyFileError(
+            f"policy file {path} is a single .npy array, not a policy file (an .npz archive written by training.export)"
+        )
     if not head.startswith(_ZIP_MAGIC):
         raise PolicyFileError(f"{path} is not a policy file (not a readable .npz archive)")
     arrays: dict[str, np.ndarray] = {}
@@ -66,22 +67,34 @@ def read_policy_file(path: str | Path) -> tuple[dict[str, Any], dict[str, np.nda
         with zipfile.ZipFile(path) as archive:
             for info in archive.infolist():
                 if not info.filename.endswith(".npy"):
-                    raise PolicyFileError(f"{path} is not a policy file: its entry {info.filename!r} "
-                                          "is not a numpy array")
+                    raise PolicyFileError(
+                        f"{path} is not a policy file: its entry {info.filename!r} is not a numpy array"
+                    )
                 with archive.open(info) as member:
                     arrays[info.filename[:-4]] = _read_member(path, info, member)
     except PolicyFileError:
         raise
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, OSError, EOFError, zlib.error,
-            NotImplementedError, RuntimeError) as err:
-        raise PolicyFileError(f"policy file {path} is truncated or corrupt: not a readable .npz archive "
-                              f"({type(err).__name__}: {err})") from None
+    except (
+        zipfile.BadZipFile,
+        zipfile.LargeZipFile,
+        ValueError,
+        OSError,
+        EOFError,
+        zlib.error,
+        NotImplementedError,
+        RuntimeError,
+    ) as err:
+        raise PolicyFileError(
+            f"policy file {path} is truncated or corrupt: not a readable .npz archive ({type(err).__name__}: {err})"
+        ) from None
     if "meta" not in arrays:
         raise PolicyFileError(f"policy file {path} has no 'meta' entry: not a swgym policy")
     meta_array = arrays.pop("meta")
     if meta_array.dtype.kind != "U" or meta_array.shape != ():
-        raise PolicyFileError(f"policy file {path}: its meta is a {meta_array.dtype} array of shape "
-                              f"{meta_array.shape}, expected one JSON string")
+        raise PolicyFileError(
+            f"policy file {path}: its meta is a {meta_array.dtype} array of shape "
+            f"{meta_array.shape}, expected one JSON string"
+        )
     try:
         meta = json.loads(str(meta_array))
     except json.JSONDecodeError as err:
@@ -102,15 +115,19 @@ def _read_member(path: Path, info: zipfile.ZipInfo, member: Any) -> np.ndarray:
     else:
         raise PolicyFileError(f"policy file {path}: array {name!r} has .npy format {version}, expected 1.0 or 2.0")
     if dtype.hasobject:
-        raise PolicyFileError(f"policy file {path}: array {name!r} holds Python objects ({dtype}); "
-                              "policy files hold numbers only and are never unpickled")
+        raise PolicyFileError(
+            f"policy file {path}: array {name!r} holds Python objects ({dtype}); "
+            "policy files hold numbers only and are never unpickled"
+        )
     count = 1
     for n in shape:
         count *= int(n)
     nbytes = count * dtype.itemsize
     if nbytes > MAX_ARRAY_BYTES or nbytes > info.file_size:
-        raise PolicyFileError(f"policy file {path}: array {name!r} declares shape {shape} ({nbytes} bytes) "
-                              f"but the archive holds {info.file_size} bytes for it: corrupt")
+        raise PolicyFileError(
+            f"policy file {path}: array {name!r} declares shape {shape} ({nbytes} bytes) "
+            f"but the archive holds {info.file_size} bytes for it: corrupt"
+        )
     data = member.read(nbytes)
     if len(data) != nbytes:
         raise PolicyFileError(f"policy file {path}: array {name!r} is truncated ({len(data)} of {nbytes} bytes)")
@@ -120,31 +137,41 @@ def _read_member(path: Path, info: zipfile.ZipInfo, member: Any) -> np.ndarray:
 def check_meta(meta: Any, where: str | Path) -> None:
     """Raise :class:`PolicyFileError` unless ``meta`` is a policy file's meta object (keys and their types)."""
     if not isinstance(meta, dict):
-        raise PolicyFileError(f"policy file {where}: its meta is {type(meta).__name__} {meta!r:.60}, "
-                              "expected a JSON object")
+        raise PolicyFileError(
+            f"policy file {where}: its meta is {type(meta).__name__} {meta!r:.60}, expected a JSON object"
+        )
     if meta.get("format") != FORMAT_VERSION:
         raise PolicyFileError(f"policy file {where}: format {meta.get('format')!r}, expected {FORMAT_VERSION}")
     shape = meta.get("observation_shape")
     problems = {
         "game": isinstance(meta.get("game"), str),
         "params": isinstance(meta.get("params", {}), dict),
-        "observation_shape": isinstance(shape, list) and bool(shape)
+        "observation_shape": isinstance(shape, list)
+        and bool(shape)
         and all(isinstance(n, int) and not isinstance(n, bool) and n > 0 for n in shape),
-        "num_actions": isinstance(meta.get("num_actions"), int) and not isinstance(meta.get("num_actions"), bool)
+        "num_actions": isinstance(meta.get("num_actions"), int)
+        and not isinstance(meta.get("num_actions"), bool)
         and meta.get("num_actions") > 0,
         "activation": meta.get("activation", "tanh") in ACTIVATIONS,
         "search": meta.get("search") is None or isinstance(meta.get("search"), dict),
-        "layers": meta.get("layers") is None or isinstance(meta.get("layers"), dict) and all(
-            isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in meta["layers"].values()),
+        "layers": meta.get("layers") is None
+        or isinstance(meta.get("layers"), dict)
+        and all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in meta["layers"].values()),
     }
-    expected = {"game": "a game name", "params": "an object of rule parameters",
-                "observation_shape": "a list of positive ints", "num_actions": "a positive int",
-                "activation": f"one of {', '.join(ACTIVATIONS)}", "search": "an object of search settings or null",
-                "layers": "an object of hidden-layer counts per tower"}
+    expected = {
+        "game": "a game name",
+        "params": "an object of rule parameters",
+        "observation_shape": "a list of positive ints",
+        "num_actions": "a positive int",
+        "activation": f"one of {', '.join(ACTIVATIONS)}",
+        "search": "an object of search settings or null",
+        "layers": "an object of hidden-layer counts per tower",
+    }
     for key, ok in problems.items():
         if not ok:
-            raise PolicyFileError(f"policy file {where}: its meta has {key} = {meta.get(key)!r}, "
-                                  f"expected {expected[key]}")
+            raise PolicyFileError(
+                f"policy file {where}: its meta has {key} = {meta.get(key)!r}, expected {expected[key]}"
+            )
 
 
 def _weights(arrays: dict[str, np.ndarray], name: str, where: str | Path, used: set[str]) -> np.ndarray:
@@ -152,23 +179,27 @@ def _weights(arrays: dict[str, np.ndarray], name: str, where: str | Path, used: 
         raise PolicyFileError(f"policy file {where} lacks the array {name!r}")
     a = arrays[name]
     if not isinstance(a, np.ndarray) or a.dtype.kind != "f":
-        raise PolicyFileError(f"policy file {where}: array {name!r} has dtype "
-                              f"{getattr(a, 'dtype', type(a).__name__)}, expected floating point numbers")
+        raise PolicyFileError(
+            f"policy file {where}: array {name!r} has dtype "
+            f"{getattr(a, 'dtype', type(a).__name__)}, expected floating point numbers"
+        )
     if not np.isfinite(a).all():
         raise PolicyFileError(f"policy file {where}: array {name!r} holds NaN or infinite numbers")
     used.add(name)
     return a
 
 
-def _tower(arrays: dict[str, np.ndarray], prefix: str, where: str | Path,
-           used: set[str]) -> list[tuple[np.ndarray, np.ndarray]]:
+def _tower(
+    arrays: dict[str, np.ndarray], prefix: str, where: str | Path, used: set[str]
+) -> list[tuple[np.ndarray, np.ndarray]]:
     layers = []
     while f"{prefix}_w{len(layers)}" in arrays:
         i = len(layers)
         if f"{prefix}_b{i}" not in arrays:
             raise PolicyFileError(f"policy file {where} has the weights {prefix}_w{i} but not the bias {prefix}_b{i}")
-        layers.append((_weights(arrays, f"{prefix}_w{i}", where, used),
-                       _weights(arrays, f"{prefix}_b{i}", where, used)))
+        layers.append(
+            (_weights(arrays, f"{prefix}_w{i}", where, used), _weights(arrays, f"{prefix}_b{i}", where, used))
+        )
     return layers
 
 
@@ -185,9 +216,15 @@ class NumpyPolicy:
         source: how to name an in-memory policy in errors.
     """
 
-    def __init__(self, path: str | Path | tuple[dict, dict], game: str | None = None, temperature: float = 0.0,
-                 seed: int | None = None, params: dict[str, Any] | None = None,
-                 source: str = "<in memory>") -> None:
+    def __init__(
+        self,
+        path: str | Path | tuple[dict, dict],
+        game: str | None = None,
+        temperature: float = 0.0,
+        seed: int | None = None,
+        params: dict[str, Any] | None = None,
+        source: str = "<in memory>",
+    ) -> None:
         if isinstance(path, tuple):
             self.path = Path(source)
             self.meta, arrays = path
@@ -205,22 +242,32 @@ class NumpyPolicy:
         where = self.path
         self.pi_layers = _tower(arrays, "pi", where, used)
         self.action_head = (_weights(arrays, "action_w", where, used), _weights(arrays, "action_b", where, used))
-        self.value_members = [(_tower(arrays, "vf", where, used),
-                               (_weights(arrays, "value_w", where, used), _weights(arrays, "value_b", where, used)))]
+        self.value_members = [
+            (
+                _tower(arrays, "vf", where, used),
+                (_weights(arrays, "value_w", where, used), _weights(arrays, "value_b", where, used)),
+            )
+        ]
         while f"m{len(self.value_members)}_value_w" in arrays:
             k = len(self.value_members)
-            self.value_members.append((_tower(arrays, f"m{k}_vf", where, used),
-                                       (_weights(arrays, f"m{k}_value_w", where, used),
-                                        _weights(arrays, f"m{k}_value_b", where, used))))
+            self.value_members.append(
+                (
+                    _tower(arrays, f"m{k}_vf", where, used),
+                    (_weights(arrays, f"m{k}_value_w", where, used), _weights(arrays, f"m{k}_value_b", where, used)),
+                )
+            )
         for tower, layers in (("pi", self.pi_layers), ("vf", self.value_members[0][0])):
             declared = (self.meta.get("layers") or {}).get(tower)
             if declared is not None and declared != len(layers):
-                raise PolicyFileError(f"policy file {where}: its {tower} tower has {len(layers)} hidden layers, "
-                                      f"its meta says {declared}")
+                raise PolicyFileError(
+                    f"policy file {where}: its {tower} tower has {len(layers)} hidden layers, its meta says {declared}"
+                )
         unused = sorted(set(arrays) - used)
         if unused:
-            raise PolicyFileError(f"policy file {where} has arrays that are not part of its network: "
-                                  f"{', '.join(unused)} (a layer before them missing?)")
+            raise PolicyFileError(
+                f"policy file {where} has arrays that are not part of its network: "
+                f"{', '.join(unused)} (a layer before them missing?)"
+            )
         self.obs_size = int(np.prod(self.meta["observation_shape"]))
         self.num_actions = int(self.meta["num_actions"])
         self._check_shapes()
@@ -239,13 +286,19 @@ class NumpyPolicy:
         try:
             file_rules = game_cls.normalise_params(dict(self.meta.get("params", {})))
         except (RuleError, TypeError) as err:
-            raise PolicyFileError(f"policy file {self.path}: its rules {self.meta.get('params')} are not "
-                                  f"valid {game} rules ({err})") from None
+            raise PolicyFileError(
+                f"policy file {self.path}: its rules {self.meta.get('params')} are not valid {game} rules ({err})"
+            ) from None
         if file_rules != env_rules:
-            differ = ", ".join(f"{k}: {file_rules[k]!r} in the file, {env_rules[k]!r} in the env"
-                               for k in file_rules if file_rules[k] != env_rules[k])
-            raise PolicyFileError(f"policy file {self.path} was trained for {game} with rules {file_rules}, "
-                                  f"but the env's rules are {env_rules} ({differ})")
+            differ = ", ".join(
+                f"{k}: {file_rules[k]!r} in the file, {env_rules[k]!r} in the env"
+                for k in file_rules
+                if file_rules[k] != env_rules[k]
+            )
+            raise PolicyFileError(
+                f"policy file {self.path} was trained for {game} with rules {file_rules}, "
+                f"but the env's rules are {env_rules} ({differ})"
+            )
         return env_rules
 
     def _check_env_sizes(self, game: str, rules: dict[str, Any]) -> None:
@@ -254,29 +307,37 @@ class NumpyPolicy:
         raw = make_raw(game, **rules)
         obs_shape = raw.observation_space(raw.possible_agents[0])["observation"].shape
         if self.obs_size != int(np.prod(obs_shape)) or self.num_actions != raw.game.num_actions:
-            raise PolicyFileError(f"policy file {self.path}: its network takes {self.obs_size} observation values "
-                                  f"and gives {self.num_actions} actions; {game} with rules {rules} has "
-                                  f"{int(np.prod(obs_shape))} and {raw.game.num_actions}")
+            raise PolicyFileError(
+                f"policy file {self.path}: its network takes {self.obs_size} observation values "
+                f"and gives {self.num_actions} actions; {game} with rules {rules} has "
+                f"{int(np.prod(obs_shape))} and {raw.game.num_actions}"
+            )
 
     def _check_shapes(self) -> None:
         towers = [("policy", self.pi_layers, self.action_head)]
-        towers += [("value" if k == 0 else f"value member {k}", layers, head)
-                   for k, (layers, head) in enumerate(self.value_members)]
+        towers += [
+            ("value" if k == 0 else f"value member {k}", layers, head)
+            for k, (layers, head) in enumerate(self.value_members)
+        ]
         for name, layers, head in towers:
             width = self.obs_size
             for i, (w, b) in enumerate(layers + [head]):
                 if w.ndim != 2 or w.shape[0] != width or b.shape != (w.shape[1],):
                     raise PolicyFileError(
                         f"policy file {self.path}: {name} layer {i} has weights {w.shape} and bias {b.shape}, "
-                        f"expected ({width}, n) and (n,)")
+                        f"expected ({width}, n) and (n,)"
+                    )
                 width = w.shape[1]
         for k, (_, (head_w, _)) in enumerate(self.value_members):
             if head_w.shape[1] != 1:
-                raise PolicyFileError(f"policy file {self.path}: value member {k} gives {head_w.shape[1]} outputs, "
-                                      "expected 1")
+                raise PolicyFileError(
+                    f"policy file {self.path}: value member {k} gives {head_w.shape[1]} outputs, expected 1"
+                )
         if self.action_head[0].shape[1] != self.num_actions:
-            raise PolicyFileError(f"policy file {self.path}: {self.action_head[0].shape[1]} action logits "
-                                  f"for a game with {self.num_actions} actions")
+            raise PolicyFileError(
+                f"policy file {self.path}: {self.action_head[0].shape[1]} action logits "
+                f"for a game with {self.num_actions} actions"
+            )
 
     # -- the network ---------------------------------------------------------
     def forward(self, observations: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -329,8 +390,7 @@ class NumpyPolicy:
         logits, values = self.forward(observation)
         probs = masked_softmax(logits[0], np.asarray(action_mask).astype(bool))
         order = np.argsort(-probs)[:top]
-        return {"moves": [(int(a), float(probs[a])) for a in order if probs[a] > 0],
-                "value": float(values[0])}
+        return {"moves": [(int(a), float(probs[a])) for a in order if probs[a] > 0], "value": float(values[0])}
 
 
 def masked_softmax(logits: np.ndarray, mask: np.ndarray) -> np.ndarray:

@@ -24,8 +24,13 @@ def matchups(game: str, params: dict[str, Any]) -> list[tuple[str, str]]:
     return pairs
 
 
-def report(games: int, names: list[str] | None = None, seed: int = 1,
-           variants: dict[str, list[dict]] | None = None, jobs: int = 1) -> list[dict[str, Any]]:
+def report(
+    games: int,
+    names: list[str] | None = None,
+    seed: int = 1,
+    variants: dict[str, list[dict]] | None = None,
+    jobs: int = 1,
+) -> list[dict[str, Any]]:
     """One row per (game, variant, matchup): the first entrant's W/D/L and 95% CI."""
     rows = []
     for name in names or list(GAMES):
@@ -35,22 +40,45 @@ def report(games: int, names: list[str] | None = None, seed: int = 1,
                 started = time.time()
                 result = evaluate(name, [first] + [other] * (n - 1), games, seed=seed, jobs=jobs, **params)
                 row = table_rows(result)[0]
-                rows.append({"game": name, "params": params, "players": n, "entrant": first,
-                             "against": f"{n - 1} x {other}", "seconds": round(time.time() - started, 1),
-                             **{k: row[k] for k in ("games", "wins", "draws", "losses", "win_rate", "win_ci95",
-                                                    "median_move_s", "max_move_s")}})
+                rows.append(
+                    {
+                        "game": name,
+                        "params": params,
+                        "players": n,
+                        "entrant": first,
+                        "against": f"{n - 1} x {other}",
+                        "seconds": round(time.time() - started, 1),
+                        **{
+                            k: row[k]
+                            for k in (
+                                "games",
+                                "wins",
+                                "draws",
+                                "losses",
+                                "win_rate",
+                                "win_ci95",
+                                "median_move_s",
+                                "max_move_s",
+                            )
+                        },
+                    }
+                )
     return rows
 
 
 def markdown(rows: list[dict[str, Any]]) -> str:
-    out = ["| game | rules | entrant | against | W / D / L | win rate | 95% CI | s/move: median, max |",
-           "|---|---|---|---|---|---|---|---|"]
+    out = [
+        "| game | rules | entrant | against | W / D / L | win rate | 95% CI | s/move: median, max |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     for r in rows:
         rules = ", ".join(f"{k}={v}" for k, v in r["params"].items()) or "default"
         lo, hi = r["win_ci95"]
         think = f"{r['median_move_s']:.3f}, {r['max_move_s']:.3f}" if "max_move_s" in r else "-"
-        out.append(f"| {r['game']} | {rules} | {r['entrant']} | {r['against']} | {r['wins']} / {r['draws']} / "
-                   f"{r['losses']} | {r['win_rate']:.1%} | {lo:.1%}-{hi:.1%} | {think} |")
+        out.append(
+            f"| {r['game']} | {rules} | {r['entrant']} | {r['against']} | {r['wins']} / {r['draws']} / "
+            f"{r['losses']} | {r['win_rate']:.1%} | {lo:.1%}-{hi:.1%} | {think} |"
+        )
     return "\n".join(out)
 
 

@@ -59,10 +59,21 @@ from policies.numpy_policy import NumpyPolicy, masked_log_softmax, masked_softma
 class RolloutSearch:
     """An opponent that plays each candidate move out over ``samples`` deals of the hidden cards."""
 
-    def __init__(self, policy: NumpyPolicy, game: str, params: dict[str, Any] | None = None,
-                 samples: int = 24, width: int = 4, always: Sequence[int] = (), playout: str = "network",
-                 margin_weight: float = 0.0, belief_deals: int = 0, belief_power: float = 1.0,
-                 network_moves: Sequence[int] = (), seed: int | None = None) -> None:
+    def __init__(
+        self,
+        policy: NumpyPolicy,
+        game: str,
+        params: dict[str, Any] | None = None,
+        samples: int = 24,
+        width: int = 4,
+        always: Sequence[int] = (),
+        playout: str = "network",
+        margin_weight: float = 0.0,
+        belief_deals: int = 0,
+        belief_power: float = 1.0,
+        network_moves: Sequence[int] = (),
+        seed: int | None = None,
+    ) -> None:
         if samples < 1 or width < 1:
             raise ValueError(f"rollout search samples and width must be >= 1, got samples={samples}, width={width}")
         if not margin_weight >= 0:
@@ -76,20 +87,28 @@ class RolloutSearch:
         raw = game_module(game).raw_env
         self.rules = raw.game_cls(**(params or {}))
         for key, actions in (("always", always), ("network_moves", network_moves)):
-            bad = [a for a in actions if isinstance(a, bool) or not isinstance(a, int)
-                   or not 0 <= a < self.rules.num_actions]
+            bad = [
+                a
+                for a in actions
+                if isinstance(a, bool) or not isinstance(a, int) or not 0 <= a < self.rules.num_actions
+            ]
             if bad:
-                raise ValueError(f"rollout search {key}: {bad} are not actions of {game} "
-                                 f"(0..{self.rules.num_actions - 1})")
+                raise ValueError(
+                    f"rollout search {key}: {bad} are not actions of {game} (0..{self.rules.num_actions - 1})"
+                )
         if network_moves and playout == "network":
-            raise ValueError("rollout search network_moves needs a bot level as playout (the network plays every move "
-                             "with playout='network')")
+            raise ValueError(
+                "rollout search network_moves needs a bot level as playout (the network plays every move "
+                "with playout='network')"
+            )
         self.playout_bot = None
         if playout != "network":
             bots = importlib.import_module(entry(game).bots_module).BOTS
             if playout not in bots:
-                raise ValueError(f"rollout search playout must be 'network' or a bot level of {game} "
-                                 f"({', '.join(map(repr, bots))}), got {playout!r}")
+                raise ValueError(
+                    f"rollout search playout must be 'network' or a bot level of {game} "
+                    f"({', '.join(map(repr, bots))}), got {playout!r}"
+                )
             self.playout_bot = bots[playout](self.rules, seed=seed)
         self.policy = policy
         self.meta = policy.meta
@@ -121,11 +140,12 @@ class RolloutSearch:
         mask = np.asarray(action_mask).astype(bool)
         probs = self.policy.probabilities(observation, mask)
         legal = np.flatnonzero(mask)
-        favourites = legal[np.argsort(-probs[legal], kind="stable")][:self.width].tolist()
+        favourites = legal[np.argsort(-probs[legal], kind="stable")][: self.width].tolist()
         return favourites + [a for a in self.always if mask[a] and a not in favourites], probs
 
-    def best_move(self, state: Any, observation: np.ndarray | None = None,
-                  action_mask: np.ndarray | None = None) -> int:
+    def best_move(
+        self, state: Any, observation: np.ndarray | None = None, action_mask: np.ndarray | None = None
+    ) -> int:
         """The candidate with the lowest play-out score (ties: the network's favourite)."""
         me = self.rules.to_move(state)
         if observation is None or action_mask is None:
@@ -146,7 +166,7 @@ class RolloutSearch:
         pool = [self.rules.determinize(state, me, self.rng) for _ in range(self.belief_deals)]
         weights = self.belief_weights(pool, me)
         if weights is None:  # nobody else has moved this round: every deal is as likely
-            return pool[:self.samples]
+            return pool[: self.samples]
         return [pool[i] for i in self.rng.choice(len(pool), size=self.samples, p=weights)]
 
     def belief_weights(self, deals: list[Any], me: int) -> np.ndarray | None:
@@ -211,7 +231,6 @@ class RolloutSearch:
         logits = np.where(masks, self.policy.logits(observations), -np.inf)
         for state, action in zip(states, logits.argmax(axis=1)):
             rules.apply(state, int(action), self.rng)
-
 
     def _network_timed(self, states: list[Any], masks: list[np.ndarray]) -> dict[int, int]:
         """{index of a state: the ``network_moves`` move played there}, each with the network's probability for it."""

@@ -28,14 +28,17 @@ class SB3Opponent:
             raw = make_raw(game, **params)
             expected = raw.observation_space(raw.possible_agents[0])["observation"].shape
             if self.model.observation_space.shape != expected or self.model.action_space.n != raw.game.num_actions:
-                raise ValueError(f"{path}: model has observation {self.model.observation_space.shape} and "
-                                 f"{self.model.action_space.n} actions; {game} has {expected} and "
-                                 f"{raw.game.num_actions}")
+                raise ValueError(
+                    f"{path}: model has observation {self.model.observation_space.shape} and "
+                    f"{self.model.action_space.n} actions; {game} has {expected} and "
+                    f"{raw.game.num_actions}"
+                )
 
     def reset(self, seed: int | None = None) -> None:
         pass
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, state: Any = None) -> int:
-        action, _ = self.model.predict(observation, action_masks=np.asarray(action_mask).astype(bool),
-                                       deterministic=True)
+        action, _ = self.model.predict(
+            observation, action_masks=np.asarray(action_mask).astype(bool), deterministic=True
+        )
         return int(action)

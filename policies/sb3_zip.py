@@ -27,15 +27,26 @@ import numpy as np
 from policies.numpy_policy import FORMAT_VERSION, PolicyFileError
 
 # the activations SB3 writes into data's policy_kwargs as a class repr
-ACTIVATION_REPRS = {"<class 'torch.nn.modules.activation.Tanh'>": "tanh",
-                    "<class 'torch.nn.modules.activation.ReLU'>": "relu"}
+ACTIVATION_REPRS = {
+    "<class 'torch.nn.modules.activation.Tanh'>": "tanh",
+    "<class 'torch.nn.modules.activation.ReLU'>": "relu",
+}
 # policy_kwargs that do not change what the saved network computes on a flat Box observation
-HARMLESS_KWARGS = {"net_arch", "activation_fn", "ortho_init", "share_features_extractor", "optimizer_class",
-                   "optimizer_kwargs", "normalize_images"}
+HARMLESS_KWARGS = {
+    "net_arch",
+    "activation_fn",
+    "ortho_init",
+    "share_features_extractor",
+    "optimizer_class",
+    "optimizer_kwargs",
+    "normalize_images",
+}
 _LAYER = re.compile(r"mlp_extractor\.(policy|value)_net\.(\d+)\.(weight|bias)")
-TRUST_HINT = ("if you trust this file, load it with trusted=True (policies.load(game, path, trusted=True) or "
-              "make_opponent(game, path, trusted=True), or export it once with `swgym export --trust`), "
-              "which runs SB3's own loader and may run code in the file")
+TRUST_HINT = (
+    "if you trust this file, load it with trusted=True (policies.load(game, path, trusted=True) or "
+    "make_opponent(game, path, trusted=True), or export it once with `swgym export --trust`), "
+    "which runs SB3's own loader and may run code in the file"
+)
 
 
 def _refuse(path: Path, problem: str) -> PolicyFileError:
@@ -55,14 +66,16 @@ def read_sb3_zip(path: str | Path, game: str, params: dict[str, Any]) -> tuple[d
     try:
         import torch
     except ImportError:
-        raise ImportError(f"{path}: reading an SB3 .zip model needs torch; install the training extras "
-                          "(pip install swgym[train])") from None
+        raise ImportError(
+            f"{path}: reading an SB3 .zip model needs torch; install the training extras (pip install swgym[train])"
+        ) from None
     try:
         with zipfile.ZipFile(path) as archive:
             names = set(archive.namelist())
             if not {"data", "policy.pth"} <= names:
-                raise PolicyFileError(f"{path} is not an SB3 model: it lacks "
-                                      f"{', '.join(sorted({'data', 'policy.pth'} - names))}")
+                raise PolicyFileError(
+                    f"{path} is not an SB3 model: it lacks {', '.join(sorted({'data', 'policy.pth'} - names))}"
+                )
             data = json.loads(archive.read("data"))
             policy_bytes = archive.read("policy.pth")
     except PolicyFileError:
@@ -75,14 +88,22 @@ def read_sb3_zip(path: str | Path, game: str, params: dict[str, Any]) -> tuple[d
     try:
         state = torch.load(io.BytesIO(policy_bytes), map_location="cpu", weights_only=True)
     except Exception as err:  # torch raises many kinds; weights_only refuses anything but tensors
-        raise _refuse(path, "its policy.pth is not a plain tensor state dict (torch's weights-only reader "
-                            f"refused it: {type(err).__name__})") from None
+        raise _refuse(
+            path,
+            "its policy.pth is not a plain tensor state dict (torch's weights-only reader "
+            f"refused it: {type(err).__name__})",
+        ) from None
     if not isinstance(state, dict) or not all(isinstance(v, torch.Tensor) for v in state.values()):
         raise _refuse(path, "its policy.pth is not a state dict of tensors")
     arrays = _layers(path, {k: v.detach().cpu().numpy() for k, v in state.items()})
-    meta = {"format": FORMAT_VERSION, "game": game, "params": dict(params),
-            "observation_shape": [int(arrays["pi_w0" if "pi_w0" in arrays else "action_w"].shape[0])],
-            "num_actions": int(arrays["action_w"].shape[1]), "activation": activation}
+    meta = {
+        "format": FORMAT_VERSION,
+        "game": game,
+        "params": dict(params),
+        "observation_shape": [int(arrays["pi_w0" if "pi_w0" in arrays else "action_w"].shape[0])],
+        "num_actions": int(arrays["action_w"].shape[1]),
+        "activation": activation,
+    }
     return meta, arrays
 
 
@@ -104,8 +125,11 @@ def _activation(path: Path, data: dict[str, Any]) -> str:
         return "tanh"  # SB3's default for the MLP policy
     activation = ACTIVATION_REPRS.get(str(kwargs["activation_fn"]))
     if activation is None:
-        raise _refuse(path, f"its activation {kwargs['activation_fn']} is not one the numpy policy has "
-                            f"({', '.join(ACTIVATION_REPRS.values())})")
+        raise _refuse(
+            path,
+            f"its activation {kwargs['activation_fn']} is not one the numpy policy has "
+            f"({', '.join(ACTIVATION_REPRS.values())})",
+        )
     return activation
 
 
@@ -121,8 +145,10 @@ def _layers(path: Path, state: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
             name, part = key.split(".")
             arrays[f"{name[:-4]}_{'w' if part == 'weight' else 'b'}"] = value.T if part == "weight" else value
         else:
-            raise _refuse(path, f"its network has a part {key!r} that the numpy policy does not map "
-                                "(not a plain MLP actor-critic)")
+            raise _refuse(
+                path,
+                f"its network has a part {key!r} that the numpy policy does not map (not a plain MLP actor-critic)",
+            )
     for tower, prefix in (("policy", "pi"), ("value", "vf")):
         for i, index in enumerate(sorted(towers[tower])):
             layer = towers[tower][index]

@@ -55,15 +55,28 @@ class _OverBudget(Exception):
 class PolicySearch:
     """An opponent that searches ``depth`` plies with ``policy`` as prior and evaluator."""
 
-    def __init__(self, policy: NumpyPolicy, game: str, params: dict[str, Any] | None = None,
-                 depth: int = 2, width: int = 8, leaf_wins: bool = False, root_width: int = 0,
-                 leaf_value: str = "network", quiescence: int = 0, quiescence_width: int = 3,
-                 order_by: str = "policy", max_work: int = 0) -> None:
+    def __init__(
+        self,
+        policy: NumpyPolicy,
+        game: str,
+        params: dict[str, Any] | None = None,
+        depth: int = 2,
+        width: int = 8,
+        leaf_wins: bool = False,
+        root_width: int = 0,
+        leaf_value: str = "network",
+        quiescence: int = 0,
+        quiescence_width: int = 3,
+        order_by: str = "policy",
+        max_work: int = 0,
+    ) -> None:
         if depth < 1 or width < 0:
             raise ValueError(f"search depth must be >= 1 and width >= 0, got depth={depth}, width={width}")
         if quiescence < 0 or quiescence_width < 1:
-            raise ValueError(f"search quiescence must be >= 0 and quiescence_width >= 1, "
-                             f"got quiescence={quiescence}, quiescence_width={quiescence_width}")
+            raise ValueError(
+                f"search quiescence must be >= 0 and quiescence_width >= 1, "
+                f"got quiescence={quiescence}, quiescence_width={quiescence_width}"
+            )
         if order_by not in ("policy", "value"):
             raise ValueError(f"search order_by must be 'policy' or 'value', got {order_by!r}")
         if max_work < 0:
@@ -133,8 +146,14 @@ class PolicySearch:
             alpha = max(alpha, value - 1e-9)  # keep equal values exact, for the tie-break
         return best_action, float(best_value)
 
-    def _candidates(self, state: Any, width: int | None = None, game_enders_first: bool = True,
-                    ordered: bool = True, built: dict[int, Any] | None = None) -> list[int]:
+    def _candidates(
+        self,
+        state: Any,
+        width: int | None = None,
+        game_enders_first: bool = True,
+        ordered: bool = True,
+        built: dict[int, Any] | None = None,
+    ) -> list[int]:
         """The network's ``width`` favourite legal moves (``order_by``), best first, and every game-ending move.
 
         With ``ordered=False`` and a width that takes every move, the legal moves
@@ -184,8 +203,9 @@ class PolicySearch:
     def _can_win_now(self, state: Any, seat: int) -> bool:
         """Whether ``seat``, to move, has a move that wins at once."""
         legal = [int(a) for a in np.flatnonzero(self.rules.legal_mask(state))]
-        return any(seat in self.rules.winners(self._child(state, a))
-                   for a in self.rules.ending_moves(state, legal, self.rng))
+        return any(
+            seat in self.rules.winners(self._child(state, a)) for a in self.rules.ending_moves(state, legal, self.rng)
+        )
 
     def _value(self, state: Any, depth: int, alpha: float, beta: float, me: int) -> float:
         """Minimax value for seat ``me`` (alpha-beta)."""
@@ -241,8 +261,9 @@ class PolicySearch:
         if self.work > self._work_cap:
             raise _OverBudget
 
-    def _leaf_value(self, state: Any, me: int, head: float | None = None,
-                    alpha: float = -np.inf, beta: float = np.inf) -> float:
+    def _leaf_value(
+        self, state: Any, me: int, head: float | None = None, alpha: float = -np.inf, beta: float = np.inf
+    ) -> float:
         """Static value for seat ``me``: exact for a finished game, otherwise a win at
         once (with ``leaf_wins``), else the value head (``head`` if already computed;
         0 with ``leaf_value="none"``), extended by the quiescence search (within
@@ -264,7 +285,7 @@ class PolicySearch:
     def _quiesce(self, state: Any, me: int, stand: float, plies: int, alpha: float, beta: float) -> float:
         """Value for ``me`` of a leaf whose static value is ``stand``, the player to
         move free to stop or to play one of its biggest captures (alpha-beta)."""
-        captures = self.rules.capturing_moves(state)[:self.quiescence_width] if plies else []
+        captures = self.rules.capturing_moves(state)[: self.quiescence_width] if plies else []
         if not captures:
             return stand
         maximise = self.rules.to_move(state) == me
@@ -298,7 +319,8 @@ class PolicySearch:
         if live:
             self._spend(NETWORK_PASS_WORK)
             seats = [self.rules.to_move(states[i]) for i in live]
-            head = self.policy.values(np.stack([self.observe(self.rules, states[i], seat)
-                                                for i, seat in zip(live, seats)]))
+            head = self.policy.values(
+                np.stack([self.observe(self.rules, states[i], seat) for i, seat in zip(live, seats)])
+            )
             values[live] = np.clip(head, -1.0, 1.0) * np.where(np.array(seats) == me, 1.0, -1.0)
         return values

@@ -26,9 +26,13 @@ def digest(game: str, params: dict, games: int = 20) -> str:
     for g in range(games):
         players = [make_opponent(game, "medium" if s == g % seats else "easy", **params) for s in range(seats)]
         moves: list[tuple[int, int]] = []
-        record = play_game(game, players, seed=1000 + g,
-                           observer=lambda seat, obs, mask, action: moves.append((seat, int(action))),  # noqa: B023
-                           **params)  # (the observer runs within this game only)
+        record = play_game(
+            game,
+            players,
+            seed=1000 + g,
+            observer=lambda seat, obs, mask, action: moves.append((seat, int(action))),  # noqa: B023
+            **params,
+        )  # (the observer runs within this game only)
         h.update(json.dumps([moves, record.returns]).encode())
     return h.hexdigest()[:16]
 

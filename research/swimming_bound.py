@@ -43,8 +43,15 @@ def told_the_hands(search: RolloutSearch) -> RolloutSearch:
 def run(games: int, first: int = 0, seed: int = 1, progress=None) -> SeriesResult:
     """The told-the-hands hard opponent against three mediums, 4 players."""
     bot = told_the_hands(load("swimming", "hard", num_players=4))
-    return play_series("swimming", [bot, "medium", "medium", "medium"], games, seed=seed, first_game=first,
-                       progress=progress, num_players=4)
+    return play_series(
+        "swimming",
+        [bot, "medium", "medium", "medium"],
+        games,
+        seed=seed,
+        first_game=first,
+        progress=progress,
+        num_players=4,
+    )
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -59,8 +66,10 @@ def main(argv: list[str] | None = None) -> None:
 
     result = run(args.games, args.first, args.seed, progress_printer(args.games, "games"))
     seconds = np.median(result.move_seconds[0]) if result.move_seconds[0] else 0.0
-    print(f"hard told the hands vs 3 medium: {result.wins[0]} of {args.games} games "
-          f"({result.wins[0] / args.games:.1%}), {time.time() - started:.0f} s, {seconds:.3f} s a move (median)")
+    print(
+        f"hard told the hands vs 3 medium: {result.wins[0]} of {args.games} games "
+        f"({result.wins[0] / args.games:.1%}), {time.time() - started:.0f} s, {seconds:.3f} s a move (median)"
+    )
 
 
 if __name__ == "__main__":

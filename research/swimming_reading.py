@@ -47,22 +47,27 @@ MoveModel = Callable[[SwimmingState, np.ndarray, int], float]
 
 def network_model(search: Any) -> MoveModel:
     """The log probability of a move under the network of the hard policy ``search``."""
+
     def log_prob(state: SwimmingState, mask: np.ndarray, action: int) -> float:
         observation = search.observe(search.rules, state, state.to_move)
         return float(masked_log_softmax(search.policy.logits(observation[None]), mask[None])[0, action])
+
     return log_prob
 
 
 def bot_model(bot: MediumBot, tries: int) -> MoveModel:
     """The log frequency of a move among ``tries`` choices of ``bot``, smoothed by half a try per legal move."""
+
     def log_prob(state: SwimmingState, mask: np.ndarray, action: int) -> float:
         hits = sum(bot.choose(state, mask) == action for _ in range(tries))
         return float(np.log((hits + 0.5) / (tries + 0.5 * mask.sum())))
+
     return log_prob
 
 
-def guess_log_likelihoods(rules: SwimmingGame, deal: SwimmingState, viewer: int, seat: int,
-                          guesses: list[tuple[int, ...]], model: MoveModel) -> np.ndarray:
+def guess_log_likelihoods(
+    rules: SwimmingGame, deal: SwimmingState, viewer: int, seat: int, guesses: list[tuple[int, ...]], model: MoveModel
+) -> np.ndarray:
     """Per guess of ``seat``'s hidden cards: the log probability of its moves this round, were the guess true.
 
     ``deal`` is a deal from ``viewer``'s view (``rules.determinize``); its
@@ -94,8 +99,15 @@ def placed_share(log_likelihoods: np.ndarray, guesses: list[tuple[int, ...]], ca
 class Reader:
     """Seat 0: plays as medium and, at each of its moves, measures how well each model reads the others."""
 
-    def __init__(self, rules: SwimmingGame, models: dict[str, MoveModel], guesses: int, rng: np.random.Generator,
-                 positions: int, seed: int) -> None:
+    def __init__(
+        self,
+        rules: SwimmingGame,
+        models: dict[str, MoveModel],
+        guesses: int,
+        rng: np.random.Generator,
+        positions: int,
+        seed: int,
+    ) -> None:
         self.rules, self.models, self.guesses, self.rng = rules, models, guesses, rng
         self.player = MediumBot(rules, seed=seed)
         self.left = positions
@@ -120,8 +132,9 @@ class Reader:
             if not hidden or seat not in movers:
                 continue
             self.left -= 1
-            guesses = [tuple(hidden)] + [tuple(int(c) for c in self.rng.choice(unknown, len(hidden), replace=False))
-                                         for _ in range(self.guesses)]
+            guesses = [tuple(hidden)] + [
+                tuple(int(c) for c in self.rng.choice(unknown, len(hidden), replace=False)) for _ in range(self.guesses)
+            ]
             for name, model in self.models.items():
                 log_likelihoods = guess_log_likelihoods(rules, deal, me, seat, guesses, model)
                 truth, drawn = log_likelihoods[0], log_likelihoods[1:]
@@ -133,8 +146,9 @@ class Reader:
                 return
 
 
-def run(positions: int, seed: int = 700, guesses: int = 120, tries: int = 4,
-        progress: Callable[[int], None] | None = None) -> Reader:
+def run(
+    positions: int, seed: int = 700, guesses: int = 120, tries: int = 4, progress: Callable[[int], None] | None = None
+) -> Reader:
     """Games of four mediums (4 players) until ``positions`` (a player seen at a move of seat 0) are measured."""
     search = load("swimming", "hard", num_players=4)
     rules = search.rules

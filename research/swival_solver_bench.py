@@ -25,8 +25,10 @@ import numpy as np
 from envs.swival import solver
 from envs.swival.rules import has_line, placements, play
 
-_FIRST_SOLVE = ("import time; t = time.perf_counter(); from envs.swival import solver; "
-                "solver.init(10); solver.solve(0x10101, 0); print(time.perf_counter() - t)")
+_FIRST_SOLVE = (
+    "import time; t = time.perf_counter(); from envs.swival import solver; "
+    "solver.init(10); solver.solve(0x10101, 0); print(time.perf_counter() - t)"
+)
 
 
 def random_position(rng: np.random.Generator, empties: int) -> tuple[int, int]:
@@ -76,10 +78,19 @@ def main(argv: list[str] | None = None) -> None:
             value = solver.solve(me, op, args.seconds)
             seconds, count = time.perf_counter() - start, solver.nodes()
             rows.append((count, seconds))
-            print(f"| {empties} | {me:#08x} {op:#08x} | {value} | {count:,} | {seconds:.3f} | "
-                  f"{count / seconds / 1e6:.2f} |", flush=True)
-        summary.append((empties, statistics.median(r[0] for r in rows), statistics.median(r[1] for r in rows),
-                        statistics.median(r[0] / r[1] / 1e6 for r in rows)))
+            print(
+                f"| {empties} | {me:#08x} {op:#08x} | {value} | {count:,} | {seconds:.3f} | "
+                f"{count / seconds / 1e6:.2f} |",
+                flush=True,
+            )
+        summary.append(
+            (
+                empties,
+                statistics.median(r[0] for r in rows),
+                statistics.median(r[1] for r in rows),
+                statistics.median(r[0] / r[1] / 1e6 for r in rows),
+            )
+        )
     print("\n| empties | median nodes | median s | median Mnodes/s |")
     print("|---|---|---|---|")
     for empties, n, seconds, rate in summary:

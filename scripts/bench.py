@@ -59,8 +59,10 @@ def run(games: list[tuple[str, dict]], seconds: float = 1.0, rounds: int = 5) ->
         for label, make in makers.items():
             samples[label].append(agent_steps_per_second(make, seconds, seed=r))
     base = statistics.median(samples["connect_four_v3"])
-    return [{"env": label, "median_steps_per_s": statistics.median(v), "ratio": statistics.median(v) / base,
-             "samples": v} for label, v in samples.items()]
+    return [
+        {"env": label, "median_steps_per_s": statistics.median(v), "ratio": statistics.median(v) / base, "samples": v}
+        for label, v in samples.items()
+    ]
 
 
 def format_table(rows: list[dict[str, Any]]) -> str:
@@ -100,8 +102,9 @@ def batched_steps_per_second(name: str, params: dict, num_envs: int, seconds: fl
     return calls * num_envs / (time.perf_counter() - start)
 
 
-def batch_run(games: list[tuple[str, dict]], seconds: float = 1.0, rounds: int = 5,
-              sizes: tuple[int, ...] = BATCH_SIZES) -> list[dict[str, Any]]:
+def batch_run(
+    games: list[tuple[str, dict]], seconds: float = 1.0, rounds: int = 5, sizes: tuple[int, ...] = BATCH_SIZES
+) -> list[dict[str, Any]]:
     """Median agent-steps/s of each game's batched engine at each N, its AEC env and connect_four_v3, interleaved."""
     from pettingzoo.classic import connect_four_v3
 
@@ -110,15 +113,18 @@ def batch_run(games: list[tuple[str, dict]], seconds: float = 1.0, rounds: int =
 
     cases = [(n, p) for n, p in games if entry(n).batched]
     makers: dict[tuple[str, str], Callable[[int], float]] = {
-        ("connect_four_v3", "AEC"): lambda r: agent_steps_per_second(connect_four_v3.env, seconds, seed=r)}
+        ("connect_four_v3", "AEC"): lambda r: agent_steps_per_second(connect_four_v3.env, seconds, seed=r)
+    }
     for name, params in cases:
         label = name + ("" if not params else " " + " ".join(f"{k}={v}" for k, v in params.items()))
         makers[(label, "AEC")] = lambda r, name=name, params=params: agent_steps_per_second(
-            lambda: envs.make(name, **params), seconds, seed=r)
+            lambda: envs.make(name, **params), seconds, seed=r
+        )
         for n in sizes:
             envs.make_batched(name, n, **params)  # load (or compile) the kernels before timing
             makers[(label, f"N={n}")] = lambda r, name=name, params=params, n=n: batched_steps_per_second(
-                name, params, n, seconds, seed=r)
+                name, params, n, seconds, seed=r
+            )
     samples: dict[tuple[str, str], list[float]] = {k: [] for k in makers}
     for r in range(rounds):
         for key, measure in makers.items():
@@ -127,18 +133,29 @@ def batch_run(games: list[tuple[str, dict]], seconds: float = 1.0, rounds: int =
     rows = []
     for (label, how), v in samples.items():
         aec = statistics.median(samples[(label, "AEC")])
-        rows.append({"env": label, "engine": how, "median_steps_per_s": statistics.median(v),
-                     "ratio": statistics.median(v) / base, "x_aec": statistics.median(v) / aec, "samples": v})
+        rows.append(
+            {
+                "env": label,
+                "engine": how,
+                "median_steps_per_s": statistics.median(v),
+                "ratio": statistics.median(v) / base,
+                "x_aec": statistics.median(v) / aec,
+                "samples": v,
+            }
+        )
     return rows
 
 
 def format_batch_table(rows: list[dict[str, Any]]) -> str:
     width = max(len(r["env"]) for r in rows)
-    out = [(f"{'env':<{width}}  {'engine':>7}  {'agent-steps/s (median)':>22}  {'x connect_four_v3':>17}  "
-            f"{'x AEC':>7}")]
+    out = [
+        (f"{'env':<{width}}  {'engine':>7}  {'agent-steps/s (median)':>22}  {'x connect_four_v3':>17}  {'x AEC':>7}")
+    ]
     for r in rows:
-        out.append(f"{r['env']:<{width}}  {r['engine']:>7}  {r['median_steps_per_s']:>22,.0f}  "
-                   f"{r['ratio']:>17.2f}  {r['x_aec']:>7.1f}")
+        out.append(
+            f"{r['env']:<{width}}  {r['engine']:>7}  {r['median_steps_per_s']:>22,.0f}  "
+            f"{r['ratio']:>17.2f}  {r['x_aec']:>7.1f}"
+        )
     return "\n".join(out)
 
 
@@ -149,8 +166,14 @@ def ppo_settings(game: str, **over: Any) -> dict[str, Any]:
 
     config = load_config(game)
     boards, ppo = run_settings({**config, "env": "vector"})
-    settings = {"num_envs": boards, "n_steps": ppo["n_steps"], "batch_size": ppo["batch_size"],
-                "n_epochs": ppo["n_epochs"], "net_arch": list(config["net_arch"]), "opponent": "random"}
+    settings = {
+        "num_envs": boards,
+        "n_steps": ppo["n_steps"],
+        "batch_size": ppo["batch_size"],
+        "n_epochs": ppo["n_epochs"],
+        "net_arch": list(config["net_arch"]),
+        "opponent": "random",
+    }
     unknown = set(over) - set(settings)
     if unknown:
         raise ValueError(f"unknown PPO bench setting(s) {sorted(unknown)}; known: {sorted(settings)}")
@@ -179,9 +202,16 @@ def ppo_batched_once(game: str, settings: dict[str, Any], steps: int, seed: int 
     from training.sb3_vec import make_sb3_vec
 
     vec = make_sb3_vec(game, settings["num_envs"], opponent=settings["opponent"], seed=seed)
-    model = MaskablePPO("MlpPolicy", vec, n_steps=settings["n_steps"], batch_size=settings["batch_size"],
-                        n_epochs=settings["n_epochs"], policy_kwargs={"net_arch": settings["net_arch"]},
-                        seed=seed, verbose=0)
+    model = MaskablePPO(
+        "MlpPolicy",
+        vec,
+        n_steps=settings["n_steps"],
+        batch_size=settings["batch_size"],
+        n_epochs=settings["n_epochs"],
+        policy_kwargs={"net_arch": settings["net_arch"]},
+        seed=seed,
+        verbose=0,
+    )
     model.learn(settings["n_steps"] * settings["num_envs"])  # warm-up: kernels, torch
     env_s, opp_s, update_s = [0.0], [0.0], [0.0]
     _timed(vec.venv, "step", env_s)
@@ -191,13 +221,19 @@ def ppo_batched_once(game: str, settings: dict[str, Any], steps: int, seed: int 
     start = time.perf_counter()
     model.learn(steps, reset_num_timesteps=True)
     total = time.perf_counter() - start
-    return {"env_steps_per_s": model.num_timesteps / total, "engine_s": env_s[0] - opp_s[0],
-            "opponent_s": opp_s[0], "rollout_torch_s": total - env_s[0] - update_s[0], "update_s": update_s[0],
-            "total_s": total}
+    return {
+        "env_steps_per_s": model.num_timesteps / total,
+        "engine_s": env_s[0] - opp_s[0],
+        "opponent_s": opp_s[0],
+        "rollout_torch_s": total - env_s[0] - update_s[0],
+        "update_s": update_s[0],
+        "total_s": total,
+    }
 
 
-def ppo_single_once(game: str, settings: dict[str, Any], envs_: int, steps: int, seed: int = 0,
-                    n_steps: int = 256) -> float:
+def ppo_single_once(
+    game: str, settings: dict[str, Any], envs_: int, steps: int, seed: int = 0, n_steps: int = 256
+) -> float:
     """Env steps/s of MaskablePPO on ``envs_`` single-agent envs (DummyVecEnv), the same network and epochs."""
     import gymnasium
     from sb3_contrib import MaskablePPO
@@ -205,19 +241,34 @@ def ppo_single_once(game: str, settings: dict[str, Any], envs_: int, steps: int,
 
     from envs.registry import entry
 
-    single = make_vec_env(lambda: gymnasium.make(entry(game).gym_id, opponent=settings["opponent"]),
-                          n_envs=envs_, seed=seed)
-    model = MaskablePPO("MlpPolicy", single, n_steps=n_steps, batch_size=min(512, n_steps * envs_),
-                        n_epochs=settings["n_epochs"],
-                        policy_kwargs={"net_arch": settings["net_arch"]}, seed=seed, verbose=0)
+    single = make_vec_env(
+        lambda: gymnasium.make(entry(game).gym_id, opponent=settings["opponent"]), n_envs=envs_, seed=seed
+    )
+    model = MaskablePPO(
+        "MlpPolicy",
+        single,
+        n_steps=n_steps,
+        batch_size=min(512, n_steps * envs_),
+        n_epochs=settings["n_epochs"],
+        policy_kwargs={"net_arch": settings["net_arch"]},
+        seed=seed,
+        verbose=0,
+    )
     start = time.perf_counter()
     model.learn(steps)
     return model.num_timesteps / (time.perf_counter() - start)
 
 
-def ppo_run(game: str = "swival", rounds: int = 3, steps: int | None = None, single_envs: int = 8,
-            single_steps: int = 4096, single_n_steps: int = 256, seed: int = 0, **over: Any
-            ) -> list[dict[str, Any]]:
+def ppo_run(
+    game: str = "swival",
+    rounds: int = 3,
+    steps: int | None = None,
+    single_envs: int = 8,
+    single_steps: int = 4096,
+    single_n_steps: int = 256,
+    seed: int = 0,
+    **over: Any,
+) -> list[dict[str, Any]]:
     """MaskablePPO env steps/s on the batched vector env and on the single-agent env, rounds interleaved
     (medians), with the batched run's time split into engine, opponents, rollout torch and updates.
 
@@ -232,24 +283,43 @@ def ppo_run(game: str = "swival", rounds: int = 3, steps: int | None = None, sin
     batched, single = [], []
     for r in range(rounds):
         batched.append(ppo_batched_once(game, settings, steps, seed=seed + r))
-        single.append(ppo_single_once(game, settings, single_envs, single_steps, seed=seed + r,
-                                      n_steps=single_n_steps))
+        single.append(ppo_single_once(game, settings, single_envs, single_steps, seed=seed + r, n_steps=single_n_steps))
     med = {k: statistics.median(b[k] for b in batched) for k in batched[0]}
-    label = (f"N={settings['num_envs']} n_steps={settings['n_steps']} batch={settings['batch_size']} "
-             f"epochs={settings['n_epochs']} net={settings['net_arch']} vs {settings['opponent']}")
-    return [{"game": game, "run": "batched vector env", "settings": label, **med,
-             "samples": [b["env_steps_per_s"] for b in batched]},
-            {"game": game, "run": f"single-agent env x{single_envs}", "settings": label,
-             "env_steps_per_s": statistics.median(single), "samples": single}]
+    label = (
+        f"N={settings['num_envs']} n_steps={settings['n_steps']} batch={settings['batch_size']} "
+        f"epochs={settings['n_epochs']} net={settings['net_arch']} vs {settings['opponent']}"
+    )
+    return [
+        {
+            "game": game,
+            "run": "batched vector env",
+            "settings": label,
+            **med,
+            "samples": [b["env_steps_per_s"] for b in batched],
+        },
+        {
+            "game": game,
+            "run": f"single-agent env x{single_envs}",
+            "settings": label,
+            "env_steps_per_s": statistics.median(single),
+            "samples": single,
+        },
+    ]
 
 
 def format_ppo_table(rows: list[dict[str, Any]]) -> str:
     """The --ppo table: medians; the split of the batched run's seconds (engine, opponents, torch, updates)."""
-    out = [(f"{'game':<8}  {'run':<22}  {'env steps/s':>11}  {'engine s':>8}  {'opponents s':>11}  "
-            f"{'rollout torch s':>15}  {'updates s':>9}  settings")]
+    out = [
+        (
+            f"{'game':<8}  {'run':<22}  {'env steps/s':>11}  {'engine s':>8}  {'opponents s':>11}  "
+            f"{'rollout torch s':>15}  {'updates s':>9}  settings"
+        )
+    ]
     for r in rows:
-        split = "".join(f"  {r[k]:>{w}.2f}" if k in r else f"  {'':>{w}}" for k, w in
-                        (("engine_s", 8), ("opponent_s", 11), ("rollout_torch_s", 15), ("update_s", 9)))
+        split = "".join(
+            f"  {r[k]:>{w}.2f}" if k in r else f"  {'':>{w}}"
+            for k, w in (("engine_s", 8), ("opponent_s", 11), ("rollout_torch_s", 15), ("update_s", 9))
+        )
         out.append(f"{r['game']:<8}  {r['run']:<22}  {r['env_steps_per_s']:>11,.0f}{split}  {r['settings']}")
     return "\n".join(out)
 

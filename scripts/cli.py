@@ -84,13 +84,17 @@ def require_extras(command: str, backend: str | None = None) -> None:
     if backend == "rllib":
         missing = missing_modules(RLLIB_NEEDS) or (["ray.rllib"] if missing_modules(["ray.rllib"]) else [])
         if missing:
-            raise SystemExit(f"swgym {command} --backend rllib: needs the rllib extra ({', '.join(missing)} not "
-                             f"installed); install it with: {RLLIB_EXTRA}")
+            raise SystemExit(
+                f"swgym {command} --backend rllib: needs the rllib extra ({', '.join(missing)} not "
+                f"installed); install it with: {RLLIB_EXTRA}"
+            )
         return
     missing = missing_modules(NEEDS.get(command, ()))
     if missing:
-        raise SystemExit(f"swgym {command}: needs the training extras ({', '.join(missing)} not installed); "
-                         f"install them with: {TRAIN_EXTRA}")
+        raise SystemExit(
+            f"swgym {command}: needs the training extras ({', '.join(missing)} not installed); "
+            f"install them with: {TRAIN_EXTRA}"
+        )
 
 
 def check_games(names) -> None:
@@ -116,8 +120,12 @@ def parse_params(items: list[str]) -> dict[str, Any]:
 
 
 def _add_rule_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--rule", action="append", metavar="KEY=VALUE",
-                   help="a rule parameter of the game, e.g. --rule board_size=8 (repeatable)")
+    p.add_argument(
+        "--rule",
+        action="append",
+        metavar="KEY=VALUE",
+        help="a rule parameter of the game, e.g. --rule board_size=8 (repeatable)",
+    )
     p.add_argument("--seed", type=nonnegative_int, default=None, help="seed of the game and the bots")
 
 
@@ -131,8 +139,19 @@ def cmd_watch(args: argparse.Namespace) -> None:
     if extra:
         raise ValueError(f"{' '.join(extra)} given, but {args.game} here has {n} players (--p0 to --p{n - 1})")
     players = [getattr(args, f"p{i}") or args.others for i in range(n)]
-    print(watch(args.game, players, seed=args.seed, gif=args.gif, fps=args.fps, text=args.text,
-                brain=args.brain, mp4=args.mp4, **params))
+    print(
+        watch(
+            args.game,
+            players,
+            seed=args.seed,
+            gif=args.gif,
+            fps=args.fps,
+            text=args.text,
+            brain=args.brain,
+            mp4=args.mp4,
+            **params,
+        )
+    )
 
 
 def cmd_play(args: argparse.Namespace) -> None:
@@ -157,8 +176,11 @@ def cmd_bench(args: argparse.Namespace) -> None:
         return bench_batched(args)
 
     names = args.games or list(GAMES)
-    cases = [(n, p) for n in names for p in (GAMES[n].variants if args.variants else [{}])] \
-        if all(n in GAMES for n in names) else None
+    cases = (
+        [(n, p) for n in names for p in (GAMES[n].variants if args.variants else [{}])]
+        if all(n in GAMES for n in names)
+        else None
+    )
     if cases is None:
         raise SystemExit(f"swgym bench: unknown game among {names}; the games are {', '.join(GAMES)}")
     rows = run(cases, seconds=args.seconds, rounds=args.rounds)
@@ -203,6 +225,7 @@ def cmd_golden(args: argparse.Namespace) -> None:
 
 def _training_command(name: str):
     """``swgym <name>`` from training/cli.py, its extras checked before it is imported."""
+
     def run(args: argparse.Namespace) -> None:
         require_extras(name, getattr(args, "backend", None))
         if name in ("ladder", "train"):
@@ -239,9 +262,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game")
     p.add_argument("--vs", default="medium", help="random|easy|medium|hard or a policy file")
     p.add_argument("--seat", type=nonnegative_int, default=0, help="your seat (0 moves first)")
-    p.add_argument("--think", type=nonnegative_float, default=None,
-                   help="seconds to take your move back before the computer answers "
-                        "(terminal default: wait for Enter; window default 2)")
+    p.add_argument(
+        "--think",
+        type=nonnegative_float,
+        default=None,
+        help="seconds to take your move back before the computer answers "
+        "(terminal default: wait for Enter; window default 2)",
+    )
     p.add_argument("--name", default=None, help="your name in the scores (default: your login name)")
     p.add_argument("--db", default=None, help="scores file (default: under $XDG_DATA_HOME/swgym)")
     p.add_argument("--tui", action="store_true", help="play in the terminal (automatic with no display)")
@@ -295,36 +322,52 @@ def _add_training_commands(sub) -> None:
     p.add_argument("--jobs", type=positive_int, default=1, help="processes per series (same result as 1)")
     p.set_defaults(func=_training_command("report"))
 
-    p = sub.add_parser("ladder", help="Elo ladder random < easy < medium < hard from round-robin series "
-                                      "(needs the train extra)")
+    p = sub.add_parser(
+        "ladder", help="Elo ladder random < easy < medium < hard from round-robin series (needs the train extra)"
+    )
     p.add_argument("game")
     p.add_argument("--entrants", nargs="*", default=None)
-    p.add_argument("--games", type=positive_int, default=100,
-                   help="games per pair (each way round with more players)")
+    p.add_argument("--games", type=positive_int, default=100, help="games per pair (each way round with more players)")
     p.add_argument("--seed", type=nonnegative_int, default=0)
     p.add_argument("--out", default="results")
     p.add_argument("--jobs", type=positive_int, default=1, help="processes per series (same result as 1)")
     p.set_defaults(func=_training_command("ladder"))
 
-    p = sub.add_parser("train", help="self-play MaskablePPO training from training/configs/<game>.json "
-                                     "(needs the train extra)")
+    p = sub.add_parser(
+        "train", help="self-play MaskablePPO training from training/configs/<game>.json (needs the train extra)"
+    )
     p.add_argument("game")
     p.add_argument("--config", default=None, help="a config file instead of training/configs/<game>.json")
     p.add_argument("--steps", type=positive_int, default=None, help="override total_timesteps")
     p.add_argument("--out", default=None, help="run folder (default runs/<game>)")
     p.add_argument("--ship", action="store_true", help="also write the shipped policies/<game>[_variant]_hard.npz")
     p.add_argument("--resume", action="store_true", help="go on from the run folder's last checkpoint")
-    p.add_argument("--env", choices=("auto", "single", "vector"), default=None,
-                   help="the env to train on (default: the config's, 'auto': the batched vector env where the game "
-                        "has an engine; 'single': the single-agent envs the shipped networks were trained on)")
+    p.add_argument(
+        "--env",
+        choices=("auto", "single", "vector"),
+        default=None,
+        help="the env to train on (default: the config's, 'auto': the batched vector env where the game "
+        "has an engine; 'single': the single-agent envs the shipped networks were trained on)",
+    )
     p.add_argument("--no-progress", action="store_true")
-    p.add_argument("--backend", choices=("sb3", "rllib"), default="sb3",
-                   help="sb3: MaskablePPO (default); rllib: Ray RLlib self-play (needs the rllib extra)")
-    p.add_argument("--address", default=None,
-                   help="rllib: a running Ray cluster to train on (e.g. auto or HOST:6379); default: Ray started here")
+    p.add_argument(
+        "--backend",
+        choices=("sb3", "rllib"),
+        default="sb3",
+        help="sb3: MaskablePPO (default); rllib: Ray RLlib self-play (needs the rllib extra)",
+    )
+    p.add_argument(
+        "--address",
+        default=None,
+        help="rllib: a running Ray cluster to train on (e.g. auto or HOST:6379); default: Ray started here",
+    )
     p.add_argument("--iterations", type=positive_int, default=None, help="rllib: training iterations")
-    p.add_argument("--env-runners", type=positive_int, default=None,
-                   help="rllib: env runners (default: the cluster's CPUs less one)")
+    p.add_argument(
+        "--env-runners",
+        type=positive_int,
+        default=None,
+        help="rllib: env runners (default: the cluster's CPUs less one)",
+    )
     _add_rule_args(p)
     p.set_defaults(func=_training_command("train"))
 
@@ -333,9 +376,12 @@ def _add_training_commands(sub) -> None:
     p.add_argument("--game", required=True)
     p.add_argument("--params", default=None, help="rule parameters as JSON")
     p.add_argument("--out", required=True)
-    p.add_argument("--trust", action="store_true",
-                   help="load with SB3's own loader, which unpickles the file and may run code in it; "
-                        "by default only the weights are read")
+    p.add_argument(
+        "--trust",
+        action="store_true",
+        help="load with SB3's own loader, which unpickles the file and may run code in it; "
+        "by default only the weights are read",
+    )
     p.set_defaults(func=_training_command("export"))
 
 

@@ -66,9 +66,19 @@ def parse_action(text: str, legal: list[int], name_of: Callable[[int], str]) -> 
     return matches[0] if len(matches) == 1 else None
 
 
-def play(game: str, vs: str = "medium", seat: int = 0, seed: int | None = None, think: float | None = None,
-         stdin: TextIO | None = None, out: TextIO | None = None, scores=None, name: str | None = None,
-         session: Session | None = None, **params: Any) -> dict[str, Any]:
+def play(
+    game: str,
+    vs: str = "medium",
+    seat: int = 0,
+    seed: int | None = None,
+    think: float | None = None,
+    stdin: TextIO | None = None,
+    out: TextIO | None = None,
+    scores=None,
+    name: str | None = None,
+    session: Session | None = None,
+    **params: Any,
+) -> dict[str, Any]:
     """Play one game in the terminal.
 
     Returns {"winners": seats, "resigned": bool, "ended": bool, "history": [(seat, action)]};
@@ -93,8 +103,16 @@ def play(game: str, vs: str = "medium", seat: int = 0, seed: int | None = None, 
         out.write("You resigned.\n")
     else:
         winners = list(session.game.winners(session.state))
-        out.write(("You win!" if winners == [session.seat] else "Draw." if not winners else
-                   f"Winner: {', '.join(env.possible_agents[w] for w in winners)}.") + "\n")
+        out.write(
+            (
+                "You win!"
+                if winners == [session.seat]
+                else "Draw."
+                if not winners
+                else f"Winner: {', '.join(env.possible_agents[w] for w in winners)}."
+            )
+            + "\n"
+        )
     return {"winners": winners, "resigned": session.resigned, "ended": False, "history": list(session.history)}
 
 

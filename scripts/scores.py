@@ -92,8 +92,10 @@ class ScoreBook:
         return con
 
     def _locked(self) -> ScoresError:
-        return ScoresError(f"the scores file {self.path} is locked by another program writing to it "
-                           f"(waited {self.timeout:g} s); nothing was written, try again")
+        return ScoresError(
+            f"the scores file {self.path} is locked by another program writing to it "
+            f"(waited {self.timeout:g} s); nothing was written, try again"
+        )
 
     def _check_place(self) -> None:
         """Refuse a folder, or a path under a file, before anything is opened or moved."""
@@ -157,10 +159,15 @@ class ScoreBook:
             for row in rows:
                 self._bump(con, row["player"], row["game"], **{k: row[k] for k in COLUMNS[2:]})
             for game, pot in pots:
-                con.execute("INSERT INTO carry (game, pot) VALUES (?, ?) "
-                            "ON CONFLICT (game) DO UPDATE SET pot = pot + excluded.pot", (game, pot))
-        self.notice = (f"the scores file {self.path} could not be used ({problem}); it was moved to {aside}; "
-                       f"{len(rows)} score row(s) that still read were saved into a fresh scores file")
+                con.execute(
+                    "INSERT INTO carry (game, pot) VALUES (?, ?) "
+                    "ON CONFLICT (game) DO UPDATE SET pot = pot + excluded.pot",
+                    (game, pot),
+                )
+        self.notice = (
+            f"the scores file {self.path} could not be used ({problem}); it was moved to {aside}; "
+            f"{len(rows)} score row(s) that still read were saved into a fresh scores file"
+        )
         self._warn(f"swgym: {self.notice}")
 
     def _move_aside(self) -> Path:
@@ -198,16 +205,27 @@ class ScoreBook:
             con.close()
 
     @staticmethod
-    def _bump(con: sqlite3.Connection, player: str, game: str, games: int = 0, wins: int = 0,
-              draws: int = 0, losses: int = 0, coins: int = 0) -> None:
+    def _bump(
+        con: sqlite3.Connection,
+        player: str,
+        game: str,
+        games: int = 0,
+        wins: int = 0,
+        draws: int = 0,
+        losses: int = 0,
+        coins: int = 0,
+    ) -> None:
         con.execute("INSERT OR IGNORE INTO scores (player, game) VALUES (?, ?)", (player, game))
-        con.execute("UPDATE scores SET games = games + ?, wins = wins + ?, draws = draws + ?, "
-                    "losses = losses + ?, coins = coins + ? WHERE player = ? AND game = ?",
-                    (games, wins, draws, losses, coins, player, game))
+        con.execute(
+            "UPDATE scores SET games = games + ?, wins = wins + ?, draws = draws + ?, "
+            "losses = losses + ?, coins = coins + ? WHERE player = ? AND game = ?",
+            (games, wins, draws, losses, coins, player, game),
+        )
 
     # -- writing ---------------------------------------------------------------
-    def record(self, game: str, results: dict[str, str], coins: dict[str, int] | None = None,
-               take_carry: str | None = None) -> None:
+    def record(
+        self, game: str, results: dict[str, str], coins: dict[str, int] | None = None, take_carry: str | None = None
+    ) -> None:
         """One finished game: ``results`` maps player name -> "win" / "draw" / "loss".
 
         ``coins`` adds to the coin tallies in the same transaction; ``take_carry``
@@ -220,8 +238,9 @@ class ScoreBook:
         coins = _coin_changes(coins)
         with self._write() as con:
             for name, outcome in results.items():
-                self._bump(con, name, game, games=1, wins=outcome == "win", draws=outcome == "draw",
-                           losses=outcome == "loss")
+                self._bump(
+                    con, name, game, games=1, wins=outcome == "win", draws=outcome == "draw", losses=outcome == "loss"
+                )
             for name, delta in coins.items():
                 if delta:
                     self._bump(con, name, game, coins=delta)
@@ -239,8 +258,15 @@ class ScoreBook:
                 if delta:
                     self._bump(con, name, game, coins=delta)
 
-    def abort(self, game: str, players: Iterable[str], active: Iterable[str], pot: int,
-              responsible: str | None, losers: Iterable[str] = ()) -> dict[str, int]:
+    def abort(
+        self,
+        game: str,
+        players: Iterable[str],
+        active: Iterable[str],
+        pot: int,
+        responsible: str | None,
+        losers: Iterable[str] = (),
+    ) -> dict[str, int]:
         """An aborted game: every player in ``players`` gets a game played (``losers`` a loss);
         ``pot`` plus the carried-over pot is shared among ``active`` except ``responsible``;
         what does not divide stays carried over. Returns each share."""
@@ -414,10 +440,10 @@ def _scan(con: sqlite3.Connection, table: str, select: str) -> list[tuple]:
 
 def _next_readable(con: sqlite3.Connection, table: str, broken: int) -> int | None:
     """The first rowid after ``broken`` (which cannot be read) that a search can reach, or None."""
+
     def probe(rowid: int) -> tuple[bool, int | None]:
         try:
-            row = con.execute(f"SELECT rowid FROM {table} WHERE rowid >= ? ORDER BY rowid LIMIT 1",
-                              (rowid,)).fetchone()
+            row = con.execute(f"SELECT rowid FROM {table} WHERE rowid >= ? ORDER BY rowid LIMIT 1", (rowid,)).fetchone()
         except sqlite3.DatabaseError:
             return False, None
         return True, None if row is None else row[0]
@@ -464,5 +490,6 @@ def format_rows(rows: list[dict[str, Any]]) -> str:
     head = ("game", "player", "games", "wins", "draws", "losses", "coins")
     table = [head] + [tuple(str(r[k]) for k in head) for r in rows]
     widths = [max(len(row[i]) for row in table) for i in range(len(head))]
-    return "\n".join("  ".join(c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths)))
-                     for row in table)
+    return "\n".join(
+        "  ".join(c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))) for row in table
+    )

@@ -5,9 +5,17 @@ from __future__ import annotations
 from typing import Any
 
 
-def watch(game: str, players: list[Any], seed: int | None = None, gif: str | None = None,
-          fps: float = 2.0, text: bool = False, brain: bool = False, mp4: str | None = None,
-          **params: Any) -> str:
+def watch(
+    game: str,
+    players: list[Any],
+    seed: int | None = None,
+    gif: str | None = None,
+    fps: float = 2.0,
+    text: bool = False,
+    brain: bool = False,
+    mp4: str | None = None,
+    **params: Any,
+) -> str:
     """Play one game between ``players`` (specs per seat) and show it; returns the result line.
 
     A window when there is a display, else text; ``gif`` / ``mp4`` write files

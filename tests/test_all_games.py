@@ -101,8 +101,11 @@ def test_single_agent_mask_and_seat(name, params):
 GOLDEN_GAMES = [(name, params, match) for name in GAMES for params, match in GAMES[name].golden_games]
 
 
-@pytest.mark.parametrize("name,params,match", GOLDEN_GAMES,
-                         ids=[GAMES[name].golden_file(params, match)[:-4] for name, params, match in GOLDEN_GAMES])
+@pytest.mark.parametrize(
+    "name,params,match",
+    GOLDEN_GAMES,
+    ids=[GAMES[name].golden_file(params, match)[:-4] for name, params, match in GOLDEN_GAMES],
+)
 def test_golden_playthrough(name, params, match):
     """Random play under every variant, and the bot matches easy vs medium and hard vs medium under the default
     rules: a change in rules, observations, encodings or in how a bot or the hard opponent plays shows here."""
@@ -110,7 +113,8 @@ def test_golden_playthrough(name, params, match):
     assert path.exists(), f"missing {path}: write it with `swgym golden --write`"
     assert record(name, seed=0, match=match, **params) == path.read_text(), (
         f"{name} {params}: the seeded game no longer matches {path.name}; if the change is intended, "
-        "rewrite it with `swgym golden --write`")
+        "rewrite it with `swgym golden --write`"
+    )
 
 
 @pytest.mark.parametrize("name,params", CASES, ids=IDS)
@@ -159,8 +163,10 @@ def first_moves(name, params, seed, plies=30):
 
     env = envs.make_raw(name, **params)
     env.reset(seed=seed)
-    players = [make_opponent(name, "medium" if s == 0 else "easy", seed=seed + s, **params)
-               for s in range(env.game.num_players)]
+    players = [
+        make_opponent(name, "medium" if s == 0 else "easy", seed=seed + s, **params)
+        for s in range(env.game.num_players)
+    ]
     actions = []
     for agent in turns(env, stop=lambda: len(actions) >= plies):
         obs = env.observe(agent)

@@ -19,8 +19,12 @@ from scripts.scores import ScoreBook
 
 SCREENS = Path(__file__).parent / "screens"
 # rule parameters that keep a whole game short
-SHORT = {"twirls": {"max_plies": 80}, "swish": {"max_plies": 60}, "squeeze": {"max_plies": 60},
-         "swimming": {"num_players": 3, "coins": 1}}
+SHORT = {
+    "twirls": {"max_plies": 80},
+    "swish": {"max_plies": 60},
+    "squeeze": {"max_plies": 60},
+    "swimming": {"num_players": 3, "coins": 1},
+}
 
 
 class Clock:
@@ -197,8 +201,7 @@ def _my_turn_done(s):
 
 def test_manual_and_semiauto_control():
     clock = Clock()
-    s = Session("swahili", vs="random", seed=1, think=2.0, clock=clock, control="manual",
-                params={"num_players": 3})
+    s = Session("swahili", vs="random", seed=1, think=2.0, clock=clock, control="manual", params={"num_players": 3})
     _my_turn_done(s)
     clock.t += 10
     assert s.waiting_continue and not s.tick()  # manual: nothing happens without Continue
@@ -315,8 +318,9 @@ def test_sound_tones_and_switch():
 def _screen_case(game):
     """A deterministic screen: fixed seed, first move made by the person, a selection pending."""
     clock = Clock()
-    app, _ = make_app(game, None, clock=clock, params={"num_players": 2} if game == "swahili" else {},
-                      seat=0, seed=11, vs="random")
+    app, _ = make_app(
+        game, None, clock=clock, params={"num_players": 2} if game == "swahili" else {}, seat=0, seed=11, vs="random"
+    )
     s = app.session
     for _ in range(20):
         if s.my_turn:
@@ -354,8 +358,9 @@ def test_screens_match_the_stored_pictures(game):
     got = np.asarray(image, dtype=np.int16)
     assert stored.shape == got.shape
     diff = np.abs(stored - got).max(axis=2)
-    assert diff.mean() < 2.0 and (diff > 40).mean() < 0.01, \
+    assert diff.mean() < 2.0 and (diff > 40).mean() < 0.01, (
         f"{game}: screen differs from {path} (mean {diff.mean():.2f}); SWGYM_UPDATE_SCREENS=1 rewrites"
+    )
 
 
 # -- the commands -------------------------------------------------------------------------
@@ -377,8 +382,24 @@ def test_play_command_opens_the_window(tmp_path, monkeypatch):
     opened = []
     monkeypatch.setattr("scripts.app.display.has_display", lambda: True)
     monkeypatch.setattr(App, "run", lambda self: opened.append(self.session))
-    main(["play", "twirls", "--vs", "easy", "--name", "ann", "--db", str(tmp_path / "s.sqlite"),
-          "--seat", "1", "--think", "4", "--rule", "board_size=8"])
+    main(
+        [
+            "play",
+            "twirls",
+            "--vs",
+            "easy",
+            "--name",
+            "ann",
+            "--db",
+            str(tmp_path / "s.sqlite"),
+            "--seat",
+            "1",
+            "--think",
+            "4",
+            "--rule",
+            "board_size=8",
+        ]
+    )
     (s,) = opened
     assert (s.game_name, s.seat, s.think, s.name, s.game.size) == ("twirls", 1, 4.0, "ann", 8)
 

@@ -21,8 +21,9 @@ import envs
 from envs.core.vector import batch_opponent
 from envs.registry import GAMES
 
-BATCHED = [pytest.param(name, params, id=f"{name}-{params}")
-           for name, e in GAMES.items() if e.batched for params in e.variants]
+BATCHED = [
+    pytest.param(name, params, id=f"{name}-{params}") for name, e in GAMES.items() if e.batched for params in e.variants
+]
 GAMES_PER_VARIANT = 200
 # games whose steps deal chance or remove seats play against their AEC env in their own file
 # (tests/test_batched_<game>.py): play_both would see other cards dealt and the sunk seats step out first
@@ -47,21 +48,24 @@ def play_both(name, params, num_games, seed):
         where = f"step {steps}, boards {live[:8].tolist()}..."
         # one comparison per step over every live board (stacked): per-board asserts cost more than the games
         assert [aecs[i].agent_selection for i in live] == [aecs[i].possible_agents[batch.to_move[i]] for i in live]
-        np.testing.assert_array_equal(batch.legal_mask()[live], np.stack([aecs[i].legal_mask() for i in live]),
-                                      err_msg=f"masks, {where}")
+        np.testing.assert_array_equal(
+            batch.legal_mask()[live], np.stack([aecs[i].legal_mask() for i in live]), err_msg=f"masks, {where}"
+        )
         for seat in range(players):
             np.testing.assert_array_equal(
                 batch.observe(seat)[live],
                 np.stack([aecs[i].observe_state(aecs[i].game, aecs[i].game_state, seat) for i in live]),
-                err_msg=f"observations of seat {seat}, {where}")
+                err_msg=f"observations of seat {seat}, {where}",
+            )
         rewards, done = batch.step(actions)
         for i in live:
             aecs[i].step(int(actions[i]))
         # the AEC's float rewards in the batch's reward dtype (float32: a 4-player loser's -1/3 rounds)
         expected = np.array([[aecs[i].rewards[a] for a in aecs[i].possible_agents] for i in live], dtype=rewards.dtype)
         np.testing.assert_array_equal(rewards[live], expected, err_msg=f"rewards, {where}")
-        np.testing.assert_array_equal(done[live], [aecs[i].game.is_over(aecs[i].game_state) for i in live],
-                                      err_msg=f"ends, {where}")
+        np.testing.assert_array_equal(
+            done[live], [aecs[i].game.is_over(aecs[i].game_state) for i in live], err_msg=f"ends, {where}"
+        )
         steps += 1
     return batch, aecs
 
@@ -95,8 +99,11 @@ def test_conversions_round_trip_on_mid_game_positions(name, params):
 def test_same_seed_same_games_and_streams_differ_by_board(name, params):
     def trace(seed):  # rewards and the positions reached: games with only final rewards last over 40 plies
         batch = envs.make_batched(name, 16, seed=seed, **params)
-        return [np.hstack([batch.step(batch.random_actions(), autoreset=True)[0], batch.observe(batch.to_move)])
-                for _ in range(40)], batch
+        return [
+            np.hstack([batch.step(batch.random_actions(), autoreset=True)[0], batch.observe(batch.to_move)])
+            for _ in range(40)
+        ], batch
+
     (a, batch_a), (b, _), (c, _) = trace(5), trace(5), trace(6)
     assert all((x == y).all() for x, y in zip(a, b))
     assert not all((x == y).all() for x, y in zip(a, c))
@@ -232,12 +239,15 @@ def test_gymnasium_make_vec_finds_the_batched_env():
 
 
 @pytest.mark.parametrize("width", [73, 80, 3120])  # a byte at a time; whole 8-byte words (one group, many groups)
-@pytest.mark.parametrize(("legal", "expected"), [
-    ([5, 40, 72], {5, 40, 72}),       # few legal
-    (list(range(0, 73, 2)), set(range(0, 73, 2))),  # many legal
-    ([0, 7, 8, 63, 64, 72], {0, 7, 8, 63, 64, 72}),  # the first and last byte of words
-    ([], {-1}),                        # none legal: -1
-])
+@pytest.mark.parametrize(
+    ("legal", "expected"),
+    [
+        ([5, 40, 72], {5, 40, 72}),  # few legal
+        (list(range(0, 73, 2)), set(range(0, 73, 2))),  # many legal
+        ([0, 7, 8, 63, 64, 72], {0, 7, 8, 63, 64, 72}),  # the first and last byte of words
+        ([], {-1}),  # none legal: -1
+    ],
+)
 def test_random_legal_actions_are_uniform_over_the_legal_ones(legal, expected, width):
     from envs.core.batched import random_legal_actions, seed_streams
 
@@ -263,7 +273,7 @@ def test_listed_legal_actions_are_the_mask(name):
     for _ in range(60):
         mask = batch.legal_mask()
         for i in range(batch.num_envs):
-            listed = moves[i, :num_moves[i]]
+            listed = moves[i, : num_moves[i]]
             assert len(set(listed.tolist())) == len(listed)
             assert sorted(listed.tolist()) == np.flatnonzero(mask[i]).tolist()
         actions = batch.random_actions()
@@ -291,22 +301,37 @@ def toy_engine():
     def observe(seats, out, to_move, over, plies):
         out[:, 0] = plies / 3
 
-    return Engine(name="toy", num_players=2, num_actions=2, obs_size=1, arrays={"plies": ((), np.int8)},
-                  reset=reset, legal=legal, step=step, observe=observe, to_rules=None, from_rules=None)
+    return Engine(
+        name="toy",
+        num_players=2,
+        num_actions=2,
+        obs_size=1,
+        arrays={"plies": ((), np.int8)},
+        reset=reset,
+        legal=legal,
+        step=step,
+        observe=observe,
+        to_rules=None,
+        from_rules=None,
+    )
 
 
-@pytest.mark.parametrize(("mode", "expected"), [
-    # the learner (seat 1) moves once per game; the opponent's first move (-1 for the learner) is before it
-    ("NextStep", [(0.0, True), (0.0, False), (0.0, True)]),
-    ("SameStep", [(0.0, True), (0.0, True), (0.0, True)]),
-])
+@pytest.mark.parametrize(
+    ("mode", "expected"),
+    [
+        # the learner (seat 1) moves once per game; the opponent's first move (-1 for the learner) is before it
+        ("NextStep", [(0.0, True), (0.0, False), (0.0, True)]),
+        ("SameStep", [(0.0, True), (0.0, True), (0.0, True)]),
+    ],
+)
 def test_moves_before_the_learners_first_belong_to_no_step(monkeypatch, mode, expected):
     from envs.core import vector
     from envs.core.batched import BatchedGame
 
     monkeypatch.setattr(vector, "make_batched", lambda game, n, seed=None, **rules: BatchedGame(toy_engine(), n, seed))
-    vec = vector.BatchedVectorEnv("toy", 3, opponent=lambda obs, masks: np.zeros(len(masks), dtype=np.int64),
-                                  seat=1, autoreset_mode=mode)
+    vec = vector.BatchedVectorEnv(
+        "toy", 3, opponent=lambda obs, masks: np.zeros(len(masks), dtype=np.int64), seat=1, autoreset_mode=mode
+    )
     obs, _ = vec.reset()
     assert (obs[:, 0] == 1 / 3).all()  # the opponent moved first
     for reward, terminated in expected:

@@ -22,11 +22,17 @@ from envs.swimming.rules import CHOICE, KNOCK, NUM_CARDS, PASS
 
 VARIANTS = [pytest.param(params, 200, id=f"{params}") for params in GAMES["swimming"].variants]
 # every rule parameter honoured: a few games each beyond the registry's variants
-EXTRA = [pytest.param(params, 24, id=f"{params}") for params in (
-    {"num_players": 3, "knock_first_round": True}, {"num_players": 5, "open_hands": True},
-    {"num_players": 4, "coins": 1}, {"num_players": 3, "coins": 5, "max_round_turns": 4},
-    {"num_players": 2, "max_round_turns": 1}, {"num_players": 6, "open_hands": True, "knock_first_round": True},
-)]
+EXTRA = [
+    pytest.param(params, 24, id=f"{params}")
+    for params in (
+        {"num_players": 3, "knock_first_round": True},
+        {"num_players": 5, "open_hands": True},
+        {"num_players": 4, "coins": 1},
+        {"num_players": 3, "coins": 5, "max_round_turns": 4},
+        {"num_players": 2, "max_round_turns": 1},
+        {"num_players": 6, "open_hands": True, "knock_first_round": True},
+    )
+]
 FULL_STATE_EVERY = 24  # each board's whole rules state is compared every 24th step
 
 
@@ -88,8 +94,11 @@ def play_swimming(params, num_games, seed):
                 expected_obs[seat, i] = aecs[i].observe_state(game, state, seat)
         np.testing.assert_array_equal(batch.legal_mask()[live], expected_mask[live], err_msg=f"masks, step {steps}")
         for seat in range(players):
-            np.testing.assert_array_equal(batch.observe(seat)[live], expected_obs[seat, live],
-                                          err_msg=f"observations of seat {seat}, step {steps}")
+            np.testing.assert_array_equal(
+                batch.observe(seat)[live],
+                expected_obs[seat, live],
+                err_msg=f"observations of seat {seat}, step {steps}",
+            )
         for i in live[live % FULL_STATE_EVERY == steps % FULL_STATE_EVERY]:
             assert batch.board_state(int(i)) == aecs[i].game_state, (i, steps)
         rounds = batch.arrays["round"].copy()

@@ -33,7 +33,10 @@ def test_unknown_game_is_a_clear_error():
 
 def test_rule_parameters_parse_as_literals():
     assert parse_params(["board_size=8", "max_neighbors=(4, 2)", "setup=fixed"]) == {
-        "board_size": 8, "max_neighbors": (4, 2), "setup": "fixed"}
+        "board_size": 8,
+        "max_neighbors": (4, 2),
+        "setup": "fixed",
+    }
     with pytest.raises(SystemExit, match="key=value"):
         parse_params(["board_size"])
 
@@ -56,8 +59,33 @@ def test_terminal_play_to_the_end_against_random():
     # the person types candidate moves in order; illegal ones are refused and the next line is tried
     lines = []
     for _ in range(40):
-        lines += ["0", "3", "6", "9", "12", "15", "18", "21", "24", "27", "30", "33", "36", "39", "42", "45",
-                  "48", "51", "54", "57", "60", "63", "66", "69", "72"]
+        lines += [
+            "0",
+            "3",
+            "6",
+            "9",
+            "12",
+            "15",
+            "18",
+            "21",
+            "24",
+            "27",
+            "30",
+            "33",
+            "36",
+            "39",
+            "42",
+            "45",
+            "48",
+            "51",
+            "54",
+            "57",
+            "60",
+            "63",
+            "66",
+            "69",
+            "72",
+        ]
     out = io.StringIO()
     result = play("swival", vs="random", seed=2, stdin=io.StringIO("\n".join(lines) + "\n"), out=out)
     # seed 2 fixes the game: random (player_1) completes a line after 22 moves, the person's lines refused on the way
@@ -76,13 +104,18 @@ def test_golden_check_passes(capsys):
     main(["golden", "swahili"])  # Swahili's hard opponent does not search: its five files check in a blink
     lines = capsys.readouterr().out.splitlines()
     assert [line.split("/")[-1] for line in lines] == [
-        "swahili_num_players-2.txt", "swahili_num_players-3.txt", "swahili_num_players-4.txt",
-        "swahili_num_players-2_easy-vs-medium.txt", "swahili_num_players-2_hard-vs-medium.txt"]
+        "swahili_num_players-2.txt",
+        "swahili_num_players-3.txt",
+        "swahili_num_players-4.txt",
+        "swahili_num_players-2_easy-vs-medium.txt",
+        "swahili_num_players-2_hard-vs-medium.txt",
+    ]
     assert all(line.startswith("same: ") for line in lines)
 
 
-@pytest.mark.parametrize("command", [[], ["watch"], ["play"], ["bench"], ["eval"], ["golden"], ["train"],
-                                     ["ladder"], ["export"]])
+@pytest.mark.parametrize(
+    "command", [[], ["watch"], ["play"], ["bench"], ["eval"], ["golden"], ["train"], ["ladder"], ["export"]]
+)
 def test_every_help_page_renders(command, capsys):
     with pytest.raises(SystemExit) as exit_info:
         main(command + ["-h"])
@@ -131,8 +164,9 @@ def test_terminal_swimming_records_coins_as_the_window_does(tmp_path):
 
     lines = "\n".join(str(a) for _ in range(400) for a in range(14)) + "\n"
     tui_book = ScoreBook(tmp_path / "tui.sqlite", warn=lambda m: None)
-    result = play("swimming", vs="easy", seed=5, stdin=io.StringIO(lines), out=io.StringIO(), scores=tui_book,
-                  name="ann")
+    result = play(
+        "swimming", vs="easy", seed=5, stdin=io.StringIO(lines), out=io.StringIO(), scores=tui_book, name="ann"
+    )
     assert not result["ended"] and not result["resigned"]
     window_book = ScoreBook(tmp_path / "window.sqlite", warn=lambda m: None)
     session = Session("swimming", vs="easy", seed=5, name="ann", scores=window_book)

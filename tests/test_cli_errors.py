@@ -36,8 +36,10 @@ BAD = [
     (["train", "swival", "--steps", "0"], "'0'"),
     (["watch", "swival", "--seed", "-1", "--text"], "'-1'"),
     (["ladder", "swival", "--seed", "-5"], "'-5'"),
-    (["eval", "swival", "easy", "random", "--games", "2", "--json", "nowhere/x.json"],
-     "'nowhere/x.json' (nowhere) does not exist"),
+    (
+        ["eval", "swival", "easy", "random", "--games", "2", "--json", "nowhere/x.json"],
+        "'nowhere/x.json' (nowhere) does not exist",
+    ),
     (["watch", "swival", "--gif", "nowhere/x.gif"], "'nowhere/x.gif' (nowhere) does not exist"),
     (["watch", "twirls", "--rule", "board_size=9.0", "--text"], "board_size"),
     (["train", "swival", "--address", "auto"], "--address only with --backend rllib"),
@@ -104,15 +106,19 @@ main(sys.argv[1:])
 
 def _run_without_extras(argv, cwd):
     env = dict(os.environ, PYTHONPATH=str(ROOT), SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
-    return subprocess.run([sys.executable, "-c", BOOT, *argv], cwd=cwd, env=env, capture_output=True, text=True,
-                          timeout=120, check=False)
+    return subprocess.run(
+        [sys.executable, "-c", BOOT, *argv], cwd=cwd, env=env, capture_output=True, text=True, timeout=120, check=False
+    )
 
 
-@pytest.mark.parametrize("argv", [
-    ["train", "swival", "--out", "run"],
-    ["export", "model.zip", "--game", "swival", "--out", "out.npz"],
-    ["ladder", "swival", "--games", "2", "--out", "results"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["train", "swival", "--out", "run"],
+        ["export", "model.zip", "--game", "swival", "--out", "out.npz"],
+        ["ladder", "swival", "--games", "2", "--out", "results"],
+    ],
+)
 def test_without_the_training_extras_the_command_says_which_extra(argv, tmp_path):
     done = _run_without_extras(argv, tmp_path)
     assert done.returncode != 0

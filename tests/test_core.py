@@ -80,8 +80,11 @@ def test_explain_leaves_the_bot_choice_unchanged():
     b = make_opponent("swival", "medium", seed=9)
     brain = a.explain(obs["observation"], obs["action_mask"], env.game_state, top=4)
     assert len(brain["moves"]) == 4 and brain["kind"] == "scores"
-    assert a.act(obs["observation"], obs["action_mask"], env.game_state) == \
-        b.act(obs["observation"], obs["action_mask"], env.game_state) == brain["choice"]
+    assert (
+        a.act(obs["observation"], obs["action_mask"], env.game_state)
+        == b.act(obs["observation"], obs["action_mask"], env.game_state)
+        == brain["choice"]
+    )
 
 
 # (players, winners, shared, rewards): +1 to the winners, -1 to the rest; shared splits both
@@ -159,8 +162,11 @@ def test_only_the_drive_loop_steps_finished_agents():
 
     root = Path(__file__).resolve().parents[1]
     allowed = {"envs/core/match.py", "envs/core/wrappers.py"}
-    steppers = sorted(str(p.relative_to(root)) for top in ("envs", "policies", "training", "scripts")
-                      for p in (root / top).rglob("*.py")
-                      if re.search(r"\.step\(None\)", p.read_text().replace('"step(None)', "").replace(
-                          "``step(None)``", "")) and str(p.relative_to(root)) not in allowed)
+    steppers = sorted(
+        str(p.relative_to(root))
+        for top in ("envs", "policies", "training", "scripts")
+        for p in (root / top).rglob("*.py")
+        if re.search(r"\.step\(None\)", p.read_text().replace('"step(None)', "").replace("``step(None)``", ""))
+        and str(p.relative_to(root)) not in allowed
+    )
     assert steppers == []

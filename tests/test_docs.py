@@ -28,10 +28,10 @@ def test_game_page_holds_doc_page_pictures_usage_and_results(game):
     page = gen_pages.game_markdown(game, EVAL_MD, has_ladder=True)
     title, body = gen_pages.doc_page(game)
     assert page.startswith(f"# {title}\n")
-    assert body.split("\n## ")[0] in page                         # the specs table and the rules' opening
-    for heading in re.findall(r"^## .*$", body, flags=re.M):      # every section of the doc page
+    assert body.split("\n## ")[0] in page  # the specs table and the rules' opening
+    for heading in re.findall(r"^## .*$", body, flags=re.M):  # every section of the doc page
         assert heading in page
-    for asset in (f"{game}.gif", f"{game}_board.png"):             # committed by make docs-assets
+    for asset in (f"{game}.gif", f"{game}_board.png"):  # committed by make docs-assets
         assert f"../assets/{asset}" in page
         assert (ROOT / "docs" / "assets" / asset).stat().st_size < 1_000_000
     assert f"../assets/results/{game}_ladder.png" in page
@@ -40,47 +40,57 @@ def test_game_page_holds_doc_page_pictures_usage_and_results(game):
     assert 'info["action_mask"]' in page
     assert ("envs.make_vec(" in page and "envs.make_batched(" in page) == bool(GAMES[game].batched)
     evaluation = page.split("## Evaluation")[1]
-    rows = [line for line in evaluation.splitlines() if " x " in line]   # "1 x medium", "3 x random"
+    rows = [line for line in evaluation.splitlines() if " x " in line]  # "1 x medium", "3 x random"
     expected = [line for line in EVAL_MD.splitlines() if line.startswith(f"| {game} |")]
     assert len(rows) == len(expected) > 0
 
 
-EVAL_TABLE = ("| game | entrant | W |\n|---|---|---|\n| swival | hard | 8 |\n| twirls | hard | 352 |\n"
-              "| swival | medium | 386 |\n")
+EVAL_TABLE = (
+    "| game | entrant | W |\n|---|---|---|\n| swival | hard | 8 |\n| twirls | hard | 352 |\n| swival | medium | 386 |\n"
+)
 
 
-@pytest.mark.parametrize("game, markdown, expected", [   # the game's rows, its column dropped (the page is the game)
-    ("swival", EVAL_TABLE, "| entrant | W |\n|---|---|\n| hard | 8 |\n| medium | 386 |"),
-    ("twirls", EVAL_TABLE, "| entrant | W |\n|---|---|\n| hard | 352 |"),
-    ("swish", EVAL_TABLE, ""),                                       # no rows: the page says so instead
-    ("swival", "", ""),                                              # no results/EVAL.md
-    ("swival", "intro\n\n" + EVAL_TABLE, "| entrant | W |\n|---|---|\n| hard | 8 |\n| medium | 386 |"),
-])
+@pytest.mark.parametrize(
+    "game, markdown, expected",
+    [  # the game's rows, its column dropped (the page is the game)
+        ("swival", EVAL_TABLE, "| entrant | W |\n|---|---|\n| hard | 8 |\n| medium | 386 |"),
+        ("twirls", EVAL_TABLE, "| entrant | W |\n|---|---|\n| hard | 352 |"),
+        ("swish", EVAL_TABLE, ""),  # no rows: the page says so instead
+        ("swival", "", ""),  # no results/EVAL.md
+        ("swival", "intro\n\n" + EVAL_TABLE, "| entrant | W |\n|---|---|\n| hard | 8 |\n| medium | 386 |"),
+    ],
+)
 def test_eval_rows(game, markdown, expected):
     assert gen_pages.eval_rows(game, markdown) == expected
 
 
-@pytest.mark.parametrize("text, markdown", [     # products are not emphasis; emphasis and code stay as written
-    ("Discrete(size*size*32 + 1)", "Discrete(size\\*size\\*32 + 1)"),
-    ("(59*8 + 5)*4 + 2", "(59\\*8 + 5)\\*4 + 2"),
-    ("| 3*i + j (0-8) |", "| 3\\*i + j (0-8) |"),
-    ("it *twirls* around; *Fire*, above", "it *twirls* around; *Fire*, above"),
-    ("* `a < cells*6*2*radius` (2928)", "* `a < cells*6*2*radius` (2928)"),
-    ("``a*b`` and a*b", "``a*b`` and a\\*b"),
-    ("a * b", "a * b"),
-])
+@pytest.mark.parametrize(
+    "text, markdown",
+    [  # products are not emphasis; emphasis and code stay as written
+        ("Discrete(size*size*32 + 1)", "Discrete(size\\*size\\*32 + 1)"),
+        ("(59*8 + 5)*4 + 2", "(59\\*8 + 5)\\*4 + 2"),
+        ("| 3*i + j (0-8) |", "| 3\\*i + j (0-8) |"),
+        ("it *twirls* around; *Fire*, above", "it *twirls* around; *Fire*, above"),
+        ("* `a < cells*6*2*radius` (2928)", "* `a < cells*6*2*radius` (2928)"),
+        ("``a*b`` and a*b", "``a*b`` and a\\*b"),
+        ("a * b", "a * b"),
+    ],
+)
 def test_escape_products(text, markdown):
     assert gen_pages.escape_products(text) == markdown
 
 
-@pytest.mark.parametrize("text, markdown", [     # a list straight after a paragraph line gets its blank line
-    ("19 beads.\n* one\n  more\n* two", "19 beads.\n\n* one\n  more\n* two"),
-    ("intro:\n1. first\n2. second", "intro:\n\n1. first\n2. second"),
-    ("text\n\n* already apart", "text\n\n* already apart"),
-    ("## Actions\n* a < 72", "## Actions\n* a < 72"),
-    ("a < 72 is\n  * not a list start", "a < 72 is\n  * not a list start"),
-    ("| a | b |\n* after a table", "| a | b |\n\n* after a table"),
-])
+@pytest.mark.parametrize(
+    "text, markdown",
+    [  # a list straight after a paragraph line gets its blank line
+        ("19 beads.\n* one\n  more\n* two", "19 beads.\n\n* one\n  more\n* two"),
+        ("intro:\n1. first\n2. second", "intro:\n\n1. first\n2. second"),
+        ("text\n\n* already apart", "text\n\n* already apart"),
+        ("## Actions\n* a < 72", "## Actions\n* a < 72"),
+        ("a < 72 is\n  * not a list start", "a < 72 is\n  * not a list start"),
+        ("| a | b |\n* after a table", "| a | b |\n\n* after a table"),
+    ],
+)
 def test_separate_lists(text, markdown):
     assert gen_pages.separate_lists(text) == markdown
 
@@ -122,15 +132,18 @@ def _griffe_roles():
     return module
 
 
-@pytest.mark.parametrize("docstring, shown", [   # the API reference's rewriting of reST in docstrings
-    ("a :class:`Engine` here", "a `Engine` here"),
-    ("see :func:`~envs.core.batched.next_u64`.", "see `next_u64`."),
-    (":meth:`snapshot` and :mod:`envs.core.rendering`", "`snapshot` and `envs.core.rendering`"),
-    (":data:`BOT_MATCHES`", "`BOT_MATCHES`"),
-    ("kernel call::\n\n    to_move", "kernel call:\n\n    to_move"),
-    ("plain ``code`` and a: b", "plain ``code`` and a: b"),
-    ("a line\n::\n", "a line\n::\n"),                      # a bare :: line is left alone
-])
+@pytest.mark.parametrize(
+    "docstring, shown",
+    [  # the API reference's rewriting of reST in docstrings
+        ("a :class:`Engine` here", "a `Engine` here"),
+        ("see :func:`~envs.core.batched.next_u64`.", "see `next_u64`."),
+        (":meth:`snapshot` and :mod:`envs.core.rendering`", "`snapshot` and `envs.core.rendering`"),
+        (":data:`BOT_MATCHES`", "`BOT_MATCHES`"),
+        ("kernel call::\n\n    to_move", "kernel call:\n\n    to_move"),
+        ("plain ``code`` and a: b", "plain ``code`` and a: b"),
+        ("a line\n::\n", "a line\n::\n"),  # a bare :: line is left alone
+    ],
+)
 def test_griffe_roles_clean(docstring, shown):
     assert _griffe_roles().clean(docstring) == shown
 
@@ -175,8 +188,14 @@ def test_site_builds_strict(tmp_path):
     pytest.importorskip("mkdocs")
     pytest.importorskip("mkdocs_gen_files")
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "DISABLE_MKDOCS_2_WARNING": "true"}
-    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path)],
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     for game in GAMES:
         html = (tmp_path / "games" / game / "index.html").read_text()

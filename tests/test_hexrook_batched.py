@@ -50,8 +50,9 @@ def play_lockstep(name, params, num_games, seed):
         assert (masks == expected).all(), f"masks differ on boards {np.flatnonzero((masks != expected).any(1))}"
         for seat in (0, 1):
             obs = batch.observe(seat)[live]
-            expected = np.stack([aec.observe_state(aec.game, aec.game_state, seat)
-                                 for i, aec in enumerate(aecs) if live[i]])
+            expected = np.stack(
+                [aec.observe_state(aec.game, aec.game_state, seat) for i, aec in enumerate(aecs) if live[i]]
+            )
             assert obs.dtype == expected.dtype == np.float32
             assert (obs == expected).all(), f"seat {seat}'s observations differ, step {steps}"
         actions = batch.random_actions()
@@ -78,10 +79,13 @@ def test_every_rule_parameter_plays_as_the_aec_env(name, params):
         assert results == {()}  # every game a draw at its first rook move (or lost before it, never here)
 
 
-@pytest.mark.parametrize(("name", "params", "games"), [
-    ("swish", {"setup": "marquisian", "radius": 3}, 40),   # set-up phase on a small board: placements and choices
-    ("squeeze", {"setup": "marquisian", "max_plies": 20}, 40),
-])
+@pytest.mark.parametrize(
+    ("name", "params", "games"),
+    [
+        ("swish", {"setup": "marquisian", "radius": 3}, 40),  # set-up phase on a small board: placements and choices
+        ("squeeze", {"setup": "marquisian", "max_plies": 20}, 40),
+    ],
+)
 def test_set_up_phase_and_choices_play_as_the_aec_env(name, params, games):
     steps, _ = play_lockstep(name, params, games, seed=3)
     assert steps > 25  # 25 placements, the choices, then rook moves
@@ -109,6 +113,7 @@ def test_random_set_up_is_a_legal_placement_drawn_per_board(name, radius):
 @pytest.mark.parametrize("name", GAMES)
 def test_same_seed_same_games_and_boards_differ(name):
     """Long games (Squeeze's random games mostly reach max_plies): compared by observations, not rewards."""
+
     def trace(seed):
         batch = envs.make_batched(name, 16, seed=seed, setup="marquisian")
         out = []
@@ -116,17 +121,21 @@ def test_same_seed_same_games_and_boards_differ(name):
             batch.step(batch.random_actions(), autoreset=True)
             out.append(batch.observe(0).copy())
         return np.stack(out)
+
     a, b, c = trace(5), trace(5), trace(6)
     assert (a == b).all() and not (a == c).all()
     assert len({a[-1, i].tobytes() for i in range(16)}) == 16
 
 
-@pytest.mark.parametrize(("state", "error", "match"), [
-    ("not a state", TypeError, "must be a HexState"),
-    (HexState(bytearray(37), [[], []]), ValueError, "37 cells where this variant's board has 61"),
-    (HexState(bytearray(61), [[0, 1, 2, 3], []]), ValueError, "more than 3 rooks"),
-    (HexState(bytearray(61), [[], []], last_path=tuple(range(10))), ValueError, "last path of 10 cells"),
-])
+@pytest.mark.parametrize(
+    ("state", "error", "match"),
+    [
+        ("not a state", TypeError, "must be a HexState"),
+        (HexState(bytearray(37), [[], []]), ValueError, "37 cells where this variant's board has 61"),
+        (HexState(bytearray(61), [[0, 1, 2, 3], []]), ValueError, "more than 3 rooks"),
+        (HexState(bytearray(61), [[], []], last_path=tuple(range(10))), ValueError, "last path of 10 cells"),
+    ],
+)
 def test_a_state_that_does_not_fit_is_named(state, error, match):
     batch = envs.make_batched("squeeze", 2, seed=0)
     with pytest.raises(error, match=match):
@@ -144,12 +153,15 @@ def test_conversion_keeps_the_set_up_phase():
     np.testing.assert_array_equal(batch.observe(0)[0], batch.observe(0)[2])
 
 
-@pytest.mark.parametrize(("name", "opponent", "num_envs", "steps", "rules"), [
-    ("swish", "random", 64, 300, {}),
-    ("squeeze", "random", 64, 300, {}),
-    ("swish", "easy", 8, 120, {}),
-    ("squeeze", "easy", 8, 120, {"max_plies": 60}),
-])
+@pytest.mark.parametrize(
+    ("name", "opponent", "num_envs", "steps", "rules"),
+    [
+        ("swish", "random", 64, 300, {}),
+        ("squeeze", "random", 64, 300, {}),
+        ("swish", "easy", 8, 120, {}),
+        ("squeeze", "easy", 8, 120, {"max_plies": 60}),
+    ],
+)
 def test_vector_env_plays_the_game(name, opponent, num_envs, steps, rules):
     vec = envs.make_vec(name, num_envs, opponent=opponent, seed=1, **rules)
     game = vec.batch.engine.rules

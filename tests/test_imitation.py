@@ -63,8 +63,11 @@ def test_imitation_settings_refuse_unknown_keys_and_fill_defaults(tmp_path):
 
 
 def test_tiny_run_with_imitation_end_to_end(tmp_path):
-    config = tiny_config("squeeze", params={"setup": "fixed"},
-                         imitation={**imitation_settings({}), "games": 4, "epochs": 1, "opponents": {"easy": 1.0}})
+    config = tiny_config(
+        "squeeze",
+        params={"setup": "fixed"},
+        imitation={**imitation_settings({}), "games": 4, "epochs": 1, "opponents": {"easy": 1.0}},
+    )
     summary = train(config, tmp_path, progress_bar=False, tensorboard=False)
     games = config["eval"]["games"]
     assert summary["imitation"][0]["epoch"] == 1 and (summary["imitation"][0]["win_rate"] * games).is_integer()
@@ -72,15 +75,25 @@ def test_tiny_run_with_imitation_end_to_end(tmp_path):
     assert summary["curve"][0]["timesteps"] == 0, "the curve starts with the imitation-only network"
     opponent = make_opponent("squeeze", summary["policy"], seed=0, setup="fixed")
     legal = []
-    record = play_game("squeeze", [opponent, make_opponent("squeeze", "random", seed=1)], seed=0, setup="fixed",
-                       observer=lambda seat, obs, mask, action: legal.append((seat, bool(mask[action]))))
+    record = play_game(
+        "squeeze",
+        [opponent, make_opponent("squeeze", "random", seed=1)],
+        seed=0,
+        setup="fixed",
+        observer=lambda seat, obs, mask, action: legal.append((seat, bool(mask[action]))),
+    )
     assert all(ok for _, ok in legal) and len(legal) == record.plies
     assert sum(seat == 0 for seat, _ in legal) == len(record.move_seconds[0]) >= 1
 
 
 def test_demonstrations_length():
-    empty = Demonstrations(np.zeros((0, 3), np.float32), np.zeros((0, 2), bool), np.zeros(0, np.int64),
-                           np.zeros(0, bool), np.zeros(0, np.float32))
+    empty = Demonstrations(
+        np.zeros((0, 3), np.float32),
+        np.zeros((0, 2), bool),
+        np.zeros(0, np.int64),
+        np.zeros(0, bool),
+        np.zeros(0, np.float32),
+    )
     assert len(empty) == 0
     with pytest.raises(ValueError, match="no positions recorded"):
         pretrain(None, empty)
@@ -89,9 +102,12 @@ def test_demonstrations_length():
 def test_tiny_run_with_a_value_member_end_to_end(tmp_path):
     from policies.numpy_policy import NumpyPolicy
 
-    config = tiny_config("squeeze", params={"setup": "fixed"},
-                         imitation={**imitation_settings({}), "games": 3, "epochs": 1, "opponents": {"easy": 1.0}},
-                         value_members=[{"imitation": {"games": 2}, "seed": 1}])
+    config = tiny_config(
+        "squeeze",
+        params={"setup": "fixed"},
+        imitation={**imitation_settings({}), "games": 3, "epochs": 1, "opponents": {"easy": 1.0}},
+        value_members=[{"imitation": {"games": 2}, "seed": 1}],
+    )
     summary = train(config, tmp_path, ship_to=tmp_path / "shipped.npz", progress_bar=False, tensorboard=False)
     member_path = tmp_path / "value_member1" / "squeeze_hard.npz"
     assert summary["value_members"][0]["policy"] == str(member_path)
@@ -99,10 +115,18 @@ def test_tiny_run_with_a_value_member_end_to_end(tmp_path):
     ensemble, member = NumpyPolicy(summary["policy"]), NumpyPolicy(member_path)
     assert len(ensemble.value_members) == 2 and len(member.value_members) == 1
     observations = np.random.default_rng(0).random((5, ensemble.obs_size), dtype=np.float32)
-    alone = NumpyPolicy((ensemble.meta, {k: v for k, v in np.load(summary["policy"]).items()
-                                         if k != "meta" and not k.startswith("m1_")}))
-    np.testing.assert_allclose(ensemble.values(observations),
-                               (alone.values(observations) + member.values(observations)) / 2, rtol=1e-5, atol=1e-6)
+    alone = NumpyPolicy(
+        (
+            ensemble.meta,
+            {k: v for k, v in np.load(summary["policy"]).items() if k != "meta" and not k.startswith("m1_")},
+        )
+    )
+    np.testing.assert_allclose(
+        ensemble.values(observations),
+        (alone.values(observations) + member.values(observations)) / 2,
+        rtol=1e-5,
+        atol=1e-6,
+    )
 
 
 @pytest.mark.parametrize("members", [{"imitation": {}}, [{"gmaes": 3}], ["x"]])
@@ -114,8 +138,12 @@ def test_value_members_must_be_a_list_of_config_overrides(tmp_path, members):
 
 
 # (name given, game, rule parameters): configs are found through the registry
-CONFIG_NAMES = [("swival", "swival", {}), ("swahili", "swahili", {"num_players": 2}),
-                ("swahili_4p", "swahili", {"num_players": 4}), ("swimming", "swimming", {"num_players": 4})]
+CONFIG_NAMES = [
+    ("swival", "swival", {}),
+    ("swahili", "swahili", {"num_players": 2}),
+    ("swahili_4p", "swahili", {"num_players": 4}),
+    ("swimming", "swimming", {"num_players": 4}),
+]
 
 
 @pytest.mark.parametrize("name,game,params", CONFIG_NAMES)

@@ -10,8 +10,12 @@ FOLDERS = ("envs", "policies", "training", "scripts", "research", "tests")
 
 
 def test_nothing_edits_sys_path():
-    edits = [str(path.relative_to(ROOT)) for folder in FOLDERS for path in (ROOT / folder).rglob("*.py")
-             if re.search(r"sys\.path\.(insert|append|extend)|sys\.path\s*[+]?=", path.read_text())]
+    edits = [
+        str(path.relative_to(ROOT))
+        for folder in FOLDERS
+        for path in (ROOT / folder).rglob("*.py")
+        if re.search(r"sys\.path\.(insert|append|extend)|sys\.path\s*[+]?=", path.read_text())
+    ]
     assert edits == []
 
 
@@ -20,7 +24,8 @@ def test_research_is_not_installed():
     assert not any(fnmatch("research", pattern) for pattern in include)
     assert not (ROOT / "research" / "__init__.py").exists()
     assert {p.name for p in (ROOT / "scripts").glob("*.py")}.isdisjoint(
-        {"swival_solve.py", "swimming_bound.py", "swimming_reading.py"})
+        {"swival_solve.py", "swimming_bound.py", "swimming_reading.py"}
+    )
 
 
 def test_evaluation_imports_without_torch():
@@ -29,10 +34,12 @@ def test_evaluation_imports_without_torch():
     import subprocess
     import sys
 
-    code = ("import sys; sys.modules['torch'] = None\n"
-            "import policies.evaluation, policies.ladder, policies.report\n"
-            "assert 'torch' not in {m for m in sys.modules if sys.modules[m] is not None}\n"
-            "print(policies.evaluation.wilson_interval(5, 10) != (0.0, 1.0))")
+    code = (
+        "import sys; sys.modules['torch'] = None\n"
+        "import policies.evaluation, policies.ladder, policies.report\n"
+        "assert 'torch' not in {m for m in sys.modules if sys.modules[m] is not None}\n"
+        "print(policies.evaluation.wilson_interval(5, 10) != (0.0, 1.0))"
+    )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert (done.returncode, done.stdout.strip()) == (0, "True"), done.stderr
 
@@ -48,7 +55,10 @@ def test_import_layers_are_declared():
     (contract,) = config["contracts"]
     assert (contract["type"], contract["layers"]) == ("layers", ["scripts", "training", "policies", "envs"])
     assert contract["ignore_imports"] == ["envs.core.opponents -> policies"]
-    missing = [str(d.relative_to(ROOT)) for top in ("envs", "policies", "training", "scripts")
-               for d in [ROOT / top, *(ROOT / top).rglob("*")]
-               if d.is_dir() and d.name != "__pycache__" and any(d.glob("*.py")) and not (d / "__init__.py").exists()]
+    missing = [
+        str(d.relative_to(ROOT))
+        for top in ("envs", "policies", "training", "scripts")
+        for d in [ROOT / top, *(ROOT / top).rglob("*")]
+        if d.is_dir() and d.name != "__pycache__" and any(d.glob("*.py")) and not (d / "__init__.py").exists()
+    ]
     assert missing == []

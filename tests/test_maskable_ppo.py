@@ -17,8 +17,9 @@ torch.set_num_threads(1)
 @pytest.mark.parametrize("name", list(GAMES))
 def test_maskable_ppo_smoke(name):
     vec = make_vec_env(lambda: gymnasium.make(GAMES[name].gym_id, opponent="random"), n_envs=2, seed=0)
-    model = MaskablePPO("MlpPolicy", vec, n_steps=64, batch_size=64, n_epochs=1, seed=0,
-                        policy_kwargs={"net_arch": [32]})
+    model = MaskablePPO(
+        "MlpPolicy", vec, n_steps=64, batch_size=64, n_epochs=1, seed=0, policy_kwargs={"net_arch": [32]}
+    )
     model.learn(256)
     obs = vec.reset()
     masks = get_action_masks(vec)
@@ -27,8 +28,13 @@ def test_maskable_ppo_smoke(name):
 
 
 def test_masks_cross_a_subprocess_vec_env():
-    vec = make_vec_env(lambda: gymnasium.make("swgym/Swival-v0", opponent="easy"), n_envs=2, seed=0,
-                       vec_env_cls=SubprocVecEnv, vec_env_kwargs={"start_method": "fork"})
+    vec = make_vec_env(
+        lambda: gymnasium.make("swgym/Swival-v0", opponent="easy"),
+        n_envs=2,
+        seed=0,
+        vec_env_cls=SubprocVecEnv,
+        vec_env_kwargs={"start_method": "fork"},
+    )
     try:
         model = MaskablePPO("MlpPolicy", vec, n_steps=32, batch_size=64, n_epochs=1, seed=0)
         model.learn(64)

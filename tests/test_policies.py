@@ -31,8 +31,7 @@ def test_numpy_forward_matches_torch(tmp_path):
     from sb3_contrib import MaskablePPO
 
     env = SingleAgentEnv("swival", opponent="random")
-    model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=64, seed=3,
-                        policy_kwargs={"net_arch": [24, 12]})
+    model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=64, seed=3, policy_kwargs={"net_arch": [24, 12]})
     model.learn(64)
     path = export_policy(model.policy, tmp_path / "p.npz", "swival", {})
     numpy_policy = NumpyPolicy(path, game="swival")
@@ -60,8 +59,12 @@ def test_tiny_run_writes_policy_curve_and_summary(swival_policy):
     for name in ("swival_hard.npz", "learning_curve.csv", "learning_curve.png", "summary.json", "config.json"):
         assert (out / name).exists(), name
     games = tiny_config("swival")["eval"]["games"]  # each point is a count of won (and drawn) games over these
-    assert summary["curve"] and all((c["win_rate"] * games).is_integer() and (c["draw_rate"] * games).is_integer()
-                                    and c["win_rate"] + c["draw_rate"] <= 1 for c in summary["curve"])
+    assert summary["curve"] and all(
+        (c["win_rate"] * games).is_integer()
+        and (c["draw_rate"] * games).is_integer()
+        and c["win_rate"] + c["draw_rate"] <= 1
+        for c in summary["curve"]
+    )
     assert list((out / "snapshots").glob("*.npz")), "self-play snapshots were taken"
 
 
@@ -73,8 +76,13 @@ def test_tiny_training_run_end_to_end(name, tmp_path):
     assert isinstance(opponent, NumpyPolicy)
     n = SingleAgentEnv(name, **params).aec.game.num_players
     legal = []  # (seat, whether the move was in the mask) of every move
-    record = play_game(name, [opponent] + [make_opponent(name, "random", seed=1, **params)] * (n - 1), seed=0,
-                       observer=lambda seat, obs, mask, action: legal.append((seat, bool(mask[action]))), **params)
+    record = play_game(
+        name,
+        [opponent] + [make_opponent(name, "random", seed=1, **params)] * (n - 1),
+        seed=0,
+        observer=lambda seat, obs, mask, action: legal.append((seat, bool(mask[action]))),
+        **params,
+    )
     assert all(ok for _, ok in legal) and len(legal) == record.plies
     assert sum(seat == 0 for seat, _ in legal) == len(record.move_seconds[0]) >= 1  # the exported policy moved
 
@@ -139,8 +147,12 @@ def test_hard_without_a_shipped_policy_says_so(monkeypatch, tmp_path):
         policies.load("swival", "hard")
 
 
-SHIPPED = [(name, params) for name in GAMES for params in GAMES[name].variants
-           if policies.shipped_path(name, **params).exists()]
+SHIPPED = [
+    (name, params)
+    for name in GAMES
+    for params in GAMES[name].variants
+    if policies.shipped_path(name, **params).exists()
+]
 
 
 def test_shipped_path_names_the_variant():
@@ -222,20 +234,29 @@ def test_ladder_rates_two_player_rules_and_writes_files(tmp_path):
     assert json_path.exists() and png_path.stat().st_size > 1000
 
 
-@pytest.mark.parametrize("players,wins,draws,losses,expected", [
-    (2, 7, 2, 1, (8.0, 10.0)),     # two players: win 1, draw 1/2
-    (4, 10, 0, 30, (60.0, 120.0)),  # a fair share of wins scores half the pairs
-    (4, 1, 0, 0, (3.0, 3.0)),       # a win beats all three others
-    (4, 0, 0, 1, (1.0, 3.0)),       # a loss: beaten by the winner, tied with the other two losers
-    (4, 0, 1, 0, (1.5, 3.0)),       # nobody won: three ties
-])
+@pytest.mark.parametrize(
+    "players,wins,draws,losses,expected",
+    [
+        (2, 7, 2, 1, (8.0, 10.0)),  # two players: win 1, draw 1/2
+        (4, 10, 0, 30, (60.0, 120.0)),  # a fair share of wins scores half the pairs
+        (4, 1, 0, 0, (3.0, 3.0)),  # a win beats all three others
+        (4, 0, 0, 1, (1.0, 3.0)),  # a loss: beaten by the winner, tied with the other two losers
+        (4, 0, 1, 0, (1.5, 3.0)),  # nobody won: three ties
+    ],
+)
 def test_lone_entrant_scores_pair_by_pair(players, wins, draws, losses, expected):
     from envs.core.match import SeriesResult
     from policies.ladder import lone_entrant_score
 
     games = wins + draws + losses
-    result = SeriesResult(["a"] + ["b"] * (players - 1), [wins] + [0] * (players - 1),
-                          [draws] * players, [losses] + [0] * (players - 1), [0.0] * players, games)
+    result = SeriesResult(
+        ["a"] + ["b"] * (players - 1),
+        [wins] + [0] * (players - 1),
+        [draws] * players,
+        [losses] + [0] * (players - 1),
+        [0.0] * players,
+        games,
+    )
     assert lone_entrant_score(result) == expected
 
 
@@ -245,14 +266,21 @@ def test_four_player_ladder_plays_each_pair_both_ways(tmp_path):
     result = ladder("swahili", ["random", "medium"], games=4, seed=0, params={"num_players": 4})
     assert result["players"] == 4
     assert [(p["a"], p["b"], p["seats"], p["a_wins"], p["draws"], p["b_wins"]) for p in result["pairs"]] == [
-        ("random", "medium", "1 x a, 3 x b", 0, 0, 4), ("medium", "random", "1 x a, 3 x b", 4, 0, 0)]
+        ("random", "medium", "1 x a, 3 x b", 0, 0, 4),
+        ("medium", "random", "1 x a, 3 x b", 4, 0, 0),
+    ]
     # pair by pair: lone medium 4 wins = 12 of 12 pairs; lone random 4 losses = 4 of 12 (ties with the other losers)
     assert result["elo"]["random"] == 0 and round(result["elo"]["medium"]) == 263
     assert save_ladder(result, tmp_path)[1].stat().st_size > 1000
 
 
-@pytest.mark.parametrize("game,potential,params", [("twirls", "twirls_groups", {"board_size": 8, "max_plies": 40}),
-                                                   ("squeeze", "hex_store_lead", {"setup": "fixed"})])
+@pytest.mark.parametrize(
+    "game,potential,params",
+    [
+        ("twirls", "twirls_groups", {"board_size": 8, "max_plies": 40}),
+        ("squeeze", "hex_store_lead", {"setup": "fixed"}),
+    ],
+)
 def test_shaping_telescopes_to_the_game_reward(game, potential, params):
     from training.shaping import ShapedReward
 
@@ -306,8 +334,9 @@ def test_value_members_must_match_the_policy_file(tmp_path):
         add_value_members(target, [tmp_path / "swish.npz"])
 
 
-@pytest.mark.parametrize("search,message", [({"depth": 3, "quiesence": 2}, "quiesence"),
-                                            ({"depth": 3, "order_by": "hunch"}, "order_by")])
+@pytest.mark.parametrize(
+    "search,message", [({"depth": 3, "quiesence": 2}, "quiesence"), ({"depth": 3, "order_by": "hunch"}, "order_by")]
+)
 def test_bad_search_settings_in_a_policy_file_are_named(tmp_path, search, message):
     from policies.numpy_policy import read_policy_file
 
@@ -335,8 +364,9 @@ def test_search_kind_picks_the_search(tmp_path):
     from policies.search import PolicySearch
 
     params = {"num_players": 4}
-    path = _with_search(tmp_path, "swimming", params,
-                        {"kind": "rollouts", "samples": 4, "width": 2, "always": [10, 11]})
+    path = _with_search(
+        tmp_path, "swimming", params, {"kind": "rollouts", "samples": 4, "width": 2, "always": [10, 11]}
+    )
     opponent = policies.load("swimming", str(path), seed=1, **params)
     assert isinstance(opponent, RolloutSearch)
     assert (opponent.samples, opponent.width, opponent.always) == (4, 2, (10, 11))
@@ -344,10 +374,13 @@ def test_search_kind_picks_the_search(tmp_path):
     assert isinstance(policies.load("swival", str(path)), PolicySearch)
 
 
-@pytest.mark.parametrize("search,message", [
-    ({"kind": "mcts"}, "unknown search kind 'mcts'; known: alphabeta, rollouts"),
-    ({"kind": "rollouts", "samples": 0}, "its search settings .*samples"),
-])
+@pytest.mark.parametrize(
+    "search,message",
+    [
+        ({"kind": "mcts"}, "unknown search kind 'mcts'; known: alphabeta, rollouts"),
+        ({"kind": "rollouts", "samples": 0}, "its search settings .*samples"),
+    ],
+)
 def test_bad_search_kind_in_a_policy_file_is_named(tmp_path, search, message):
     path = _with_search(tmp_path, "swimming", {"num_players": 4}, search)
     with pytest.raises(policies.PolicyFileError, match=f"with_search.npz: .*{message}"):
@@ -360,8 +393,11 @@ def test_shipped_search_settings_are_the_training_configs(name, params):
     from training.selfplay import CONFIG_DIR, load_config
 
     shipped = policies.shipped_path(name, **params)
-    configs = [c for c in map(load_config, map(str, sorted(CONFIG_DIR.glob("*.json"))))
-               if c["game"] == name and policies.shipped_path(name, **c["params"]) == shipped]
+    configs = [
+        c
+        for c in map(load_config, map(str, sorted(CONFIG_DIR.glob("*.json"))))
+        if c["game"] == name and policies.shipped_path(name, **c["params"]) == shipped
+    ]
     assert len(configs) == 1, f"{shipped.name}: {len(configs)} training configs ship it"
     assert NumpyPolicy(shipped).meta.get("search") == configs[0].get("search")
 
@@ -376,6 +412,6 @@ def test_masked_softmax_takes_each_row_of_a_batch_apart():
     assert probs[0] == pytest.approx([e[0] / e.sum(), e[1] / e.sum(), 0.0, e[2] / e.sum()])
     assert probs[1] == pytest.approx([1.0, 0.0, 0.0, 0.0])  # e**-1000 is 0 in floats
     log_probs = masked_log_softmax(logits, mask)
-    assert log_probs[1, 1] == pytest.approx(-1000.0)     # ... but its log is kept
+    assert log_probs[1, 1] == pytest.approx(-1000.0)  # ... but its log is kept
     assert np.isneginf(log_probs[~mask]).all()
     assert np.exp(log_probs[0]) == pytest.approx(probs[0])

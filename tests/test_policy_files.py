@@ -19,6 +19,7 @@ SWAHILI_4 = policies.shipped_path("swahili", num_players=4)
 
 # -- rules: the file's and the env's, both complete, compared at load (item 3) ------------------
 
+
 def test_four_player_policy_refused_for_two_player_rules_at_load():
     both = r"num_players': 4.*the env's rules are .*num_players': 2.*num_players: 4 in the file, 2 in the env"
     with pytest.raises(PolicyFileError, match=both):
@@ -62,6 +63,7 @@ def test_twirls_policy_refused_for_the_8x8_board_at_load():
 
 # -- malformed files (item 9) ---------------------------------------------------------------------
 
+
 def _shipped():
     meta, arrays = read_policy_file(policies.shipped_path("swival"))
     return meta, {k: np.array(v) for k, v in arrays.items()}
@@ -76,8 +78,9 @@ def _huge_member(path):
     """An archive whose pi_w0 header declares 10^12 float32s over 16 bytes of data."""
     meta, arrays = _shipped()
     buffer = io.BytesIO()
-    np.lib.format.write_array_header_1_0(buffer, {"descr": "<f4", "fortran_order": False,
-                                                  "shape": (1_000_000, 1_000_000)})
+    np.lib.format.write_array_header_1_0(
+        buffer, {"descr": "<f4", "fortran_order": False, "shape": (1_000_000, 1_000_000)}
+    )
     buffer.write(b"\0" * 16)
     _npz(path, meta, {k: v for k, v in arrays.items() if k != "pi_w0"})
     with zipfile.ZipFile(path, "a") as z:
@@ -92,6 +95,7 @@ def _edit(change):
             _npz(path, meta, arrays, meta_json=result)
         else:
             _npz(path, meta, arrays)
+
     return build
 
 
@@ -106,6 +110,7 @@ def _set(name, value):
 def _poke(name, value):
     def change(meta, arrays):
         arrays[name].flat[0] = value
+
     return _edit(change)
 
 
@@ -121,6 +126,7 @@ def _npy_named_npz(path):
 def _bytes(data):
     def build(path):
         path.write_bytes(data)
+
     return build
 
 
@@ -157,8 +163,11 @@ BAD_FILES = [  # (case, builder, fragment of the error)
     ("null meta", _edit(lambda m, a: "null"), "its meta is NoneType None, expected a JSON object"),
     ("list meta", _edit(lambda m, a: "[1, 2]"), "its meta is list [1, 2], expected a JSON object"),
     ("number meta", _edit(lambda m, a: "3.5"), "its meta is float 3.5, expected a JSON object"),
-    ("meta not a string", lambda path: np.savez(path, meta=np.zeros(2), **_shipped()[1]),
-     "its meta is a float64 array of shape (2,), expected one JSON string"),
+    (
+        "meta not a string",
+        lambda path: np.savez(path, meta=np.zeros(2), **_shipped()[1]),
+        "its meta is a float64 array of shape (2,), expected one JSON string",
+    ),
     ("search is a list", _meta("search", [3, 2]), "its meta has search = [3, 2], expected an object"),
     ("params is a list", _meta("params", [1]), "its meta has params = [1], expected an object"),
     ("num_actions text", _meta("num_actions", "73"), "its meta has num_actions = '73', expected a positive int"),
@@ -176,11 +185,17 @@ BAD_FILES = [  # (case, builder, fragment of the error)
     ("layer counts not ints", _meta("layers", {"pi": "2"}), "its meta has layers = {'pi': '2'}"),
     ("NaN weight", _poke("pi_w1", np.nan), "array 'pi_w1' holds NaN or infinite numbers"),
     ("infinite bias", _poke("value_b", np.inf), "array 'value_b' holds NaN or infinite numbers"),
-    ("observation size", _edit(_smaller_observation),
-     "takes 77 observation values and gives 73 actions; swival with rules {} has 78 and 73"),
+    (
+        "observation size",
+        _edit(_smaller_observation),
+        "takes 77 observation values and gives 73 actions; swival with rules {} has 78 and 73",
+    ),
     ("action count", _edit(_fewer_actions), "takes 78 observation values and gives 72 actions; swival"),
-    ("random bytes", _bytes(bytes(np.random.default_rng(0).integers(0, 256, 300, dtype=np.uint8))),
-     "is not a policy file"),
+    (
+        "random bytes",
+        _bytes(bytes(np.random.default_rng(0).integers(0, 256, 300, dtype=np.uint8))),
+        "is not a policy file",
+    ),
     ("empty file", _bytes(b""), "is empty: not a policy file"),
     ("truncated zip", _truncated, "is truncated or corrupt"),
 ]
@@ -229,6 +244,7 @@ def test_in_memory_policy_is_checked_too():
 
 # -- SB3 .zip opponents: read as data, never unpickled unless trusted (item 10) ---------------------
 
+
 class _Payload:
     """Unpickling this runs a shell command that creates ``marker``."""
 
@@ -261,8 +277,16 @@ def sb3_models(tmp_path_factory):
     models = {}
     variants = (("tanh", {"net_arch": [16, 16]}), ("relu", {"net_arch": [16], "activation_fn": torch.nn.ReLU}))
     for name, kwargs in variants:
-        model = MaskablePPO("MlpPolicy", SingleAgentEnv("swival"), n_steps=64, batch_size=32, n_epochs=1, seed=0,
-                            policy_kwargs=kwargs, device="cpu")
+        model = MaskablePPO(
+            "MlpPolicy",
+            SingleAgentEnv("swival"),
+            n_steps=64,
+            batch_size=32,
+            n_epochs=1,
+            seed=0,
+            policy_kwargs=kwargs,
+            device="cpu",
+        )
         model.learn(64)
         model.save(folder / f"{name}.zip")
         models[name] = (model, folder / f"{name}.zip")

@@ -36,10 +36,15 @@ def test_tianshou_dqn_against_random_on_pettingzooenv(game, rules):
     torch.manual_seed(0)
     obs_size = int(np.prod(env.observation_space["observation"].shape))
     net = Net(state_shape=obs_size, action_shape=env.action_space.n, hidden_sizes=[64, 64])
-    learner = DQN(policy=DiscreteQLearningPolicy(model=net, action_space=env.action_space, eps_training=0.1),
-                  optim=AdamOptimizerFactory(lr=1e-3), gamma=0.99, target_update_freq=50)
-    players = [learner] + [MARLRandomDiscreteMaskedOffPolicyAlgorithm(action_space=env.action_space)
-                           for _ in env.agents[1:]]
+    learner = DQN(
+        policy=DiscreteQLearningPolicy(model=net, action_space=env.action_space, eps_training=0.1),
+        optim=AdamOptimizerFactory(lr=1e-3),
+        gamma=0.99,
+        target_update_freq=50,
+    )
+    players = [learner] + [
+        MARLRandomDiscreteMaskedOffPolicyAlgorithm(action_space=env.action_space) for _ in env.agents[1:]
+    ]
     algorithm = MultiAgentOffPolicyAlgorithm(algorithms=players, env=env)
     train_envs = DummyVectorEnv([make for _ in range(2)])
     train_envs.seed(0)

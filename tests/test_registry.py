@@ -45,9 +45,14 @@ def test_training_configs_are_the_registry_ones():
 
 
 def test_shipped_policies_are_the_configs_ones():
-    shipped = {policy_file(json.loads((CONFIG_DIR / f"{config}.json").read_text())["game"],
-                           **json.loads((CONFIG_DIR / f"{config}.json").read_text()).get("params", {}))
-               for e in GAMES.values() for config in e.configs}
+    shipped = {
+        policy_file(
+            json.loads((CONFIG_DIR / f"{config}.json").read_text())["game"],
+            **json.loads((CONFIG_DIR / f"{config}.json").read_text()).get("params", {}),
+        )
+        for e in GAMES.values()
+        for config in e.configs
+    }
     assert shipped == {path.name for path in policies.POLICY_DIR.glob("*.npz")}
     for name in GAMES:
         assert policies.shipped_path(name, **entry(name).variants[0]).exists(), name
@@ -78,11 +83,14 @@ def test_variant_label():
     assert variant_label({"setup": "fixed", "num_players": 3}) == "num_players-3_setup-fixed"
 
 
-@pytest.mark.parametrize("game,params,match,golden", [
-    ("swival", {}, ("easy", "medium"), "swival_easy-vs-medium.txt"),
-    ("swimming", {"num_players": 4}, ("hard", "medium"), "swimming_num_players-4_hard-vs-medium.txt"),
-    ("twirls", {"board_size": 8}, None, "twirls_board_size-8.txt"),
-])
+@pytest.mark.parametrize(
+    "game,params,match,golden",
+    [
+        ("swival", {}, ("easy", "medium"), "swival_easy-vs-medium.txt"),
+        ("swimming", {"num_players": 4}, ("hard", "medium"), "swimming_num_players-4_hard-vs-medium.txt"),
+        ("twirls", {"board_size": 8}, None, "twirls_board_size-8.txt"),
+    ],
+)
 def test_bot_match_golden_file_names(game, params, match, golden):
     assert entry(game).golden_file(params, match) == golden
 

@@ -117,8 +117,9 @@ def test_out_of_range_and_none_are_named(kind):
         return
     with pytest.raises(RuleError if kind == "raw" else AssertionError, match=r"73.*\[0, 73\)"):
         env.step(73)
-    with pytest.raises(ValueError,
-                       match="player_0 is still in the game; step\\(None\\) is only for agents that are done"):
+    with pytest.raises(
+        ValueError, match="player_0 is still in the game; step\\(None\\) is only for agents that are done"
+    ):
         env.step(None)
     assert env.agent_selection == "player_0" and not any(env.terminations.values())
 
@@ -143,6 +144,7 @@ def test_maskable_ppo_predict_output_plays_in_the_single_agent_env():
 
 # -- 2. Swimming: every coin reaches the learner ---------------------------------------------------------
 
+
 def test_swimming_single_agent_return_is_the_learner_s_coin_result():
     env = SingleAgentEnv("swimming", opponent="easy")
     learner_bot = make_opponent("swimming", "easy", seed=1)  # plays the learner's seat in odd episodes: some wins
@@ -166,6 +168,7 @@ def test_swimming_single_agent_return_is_the_learner_s_coin_result():
 
 # -- 6. copies of a live env play on identically --------------------------------------------------------
 
+
 def _copies(env):
     return [copy.deepcopy(env), pickle.loads(pickle.dumps(env))]
 
@@ -178,8 +181,18 @@ def _play_on_aec(envs_, rng):
         for e in envs_:
             agent = e.agent_selection
             obs, reward, terminated, truncated, _ = e.last()
-            views.append((agent, obs["observation"].tobytes(), obs["action_mask"].tobytes(), reward,
-                          terminated, truncated, dict(e.rewards), dict(e.terminations)))
+            views.append(
+                (
+                    agent,
+                    obs["observation"].tobytes(),
+                    obs["action_mask"].tobytes(),
+                    reward,
+                    terminated,
+                    truncated,
+                    dict(e.rewards),
+                    dict(e.terminations),
+                )
+            )
         assert all(v == views[0] for v in views[1:])
         agent, _, mask, _, terminated, truncated = views[0][:6]
         if terminated or truncated:
@@ -243,6 +256,7 @@ def test_a_copy_of_a_rendering_env_draws_its_own_canvas():
 
 # -- 7. the mask handed out cannot change the game -------------------------------------------------------
 
+
 def test_the_mask_handed_out_cannot_be_edited():
     env = envs.make_raw("swival")
     env.reset(seed=0)
@@ -255,6 +269,7 @@ def test_the_mask_handed_out_cannot_be_edited():
 
 
 # -- 8. a failing opponent ends the episode, named -------------------------------------------------------
+
 
 class Broken:
     """An opponent that raises."""
@@ -285,12 +300,15 @@ class Cheat:
         return f"Cheat({self.action})"
 
 
-@pytest.mark.parametrize("opponent,named", [
-    (Broken(), r"Broken\(\).*divides by zero"),
-    (Cheat(0), r"Cheat\(0\).*illegal action 0"),
-    (Cheat(99), r"Cheat\(99\).*99"),
-    (Cheat(1.5), r"Cheat\(1.5\).*1.5"),
-])
+@pytest.mark.parametrize(
+    "opponent,named",
+    [
+        (Broken(), r"Broken\(\).*divides by zero"),
+        (Cheat(0), r"Cheat\(0\).*illegal action 0"),
+        (Cheat(99), r"Cheat\(99\).*99"),
+        (Cheat(1.5), r"Cheat\(1.5\).*1.5"),
+    ],
+)
 def test_a_failing_opponent_ends_the_episode_with_its_name_and_move(opponent, named):
     env = SingleAgentEnv("swival", opponent=opponent, seat=0)
     env.reset(seed=0)
@@ -336,6 +354,7 @@ def test_bad_seeds_are_refused_by_name(kind, seed):
 
 
 # -- smaller: the mask's dtype ----------------------------------------------------------------------------
+
 
 def test_action_masks_are_bool_and_int8_on_request():
     env = SingleAgentEnv("swival", opponent="random", seat=0)
@@ -390,9 +409,11 @@ def test_gymnasium_finds_the_ids_without_import_envs():
     import subprocess
     import sys
 
-    code = ("import gymnasium, sys; assert 'envs' not in sys.modules; "
-            "e = gymnasium.make('envs:swgym/Swival-v0', opponent='random'); e.reset(seed=0); "
-            "v = gymnasium.make_vec('envs:swgym/Swival-v0', num_envs=2, vectorization_mode='vector_entry_point'); "
-            "print(type(e.unwrapped).__name__, type(v).__name__)")
+    code = (
+        "import gymnasium, sys; assert 'envs' not in sys.modules; "
+        "e = gymnasium.make('envs:swgym/Swival-v0', opponent='random'); e.reset(seed=0); "
+        "v = gymnasium.make_vec('envs:swgym/Swival-v0', num_envs=2, vectorization_mode='vector_entry_point'); "
+        "print(type(e.unwrapped).__name__, type(v).__name__)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["SingleAgentEnv", "BatchedVectorEnv"]

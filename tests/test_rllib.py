@@ -62,8 +62,9 @@ def test_env_gives_one_observation_a_step_with_the_mask_and_every_seat_its_end(g
         for o in obs.values():
             assert space.contains(o), o
     final_obs = steps[-1][0]
-    assert set(final_obs) | {a for s in steps[:-1] for a, t in s[2].items() if t and a != "__all__"} \
-        == set(env.possible_agents)
+    assert set(final_obs) | {a for s in steps[:-1] for a, t in s[2].items() if t and a != "__all__"} == set(
+        env.possible_agents
+    )
     for o in final_obs.values():
         assert o[MASK_KEY].any()  # never an all-masked row for a network to read
 
@@ -104,16 +105,22 @@ def _module(game, rules, net_arch, activation):
     env = TurnBasedMultiAgentEnv({"game": game, "params": rules})
     agent = env.possible_agents[0]
     torch.manual_seed(0)
-    module = MaskedActorCritic(observation_space=env.observation_spaces[agent], action_space=env.action_spaces[agent],
-                               model_config={"net_arch": net_arch, "activation": activation})
+    module = MaskedActorCritic(
+        observation_space=env.observation_spaces[agent],
+        action_space=env.action_spaces[agent],
+        model_config={"net_arch": net_arch, "activation": activation},
+    )
     return env, module
 
 
-@pytest.mark.parametrize("game,rules,net_arch,activation", [
-    ("swival", {}, [64, 32], "tanh"),
-    ("swahili", {"num_players": 4}, [32], "relu"),
-    ("swimming", {}, [16, 16, 16], "tanh"),
-])
+@pytest.mark.parametrize(
+    "game,rules,net_arch,activation",
+    [
+        ("swival", {}, [64, 32], "tanh"),
+        ("swahili", {"num_players": 4}, [32], "relu"),
+        ("swimming", {}, [16, 16, 16], "tanh"),
+    ],
+)
 def test_exported_network_gives_torchs_action_probabilities_and_values_in_numpy(game, rules, net_arch, activation):
     env, module = _module(game, rules, net_arch, activation)
     rng = np.random.default_rng(0)
@@ -180,20 +187,36 @@ def ray_local():
 
 
 @pytest.mark.parametrize("game,rules", E2E)
-def test_short_self_play_run_exports_a_policy_that_plays_a_legal_game_with_numpy(ray_local, tmp_path, game, rules,
-                                                                                 capsys):
+def test_short_self_play_run_exports_a_policy_that_plays_a_legal_game_with_numpy(
+    ray_local, tmp_path, game, rules, capsys
+):
     from training.rllib import train
 
-    summary = train(game, tmp_path, log=lambda line: None, params=rules, iterations=2, train_batch_size=300,
-                    minibatch_size=100, num_epochs=1, snapshots=2, snapshot_every=1, eval_every=0, eval_games=2,
-                    eval_opponents=["random"], num_env_runners=1, num_envs_per_env_runner=2)
+    summary = train(
+        game,
+        tmp_path,
+        log=lambda line: None,
+        params=rules,
+        iterations=2,
+        train_batch_size=300,
+        minibatch_size=100,
+        num_epochs=1,
+        snapshots=2,
+        snapshot_every=1,
+        eval_every=0,
+        eval_games=2,
+        eval_opponents=["random"],
+        num_env_runners=1,
+        num_envs_per_env_runner=2,
+    )
     assert summary["env_steps"] >= 600
     assert set(summary["curve"][-1]["eval"]) == {"random"}
     policy = NumpyPolicy(summary["policy"], game=game, params=rules)  # the file, checked against the env
     assert policy.meta["trained_with"] == "rllib"
-    players = [policy] + [NumpyPolicy(summary["policy"], game=game, params=rules, temperature=1.0, seed=s)
-                          for s in range(len(TurnBasedMultiAgentEnv({"game": game, "params": rules}).possible_agents)
-                                         - 1)]
+    players = [policy] + [
+        NumpyPolicy(summary["policy"], game=game, params=rules, temperature=1.0, seed=s)
+        for s in range(len(TurnBasedMultiAgentEnv({"game": game, "params": rules}).possible_agents) - 1)
+    ]
     record = play_game(game, players, seed=1, **rules)  # the raw env: an illegal move would raise
     assert record.plies > 0
     from scripts.cli import main  # and as an opponent in swgym eval, by its path
@@ -215,8 +238,26 @@ def test_swgym_train_backend_rllib_hands_rules_steps_and_cluster_to_train(monkey
         return {"game": game, "policy": str(out / "p.npz"), "curve": [], "settings": {}}
 
     monkeypatch.setattr(training.rllib, "train", fake_train)
-    main(["train", "swahili", "--backend", "rllib", "--rule", "num_players=4", "--steps", "9000",
-          "--address", "auto", "--env-runners", "2", "--seed", "3", "--out", str(tmp_path)])
+    main(
+        [
+            "train",
+            "swahili",
+            "--backend",
+            "rllib",
+            "--rule",
+            "num_players=4",
+            "--steps",
+            "9000",
+            "--address",
+            "auto",
+            "--env-runners",
+            "2",
+            "--seed",
+            "3",
+            "--out",
+            str(tmp_path),
+        ]
+    )
     ((game, out, address, overrides),) = calls
     assert (game, out, address) == ("swahili", tmp_path, "auto")
     assert overrides == {"iterations": 3, "num_env_runners": 2, "seed": 3, "params": {"num_players": 4}}
@@ -233,8 +274,15 @@ def test_swgym_train_backend_rllib_refuses_what_only_sb3_does():
 def test_a_snapshot_slot_gets_mains_weights_in_the_learner_and_the_env_runners(ray_local):
     from training.rllib import build_config, copy_module, settings
 
-    s = settings("swival", num_env_runners=1, num_envs_per_env_runner=1, snapshots=1, train_batch_size=100,
-                 minibatch_size=50, num_epochs=1)
+    s = settings(
+        "swival",
+        num_env_runners=1,
+        num_envs_per_env_runner=1,
+        snapshots=1,
+        train_batch_size=100,
+        minibatch_size=50,
+        num_epochs=1,
+    )
     config, _ = build_config("swival", s)
     algo = config.build_algo()
     try:
@@ -245,7 +293,8 @@ def test_a_snapshot_slot_gets_mains_weights_in_the_learner_and_the_env_runners(r
         learner = algo.learner_group.get_weights(module_ids=["main", "snapshot_0"])
         (runner,) = algo.env_runner_group.foreach_env_runner(
             lambda er: {k: v.detach().numpy() for k, v in er.module["snapshot_0"].state_dict().items()},
-            local_env_runner=False)
+            local_env_runner=False,
+        )
         for name, value in learner["main"].items():
             np.testing.assert_array_equal(learner["snapshot_0"][name], value)
             np.testing.assert_array_equal(runner[name], value)

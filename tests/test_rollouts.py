@@ -32,9 +32,20 @@ def table(hand, middle, shown=("", ""), put_aside=""):
         missing = 3 - len(k)
         hands.append(sorted(k + rest[:missing]))
         rest = rest[missing:]
-    state = SwimmingState(coins=[3, 3, 3], active=[True] * 3, dealer=2, hands=hands, middle=cards(middle),
-                          deck=rest, public=[0] + [sum(1 << c for c in k) for k in known],
-                          discards=sum(1 << c for c in cards(put_aside)), phase=1, to_move=0, turns=3, round=1)
+    state = SwimmingState(
+        coins=[3, 3, 3],
+        active=[True] * 3,
+        dealer=2,
+        hands=hands,
+        middle=cards(middle),
+        deck=rest,
+        public=[0] + [sum(1 << c for c in k) for k in known],
+        discards=sum(1 << c for c in cards(put_aside)),
+        phase=1,
+        to_move=0,
+        turns=3,
+        round=1,
+    )
     return game, state
 
 
@@ -49,17 +60,27 @@ def swap(game, state, give, take):
 BINGO = dict(hand="AS KS 7D", middle="QS AH 8C", shown=("10H JH QH", "10C JC QC"), put_aside="AD AC")
 
 
-@pytest.mark.parametrize("width,always,expected", [
-    (1, (), "pass"),          # only the network's favourite is played out: nothing to compare
-    (1, ("bingo",), "bingo"),  # the Bingo swap is played out too, and never loses
-    (2, (), "bingo"),         # the network's second choice is the Bingo swap
-])
+@pytest.mark.parametrize(
+    "width,always,expected",
+    [
+        (1, (), "pass"),  # only the network's favourite is played out: nothing to compare
+        (1, ("bingo",), "bingo"),  # the Bingo swap is played out too, and never loses
+        (2, (), "bingo"),  # the network's second choice is the Bingo swap
+    ],
+)
 def test_play_outs_pick_the_move_that_loses_least(width, always, expected):
     game, state = table(**BINGO)
     bingo = swap(game, state, "7D", "QS")
     name = {"pass": PASS, "bingo": bingo}
-    search = RolloutSearch(preference_policy([PASS, bingo], "swimming", PARAMS), "swimming", PARAMS,
-                           samples=16, width=width, always=[name[a] for a in always], seed=0)
+    search = RolloutSearch(
+        preference_policy([PASS, bingo], "swimming", PARAMS),
+        "swimming",
+        PARAMS,
+        samples=16,
+        width=width,
+        always=[name[a] for a in always],
+        seed=0,
+    )
     assert search.best_move(state) == name[expected]
     if len(search.scores) > 1:
         assert search.scores == {PASS: 1.0, bingo: 0.0}
@@ -70,8 +91,15 @@ def test_equal_shares_go_to_the_networks_favourite():
     game, state = table(**BINGO)
     keep_8c, keep_ah = swap(game, state, "7D", "8C"), swap(game, state, "7D", "AH")
     for order in ([keep_8c, keep_ah], [keep_ah, keep_8c]):
-        search = RolloutSearch(preference_policy([PASS, *order], "swimming", PARAMS), "swimming", PARAMS,
-                               samples=8, width=1, always=order[::-1], seed=0)
+        search = RolloutSearch(
+            preference_policy([PASS, *order], "swimming", PARAMS),
+            "swimming",
+            PARAMS,
+            samples=8,
+            width=1,
+            always=order[::-1],
+            seed=0,
+        )
         assert search.best_move(state) == PASS  # all three lose every deal: the favourite
         assert set(search.scores.values()) == {1.0}
 
@@ -81,8 +109,15 @@ def test_knock_is_played_out_when_it_beats_the_networks_favourite():
     # three cards with the middle: knocking ends the round after one more turn each, while swapping gives the
     # 30 away.
     game, state = table("AC KC 9C", "7D 8H 9S", shown=("10H JH", "10S JS"))
-    search = RolloutSearch(preference_policy([9, PASS], "swimming", PARAMS), "swimming", PARAMS,
-                           samples=24, width=1, always=[KNOCK], seed=0)
+    search = RolloutSearch(
+        preference_policy([9, PASS], "swimming", PARAMS),
+        "swimming",
+        PARAMS,
+        samples=24,
+        width=1,
+        always=[KNOCK],
+        seed=0,
+    )
     assert search.best_move(state) == KNOCK
     assert search.scores[KNOCK] < search.scores[9]
 
@@ -111,8 +146,13 @@ def test_whole_game_with_legal_moves_and_the_same_seed_the_same_game(settings):
         search = RolloutSearch(policy, "swimming", PARAMS, samples=4, width=2, always=[KNOCK], **settings)
         players = [search] + [make_opponent("swimming", "easy", seed=s, **PARAMS) for s in (1, 2)]
         moves = []
-        record = play_game("swimming", players, seed=0, **PARAMS,
-                           observer=lambda seat, obs, mask, action: moves.append((seat, action, bool(mask[action]))))
+        record = play_game(
+            "swimming",
+            players,
+            seed=0,
+            **PARAMS,
+            observer=lambda seat, obs, mask, action: moves.append((seat, action, bool(mask[action]))),
+        )
         return record, moves
 
     record, moves = game_record()
@@ -128,9 +168,16 @@ def holding_policy(card, action):
     w0[card, 0] = 3.0  # observation 0-31: the own hand
     head = np.zeros((4, policy.num_actions), np.float32)
     head[0, action] = 10.0
-    arrays = {"pi_w0": w0, "pi_b0": np.zeros(4, np.float32), "vf_w0": w0, "vf_b0": np.zeros(4, np.float32),
-              "action_w": head, "action_b": np.zeros(policy.num_actions, np.float32),
-              "value_w": np.zeros((4, 1), np.float32), "value_b": np.zeros(1, np.float32)}
+    arrays = {
+        "pi_w0": w0,
+        "pi_b0": np.zeros(4, np.float32),
+        "vf_w0": w0,
+        "vf_b0": np.zeros(4, np.float32),
+        "action_w": head,
+        "action_b": np.zeros(policy.num_actions, np.float32),
+        "value_w": np.zeros((4, 1), np.float32),
+        "value_b": np.zeros(1, np.float32),
+    }
     return NumpyPolicy((policy.meta, arrays))
 
 
@@ -151,17 +198,19 @@ def test_deals_are_weighed_by_how_likely_the_others_moves_were(power):
     # Deals giving JD to seat 1 or 2 explain their passes 12 times better than deals leaving it in the stock.
     game, state = passed_round()
     jd = parse_card("JD")
-    search = RolloutSearch(holding_policy(jd, PASS), "swimming", PARAMS, samples=8, belief_deals=200,
-                           belief_power=power, seed=0)
+    search = RolloutSearch(
+        holding_policy(jd, PASS), "swimming", PARAMS, samples=8, belief_deals=200, belief_power=power, seed=0
+    )
     deals = [game.determinize(state, 0, np.random.default_rng(k)) for k in range(200)]
     weights = search.belief_weights(deals, 0)
     held = np.array([jd in deal.hands[1] or jd in deal.hands[2] for deal in deals])
     assert 0 < held.sum() < len(deals)
     assert weights.sum() == pytest.approx(1.0)
-    assert weights[held].mean() / weights[~held].mean() == pytest.approx(12.0 ** power, rel=0.01)
+    assert weights[held].mean() / weights[~held].mean() == pytest.approx(12.0**power, rel=0.01)
     assert np.ptp(weights[held]) < 1e-9 and np.ptp(weights[~held]) < 1e-9
-    position_blind = RolloutSearch(preference_policy([PASS], "swimming", PARAMS), "swimming", PARAMS, samples=8,
-                                   belief_deals=200, seed=0)
+    position_blind = RolloutSearch(
+        preference_policy([PASS], "swimming", PARAMS), "swimming", PARAMS, samples=8, belief_deals=200, seed=0
+    )
     assert np.ptp(position_blind.belief_weights(deals, 0)) < 1e-12  # a network blind to the hand tells nothing
 
 
@@ -170,40 +219,53 @@ def test_played_out_deals_are_drawn_by_their_weights():
     jd = parse_card("JD")
     held = lambda deals: np.mean([jd in d.hands[1] or jd in d.hands[2] for d in deals])  # noqa: E731
     uniform = RolloutSearch(holding_policy(jd, PASS), "swimming", PARAMS, samples=100, seed=0)
-    weighed = RolloutSearch(holding_policy(jd, PASS), "swimming", PARAMS, samples=100, belief_deals=400,
-                            belief_power=4.0, seed=0)
+    weighed = RolloutSearch(
+        holding_policy(jd, PASS), "swimming", PARAMS, samples=100, belief_deals=400, belief_power=4.0, seed=0
+    )
     assert held(uniform.deals(state, 0)) < 0.4 < 0.9 < held(weighed.deals(state, 0))
     fresh_round = table("9H QH 7S", "8C QD KD")[1]  # nobody has moved: the first deals, unweighed
     assert weighed.belief_weights([fresh_round], 0) is None and len(weighed.deals(fresh_round, 0)) == 100
 
 
-@pytest.mark.parametrize("network_order,network_moves,knocks", [
-    ([PASS], (), True),          # the easy bot knocks at 30 by itself
-    ([PASS], (KNOCK,), False),   # the network times the knocks: it (almost) never knocks
-    ([KNOCK], (KNOCK,), True),   # the network knocks first of all
-])
+@pytest.mark.parametrize(
+    "network_order,network_moves,knocks",
+    [
+        ([PASS], (), True),  # the easy bot knocks at 30 by itself
+        ([PASS], (KNOCK,), False),  # the network times the knocks: it (almost) never knocks
+        ([KNOCK], (KNOCK,), True),  # the network knocks first of all
+    ],
+)
 def test_the_network_times_its_moves_in_the_play_outs(network_order, network_moves, knocks):
     game, state = table("AC KC 9C", "7D 8H 9S")  # 30 points, knocking allowed
-    search = RolloutSearch(preference_policy(network_order, "swimming", PARAMS), "swimming", PARAMS,
-                           playout="easy", network_moves=network_moves, seed=0)
+    search = RolloutSearch(
+        preference_policy(network_order, "swimming", PARAMS),
+        "swimming",
+        PARAMS,
+        playout="easy",
+        network_moves=network_moves,
+        seed=0,
+    )
     search._advance([state])
     assert (state.knocker == 0) is knocks and state.moves[-1].seat == 0
 
 
-@pytest.mark.parametrize("kwargs,message", [
-    ({"samples": 0}, "samples and width must be >= 1"),
-    ({"width": 0}, "samples and width must be >= 1"),
-    ({"always": [14]}, r"always: \[14\] are not actions of swimming"),
-    ({"always": ["knock"]}, "are not actions"),
-    ({"playout": "hard"}, "playout must be 'network' or a bot level of swimming"),
-    ({"margin_weight": -1}, "margin_weight must be >= 0"),
-    ({"belief_deals": -1}, "belief_deals must be an int >= 0"),
-    ({"belief_deals": 4.5}, "belief_deals must be an int >= 0"),
-    ({"belief_deals": 10}, r"belief_deals \(10\) must be 0 or at least samples \(24\)"),
-    ({"belief_power": 0}, "belief_power must be > 0"),
-    ({"network_moves": [99], "playout": "easy"}, r"network_moves: \[99\] are not"),
-    ({"network_moves": [KNOCK]}, "network_moves needs a bot level as playout"),
-])
+@pytest.mark.parametrize(
+    "kwargs,message",
+    [
+        ({"samples": 0}, "samples and width must be >= 1"),
+        ({"width": 0}, "samples and width must be >= 1"),
+        ({"always": [14]}, r"always: \[14\] are not actions of swimming"),
+        ({"always": ["knock"]}, "are not actions"),
+        ({"playout": "hard"}, "playout must be 'network' or a bot level of swimming"),
+        ({"margin_weight": -1}, "margin_weight must be >= 0"),
+        ({"belief_deals": -1}, "belief_deals must be an int >= 0"),
+        ({"belief_deals": 4.5}, "belief_deals must be an int >= 0"),
+        ({"belief_deals": 10}, r"belief_deals \(10\) must be 0 or at least samples \(24\)"),
+        ({"belief_power": 0}, "belief_power must be > 0"),
+        ({"network_moves": [99], "playout": "easy"}, r"network_moves: \[99\] are not"),
+        ({"network_moves": [KNOCK]}, "network_moves needs a bot level as playout"),
+    ],
+)
 def test_bad_rollout_settings_are_named(kwargs, message):
     with pytest.raises(ValueError, match=message):
         RolloutSearch(preference_policy([PASS], "swimming", PARAMS), "swimming", PARAMS, **kwargs)
@@ -249,8 +311,11 @@ def test_the_bound_script_plays_out_the_true_hands():
     from research.swimming_bound import told_the_hands
 
     game, state = passed_round()
-    search = told_the_hands(RolloutSearch(preference_policy([PASS], "swimming", PARAMS), "swimming", PARAMS,
-                                          samples=8, belief_deals=16, seed=0))
+    search = told_the_hands(
+        RolloutSearch(
+            preference_policy([PASS], "swimming", PARAMS), "swimming", PARAMS, samples=8, belief_deals=16, seed=0
+        )
+    )
     deals = search.deals(state, 0)
     assert len(deals) == 8 and all(deal.hands == state.hands and deal.middle == state.middle for deal in deals)
     assert all(sorted(deal.deck) == sorted(state.deck) for deal in deals)
@@ -279,7 +344,7 @@ def test_the_reading_script_weighs_each_guess_by_the_moves_it_explains():
     network = guess_log_likelihoods(game, deal, 0, 1, guesses, network_model(search))
     assert network[0] == pytest.approx(network[2]) and network[0] - network[1] == pytest.approx(np.log(12), rel=0.01)
     assert placed_share(network, guesses, jd, 1.0) == pytest.approx(24 / 25, rel=0.01)
-    assert placed_share(network, guesses, jd, 0.5) == pytest.approx(2 * 12 ** 0.5 / (2 * 12 ** 0.5 + 1), rel=0.01)
+    assert placed_share(network, guesses, jd, 0.5) == pytest.approx(2 * 12**0.5 / (2 * 12**0.5 + 1), rel=0.01)
     # the bot model counts its passes over 4 tries, half a try per legal move (12) added
     bot = guess_log_likelihoods(game, deal, 0, 1, guesses, bot_model(PassesHolding(jd), tries=4))
     assert bot == pytest.approx(np.log([4.5 / 10, 0.5 / 10, 4.5 / 10]))

@@ -58,20 +58,24 @@ CASES = [
     ("swahili", {"reward": "points"}, "reward must be one of 'win', 'score', got 'points'"),
     ("swahili", {"reward": 1}, "reward must be one of 'win', 'score', got 1 (int)"),
     # swish and squeeze share the hex-rook rules
-    *[c for g in ("swish", "squeeze") for c in [
-        (g, {"radius": np.int64(5)}, {"radius": 5}),
-        (g, {"radius": 2}, f"{g}: radius must be an int from 3 to 8, got 2"),
-        (g, {"radius": 4.0}, "radius must be an int from 3 to 8, got 4.0 (float)"),
-        (g, {"radius": np.bool_(True)}, "radius must be an int from 3 to 8"),
-        (g, {"setup": "marquisian"}, {"setup": "marquisian"}),
-        (g, {"setup": "spiral"}, "setup must be one of 'random', 'fixed', 'marquisian', got 'spiral'"),
-        (g, {"setup": None}, "setup must be one of"),
-        (g, {"max_plies": np.int32(20)}, {"max_plies": 20}),
-        (g, {"max_plies": 0}, "max_plies must be an int >= 1"),
-        (g, {"beads_to_win": np.int8(3)}, {"beads_to_win": 3}),
-        (g, {"beads_to_win": 20}, "beads_to_win must be an int from 1 to 19, got 20"),
-        (g, {"beads_to_win": 10.0}, "beads_to_win must be an int from 1 to 19"),
-    ]],
+    *[
+        c
+        for g in ("swish", "squeeze")
+        for c in [
+            (g, {"radius": np.int64(5)}, {"radius": 5}),
+            (g, {"radius": 2}, f"{g}: radius must be an int from 3 to 8, got 2"),
+            (g, {"radius": 4.0}, "radius must be an int from 3 to 8, got 4.0 (float)"),
+            (g, {"radius": np.bool_(True)}, "radius must be an int from 3 to 8"),
+            (g, {"setup": "marquisian"}, {"setup": "marquisian"}),
+            (g, {"setup": "spiral"}, "setup must be one of 'random', 'fixed', 'marquisian', got 'spiral'"),
+            (g, {"setup": None}, "setup must be one of"),
+            (g, {"max_plies": np.int32(20)}, {"max_plies": 20}),
+            (g, {"max_plies": 0}, "max_plies must be an int >= 1"),
+            (g, {"beads_to_win": np.int8(3)}, {"beads_to_win": 3}),
+            (g, {"beads_to_win": 20}, "beads_to_win must be an int from 1 to 19, got 20"),
+            (g, {"beads_to_win": 10.0}, "beads_to_win must be an int from 1 to 19"),
+        ]
+    ],
 ]
 
 

@@ -22,8 +22,9 @@ def test_maskable_ppo_trains_on_the_batched_vec_env_and_honours_masks():
         return step(actions)
 
     vec.venv.step = checked_step
-    model = MaskablePPO("MlpPolicy", vec, n_steps=32, batch_size=128, n_epochs=1, seed=0,
-                        policy_kwargs={"net_arch": [32]})
+    model = MaskablePPO(
+        "MlpPolicy", vec, n_steps=32, batch_size=128, n_epochs=1, seed=0, policy_kwargs={"net_arch": [32]}
+    )
     model.learn(512)
     assert len(played) >= 32 and all(played)
     obs = vec.reset()

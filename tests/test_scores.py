@@ -24,11 +24,14 @@ def test_default_path_follows_xdg(monkeypatch, tmp_path):
     assert default_path().parts[-4:] == (".local", "share", "swgym", "scores.sqlite")
 
 
-@pytest.mark.parametrize("results, expected", [
-    ({"ann": "win", "bot": "loss"}, {"ann": (1, 1, 0, 0), "bot": (1, 0, 0, 1)}),
-    ({"ann": "draw", "bot": "draw"}, {"ann": (1, 0, 1, 0), "bot": (1, 0, 1, 0)}),
-    ({"ann": "loss"}, {"ann": (1, 0, 0, 1)}),
-])
+@pytest.mark.parametrize(
+    "results, expected",
+    [
+        ({"ann": "win", "bot": "loss"}, {"ann": (1, 1, 0, 0), "bot": (1, 0, 0, 1)}),
+        ({"ann": "draw", "bot": "draw"}, {"ann": (1, 0, 1, 0), "bot": (1, 0, 1, 0)}),
+        ({"ann": "loss"}, {"ann": (1, 0, 0, 1)}),
+    ],
+)
 def test_record_and_read_back(book, results, expected):
     book.record("swival", results)
     for name, (games, wins, draws, losses) in expected.items():
@@ -52,12 +55,15 @@ def test_coins_and_pot(book):
     assert book.entry("c1", "swimming") is None  # zero changes create no entry
 
 
-@pytest.mark.parametrize("pot, active, responsible, shares, carry", [
-    (6, ["ann", "c1", "c2", "c3"], "ann", {"c1": 2, "c2": 2, "c3": 2}, 0),
-    (5, ["ann", "c1", "c2", "c3"], "ann", {"c1": 1, "c2": 1, "c3": 1}, 2),
-    (3, ["ann", "c1"], "ann", {"c1": 3}, 0),
-    (4, ["c1", "c2", "c3"], "ann", {"c1": 1, "c2": 1, "c3": 1}, 1),  # ann already sank
-])
+@pytest.mark.parametrize(
+    "pot, active, responsible, shares, carry",
+    [
+        (6, ["ann", "c1", "c2", "c3"], "ann", {"c1": 2, "c2": 2, "c3": 2}, 0),
+        (5, ["ann", "c1", "c2", "c3"], "ann", {"c1": 1, "c2": 1, "c3": 1}, 2),
+        (3, ["ann", "c1"], "ann", {"c1": 3}, 0),
+        (4, ["c1", "c2", "c3"], "ann", {"c1": 1, "c2": 1, "c3": 1}, 1),  # ann already sank
+    ],
+)
 def test_abort_shares_the_pot(book, pot, active, responsible, shares, carry):
     got = book.abort("swimming", ["ann", "c1", "c2", "c3"], active, pot, responsible, losers=["ann"])
     assert got == shares
@@ -212,8 +218,10 @@ def _filled(path, n, extra_column=False):
     con = sqlite3.connect(path)
     if extra_column:
         con.execute("ALTER TABLE scores ADD COLUMN note TEXT")
-    con.executemany("INSERT INTO scores (player, game, games, wins, draws, losses, coins) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    [(f"player{i:04d}", "swival", 3, 1, 1, 1, i % 7 - 3) for i in range(n)])
+    con.executemany(
+        "INSERT INTO scores (player, game, games, wins, draws, losses, coins) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [(f"player{i:04d}", "swival", 3, 1, 1, 1, i % 7 - 3) for i in range(n)],
+    )
     con.execute("INSERT INTO carry (game, pot) VALUES ('swimming', 2)")
     con.commit()
     con.close()
@@ -233,7 +241,7 @@ def test_a_damaged_file_keeps_every_row_that_reads(tmp_path):
     _filled(path, 1500)
     data = bytearray(path.read_bytes())
     middle = len(data) // 2 // 4096 * 4096
-    data[middle:middle + 4096] = np.random.default_rng(0).integers(0, 256, 4096, dtype=np.uint8).tobytes()
+    data[middle : middle + 4096] = np.random.default_rng(0).integers(0, 256, 4096, dtype=np.uint8).tobytes()
     path.write_bytes(bytes(data))
     messages = []
     book = ScoreBook(path, warn=messages.append)
@@ -303,10 +311,17 @@ def test_a_write_that_cannot_get_the_lock_says_so(tmp_path):
     assert book.entry("ann", "swival")["wins"] == 1
 
 
-@pytest.mark.parametrize("typed, stored", [
-    (" ann ", "ann"), ("ann\t", "ann"), ("ann  lee", "ann lee"), (" ann \u00a0lee", "ann lee"),
-    ("e\u0301va", "\u00e9va"), ("Ann", "Ann"),  # NFC; case kept: "Ann" and "ann" are two players
-])
+@pytest.mark.parametrize(
+    "typed, stored",
+    [
+        (" ann ", "ann"),
+        ("ann\t", "ann"),
+        ("ann  lee", "ann lee"),
+        (" ann \u00a0lee", "ann lee"),
+        ("e\u0301va", "\u00e9va"),
+        ("Ann", "Ann"),  # NFC; case kept: "Ann" and "ann" are two players
+    ],
+)
 def test_names_are_normalised(book, typed, stored):
     book.record("swival", {typed: "win"})
     assert [r["player"] for r in book.rows()] == [stored]
@@ -327,13 +342,16 @@ def test_bad_names_are_refused(book, name, error):
     assert book.rows() == []
 
 
-@pytest.mark.parametrize("call, error", [
-    (lambda b: b.add_coins("swimming", {"ann": 1.7}), "whole number, got 1.7"),
-    (lambda b: b.record("swimming", {"ann": "win"}, coins={"ann": 2.0}), "whole number, got 2.0"),
-    (lambda b: b.record("swimming", {"ann": "win"}, coins={"ann": "3"}), "whole number, got '3'"),
-    (lambda b: b.abort("swimming", ["ann", "c1"], ["ann", "c1"], -1, "ann"), "must not be negative, got -1"),
-    (lambda b: b.abort("swimming", ["ann", "c1"], ["ann", "c1"], 2.5, "ann"), "whole number, got 2.5"),
-])
+@pytest.mark.parametrize(
+    "call, error",
+    [
+        (lambda b: b.add_coins("swimming", {"ann": 1.7}), "whole number, got 1.7"),
+        (lambda b: b.record("swimming", {"ann": "win"}, coins={"ann": 2.0}), "whole number, got 2.0"),
+        (lambda b: b.record("swimming", {"ann": "win"}, coins={"ann": "3"}), "whole number, got '3'"),
+        (lambda b: b.abort("swimming", ["ann", "c1"], ["ann", "c1"], -1, "ann"), "must not be negative, got -1"),
+        (lambda b: b.abort("swimming", ["ann", "c1"], ["ann", "c1"], 2.5, "ann"), "whole number, got 2.5"),
+    ],
+)
 def test_bad_coins_and_pots_are_refused(book, call, error):
     with pytest.raises(ValueError, match=error):
         call(book)

@@ -1,6 +1,5 @@
 """Play-time search over a network's favourite moves (policies/search.py), on hand-made Swival positions."""
 
-
 import numpy as np
 import pytest
 
@@ -21,13 +20,25 @@ PLACE_O5_SWIVEL_LEFT, PLACE_O5, PLACE_O6 = 5 * 3 + 1, 5 * 3, 6 * 3
 
 CASES = [
     # (name, position, network's order, depth, leaf_value, expected move)
-    ("takes the win the network ignores", SwivalState(boards=[bits(1, 9, 17), bits(0, 2)], to_move=0),
-     [PLACE_O6], 1, "none", WIN_ACTION),
+    (
+        "takes the win the network ignores",
+        SwivalState(boards=[bits(1, 9, 17), bits(0, 2)], to_move=0),
+        [PLACE_O6],
+        1,
+        "none",
+        WIN_ACTION,
+    ),
     ("avoids handing the opponent a line", DANGER, [PLACE_O5_SWIVEL_LEFT, PLACE_O5], 2, "none", PLACE_O5),
     ("avoids it with the value head too", DANGER, [PLACE_O5_SWIVEL_LEFT, PLACE_O5], 2, "network", PLACE_O5),
     ("depth 1 cannot see the reply", DANGER, [PLACE_O5_SWIVEL_LEFT, PLACE_O5], 1, "none", PLACE_O5_SWIVEL_LEFT),
-    ("nothing decisive: the network's favourite", SwivalState(boards=[bits(3), bits(20)], to_move=0),
-     [PLACE_O6, PLACE_O5], 3, "none", PLACE_O6),
+    (
+        "nothing decisive: the network's favourite",
+        SwivalState(boards=[bits(3), bits(20)], to_move=0),
+        [PLACE_O6, PLACE_O5],
+        3,
+        "none",
+        PLACE_O6,
+    ),
 ]
 
 
@@ -38,10 +49,13 @@ def test_search_picks(name, state, order, depth, leaf_value, expected):
     assert action == expected
 
 
-@pytest.mark.parametrize("cap_offset,searched_depth,expected", [
-    (0, 2, PLACE_O5),                     # the 2-ply search fits its cap exactly: it sees the reply
-    (-1, 1, PLACE_O5_SWIVEL_LEFT),        # one position short: the 1-ply search plays instead
-])
+@pytest.mark.parametrize(
+    "cap_offset,searched_depth,expected",
+    [
+        (0, 2, PLACE_O5),  # the 2-ply search fits its cap exactly: it sees the reply
+        (-1, 1, PLACE_O5_SWIVEL_LEFT),  # one position short: the 1-ply search plays instead
+    ],
+)
 def test_work_cap_drops_a_ply_when_the_search_is_too_big(cap_offset, searched_depth, expected):
     order = [PLACE_O5_SWIVEL_LEFT, PLACE_O5]
     uncapped = PolicySearch(preference_policy(order), "swival", depth=2, width=2, leaf_value="none")
@@ -71,12 +85,18 @@ def test_search_without_state_plays_the_bare_network():
     assert search.act(obs, env.action_masks()) == PLACE_O6
 
 
-@pytest.mark.parametrize("kwargs,message", [({"depth": 0}, "depth must be"), ({"width": -1}, "width >= 0"),
-                                            ({"leaf_value": "guess"}, "leaf_value"),
-                                            ({"quiescence": -1}, "quiescence must be"),
-                                            ({"quiescence_width": 0}, "quiescence_width >= 1"),
-                                            ({"order_by": "hunch"}, "order_by"),
-                                            ({"max_work": -1}, "max_work")])
+@pytest.mark.parametrize(
+    "kwargs,message",
+    [
+        ({"depth": 0}, "depth must be"),
+        ({"width": -1}, "width >= 0"),
+        ({"leaf_value": "guess"}, "leaf_value"),
+        ({"quiescence": -1}, "quiescence must be"),
+        ({"quiescence_width": 0}, "quiescence_width >= 1"),
+        ({"order_by": "hunch"}, "order_by"),
+        ({"max_work": -1}, "max_work"),
+    ],
+)
 def test_bad_search_settings_are_named(kwargs, message):
     with pytest.raises(ValueError, match=message):
         PolicySearch(preference_policy([0]), "swival", **kwargs)
@@ -97,10 +117,14 @@ UNBREAKABLE_LINES = SwivalState(boards=[bits(0, 1, 8, 9, 16, 17), bits(2, 3, 4, 
 PLACE_O4 = 4 * 3
 
 
-@pytest.mark.parametrize("name,state,expected", [
-    ("the swivels the width left out escape", BREAKABLE_LINE, 0.0),
-    ("every reply fails", UNBREAKABLE_LINES, 1.0),
-], ids=["escape", "forced"])
+@pytest.mark.parametrize(
+    "name,state,expected",
+    [
+        ("the swivels the width left out escape", BREAKABLE_LINE, 0.0),
+        ("every reply fails", UNBREAKABLE_LINES, 1.0),
+    ],
+    ids=["escape", "forced"],
+)
 def test_a_win_is_proven_only_when_every_reply_fails(name, state, expected):
     # Width 1 shows the opponent only "place o4, no swivel", which leaves my line standing.
     search = PolicySearch(preference_policy([PLACE_O4]), "swival", depth=2, width=1, leaf_value="none")
@@ -161,11 +185,14 @@ def squeeze_exchange(beads_to_win=2):
     return preference_policy([favourite, block], "squeeze", params), params, state, favourite, block
 
 
-@pytest.mark.parametrize("depth,quiescence,blocks", [
-    (1, 0, False),   # one ply with no quiescence cannot see black's winning capture
-    (1, 1, True),    # the capture extension sees it past the horizon
-    (2, 0, True),    # as does a second full ply
-])
+@pytest.mark.parametrize(
+    "depth,quiescence,blocks",
+    [
+        (1, 0, False),  # one ply with no quiescence cannot see black's winning capture
+        (1, 1, True),  # the capture extension sees it past the horizon
+        (2, 0, True),  # as does a second full ply
+    ],
+)
 def test_quiescence_sees_the_capture_past_the_horizon(depth, quiescence, blocks):
     network, params, state, favourite, block = squeeze_exchange()
     search = PolicySearch(network, "squeeze", params, depth=depth, width=0, quiescence=quiescence)
@@ -174,11 +201,14 @@ def test_quiescence_sees_the_capture_past_the_horizon(depth, quiescence, blocks)
     assert value == 0.0
 
 
-@pytest.mark.parametrize("beads_to_win,static_value,expected", [
-    (2, 0.25, -1.0),   # black's capture wins: it takes it
-    (3, 0.5, 0.0),     # a plain capture (the network scores 0 after it) beats the static 0.5 for white
-    (3, -0.5, -0.5),   # black already stands better than after its capture: it stops
-])
+@pytest.mark.parametrize(
+    "beads_to_win,static_value,expected",
+    [
+        (2, 0.25, -1.0),  # black's capture wins: it takes it
+        (3, 0.5, 0.0),  # a plain capture (the network scores 0 after it) beats the static 0.5 for white
+        (3, -0.5, -0.5),  # black already stands better than after its capture: it stops
+    ],
+)
 def test_quiescence_lets_the_player_to_move_stop_capturing(beads_to_win, static_value, expected):
     network, params, state, favourite, block = squeeze_exchange(beads_to_win)
     search = PolicySearch(network, "squeeze", params, depth=1, width=0, quiescence=2)

@@ -20,8 +20,7 @@ def test_score_rewards_play_as_the_aec_env(players):
     params = {"num_players": players, "reward": "score"}
     batch, aecs = play_both("swahili", params, 40, seed=7)
     assert batch.engine.params == SwahiliGame(**params).params
-    assert all(aec.game.winners(aec.game_state) == aec.game.winners(batch.board_state(i))
-               for i, aec in enumerate(aecs))
+    assert all(aec.game.winners(aec.game_state) == aec.game.winners(batch.board_state(i)) for i, aec in enumerate(aecs))
 
 
 def rows(*counts):
@@ -32,51 +31,121 @@ def rows(*counts):
 # (name, players, reward, position (rows per seat, centre, compound, to_move, pending), action,
 #  expected (rows per seat, centre, compound, to_move, pending, over), expected rewards by seat)
 POSITIONS = [
-    ("lands on own pieces: choice pending", 2, "win",
-     ([rows(1, 1, 0, 3), rows(3, 3)], None, None, 0, -1), 0,
-     ([rows(0, 2, 0, 3), rows(3, 3)], [0, 0], [0, 0], 0, 1, False), [0, 0]),
-    ("stop ends the move", 2, "win",
-     ([rows(0, 2, 0, 3), rows(3, 3)], None, None, 0, 1), STOP,
-     ([rows(0, 2, 0, 3), rows(3, 3)], [0, 0], [0, 0], 1, -1, False), [0, 0]),
-    ("continue sows the landing row on", 2, "win",
-     ([rows(0, 2, 0, 3), rows(3, 3)], None, None, 0, 1), 1,
-     ([rows(0, 0, 1, 4), rows(3, 3)], [0, 0], [0, 0], 0, 3, False), [0, 0]),
-    ("one landing captures two opponents' singles", 3, "win",
-     ([rows(2, 0, 0, 0, 0, 1), rows(3, 0, 0, 0, 0, 0, 1), rows(1, 0, 0, 0, 0, 0, 1)], None, None, 0, -1), 5,
-     ([rows(2, 0, 0, 0, 0, 0, 1), rows(3), rows(1)], [0, 0, 0], [2, 0, 0], 1, -1, False), [0, 0, 0]),
-    ("two pieces of one colour are safe", 3, "win",
-     ([rows(2, 0, 0, 0, 0, 1), rows(3, 0, 0, 0, 0, 0, 2), rows(1, 0, 0, 0, 0, 0, 1)], None, None, 0, -1), 5,
-     ([rows(2, 0, 0, 0, 0, 0, 1), rows(3, 0, 0, 0, 0, 0, 2), rows(1)], [0, 0, 0], [1, 0, 0], 1, -1, False),
-     [0, 0, 0]),
-    ("over the top: one piece into the centre, on from row 1", 2, "win",
-     ([rows(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3), rows(3)], None, None, 0, -1), 10,
-     ([rows(1, 1), rows(3)], [1, 0], [0, 0], 1, -1, False), [0, 0]),
-    ("no capture outside rows 7-11", 2, "win",
-     ([rows(1), rows(0, 1, 2)], None, None, 0, -1), 0,
-     ([rows(0, 1), rows(0, 1, 2)], [0, 0], [0, 0], 1, -1, False), [0, 0]),
-    ("last piece into the centre ends the game: one winner of four", 4, "win",
-     ([rows(*[0] * 10, 1), rows(3), rows(3), rows(3)], None, None, 0, -1), 10,
-     ([rows(), rows(3), rows(3), rows(3)], [1, 0, 0, 0], [0, 0, 0, 0], 0, -1, True),
-     [1.0, -1 / 3, -1 / 3, -1 / 3]),
-    ("the end with three of four tied on top", 4, "win",
-     ([rows(*[0] * 10, 1), rows(3), rows(3), rows(3)], None, [0, 2, 2, 0], 0, -1), 10,
-     ([rows(), rows(3), rows(3), rows(3)], [1, 0, 0, 0], [0, 2, 2, 0], 0, -1, True),
-     [1 / 3, 1 / 3, 1 / 3, -1.0]),
-    ("the end with every seat tied: a draw", 2, "win",
-     ([rows(*[0] * 10, 1), rows(3)], None, [0, 2], 0, -1), 10,
-     ([rows(), rows(3)], [1, 0], [0, 2], 0, -1, True), [0, 0]),
-    ("score rewards: a capture's gain minus the mean", 3, "score",
-     ([rows(2, 0, 0, 0, 0, 1), rows(3, 0, 0, 0, 0, 0, 1), rows(1, 0, 0, 0, 0, 0, 2)], None, None, 0, -1), 5,
-     ([rows(2, 0, 0, 0, 0, 0, 1), rows(3), rows(1, 0, 0, 0, 0, 0, 2)], [0, 0, 0], [1, 0, 0], 1, -1, False),
-     [10 / 3, -5 / 3, -5 / 3]),
-    ("score rewards at the end: the gain minus the mean, no win bonus", 2, "score",
-     ([rows(*[0] * 10, 1), rows(3)], None, None, 0, -1), 10,
-     ([rows(), rows(3)], [1, 0], [0, 0], 0, -1, True), [5.0, -5.0]),
+    (
+        "lands on own pieces: choice pending",
+        2,
+        "win",
+        ([rows(1, 1, 0, 3), rows(3, 3)], None, None, 0, -1),
+        0,
+        ([rows(0, 2, 0, 3), rows(3, 3)], [0, 0], [0, 0], 0, 1, False),
+        [0, 0],
+    ),
+    (
+        "stop ends the move",
+        2,
+        "win",
+        ([rows(0, 2, 0, 3), rows(3, 3)], None, None, 0, 1),
+        STOP,
+        ([rows(0, 2, 0, 3), rows(3, 3)], [0, 0], [0, 0], 1, -1, False),
+        [0, 0],
+    ),
+    (
+        "continue sows the landing row on",
+        2,
+        "win",
+        ([rows(0, 2, 0, 3), rows(3, 3)], None, None, 0, 1),
+        1,
+        ([rows(0, 0, 1, 4), rows(3, 3)], [0, 0], [0, 0], 0, 3, False),
+        [0, 0],
+    ),
+    (
+        "one landing captures two opponents' singles",
+        3,
+        "win",
+        ([rows(2, 0, 0, 0, 0, 1), rows(3, 0, 0, 0, 0, 0, 1), rows(1, 0, 0, 0, 0, 0, 1)], None, None, 0, -1),
+        5,
+        ([rows(2, 0, 0, 0, 0, 0, 1), rows(3), rows(1)], [0, 0, 0], [2, 0, 0], 1, -1, False),
+        [0, 0, 0],
+    ),
+    (
+        "two pieces of one colour are safe",
+        3,
+        "win",
+        ([rows(2, 0, 0, 0, 0, 1), rows(3, 0, 0, 0, 0, 0, 2), rows(1, 0, 0, 0, 0, 0, 1)], None, None, 0, -1),
+        5,
+        ([rows(2, 0, 0, 0, 0, 0, 1), rows(3, 0, 0, 0, 0, 0, 2), rows(1)], [0, 0, 0], [1, 0, 0], 1, -1, False),
+        [0, 0, 0],
+    ),
+    (
+        "over the top: one piece into the centre, on from row 1",
+        2,
+        "win",
+        ([rows(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3), rows(3)], None, None, 0, -1),
+        10,
+        ([rows(1, 1), rows(3)], [1, 0], [0, 0], 1, -1, False),
+        [0, 0],
+    ),
+    (
+        "no capture outside rows 7-11",
+        2,
+        "win",
+        ([rows(1), rows(0, 1, 2)], None, None, 0, -1),
+        0,
+        ([rows(0, 1), rows(0, 1, 2)], [0, 0], [0, 0], 1, -1, False),
+        [0, 0],
+    ),
+    (
+        "last piece into the centre ends the game: one winner of four",
+        4,
+        "win",
+        ([rows(*[0] * 10, 1), rows(3), rows(3), rows(3)], None, None, 0, -1),
+        10,
+        ([rows(), rows(3), rows(3), rows(3)], [1, 0, 0, 0], [0, 0, 0, 0], 0, -1, True),
+        [1.0, -1 / 3, -1 / 3, -1 / 3],
+    ),
+    (
+        "the end with three of four tied on top",
+        4,
+        "win",
+        ([rows(*[0] * 10, 1), rows(3), rows(3), rows(3)], None, [0, 2, 2, 0], 0, -1),
+        10,
+        ([rows(), rows(3), rows(3), rows(3)], [1, 0, 0, 0], [0, 2, 2, 0], 0, -1, True),
+        [1 / 3, 1 / 3, 1 / 3, -1.0],
+    ),
+    (
+        "the end with every seat tied: a draw",
+        2,
+        "win",
+        ([rows(*[0] * 10, 1), rows(3)], None, [0, 2], 0, -1),
+        10,
+        ([rows(), rows(3)], [1, 0], [0, 2], 0, -1, True),
+        [0, 0],
+    ),
+    (
+        "score rewards: a capture's gain minus the mean",
+        3,
+        "score",
+        ([rows(2, 0, 0, 0, 0, 1), rows(3, 0, 0, 0, 0, 0, 1), rows(1, 0, 0, 0, 0, 0, 2)], None, None, 0, -1),
+        5,
+        ([rows(2, 0, 0, 0, 0, 0, 1), rows(3), rows(1, 0, 0, 0, 0, 0, 2)], [0, 0, 0], [1, 0, 0], 1, -1, False),
+        [10 / 3, -5 / 3, -5 / 3],
+    ),
+    (
+        "score rewards at the end: the gain minus the mean, no win bonus",
+        2,
+        "score",
+        ([rows(*[0] * 10, 1), rows(3)], None, None, 0, -1),
+        10,
+        ([rows(), rows(3)], [1, 0], [0, 0], 0, -1, True),
+        [5.0, -5.0],
+    ),
 ]
 
 
-@pytest.mark.parametrize(("players", "reward", "position", "action", "expected", "rewards"),
-                         [pytest.param(*case[1:], id=case[0]) for case in POSITIONS])
+@pytest.mark.parametrize(
+    ("players", "reward", "position", "action", "expected", "rewards"),
+    [pytest.param(*case[1:], id=case[0]) for case in POSITIONS],
+)
 def test_chosen_positions(players, reward, position, action, expected, rewards):
     batch = envs.make_batched("swahili", 3, seed=0, num_players=players, reward=reward)
     board_rows, centre, compound, to_move, pending = position

@@ -23,54 +23,184 @@ def play(game, state, actions):
 # (name, num_players, rows per seat, centre, compound, actions, expected rows per seat,
 #  expected centre, expected compound, expected pending row index or -1, expected to_move)
 CASES = [
-    ("diagram 2: row 2 with three pieces lands on empty row 5, move ends", 2,
-     [START, START], None, None, [1],
-     [[3, 0, 4, 4, 1], START], [0, 0], [0, 0], -1, 1),
-    ("diagram 3 (3A->3B): row 1 lands on row 4, which now holds four: a choice", 2,
-     [START, START], None, None, [0],
-     [[0, 4, 4, 4], START], [0, 0], [0, 0], 3, 0),
-    ("diagram 3 (3B->3C): continuing sows row 4 into rows 5-8, move ends", 2,
-     [START, START], None, None, [0, 3],
-     [[0, 4, 4, 0, 1, 1, 1, 1], START], [0, 0], [0, 0], -1, 1),
-    ("a choice pending, stop ends the move", 2,
-     [START, START], None, None, [0, STOP],
-     [[0, 4, 4, 4], START], [0, 0], [0, 0], -1, 1),
-    ("diagram 4: five from row 9: rows 10, 11, centre, rows 1 and 2", 2,
-     [[0, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0], [1]], None, None, [8],
-     [[1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1], [1]], [1, 0], [0, 0], -1, 1),
-    ("only one piece per pass into the centre; last piece in the centre ends the move", 2,
-     [[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1], [1]], None, None, [10],
-     [[0] * 11, [1]], [1, 0], [0, 0], -1, 0),
-    ("diagram 5: three from row 8, the last lands on row 11 with a single opponent: captured", 2,
-     [[0, 0, 0, 0, 0, 0, 0, 3], [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]], None, None, [7],
-     [[0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1], [1]], [0, 0], [1, 0], -1, 1),
-    ("landing on a row with two opposing pieces: no capture", 2,
-     [[0, 0, 0, 0, 0, 0, 0, 3], [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2]], None, None, [7],
-     [[0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1], [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2]], [0, 0], [0, 0], -1, 1),
-    ("landing on an own piece next to an opposing single: a choice, no capture", 2,
-     [[0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 1], [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]], None, None, [7],
-     [[0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 2], [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]], [0, 0], [0, 0], 10, 0),
-    ("continuing from row 11 after a choice: one to the centre, the rest from row 1", 2,
-     [[0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 1], [1]], None, None, [7, 10],
-     [[1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0], [1]], [1, 0], [0, 0], -1, 1),
-    ("a landing on an empty safe row (1-6) never captures", 2,
-     [[0, 2], [0, 0, 0, 1]], None, None, [1],
-     [[0, 0, 1, 1], [0, 0, 0, 1]], [0, 0], [0, 0], -1, 1),
-    ("4 players: the singles of several opponents on one capture row are all captured", 4,
-     [[0, 0, 0, 0, 0, 0, 2], [1, 0, 0, 0, 0, 0, 0, 0, 1], [1, 0, 0, 0, 0, 0, 0, 0, 1],
-      [1, 0, 0, 0, 0, 0, 0, 0, 2]], None, None, [6],
-     [[0, 0, 0, 0, 0, 0, 0, 1, 1], [1], [1], [1, 0, 0, 0, 0, 0, 0, 0, 2]],
-     [0, 0, 0, 0], [2, 0, 0, 0], -1, 1),
-    ("3 players: turn passes to the next seat, wrapping after the last", 3,
-     [[1], [1], [0, 1]], None, None, [0],
-     [[0, 1], [1], [0, 1]], [0, 0, 0], [0, 0, 0], -1, 1),
+    (
+        "diagram 2: row 2 with three pieces lands on empty row 5, move ends",
+        2,
+        [START, START],
+        None,
+        None,
+        [1],
+        [[3, 0, 4, 4, 1], START],
+        [0, 0],
+        [0, 0],
+        -1,
+        1,
+    ),
+    (
+        "diagram 3 (3A->3B): row 1 lands on row 4, which now holds four: a choice",
+        2,
+        [START, START],
+        None,
+        None,
+        [0],
+        [[0, 4, 4, 4], START],
+        [0, 0],
+        [0, 0],
+        3,
+        0,
+    ),
+    (
+        "diagram 3 (3B->3C): continuing sows row 4 into rows 5-8, move ends",
+        2,
+        [START, START],
+        None,
+        None,
+        [0, 3],
+        [[0, 4, 4, 0, 1, 1, 1, 1], START],
+        [0, 0],
+        [0, 0],
+        -1,
+        1,
+    ),
+    (
+        "a choice pending, stop ends the move",
+        2,
+        [START, START],
+        None,
+        None,
+        [0, STOP],
+        [[0, 4, 4, 4], START],
+        [0, 0],
+        [0, 0],
+        -1,
+        1,
+    ),
+    (
+        "diagram 4: five from row 9: rows 10, 11, centre, rows 1 and 2",
+        2,
+        [[0, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0], [1]],
+        None,
+        None,
+        [8],
+        [[1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1], [1]],
+        [1, 0],
+        [0, 0],
+        -1,
+        1,
+    ),
+    (
+        "only one piece per pass into the centre; last piece in the centre ends the move",
+        2,
+        [[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1], [1]],
+        None,
+        None,
+        [10],
+        [[0] * 11, [1]],
+        [1, 0],
+        [0, 0],
+        -1,
+        0,
+    ),
+    (
+        "diagram 5: three from row 8, the last lands on row 11 with a single opponent: captured",
+        2,
+        [[0, 0, 0, 0, 0, 0, 0, 3], [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]],
+        None,
+        None,
+        [7],
+        [[0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1], [1]],
+        [0, 0],
+        [1, 0],
+        -1,
+        1,
+    ),
+    (
+        "landing on a row with two opposing pieces: no capture",
+        2,
+        [[0, 0, 0, 0, 0, 0, 0, 3], [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2]],
+        None,
+        None,
+        [7],
+        [[0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1], [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2]],
+        [0, 0],
+        [0, 0],
+        -1,
+        1,
+    ),
+    (
+        "landing on an own piece next to an opposing single: a choice, no capture",
+        2,
+        [[0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 1], [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]],
+        None,
+        None,
+        [7],
+        [[0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 2], [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]],
+        [0, 0],
+        [0, 0],
+        10,
+        0,
+    ),
+    (
+        "continuing from row 11 after a choice: one to the centre, the rest from row 1",
+        2,
+        [[0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 1], [1]],
+        None,
+        None,
+        [7, 10],
+        [[1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0], [1]],
+        [1, 0],
+        [0, 0],
+        -1,
+        1,
+    ),
+    (
+        "a landing on an empty safe row (1-6) never captures",
+        2,
+        [[0, 2], [0, 0, 0, 1]],
+        None,
+        None,
+        [1],
+        [[0, 0, 1, 1], [0, 0, 0, 1]],
+        [0, 0],
+        [0, 0],
+        -1,
+        1,
+    ),
+    (
+        "4 players: the singles of several opponents on one capture row are all captured",
+        4,
+        [[0, 0, 0, 0, 0, 0, 2], [1, 0, 0, 0, 0, 0, 0, 0, 1], [1, 0, 0, 0, 0, 0, 0, 0, 1], [1, 0, 0, 0, 0, 0, 0, 0, 2]],
+        None,
+        None,
+        [6],
+        [[0, 0, 0, 0, 0, 0, 0, 1, 1], [1], [1], [1, 0, 0, 0, 0, 0, 0, 0, 2]],
+        [0, 0, 0, 0],
+        [2, 0, 0, 0],
+        -1,
+        1,
+    ),
+    (
+        "3 players: turn passes to the next seat, wrapping after the last",
+        3,
+        [[1], [1], [0, 1]],
+        None,
+        None,
+        [0],
+        [[0, 1], [1], [0, 1]],
+        [0, 0, 0],
+        [0, 0, 0],
+        -1,
+        1,
+    ),
 ]
 
 
-@pytest.mark.parametrize("name,n,rows,centre,compound,actions,exp_rows,exp_centre,exp_compound,exp_pending,exp_move",
-                         CASES, ids=[c[0] for c in CASES])
-def test_moves(name, n, rows, centre, compound, actions, exp_rows, exp_centre, exp_compound,
-               exp_pending, exp_move):
+@pytest.mark.parametrize(
+    "name,n,rows,centre,compound,actions,exp_rows,exp_centre,exp_compound,exp_pending,exp_move",
+    CASES,
+    ids=[c[0] for c in CASES],
+)
+def test_moves(name, n, rows, centre, compound, actions, exp_rows, exp_centre, exp_compound, exp_pending, exp_move):
     game = SwahiliGame(num_players=n)
     state = state_from(rows, centre, compound)
     play(game, state, actions)
@@ -105,24 +235,78 @@ def test_starting_position():
 
 # (name, num_players, reward mode, rows, centre, compound, action, winners, rewards)
 ENDINGS = [
-    ("last piece into the centre ends the game; 10 per centre piece, 5 per capture", 2, "win",
-     [[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1], [2]], [3, 2], [0, 3], 10, [0], [1.0, -1.0]),
-    ("the mover empties its rows but trails: the other wins", 2, "win",
-     [[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1], [2]], [1, 4], [0, 0], 10, [1], [-1.0, 1.0]),
-    ("equal scores: a draw, nobody wins", 2, "win",
-     [[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1], [2]], [1, 1], [2, 4], 10, [], [0.0, 0.0]),
-    ("capturing an opponent's last piece ends the game", 2, "win",
-     [[0, 0, 0, 0, 0, 0, 0, 3], [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]], [0, 0], [1, 0], 7, [0], [1.0, -1.0]),
-    ("4 players: two tied winners share +1, the others share -1", 4, "win",
-     [[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1], [1], [1], [1]], [1, 2, 0, 1], [0, 0, 0, 0], 10, [0, 1],
-     [0.5, 0.5, -0.5, -0.5]),
-    ("reward='score': the score change minus the mean", 2, "score",
-     [[0, 0, 0, 0, 0, 0, 0, 3], [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]], [0, 0], [0, 0], 7, None, [2.5, -2.5]),
+    (
+        "last piece into the centre ends the game; 10 per centre piece, 5 per capture",
+        2,
+        "win",
+        [[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1], [2]],
+        [3, 2],
+        [0, 3],
+        10,
+        [0],
+        [1.0, -1.0],
+    ),
+    (
+        "the mover empties its rows but trails: the other wins",
+        2,
+        "win",
+        [[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1], [2]],
+        [1, 4],
+        [0, 0],
+        10,
+        [1],
+        [-1.0, 1.0],
+    ),
+    (
+        "equal scores: a draw, nobody wins",
+        2,
+        "win",
+        [[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1], [2]],
+        [1, 1],
+        [2, 4],
+        10,
+        [],
+        [0.0, 0.0],
+    ),
+    (
+        "capturing an opponent's last piece ends the game",
+        2,
+        "win",
+        [[0, 0, 0, 0, 0, 0, 0, 3], [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]],
+        [0, 0],
+        [1, 0],
+        7,
+        [0],
+        [1.0, -1.0],
+    ),
+    (
+        "4 players: two tied winners share +1, the others share -1",
+        4,
+        "win",
+        [[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1], [1], [1], [1]],
+        [1, 2, 0, 1],
+        [0, 0, 0, 0],
+        10,
+        [0, 1],
+        [0.5, 0.5, -0.5, -0.5],
+    ),
+    (
+        "reward='score': the score change minus the mean",
+        2,
+        "score",
+        [[0, 0, 0, 0, 0, 0, 0, 3], [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]],
+        [0, 0],
+        [0, 0],
+        7,
+        None,
+        [2.5, -2.5],
+    ),
 ]
 
 
-@pytest.mark.parametrize("name,n,mode,rows,centre,compound,action,winners,rewards", ENDINGS,
-                         ids=[e[0] for e in ENDINGS])
+@pytest.mark.parametrize(
+    "name,n,mode,rows,centre,compound,action,winners,rewards", ENDINGS, ids=[e[0] for e in ENDINGS]
+)
 def test_end_and_scoring(name, n, mode, rows, centre, compound, action, winners, rewards):
     game = SwahiliGame(num_players=n, reward=mode)
     state = state_from(rows, centre, compound)
@@ -165,13 +349,16 @@ def test_random_games_keep_every_piece():
             assert any(not any(r) for r in state.rows)
 
 
-@pytest.mark.parametrize("kwargs,match", [
-    ({"num_players": 5}, "num_players"),
-    ({"num_players": 1}, "num_players"),
-    ({"num_players": "2"}, "num_players"),
-    ({"num_players": True}, "num_players"),
-    ({"reward": "points"}, "reward"),
-])
+@pytest.mark.parametrize(
+    "kwargs,match",
+    [
+        ({"num_players": 5}, "num_players"),
+        ({"num_players": 1}, "num_players"),
+        ({"num_players": "2"}, "num_players"),
+        ({"num_players": True}, "num_players"),
+        ({"reward": "points"}, "reward"),
+    ],
+)
 def test_bad_parameters_are_named(kwargs, match):
     with pytest.raises(RuleError, match=match):
         SwahiliGame(**kwargs)
@@ -192,26 +379,42 @@ def test_observation_is_rotated_to_the_observer():
     env.game_state = state_from([[1], [0, 2], [0, 0, 3]], centre=[0, 1, 0], compound=[0, 0, 2], to_move=1, pending=1)
     obs = env.observe_state(env.game, env.game_state, 1)
     assert obs.shape == (72,)
-    assert obs[1] == pytest.approx(2 / 12)          # own row 2 comes first
-    assert obs[16] == pytest.approx(1 / 12)         # own centre
-    assert obs[19 + 2] == pytest.approx(3 / 12)     # next seat (player_2) row 3
-    assert obs[38 + 0] == pytest.approx(1 / 12)     # then player_0 row 1
-    assert obs[19 + 17] == pytest.approx(2 / 24)    # player_2's compound
-    assert obs[57] == 1.0 and obs[58 + 1] == 1.0    # a choice pending at row 2
-    assert obs[69] == 1.0                           # the observer is to move
+    assert obs[1] == pytest.approx(2 / 12)  # own row 2 comes first
+    assert obs[16] == pytest.approx(1 / 12)  # own centre
+    assert obs[19 + 2] == pytest.approx(3 / 12)  # next seat (player_2) row 3
+    assert obs[38 + 0] == pytest.approx(1 / 12)  # then player_0 row 1
+    assert obs[19 + 17] == pytest.approx(2 / 24)  # player_2's compound
+    assert obs[57] == 1.0 and obs[58 + 1] == 1.0  # a choice pending at row 2
+    assert obs[69] == 1.0  # the observer is to move
     assert env.observation_space("player_1")["observation"].contains(obs)
 
 
 # ---- bots: (name, bot, position, chosen actions in turn)
 BOT_CASES = [
-    ("easy takes a capture when one sowing makes it", "easy",
-     state_from([[0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0], [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]]), [7]),
-    ("medium plans the chain: row 5 lands on its own row 7, then sows on to capture in row 9", "medium",
-     state_from([[0, 0, 0, 0, 2, 0, 1], [1, 0, 0, 0, 0, 0, 0, 0, 1]]), [4, 6]),
-    ("medium stops when sowing on would only expose a single to the opponent's strike", "medium",
-     state_from([[0, 0, 0, 2, 0, 1], [0, 0, 0, 0, 0, 2]]), [3, STOP]),
-    ("medium keeps its single out of the row the opponent's chain lands on", "medium",
-     state_from([[1, 0, 0, 0, 0, 0, 0, 1], [0, 0, 0, 0, 0, 3]]), [0]),
+    (
+        "easy takes a capture when one sowing makes it",
+        "easy",
+        state_from([[0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0], [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]]),
+        [7],
+    ),
+    (
+        "medium plans the chain: row 5 lands on its own row 7, then sows on to capture in row 9",
+        "medium",
+        state_from([[0, 0, 0, 0, 2, 0, 1], [1, 0, 0, 0, 0, 0, 0, 0, 1]]),
+        [4, 6],
+    ),
+    (
+        "medium stops when sowing on would only expose a single to the opponent's strike",
+        "medium",
+        state_from([[0, 0, 0, 2, 0, 1], [0, 0, 0, 0, 0, 2]]),
+        [3, STOP],
+    ),
+    (
+        "medium keeps its single out of the row the opponent's chain lands on",
+        "medium",
+        state_from([[1, 0, 0, 0, 0, 0, 0, 1], [0, 0, 0, 0, 0, 3]]),
+        [0],
+    ),
 ]
 
 

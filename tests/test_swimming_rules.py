@@ -38,9 +38,18 @@ def table(hands, middle="7D 8D 9D", coins=None, deck=None, to_move=0, dealer=Non
         deck = [c for c in range(32) if c not in used]
     else:
         deck = [parse_card(c) for c in deck.split()]  # stock order as given
-    state = SwimmingState(coins=list(coins or [3] * n), active=active, dealer=(n - 1) if dealer is None else dealer,
-                          hands=[cards(h) if h else [] for h in hands], middle=cards(middle), deck=deck,
-                          public=[0] * n, phase=PLAY, to_move=to_move, round=1)
+    state = SwimmingState(
+        coins=list(coins or [3] * n),
+        active=active,
+        dealer=(n - 1) if dealer is None else dealer,
+        hands=[cards(h) if h else [] for h in hands],
+        middle=cards(middle),
+        deck=deck,
+        public=[0] * n,
+        phase=PLAY,
+        to_move=to_move,
+        round=1,
+    )
     return game, state
 
 
@@ -48,29 +57,35 @@ RNG = np.random.default_rng(0)
 
 
 # -- scores ------------------------------------------------------------------
-@pytest.mark.parametrize("hand,score", [
-    ("7S 10S QS", 27.0),       # seed: adding spades
-    ("8H 10H KC", 18.0),       # seed: adding hearts
-    ("9D 10H JC", 10.0),       # seed: hearts or clubs
-    ("7D 7C 7H", 30.5),        # seed: three equal values
-    ("KH KS KC", 30.5),
-    ("AS KS QS", 31.0),        # Bingo
-    ("AD AH AS", 33.0),        # Fire, above everything
-    ("AD AH KS", 11.0),
-    ("7C 8C 9C", 24.0),
-])
+@pytest.mark.parametrize(
+    "hand,score",
+    [
+        ("7S 10S QS", 27.0),  # seed: adding spades
+        ("8H 10H KC", 18.0),  # seed: adding hearts
+        ("9D 10H JC", 10.0),  # seed: hearts or clubs
+        ("7D 7C 7H", 30.5),  # seed: three equal values
+        ("KH KS KC", 30.5),
+        ("AS KS QS", 31.0),  # Bingo
+        ("AD AH AS", 33.0),  # Fire, above everything
+        ("AD AH KS", 11.0),
+        ("7C 8C 9C", 24.0),
+    ],
+)
 def test_hand_score(hand, score):
     assert hand_score(cards(hand)) == score
 
 
 # -- showdowns -----------------------------------------------------------------
-@pytest.mark.parametrize("hands,coins,payers,sunk", [
-    (["7S 10S QS", "8H 10H KC", "9D 10H JC"], [3, 3, 3], [2], []),          # the lowest pays
-    (["8H 10H KC", "8S 10S KD", "AS KS QS"], [3, 3, 3], [0, 1], []),        # tie for lowest: both pay
-    (["AD AH AS", "AC KC QC", "7H 7S 7C"], [3, 3, 3], [1, 2], []),          # Fire: everyone else pays
-    (["7S 10S QS", "8H 10H KC", "9D 10H JC"], [3, 3, 0], [], [2]),          # a swimmer who loses sinks
-    (["7S 10S QS", "8H 10H KC", "9D 10H JC"], [3, 3, 1], [2], []),          # paying the last coin: swims
-])
+@pytest.mark.parametrize(
+    "hands,coins,payers,sunk",
+    [
+        (["7S 10S QS", "8H 10H KC", "9D 10H JC"], [3, 3, 3], [2], []),  # the lowest pays
+        (["8H 10H KC", "8S 10S KD", "AS KS QS"], [3, 3, 3], [0, 1], []),  # tie for lowest: both pay
+        (["AD AH AS", "AC KC QC", "7H 7S 7C"], [3, 3, 3], [1, 2], []),  # Fire: everyone else pays
+        (["7S 10S QS", "8H 10H KC", "9D 10H JC"], [3, 3, 0], [], [2]),  # a swimmer who loses sinks
+        (["7S 10S QS", "8H 10H KC", "9D 10H JC"], [3, 3, 1], [2], []),  # paying the last coin: swims
+    ],
+)
 def test_showdown_payments(hands, coins, payers, sunk):
     game, state = table(hands, coins=coins)
     before = state.coins[:]
@@ -104,12 +119,15 @@ def test_last_player_standing_takes_the_pot():
 
 
 # -- turns ---------------------------------------------------------------------
-@pytest.mark.parametrize("hand,middle,action,new_hand,new_middle", [
-    # hand sorted [9D, 10H, JC], middle sorted [7D, 8H, KC]
-    ("9D 10H JC", "8H 7D KC", 3 * 2 + 2, "9D 10H KC", "7D 8H JC"),
-    ("9D 10H JC", "8H 7D KC", 3 * 0 + 1, "8H 10H JC", "7D 9D KC"),
-    ("9D 10H JC", "8H 7D KC", SWAP_ALL, "8H 7D KC", "9D 10H JC"),
-])
+@pytest.mark.parametrize(
+    "hand,middle,action,new_hand,new_middle",
+    [
+        # hand sorted [9D, 10H, JC], middle sorted [7D, 8H, KC]
+        ("9D 10H JC", "8H 7D KC", 3 * 2 + 2, "9D 10H KC", "7D 8H JC"),
+        ("9D 10H JC", "8H 7D KC", 3 * 0 + 1, "8H 10H JC", "7D 9D KC"),
+        ("9D 10H JC", "8H 7D KC", SWAP_ALL, "8H 7D KC", "9D 10H JC"),
+    ],
+)
 def test_swaps(hand, middle, action, new_hand, new_middle):
     game, state = table([hand, "7S 10S QS", "AC KC QC"], middle=middle)
     game.apply(state, action, RNG)
@@ -133,9 +151,15 @@ def test_fire_after_swap_makes_everyone_else_pay():
     assert state.last.reason == "fire" and rewards == [0.0, -1.0, -1.0]
 
 
-@pytest.mark.parametrize("knock_first_round,turns,allowed", [
-    (False, 0, False), (False, 2, False), (False, 3, True), (True, 0, True),
-])
+@pytest.mark.parametrize(
+    "knock_first_round,turns,allowed",
+    [
+        (False, 0, False),
+        (False, 2, False),
+        (False, 3, True),
+        (True, 0, True),
+    ],
+)
 def test_knock_allowed_only_after_a_full_circle(knock_first_round, turns, allowed):
     game, state = table(["7S 10S QS", "8H 10H KC", "9D 10H JC"], knock_first_round=knock_first_round)
     state.turns = turns
@@ -222,8 +246,18 @@ def test_dealer_draw_highest_card_then_suit():
 
 def test_bingo_right_after_the_deal():
     game = SwimmingGame(num_players=2)
-    state = SwimmingState(coins=[3, 3], active=[True, True], dealer=0, hands=[cards("7H 8H 9H"), cards("AS KS QS")],
-                          other_lot=cards("7C 8C 9C"), deck=[], public=[0, 0], phase=CHOICE, to_move=0, round=1)
+    state = SwimmingState(
+        coins=[3, 3],
+        active=[True, True],
+        dealer=0,
+        hands=[cards("7H 8H 9H"), cards("AS KS QS")],
+        other_lot=cards("7C 8C 9C"),
+        deck=[],
+        public=[0, 0],
+        phase=CHOICE,
+        to_move=0,
+        round=1,
+    )
     rewards = game.apply(state, KEEP_LOT, RNG)
     assert state.last.reason == "bingo" and rewards == [-1.0, 0.0] and state.round == 2
 
@@ -235,12 +269,18 @@ def test_dealer_rotates_to_next_active_seat():
 
 
 # -- parameters ------------------------------------------------------------------
-@pytest.mark.parametrize("params,word", [
-    ({"num_players": 7}, "num_players"), ({"num_players": 1}, "num_players"), ({"num_players": "4"}, "num_players"),
-    ({"coins": 0}, "coins"), ({"max_round_turns": 0}, "max_round_turns"),
-    ({"knock_first_round": 1}, "knock_first_round"),
-    ({"open_hands": "yes"}, "open_hands"),
-])
+@pytest.mark.parametrize(
+    "params,word",
+    [
+        ({"num_players": 7}, "num_players"),
+        ({"num_players": 1}, "num_players"),
+        ({"num_players": "4"}, "num_players"),
+        ({"coins": 0}, "coins"),
+        ({"max_round_turns": 0}, "max_round_turns"),
+        ({"knock_first_round": 1}, "knock_first_round"),
+        ({"open_hands": "yes"}, "open_hands"),
+    ],
+)
 def test_bad_parameters_are_named(params, word):
     with pytest.raises(RuleError, match=word):
         SwimmingGame(**params)
@@ -250,8 +290,8 @@ def test_bad_parameters_are_named(params, word):
 def _hide_swap(state, holder, rng):
     """Replace ``holder``'s cards that are not public by stock cards (a different hidden hand)."""
     hidden = [c for c in state.hands[holder] if not state.public[holder] >> c & 1]
-    fresh = state.deck[:len(hidden)]
-    state.deck = hidden + state.deck[len(hidden):]
+    fresh = state.deck[: len(hidden)]
+    state.deck = hidden + state.deck[len(hidden) :]
     state.hands[holder] = sorted([c for c in state.hands[holder] if c not in hidden] + fresh)
 
 
@@ -272,8 +312,9 @@ def test_hidden_cards_never_leak():
                 other.other_lot = other.other_lot[::-1]
                 if other.hands[holder] != state.hands[holder]:
                     checked += 1
-                assert np.array_equal(raw_env.observe_state(game, state, viewer),
-                                      raw_env.observe_state(game, other, viewer))
+                assert np.array_equal(
+                    raw_env.observe_state(game, state, viewer), raw_env.observe_state(game, other, viewer)
+                )
         legal = np.flatnonzero(game.legal_mask(state))
         game.apply(state, int(legal[rng.integers(legal.size)]), rng)
     assert checked > 100
@@ -284,10 +325,10 @@ def test_public_cards_and_open_hands_are_seen():
     game.apply(state, 1, RNG)  # seat 0: 9D <-> KD (middle sorted [7D, KD, 8H])
     obs = raw_env.observe_state(game, state, 1)
     base_for_seat0 = 96 + 32 * 1  # relative seat 2 from viewer 1
-    assert obs[base_for_seat0 + parse_card("KD")] == 1 and obs[base_for_seat0:base_for_seat0 + 32].sum() == 1
+    assert obs[base_for_seat0 + parse_card("KD")] == 1 and obs[base_for_seat0 : base_for_seat0 + 32].sum() == 1
     open_game = SwimmingGame(num_players=3, open_hands=True)
     obs = raw_env.observe_state(open_game, state, 1)
-    assert obs[base_for_seat0:base_for_seat0 + 32].sum() == 3
+    assert obs[base_for_seat0 : base_for_seat0 + 32].sum() == 3
 
 
 def test_seat_view_holds_no_hidden_card():
@@ -310,8 +351,13 @@ def test_determinize_keeps_what_the_seat_sees_and_redeals_the_rest(open_hands):
         for seat in (s for s in range(4) if state.active[s]):
             deal = game.determinize(state, seat, rng)
             assert np.array_equal(raw_env.observe_state(game, deal, seat), raw_env.observe_state(game, state, seat))
-            everywhere = [c for s in range(4) for c in deal.hands[s]] + deal.middle + deal.other_lot + deal.deck \
+            everywhere = (
+                [c for s in range(4) for c in deal.hands[s]]
+                + deal.middle
+                + deal.other_lot
+                + deal.deck
                 + [c for c in range(32) if deal.discards >> c & 1]
+            )
             assert sorted(everywhere) == list(range(32))  # every card once
             assert [len(h) for h in deal.hands] == [len(h) for h in state.hands]
             assert len(deal.deck) == len(state.deck) and len(deal.other_lot) == len(state.other_lot)
@@ -335,12 +381,15 @@ def test_determinize_is_seeded():
     assert first.hands == again.hands and first.deck == again.deck and first.other_lot == again.other_lot
 
 
-@pytest.mark.parametrize("hands,coins,seat,lost", [
-    (["9D 10H JC", "7S 10S QS", "AC KC QC"], [3, 3, 3], 0, True),    # lowest pays
-    (["9D 10H JC", "7S 10S QS", "AC KC QC"], [3, 3, 3], 1, False),
-    (["9D 10H JC", "7S 10S QS", "AC KC QC"], [0, 3, 3], 0, True),    # lowest swimmer sinks: a loss too
-    (["AD AH AS", "7S 10S QS", "AC KC QC"], [3, 3, 3], 2, True),     # Fire: everyone else pays
-])
+@pytest.mark.parametrize(
+    "hands,coins,seat,lost",
+    [
+        (["9D 10H JC", "7S 10S QS", "AC KC QC"], [3, 3, 3], 0, True),  # lowest pays
+        (["9D 10H JC", "7S 10S QS", "AC KC QC"], [3, 3, 3], 1, False),
+        (["9D 10H JC", "7S 10S QS", "AC KC QC"], [0, 3, 3], 0, True),  # lowest swimmer sinks: a loss too
+        (["AD AH AS", "7S 10S QS", "AC KC QC"], [3, 3, 3], 2, True),  # Fire: everyone else pays
+    ],
+)
 def test_round_loser_reads_the_last_showdown(hands, coins, seat, lost):
     game, state = table(hands, coins=coins)
     key = game.round_key(state)
@@ -349,11 +398,14 @@ def test_round_loser_reads_the_last_showdown(hands, coins, seat, lost):
     assert game.round_loser(state, seat) is lost
 
 
-@pytest.mark.parametrize("hands,seat,margin", [
-    (["9D 10H JC", "7S 10S QS", "AC KC QC"], 0, 10 - 27),   # lowest: below the next lowest
-    (["9D 10H JC", "7S 10S QS", "AC KC QC"], 2, 31 - 10),   # above the lowest
-    (["AD AH AS", "7S 10S QS", "AC KC QC"], 0, 33 - 27),    # Fire counts 33
-])
+@pytest.mark.parametrize(
+    "hands,seat,margin",
+    [
+        (["9D 10H JC", "7S 10S QS", "AC KC QC"], 0, 10 - 27),  # lowest: below the next lowest
+        (["9D 10H JC", "7S 10S QS", "AC KC QC"], 2, 31 - 10),  # above the lowest
+        (["AD AH AS", "7S 10S QS", "AC KC QC"], 0, 33 - 27),  # Fire counts 33
+    ],
+)
 def test_round_margin_is_the_distance_to_the_lowest_other(hands, seat, margin):
     game, state = table(hands)
     game.showdown(state, RNG, [0.0] * 3, "knock")
@@ -366,14 +418,13 @@ def test_a_void_round_is_no_loss():
     assert state.last.reason == "void" and not game.round_loser(state, 0) and game.round_margin(state, 0) == 0
 
 
-
 # -- the round's public record and the decisions rebuilt from it -------------------------------
 def test_past_decisions_rebuild_the_states_the_others_moved_in():
     # Seat 1 swaps 7H for QS, seat 2 swaps all, seat 0 passes, seat 1 passes: seat 0 looks back from its turn.
     game, state = table(["7C 8C 9C", "7H AS KD", "10D JD QD"], middle="QS 8H 9H", deck="7D 8D 9D 10C JC")
     state.to_move = 1
     start = game.copy_state(state)
-    for action in (1 * 3 + 2, SWAP_ALL):   # seat 1: 7H (hand card 1, after KD) for QS (middle card 2); seat 2: all
+    for action in (1 * 3 + 2, SWAP_ALL):  # seat 1: 7H (hand card 1, after KD) for QS (middle card 2); seat 2: all
         game.apply(state, action, RNG)
     before_pass = game.copy_state(state)
     game.apply(state, PASS, RNG)  # seat 0
@@ -430,6 +481,7 @@ def test_the_record_starts_again_each_round_and_copies_keep_their_own():
     game.showdown(state, RNG, [0.0] * 3, "knock")
     assert state.moves == [] and state.round == 2
 
+
 # -- env: agents leave when they sink ------------------------------------------------
 def test_sinking_agent_leaves_env_agents():
     env = envs.make_raw("swimming", num_players=3)
@@ -442,8 +494,8 @@ def test_sinking_agent_leaves_env_agents():
     env.game_state.turns = 3
     env.agent_selection = "player_2"
     env.step(KNOCK)
-    env.step(PASS)   # player_0
-    env.step(PASS)   # player_1: showdown, player_1 sinks
+    env.step(PASS)  # player_0
+    env.step(PASS)  # player_1: showdown, player_1 sinks
     assert env.terminations["player_1"] and env.agent_selection == "player_1"
     env.step(None)
     assert env.agents == ["player_0", "player_2"]

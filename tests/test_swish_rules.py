@@ -50,11 +50,11 @@ def landings(game, state, frm):
 def test_board_geometry_and_names():
     h = hex_board(4)
     assert h.n == 61 and len(h.edge_cells) == 24 and len(h.inner_cells) == 37
-    assert h.coords[0] == (0, -4) and h.names[0] == "a1"          # order r then q
+    assert h.coords[0] == (0, -4) and h.names[0] == "a1"  # order r then q
     assert h.coords[h.by_name["e5"]] == (0, 0)
     centre = h.by_name["e5"]
     first = [h.names[ray[0]] for ray in h.rays[centre]]
-    assert first == ["e6", "d5", "d4", "e4", "f4", "f5"]           # directions 0..5 of RULINGS
+    assert first == ["e6", "d5", "d4", "e4", "f4", "f5"]  # directions 0..5 of RULINGS
 
 
 @pytest.mark.parametrize("radius,actions", [(3, 37 * 36 + 111 + 3), (4, 61 * 48 + 183 + 3), (5, 91 * 60 + 273 + 3)])
@@ -87,8 +87,9 @@ SWISH_CAPTURES = [
 ]
 
 
-@pytest.mark.parametrize("case,white,black,beads,frm,to,taken,store,black_after", SWISH_CAPTURES,
-                         ids=[c[0] for c in SWISH_CAPTURES])
+@pytest.mark.parametrize(
+    "case,white,black,beads,frm,to,taken,store,black_after", SWISH_CAPTURES, ids=[c[0] for c in SWISH_CAPTURES]
+)
 def test_swish_captures(case, white, black, beads, frm, to, taken, store, black_after):
     g = SwishGame()
     s = position(g, white, black, beads)
@@ -146,10 +147,28 @@ SQUEEZE_CAPTURES = [
     ("row of beads", ["e7", "a3"], ["i5"], ["e4", "e5", "e6"], "a3", "e3", ["e4", "e5", "e6"], 3, ["i5"]),
     ("enemy rook captured and removed", ["e5", "a3"], ["e4", "i5"], [], "a3", "e3", ["e4"], 0, ["i5"]),
     ("row of enemy rooks", ["e6", "a3"], ["e4", "e5", "i5"], [], "a3", "e3", ["e4", "e5"], 0, ["i5"]),
-    ("two directions of beads", ["e7", "b5", "g5"], ["i1"], ["e6", "d5", "c5"], "g5", "e5",
-     ["c5", "d5", "e6"], 3, ["i1"]),
-    ("bead and rook in different directions", ["e7", "e3", "g5"], ["e4", "i1"], ["e6"], "g5", "e5",
-     ["e4", "e6"], 1, ["i1"]),
+    (
+        "two directions of beads",
+        ["e7", "b5", "g5"],
+        ["i1"],
+        ["e6", "d5", "c5"],
+        "g5",
+        "e5",
+        ["c5", "d5", "e6"],
+        3,
+        ["i1"],
+    ),
+    (
+        "bead and rook in different directions",
+        ["e7", "e3", "g5"],
+        ["e4", "i1"],
+        ["e6"],
+        "g5",
+        "e5",
+        ["e4", "e6"],
+        1,
+        ["i1"],
+    ),
     ("mixed row not taken", ["e6", "a3"], ["e5", "i5"], ["e4"], "a3", "e3", [], 0, ["e5", "i5"]),
     ("row not closed", ["e6", "a3"], ["i5"], ["e4"], "a3", "e3", [], 0, ["i5"]),
     ("row closed by an enemy rook", ["a3"], ["e5", "i5"], ["e4"], "a3", "e3", [], 0, ["e5", "i5"]),
@@ -159,8 +178,9 @@ SQUEEZE_CAPTURES = [
 ]
 
 
-@pytest.mark.parametrize("case,white,black,beads,frm,to,taken,store,black_after", SQUEEZE_CAPTURES,
-                         ids=[c[0] for c in SQUEEZE_CAPTURES])
+@pytest.mark.parametrize(
+    "case,white,black,beads,frm,to,taken,store,black_after", SQUEEZE_CAPTURES, ids=[c[0] for c in SQUEEZE_CAPTURES]
+)
 def test_squeeze_captures(case, white, black, beads, frm, to, taken, store, black_after):
     g = SqueezeGame()
     s = position(g, white, black, beads)
@@ -179,8 +199,14 @@ def test_squeeze_captures(case, white, black, beads, frm, to, taken, store, blac
 
 # (white rooks, black rooks, beads, rook, its legal landings)
 SQUEEZE_SLIDES = [
-    ("open board from the corner", ["e1"], ["a5"], [], "e1",
-     ["a1", "b1", "c1", "d1", "e2", "e3", "e4", "e5", "e6", "e7", "e8", "e9", "f1", "g1", "h1", "i1"]),
+    (
+        "open board from the corner",
+        ["e1"],
+        ["a5"],
+        [],
+        "e1",
+        ["a1", "b1", "c1", "d1", "e2", "e3", "e4", "e5", "e6", "e7", "e8", "e9", "f1", "g1", "h1", "i1"],
+    ),
     ("no passing over beads or rooks", ["e1", "c1"], ["e4"], ["f1"], "e1", ["d1", "e2", "e3"]),
 ]
 
@@ -194,17 +220,28 @@ def test_squeeze_slides_only(case, white, black, beads, rook, expected):
 # -- the end ---------------------------------------------------------------------------------------
 # (game, params, white, black, beads, stores, plies, from, to, winner or None, over)
 END_CASES = [
-    ("swish", {}, ["e1"], ["a5"], ["e3"], (9, 0), 0, "e1", "e4", 0, True),              # 10 beads
-    ("swish", {}, ["e1"], ["a5"], ["e3", "e4"], (8, 9), 0, "e1", "e6", 0, True),        # 8 + 2
-    ("swish", {}, ["e1"], ["a5"], ["e3"], (8, 0), 0, "e1", "e4", None, False),         # 9: play on
+    ("swish", {}, ["e1"], ["a5"], ["e3"], (9, 0), 0, "e1", "e4", 0, True),  # 10 beads
+    ("swish", {}, ["e1"], ["a5"], ["e3", "e4"], (8, 9), 0, "e1", "e6", 0, True),  # 8 + 2
+    ("swish", {}, ["e1"], ["a5"], ["e3"], (8, 0), 0, "e1", "e4", None, False),  # 9: play on
     ("swish", {"beads_to_win": 3}, ["e1"], ["a5"], ["e3"], (2, 0), 0, "e1", "e4", 0, True),
     ("squeeze", {}, ["e7", "a3"], ["i5"], ["e4", "e5", "e6"], (7, 0), 0, "a3", "e3", 0, True),
-    ("swish", {}, ["e1"], ["e3"], [], (0, 0), 0, "e1", "e4", 0, True),                 # last rook taken
-    ("squeeze", {}, ["e5", "a3"], ["e4"], [], (0, 0), 0, "a3", "e3", 0, True),         # last rook taken
+    ("swish", {}, ["e1"], ["e3"], [], (0, 0), 0, "e1", "e4", 0, True),  # last rook taken
+    ("squeeze", {}, ["e5", "a3"], ["e4"], [], (0, 0), 0, "a3", "e3", 0, True),  # last rook taken
     # black's only rook is walled in: black cannot move and loses
     ("squeeze", {}, ["b6"], ["a1"], ["a2", "b1"], (0, 0), 0, "b6", "b2", 0, True),
-    ("swish", {}, ["b6"], ["a1"], ["a2", "a3", "a4", "a5", "b1", "c1", "d1", "e1", "c3"], (0, 0), 0,
-     "b6", "b2", 0, True),
+    (
+        "swish",
+        {},
+        ["b6"],
+        ["a1"],
+        ["a2", "a3", "a4", "a5", "b1", "c1", "d1", "e1", "c3"],
+        (0, 0),
+        0,
+        "b6",
+        "b2",
+        0,
+        True,
+    ),
     # ply limit: a draw, counted after the win check and before the no-move check
     ("squeeze", {"max_plies": 5}, ["b6"], ["a1"], ["a2", "b1"], (0, 0), 4, "b6", "b2", None, True),
     ("swish", {"max_plies": 5}, ["e1"], ["a5"], ["e3"], (9, 0), 4, "e1", "e4", 0, True),
@@ -244,7 +281,7 @@ def test_marquisian_first_mask_edges_and_inner():
     s = g.new_state(np.random.default_rng(0))
     assert s.phase == PHASE_SETUP and s.to_move == 0
     mask = g.legal_mask(s)
-    assert not mask[:g.place_base].any() and not mask[g.choice_base:].any()
+    assert not mask[: g.place_base].any() and not mask[g.choice_base :].any()
     placed = np.flatnonzero(mask) - g.place_base
     rooks = {(c, k) for c, k in map(lambda a: divmod(int(a), 3), placed) if k < 2}
     beads = {c for c, k in map(lambda a: divmod(int(a), 3), placed) if k == 2}
@@ -256,14 +293,14 @@ def test_marquisian_first_mask_edges_and_inner():
 # (placements before, action to test as (cell, kind), legal?)
 SETUP_CASES = [
     ([], ("a1", 0), True),
-    ([], ("e5", 0), False),                                  # rook on an inner cell
-    ([], ("a1", 2), False),                                  # bead on the edge
+    ([], ("e5", 0), False),  # rook on an inner cell
+    ([], ("a1", 2), False),  # bead on the edge
     ([], ("e5", 2), True),
-    ([("a1", 0)], ("a1", 1), False),                         # occupied
+    ([("a1", 0)], ("a1", 1), False),  # occupied
     ([("a1", 0)], ("a2", 0), True),
-    ([("a1", 0), ("a2", 0), ("a3", 0)], ("a4", 0), False),   # a fourth white rook
+    ([("a1", 0), ("a2", 0), ("a3", 0)], ("a4", 0), False),  # a fourth white rook
     ([("a1", 0), ("a2", 0), ("a3", 0)], ("a4", 1), True),
-    ([("a1", 1), ("a2", 1), ("a3", 1)], ("a4", 1), False),   # a fourth black rook
+    ([("a1", 1), ("a2", 1), ("a3", 1)], ("a4", 1), False),  # a fourth black rook
 ]
 
 
@@ -279,8 +316,11 @@ def test_marquisian_placement_legality(before, action, legal):
 def test_marquisian_full_setup_then_choice():
     g = SwishGame(setup="marquisian")
     s = g.new_state(np.random.default_rng(0))
-    plan = [(c, 0) for c in g.hex.edge_cells[:3]] + [(c, 1) for c in g.hex.edge_cells[3:6]] \
+    plan = (
+        [(c, 0) for c in g.hex.edge_cells[:3]]
+        + [(c, 1) for c in g.hex.edge_cells[3:6]]
         + [(c, 2) for c in g.hex.inner_cells[:19]]
+    )
     for cell, kind in plan:
         assert s.phase == PHASE_SETUP and s.to_move == 0
         assert g.apply(s, g.check_action(s, g.place_base + 3 * cell + kind), None) == [0.0, 0.0]
@@ -335,9 +375,9 @@ def test_choice_phase(choice, pick, c0, c1, first):
         g.apply(s, g.check_action(s, g.choice_base + index[pick]), None)
     assert s.phase == PHASE_PLAY and s.colour == [c0, c1] and s.to_move == first and s.plies == 0
     mask = g.legal_mask(s)
-    assert mask[:g.place_base].any() and not mask[g.place_base:].any()
+    assert mask[: g.place_base].any() and not mask[g.place_base :].any()
     cell, _, _ = g.decode_move(int(np.flatnonzero(mask)[0]))
-    assert s.board[cell] == s.colour[first] + 1   # the first mover moves its own rooks
+    assert s.board[cell] == s.colour[first] + 1  # the first mover moves its own rooks
 
 
 # -- observation and parameters ---------------------------------------------------------------------
@@ -345,7 +385,7 @@ def test_observation_from_each_side():
     env = envs.make_raw("squeeze", setup="fixed")
     env.reset(seed=0)
     n = 61
-    env.step(env.game.choice_base + 2)          # player_1 takes black; player_0 is white, moves first
+    env.step(env.game.choice_base + 2)  # player_1 takes black; player_0 is white, moves first
     o0 = env.observe("player_0")["observation"]
     o1 = env.observe("player_1")["observation"]
     s = env.game_state
@@ -353,15 +393,23 @@ def test_observation_from_each_side():
     assert all(o0[c] == 1 for c in white) and all(o1[n + c] == 1 for c in white)
     assert o0[5 * n + 3] == 1 and o0[5 * n + 4] == 1 and o1[5 * n + 5] == 1
     assert o0[5 * n + 6] == 1 and o1[5 * n + 6] == 0
-    assert np.array_equal(o0[2 * n:5 * n], o1[2 * n:5 * n])
+    assert np.array_equal(o0[2 * n : 5 * n], o1[2 * n : 5 * n])
     assert o0.shape == (5 * n + 13,) and o0.dtype == np.float32 and o0.min() >= 0 and o0.max() <= 1
 
 
-@pytest.mark.parametrize("params,word", [
-    ({"radius": 2}, "radius"), ({"radius": 9}, "radius"), ({"radius": "4"}, "radius"), ({"radius": True}, "radius"),
-    ({"setup": "pie"}, "setup"), ({"max_plies": 0}, "max_plies"), ({"beads_to_win": 20}, "beads_to_win"),
-    ({"beads_to_win": 0}, "beads_to_win"),
-])
+@pytest.mark.parametrize(
+    "params,word",
+    [
+        ({"radius": 2}, "radius"),
+        ({"radius": 9}, "radius"),
+        ({"radius": "4"}, "radius"),
+        ({"radius": True}, "radius"),
+        ({"setup": "pie"}, "setup"),
+        ({"max_plies": 0}, "max_plies"),
+        ({"beads_to_win": 20}, "beads_to_win"),
+        ({"beads_to_win": 0}, "beads_to_win"),
+    ],
+)
 def test_bad_parameters_are_named(params, word):
     for name in GAMES:
         with pytest.raises(ValueError, match=word):
@@ -381,11 +429,14 @@ def test_other_radii_play_to_the_end(name, radius):
 
 
 # -- bots ----------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("name,white,black,beads,stores,win", [
-    ("swish", ["e1", "a1"], ["a5", "i5"], ["e3", "c3"], (9, 0), ("e1", "e4")),
-    ("squeeze", ["e5", "a3", "i1"], ["i5", "a5"], ["e4", "b2"], (9, 0), ("a3", "e3")),
-    ("squeeze", ["e5", "a3", "i1"], ["e4"], ["b2"], (0, 0), ("a3", "e3")),   # takes the last rook
-])
+@pytest.mark.parametrize(
+    "name,white,black,beads,stores,win",
+    [
+        ("swish", ["e1", "a1"], ["a5", "i5"], ["e3", "c3"], (9, 0), ("e1", "e4")),
+        ("squeeze", ["e5", "a3", "i1"], ["i5", "a5"], ["e4", "b2"], (9, 0), ("a3", "e3")),
+        ("squeeze", ["e5", "a3", "i1"], ["e4"], ["b2"], (0, 0), ("a3", "e3")),  # takes the last rook
+    ],
+)
 def test_bots_take_a_winning_capture(name, white, black, beads, stores, win):
     from envs.hexrook.bots import BOTS
 
@@ -445,7 +496,7 @@ def _reference_moves(game, state):
     for cell in state.rooks[colour]:
         for d, ray in enumerate(game.hex.rays[cell]):
             for i, c in enumerate(ray):
-                if board[c] == EMPTY:                      # a slide
+                if board[c] == EMPTY:  # a slide
                     taken = [] if game.name == "swish" else game.squeezed(board, c, own, enemy)
                     out[game.move_action(cell, d, i + 1)] = sorted(taken)
                     continue
@@ -484,6 +535,7 @@ def test_move_generation_matches_a_plain_reading_of_the_rules(name):
 
 # -- ending_moves: the search's fast test for game-ending moves ------------------------------------
 
+
 def medium_against_random_positions(game, rng, games):
     """Every position (with its mask and legal moves) of ``games`` games of medium against random."""
     from envs.hexrook.bots import MediumBot
@@ -499,8 +551,9 @@ def medium_against_random_positions(game, rng, games):
 
 
 @pytest.mark.parametrize("name", GAMES)
-@pytest.mark.parametrize("params", [{}, {"max_plies": 12}, {"beads_to_win": 3}],
-                         ids=["default", "ply-limit", "3-beads"])
+@pytest.mark.parametrize(
+    "params", [{}, {"max_plies": 12}, {"beads_to_win": 3}], ids=["default", "ply-limit", "3-beads"]
+)
 def test_fast_ending_moves_match_playing_each_move(name, params):
     from envs.core.game import Game
 
@@ -526,6 +579,7 @@ def test_ending_moves_include_taking_the_last_rook(name, white, black, frm, to):
 
 
 # -- capturing_moves: the search's quiescence moves --------------------------------------------------
+
 
 @pytest.mark.parametrize("name", GAMES)
 def test_capturing_moves_are_the_moves_that_take_biggest_first(name):

@@ -39,8 +39,9 @@ SWIVEL_CASES = [
 ]
 
 
-@pytest.mark.parametrize("label,red,black,to_move,action,red_after,black_after", SWIVEL_CASES,
-                         ids=[c[0] for c in SWIVEL_CASES])
+@pytest.mark.parametrize(
+    "label,red,black,to_move,action,red_after,black_after", SWIVEL_CASES, ids=[c[0] for c in SWIVEL_CASES]
+)
 def test_swivel_moves_middle_counters(label, red, black, to_move, action, red_after, black_after):
     state = position(red, black, to_move)
     GAME.check_action(state, action)
@@ -66,8 +67,7 @@ PERMISSION_CASES = [
 ]
 
 
-@pytest.mark.parametrize("label,red,black,to_move,action,legal", PERMISSION_CASES,
-                         ids=[c[0] for c in PERMISSION_CASES])
+@pytest.mark.parametrize("label,red,black,to_move,action,legal", PERMISSION_CASES, ids=[c[0] for c in PERMISSION_CASES])
 def test_legality(label, red, black, to_move, action, legal):
     state = position(red, black, to_move)
     assert bool(GAME.legal_mask(state)[action]) is legal

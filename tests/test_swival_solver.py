@@ -60,8 +60,12 @@ CASES = [
     # the same with m6 instead of m7: a right swivel takes m0 away from spoke 0, so i0 only draws
     ("line broken by a right swivel", [0, 2, 4, 8, 9, 14, 19, 21], [1, 3, 5, 10, 11, 12, 17, 18, 20], 0),
     # i0 completes spoke 0 but fills the board: the opponent is to move with no line, a draw, not a win
-    ("line with the last counter is a draw", [0, 1, 2, 6, 8, 11, 12, 15, 19, 21, 22],
-     [3, 4, 5, 7, 9, 10, 13, 14, 17, 18, 20, 23], 0),
+    (
+        "line with the last counter is a draw",
+        [0, 1, 2, 6, 8, 11, 12, 15, 19, 21, 22],
+        [3, 4, 5, 7, 9, 10, 13, 14, 17, 18, 20, 23],
+        0,
+    ),
 ]
 
 
@@ -79,17 +83,17 @@ def test_hand_made_positions(label, mine, theirs, value):
 # a change to it shows here. Update the counts when the search is changed on purpose, never the values.
 RECORDED = [
     (0x040430, 0x013140, 0, 167691),  # 15 empty
-    (0x980240, 0x04a092, 0, 157370),  # 13 empty
-    (0x112404, 0xa84082, 1, 130932),  # 13 empty
-    (0x0928a0, 0x420158, 0, 63152),  # 12 empty
-    (0x491420, 0x06a204, 0, 20126),  # 12 empty
-    (0x200323, 0xc50440, 1, 26915),  # 12 empty
-    (0xe14202, 0x1a041c, -1, 66),  # 10 empty
-    (0x094851, 0xe62408, 1, 3906),  # 9 empty
-    (0xc16102, 0x181a45, -1, 6692),  # 9 empty
-    (0x4b8048, 0x307184, -1, 278),  # 9 empty
-    (0xc42a18, 0x03c162, 1, 688),  # 8 empty
-    (0x0a40cb, 0x308d14, -1, 360),  # 8 empty
+    (0x980240, 0x04A092, 0, 157370),  # 13 empty
+    (0x112404, 0xA84082, 1, 130932),  # 13 empty
+    (0x0928A0, 0x420158, 0, 63152),  # 12 empty
+    (0x491420, 0x06A204, 0, 20126),  # 12 empty
+    (0x200323, 0xC50440, 1, 26915),  # 12 empty
+    (0xE14202, 0x1A041C, -1, 66),  # 10 empty
+    (0x094851, 0xE62408, 1, 3906),  # 9 empty
+    (0xC16102, 0x181A45, -1, 6692),  # 9 empty
+    (0x4B8048, 0x307184, -1, 278),  # 9 empty
+    (0xC42A18, 0x03C162, 1, 688),  # 8 empty
+    (0x0A40CB, 0x308D14, -1, 360),  # 8 empty
 ]
 
 
@@ -154,7 +158,6 @@ def test_bad_table_size_rejected(tt_log2):
 
 def test_import_envs_solver_does_not_import_numba():
     """numba comes with the first solve, not with the module (brute force and checks need no compiler)."""
-    code = ("import sys; from envs.swival import solver; solver.brute_force(0x10101, 0); "
-            "print('numba' in sys.modules)")
+    code = "import sys; from envs.swival import solver; solver.brute_force(0x10101, 0); print('numba' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"

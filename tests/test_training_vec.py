@@ -22,8 +22,15 @@ from training.selfplay import (
 ENGINES = [name for name, e in GAMES.items() if e.batched]
 WITHOUT = [name for name, e in GAMES.items() if not e.batched]
 # the PPO defaults every shipped network was trained with (DEFAULTS["ppo"] before the vector path)
-SHIPPED_PPO_DEFAULTS = {"n_steps": 256, "batch_size": 512, "learning_rate": 3e-4, "n_epochs": 4,
-                        "gamma": 0.99, "gae_lambda": 0.95, "ent_coef": 0.01}
+SHIPPED_PPO_DEFAULTS = {
+    "n_steps": 256,
+    "batch_size": 512,
+    "learning_rate": 3e-4,
+    "n_epochs": 4,
+    "gamma": 0.99,
+    "gae_lambda": 0.95,
+    "ent_coef": 0.01,
+}
 
 
 def _first_legal(obs, masks):
@@ -34,24 +41,30 @@ def _last_legal(obs, masks):
     return masks.shape[1] - 1 - masks[:, ::-1].argmax(axis=1)
 
 
-@pytest.mark.parametrize("game, env, shaping, expected", [
-    ("swival", "auto", False, True),
-    ("swival", "single", False, False),
-    ("swival", "vector", False, True),
-    ("swival", "auto", True, False),             # shaping exists on the single-agent env only
-    *[(g, "auto", False, False) for g in WITHOUT],
-    *[(g, "single", False, False) for g in WITHOUT],
-])
+@pytest.mark.parametrize(
+    "game, env, shaping, expected",
+    [
+        ("swival", "auto", False, True),
+        ("swival", "single", False, False),
+        ("swival", "vector", False, True),
+        ("swival", "auto", True, False),  # shaping exists on the single-agent env only
+        *[(g, "auto", False, False) for g in WITHOUT],
+        *[(g, "single", False, False) for g in WITHOUT],
+    ],
+)
 def test_the_path_is_chosen_from_the_registry(game, env, shaping, expected):
     config = tiny_config(game, env=env, shaping={"kind": "x"} if shaping else None)
     assert uses_vector_env(config) is expected
 
 
-@pytest.mark.parametrize("game, env, shaping, message", [
-    *[(g, "vector", False, "has no batched engine") for g in WITHOUT],
-    ("swival", "vector", True, "reward shaping"),
-    ("swival", "gpu", False, "env must be one of"),
-])
+@pytest.mark.parametrize(
+    "game, env, shaping, message",
+    [
+        *[(g, "vector", False, "has no batched engine") for g in WITHOUT],
+        ("swival", "vector", True, "reward shaping"),
+        ("swival", "gpu", False, "env must be one of"),
+    ],
+)
 def test_an_impossible_path_is_refused_by_name(game, env, shaping, message):
     with pytest.raises(ValueError, match=message):
         uses_vector_env(tiny_config(game, env=env, shaping={"kind": "x"} if shaping else None))
@@ -63,8 +76,10 @@ def test_every_config_keeps_its_shipped_training_path(path):
     path has its own board count and batch sizes in the config."""
     raw = json.loads(path.read_text())
     config = load_config(str(path))
-    assert run_settings({**config, "env": "single"}) == (raw.get("n_envs", 8),
-                                                         {**SHIPPED_PPO_DEFAULTS, **raw.get("ppo", {})})
+    assert run_settings({**config, "env": "single"}) == (
+        raw.get("n_envs", 8),
+        {**SHIPPED_PPO_DEFAULTS, **raw.get("ppo", {})},
+    )
     boards, ppo = run_settings({**config, "env": "auto"})
     if config["game"] in ENGINES and not config.get("shaping"):
         assert boards == config["vector"]["num_envs"] and ppo["batch_size"] == config["vector"]["ppo"]["batch_size"]
@@ -92,10 +107,10 @@ def test_batch_pool_asks_each_member_once_for_its_boards():
         def member(obs, masks):
             calls.append((name, len(obs)))
             return fn(obs, masks)
+
         return member
 
-    pool = BatchPool("swival", [recording(_first_legal, "first"), recording(_last_legal, "last")], [1, 1], {},
-                     seed=0)
+    pool = BatchPool("swival", [recording(_first_legal, "first"), recording(_last_legal, "last")], [1, 1], {}, seed=0)
     batch = envs.make_batched("swival", 64, seed=3)
     boards = np.arange(0, 64, 2)
     actions = pool.actions(batch, boards)
@@ -126,12 +141,20 @@ def test_the_vector_env_tells_the_pool_which_boards_start_a_game():
 
 
 def _tiny_vector_config(game, **over):
-    config = tiny_config(game, total_timesteps=2048, env="vector",
-                         vector={"num_envs": 16, "ppo": {"n_steps": 16, "batch_size": 128}},
-                         eval={"every": 1024, "games": 2, "opponent": "medium"},
-                         pool={"snapshot_every": 512, "max_snapshots": 2, "start": {"random": 0.7, "easy": 0.3},
-                               "later": {"random": 0.3, "easy": 0.2, "snapshots": 0.5}},
-                         checkpoint={"every": 0})
+    config = tiny_config(
+        game,
+        total_timesteps=2048,
+        env="vector",
+        vector={"num_envs": 16, "ppo": {"n_steps": 16, "batch_size": 128}},
+        eval={"every": 1024, "games": 2, "opponent": "medium"},
+        pool={
+            "snapshot_every": 512,
+            "max_snapshots": 2,
+            "start": {"random": 0.7, "easy": 0.3},
+            "later": {"random": 0.3, "easy": 0.2, "snapshots": 0.5},
+        },
+        checkpoint={"every": 0},
+    )
     config.update(over)
     return config
 
@@ -157,8 +180,9 @@ def test_a_tiny_vector_run_exports_a_policy_that_plays_a_full_game(game, tmp_pat
 
 
 def test_an_interrupted_run_resumes_from_its_checkpoint_to_the_same_total(tmp_path, monkeypatch):
-    config = _tiny_vector_config("swival", checkpoint={"every": 1024},
-                                 eval={"every": 1024, "games": 2, "opponent": "random"})
+    config = _tiny_vector_config(
+        "swival", checkpoint={"every": 1024}, eval={"every": 1024, "games": 2, "opponent": "random"}
+    )
     whole = train(config, tmp_path / "whole", progress_bar=False, tensorboard=False)
 
     class Interrupted(Exception):
@@ -182,21 +206,25 @@ def test_an_interrupted_run_resumes_from_its_checkpoint_to_the_same_total(tmp_pa
 
 
 def test_resume_refuses_a_changed_config(tmp_path, monkeypatch):
-    config = _tiny_vector_config("swival", total_timesteps=512, checkpoint={"every": 256},
-                                 eval={"every": 1024, "games": 2, "opponent": "random"})
+    config = _tiny_vector_config(
+        "swival", total_timesteps=512, checkpoint={"every": 256}, eval={"every": 1024, "games": 2, "opponent": "random"}
+    )
     train(config, tmp_path, progress_bar=False, tensorboard=False)
     with pytest.raises(ValueError, match=r"differs from this run's config in \['seed'\]"):
         train({**config, "seed": 5}, tmp_path, progress_bar=False, tensorboard=False, resume=True)
 
 
-@pytest.mark.parametrize("members, weights, cap, expected", [
-    (["random", "medium"], [0.5, 0.5], None, [0.5, 0.5]),
-    (["random", "medium"], [0.5, 0.5], 0.1, [0.9, 0.1]),
-    (["random", "easy", "medium", "snap.npz"], [0.05, 0.1, 0.45, 0.4], 0.11, [0.0989, 0.02, 0.09, 0.7911]),
-    (["random", "medium"], [0.9, 0.1], 0.2, [0.9, 0.1]),               # under the cap: unchanged
-    (["medium", "easy"], [0.5, 0.5], 0.1, [0.5, 0.5]),                 # bots only: nothing else takes their boards
-    (["random", "medium"], [0.5, 0.5], 0.0, [1.0, 0.0]),
-])
+@pytest.mark.parametrize(
+    "members, weights, cap, expected",
+    [
+        (["random", "medium"], [0.5, 0.5], None, [0.5, 0.5]),
+        (["random", "medium"], [0.5, 0.5], 0.1, [0.9, 0.1]),
+        (["random", "easy", "medium", "snap.npz"], [0.05, 0.1, 0.45, 0.4], 0.11, [0.0989, 0.02, 0.09, 0.7911]),
+        (["random", "medium"], [0.9, 0.1], 0.2, [0.9, 0.1]),  # under the cap: unchanged
+        (["medium", "easy"], [0.5, 0.5], 0.1, [0.5, 0.5]),  # bots only: nothing else takes their boards
+        (["random", "medium"], [0.5, 0.5], 0.0, [1.0, 0.0]),
+    ],
+)
 def test_the_bots_share_of_boards_is_capped(members, weights, cap, expected):
     from training.pool import cap_bot_share
 
@@ -230,8 +258,19 @@ def test_training_on_the_vector_env_keeps_the_bots_to_the_configs_share(tmp_path
 def test_the_ppo_bench_splits_the_batched_runs_time_and_names_bad_settings():
     from scripts.bench import format_ppo_table, ppo_run, ppo_settings
 
-    rows = ppo_run("swival", rounds=1, steps=256, single_envs=2, single_steps=64, single_n_steps=16, num_envs=8,
-                   n_steps=8, batch_size=64, n_epochs=1, net_arch=[8])
+    rows = ppo_run(
+        "swival",
+        rounds=1,
+        steps=256,
+        single_envs=2,
+        single_steps=64,
+        single_n_steps=16,
+        num_envs=8,
+        n_steps=8,
+        batch_size=64,
+        n_epochs=1,
+        net_arch=[8],
+    )
     batched, single = rows
     parts = sum(batched[k] for k in ("engine_s", "opponent_s", "rollout_torch_s", "update_s"))
     assert parts == pytest.approx(batched["total_s"]) and min(batched[k] for k in batched if k.endswith("_s")) >= 0
@@ -242,12 +281,15 @@ def test_the_ppo_bench_splits_the_batched_runs_time_and_names_bad_settings():
         ppo_settings("swival", boards=4)
 
 
-@pytest.mark.parametrize("argv, resume, env", [
-    ([], None, "auto"),
-    (["--resume"], True, "auto"),
-    (["--env", "single"], None, "single"),
-    (["--resume", "--env", "vector"], True, "vector"),
-])
+@pytest.mark.parametrize(
+    "argv, resume, env",
+    [
+        ([], None, "auto"),
+        (["--resume"], True, "auto"),
+        (["--env", "single"], None, "single"),
+        (["--resume", "--env", "vector"], True, "vector"),
+    ],
+)
 def test_swgym_train_passes_resume_and_env_on(argv, resume, env, monkeypatch, tmp_path):
     from scripts.cli import main
 
@@ -263,8 +305,9 @@ def test_swgym_train_passes_resume_and_env_on(argv, resume, env, monkeypatch, tm
 
 
 def test_resume_names_a_damaged_checkpoint_and_a_fresh_run_drops_an_old_one(tmp_path):
-    config = _tiny_vector_config("swival", total_timesteps=512, checkpoint={"every": 256},
-                                 eval={"every": 1024, "games": 2, "opponent": "random"})
+    config = _tiny_vector_config(
+        "swival", total_timesteps=512, checkpoint={"every": 256}, eval={"every": 1024, "games": 2, "opponent": "random"}
+    )
     train(config, tmp_path, progress_bar=False, tensorboard=False)
     weights = tmp_path / "checkpoint" / "weights.pt"
     weights.write_bytes(b"not a checkpoint")

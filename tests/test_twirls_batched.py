@@ -69,8 +69,9 @@ def play_lockstep(params, num_games, seed, states=None, swap_rate=0.5):
         np.testing.assert_array_equal(mask[live], [aecs[i].legal_mask() for i in live], err_msg=f"masks, step {step}")
         for seat in (0, 1):
             expected = [aecs[i].observe_state(aecs[i].game, aecs[i].game_state, seat) for i in live]
-            np.testing.assert_array_equal(batch.observe(seat)[live], expected,
-                                          err_msg=f"observations of seat {seat}, step {step}")
+            np.testing.assert_array_equal(
+                batch.observe(seat)[live], expected, err_msg=f"observations of seat {seat}, step {step}"
+            )
         actions = batch.random_actions()
         take_swap = mask[:, swap] & (rng.random(num_games) < swap_rate)
         actions[take_swap] = swap
@@ -84,9 +85,16 @@ def play_lockstep(params, num_games, seed, states=None, swap_rate=0.5):
             assert done[i] == aec.game.is_over(aec.game_state), (i, step)
             if done[i]:
                 state = aec.game_state
-                kind = "won" if state.winner is not None and aec.game.tables.has_won(
-                    state.stones[aec.game.colour_of(state, state.winner)], aec.game.limits[state.winner]) \
-                    else "ply limit" if state.winner is None else "no twirl"
+                kind = (
+                    "won"
+                    if state.winner is not None
+                    and aec.game.tables.has_won(
+                        state.stones[aec.game.colour_of(state, state.winner)], aec.game.limits[state.winner]
+                    )
+                    else "ply limit"
+                    if state.winner is None
+                    else "no twirl"
+                )
                 ends[kind] += 1
                 assert batch.board_state(i) == replace(state, legal=None)  # the rules' move cache aside
         np.testing.assert_array_equal(rewards, expected_rewards, err_msg=f"rewards, step {step}")
@@ -122,20 +130,31 @@ def test_from_sparse_positions_wins_and_losses_without_a_twirl(params):
     assert ends["won"] > 0 and ends["no twirl"] > 0
 
 
-@pytest.mark.parametrize("board,to_move,params,swapped,action,over,winners", [
-    (WIN_IN_ONE, WHITE, {}, False, twirl("g5", "S", -90), True, [1]),  # g5-f4: one group, <= 3 each
-    (WIN_IN_ONE, WHITE, {}, False, twirl("g5", "S", 90), False, []),  # g5-h4: two groups
-    (WIN_IN_ONE, WHITE, {"max_neighbors": 2}, False, twirl("g5", "S", -90), False, []),
-    (WIN_IN_ONE, WHITE, {"max_neighbors": (2, 3)}, False, twirl("g5", "S", -90), True, [1]),
-    (WIN_IN_ONE, WHITE, {"max_neighbors": (3, 2)}, False, twirl("g5", "S", -90), False, []),
-    (WIN_IN_ONE, WHITE, {"max_neighbors": (3, 2)}, True, twirl("g5", "S", -90), True, [0]),  # limit follows the seat
-    (WIN_IN_ONE, WHITE, {"max_plies": 11}, False, twirl("g5", "S", -90), True, [1]),  # a win before the ply limit
-    (WIN_IN_ONE, WHITE, {"max_plies": 11}, False, twirl("g5", "S", 90), True, []),
-    (STALEMATE_IN_ONE, BLACK, {}, False, twirl("h6", "NW", 90), True, [0]),  # White has no twirl left
-    (STALEMATE_IN_ONE, BLACK, {}, True, twirl("h6", "NW", 90), True, [1]),
-    (STALEMATE_IN_ONE, BLACK, {}, False, twirl("h6", "NW", 45), False, []),
-    (STALEMATE_IN_ONE, BLACK, {"max_plies": 11}, False, twirl("h6", "NW", 90), True, []),  # the ply limit first
-])
+@pytest.mark.parametrize(
+    "board,to_move,params,swapped,action,over,winners",
+    [
+        (WIN_IN_ONE, WHITE, {}, False, twirl("g5", "S", -90), True, [1]),  # g5-f4: one group, <= 3 each
+        (WIN_IN_ONE, WHITE, {}, False, twirl("g5", "S", 90), False, []),  # g5-h4: two groups
+        (WIN_IN_ONE, WHITE, {"max_neighbors": 2}, False, twirl("g5", "S", -90), False, []),
+        (WIN_IN_ONE, WHITE, {"max_neighbors": (2, 3)}, False, twirl("g5", "S", -90), True, [1]),
+        (WIN_IN_ONE, WHITE, {"max_neighbors": (3, 2)}, False, twirl("g5", "S", -90), False, []),
+        (
+            WIN_IN_ONE,
+            WHITE,
+            {"max_neighbors": (3, 2)},
+            True,
+            twirl("g5", "S", -90),
+            True,
+            [0],
+        ),  # limit follows the seat
+        (WIN_IN_ONE, WHITE, {"max_plies": 11}, False, twirl("g5", "S", -90), True, [1]),  # a win before the ply limit
+        (WIN_IN_ONE, WHITE, {"max_plies": 11}, False, twirl("g5", "S", 90), True, []),
+        (STALEMATE_IN_ONE, BLACK, {}, False, twirl("h6", "NW", 90), True, [0]),  # White has no twirl left
+        (STALEMATE_IN_ONE, BLACK, {}, True, twirl("h6", "NW", 90), True, [1]),
+        (STALEMATE_IN_ONE, BLACK, {}, False, twirl("h6", "NW", 45), False, []),
+        (STALEMATE_IN_ONE, BLACK, {"max_plies": 11}, False, twirl("h6", "NW", 90), True, []),  # the ply limit first
+    ],
+)
 def test_end_of_game_in_the_batch(board, to_move, params, swapped, action, over, winners):
     batch = envs.make_batched("twirls", 3, seed=0, board_size=8, **params)
     batch.set_board(1, position(board, to_move, swapped=swapped))
@@ -204,15 +223,18 @@ def test_vector_env_plays_twirls(opponent):
         vec.step(np.argmin(vec.action_masks(), axis=1))  # the first illegal action of each board
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    ((0, 0, 7, np.zeros(2593, bool)), "size must be 8 or 9, got 7"),
-    ((0, 0, True, np.zeros(2593, bool)), "size must be 8 or 9, got True"),
-    ((-1, 0, 9, np.zeros(2593, bool)), "disjoint bitboards of the 9x9 board"),
-    ((1 << 64, 0, 8, np.zeros(2049, bool)), "disjoint bitboards of the 8x8 board"),
-    ((3, 1, 9, np.zeros(2593, bool)), "disjoint bitboards"),
-    ((0, 0, 9, np.zeros(2049, bool)), "out must be a bool array of 2592"),
-    ((0, 0, 9, np.zeros(2593, np.int8)), "out must be a bool array"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ((0, 0, 7, np.zeros(2593, bool)), "size must be 8 or 9, got 7"),
+        ((0, 0, True, np.zeros(2593, bool)), "size must be 8 or 9, got True"),
+        ((-1, 0, 9, np.zeros(2593, bool)), "disjoint bitboards of the 9x9 board"),
+        ((1 << 64, 0, 8, np.zeros(2049, bool)), "disjoint bitboards of the 8x8 board"),
+        ((3, 1, 9, np.zeros(2593, bool)), "disjoint bitboards"),
+        ((0, 0, 9, np.zeros(2049, bool)), "out must be a bool array of 2592"),
+        ((0, 0, 9, np.zeros(2593, np.int8)), "out must be a bool array"),
+    ],
+)
 def test_single_position_generator_names_bad_input(args, message):
     from envs.twirls.batched import twirl_mask
 

@@ -132,32 +132,42 @@ def mask(size=9, extra=1, dtype=bool, writeable=True):
 
 
 @needs_compiled
-@pytest.mark.parametrize("args,error,message", [
-    ((*START, 7, mask()), ValueError, "size must be 8 or 9, got 7"),
-    ((*START, 10, mask()), ValueError, "size must be 8 or 9, got 10"),
-    ((*START, "9", mask()), ValueError, "size must be 8 or 9, got '9'"),
-    ((*START, True, mask()), ValueError, "size must be 8 or 9, got True"),
-    ((*START, None, mask()), ValueError, "size must be 8 or 9, got None"),
-    ((*START, 9, mask(extra=-1)), ValueError, r"out must have 2592 entries \(or 2593 with the swap\) on 9x9, got 2591"),
-    ((*START, 9, mask(extra=2)), ValueError, "out must have 2592 entries .* got 2594"),
-    ((*START, 9, mask(8)), ValueError, "out must have 2592 entries .* got 2049"),
-    ((0, 0, 8, mask(9)), ValueError, "out must have 2048 entries .* on 8x8, got 2593"),
-    ((*START, 9, mask(dtype=np.float32)), TypeError, "out must hold bytes"),
-    ((*START, 9, mask(dtype=np.int16)), TypeError, "out must hold bytes"),
-    ((*START, 9, None), TypeError, "out must be a writable contiguous bool array, not NoneType"),
-    ((*START, 9, mask(writeable=False)), ValueError, r"out must be a writable contiguous bool array \(.*read-only"),
-    ((*START, 9, bytes(2593)), ValueError, r"out must be a writable contiguous bool array \(.*writable"),
-    ((*START, 9, mask(extra=2593)[::2]), ValueError, r"writable contiguous bool array \(.*not C-contiguous"),
-    ((-1, START[1], 9, mask()), ValueError,
-     r"mine must be a bitboard of the 9x9 board \(an int from 0 to 2\*\*81 - 1\)"),
-    ((START[0], -(1 << 70), 9, mask()), ValueError, "theirs must be a bitboard of the 9x9 board"),
-    ((1 << 81, 0, 9, mask()), ValueError, "mine must be a bitboard of the 9x9 board"),
-    ((0, 1 << 64, 8, mask(8)), ValueError, "theirs must be a bitboard of the 8x8 board"),
-    ((0, 1 << 200, 8, mask(8)), ValueError, "theirs must be a bitboard of the 8x8 board"),
-    ((1.0, 0, 9, mask()), TypeError, "mine must be an int bitboard, not float"),
-    ((START[0], START[0] | 1, 9, mask()), ValueError, "mine and theirs share a cell"),
-    ((*START, 9), TypeError, r"takes 4 arguments, got 3"),
-])
+@pytest.mark.parametrize(
+    "args,error,message",
+    [
+        ((*START, 7, mask()), ValueError, "size must be 8 or 9, got 7"),
+        ((*START, 10, mask()), ValueError, "size must be 8 or 9, got 10"),
+        ((*START, "9", mask()), ValueError, "size must be 8 or 9, got '9'"),
+        ((*START, True, mask()), ValueError, "size must be 8 or 9, got True"),
+        ((*START, None, mask()), ValueError, "size must be 8 or 9, got None"),
+        (
+            (*START, 9, mask(extra=-1)),
+            ValueError,
+            r"out must have 2592 entries \(or 2593 with the swap\) on 9x9, got 2591",
+        ),
+        ((*START, 9, mask(extra=2)), ValueError, "out must have 2592 entries .* got 2594"),
+        ((*START, 9, mask(8)), ValueError, "out must have 2592 entries .* got 2049"),
+        ((0, 0, 8, mask(9)), ValueError, "out must have 2048 entries .* on 8x8, got 2593"),
+        ((*START, 9, mask(dtype=np.float32)), TypeError, "out must hold bytes"),
+        ((*START, 9, mask(dtype=np.int16)), TypeError, "out must hold bytes"),
+        ((*START, 9, None), TypeError, "out must be a writable contiguous bool array, not NoneType"),
+        ((*START, 9, mask(writeable=False)), ValueError, r"out must be a writable contiguous bool array \(.*read-only"),
+        ((*START, 9, bytes(2593)), ValueError, r"out must be a writable contiguous bool array \(.*writable"),
+        ((*START, 9, mask(extra=2593)[::2]), ValueError, r"writable contiguous bool array \(.*not C-contiguous"),
+        (
+            (-1, START[1], 9, mask()),
+            ValueError,
+            r"mine must be a bitboard of the 9x9 board \(an int from 0 to 2\*\*81 - 1\)",
+        ),
+        ((START[0], -(1 << 70), 9, mask()), ValueError, "theirs must be a bitboard of the 9x9 board"),
+        ((1 << 81, 0, 9, mask()), ValueError, "mine must be a bitboard of the 9x9 board"),
+        ((0, 1 << 64, 8, mask(8)), ValueError, "theirs must be a bitboard of the 8x8 board"),
+        ((0, 1 << 200, 8, mask(8)), ValueError, "theirs must be a bitboard of the 8x8 board"),
+        ((1.0, 0, 9, mask()), TypeError, "mine must be an int bitboard, not float"),
+        ((START[0], START[0] | 1, 9, mask()), ValueError, "mine and theirs share a cell"),
+        ((*START, 9), TypeError, r"takes 4 arguments, got 3"),
+    ],
+)
 def test_bad_input_is_named(args, error, message):
     with pytest.raises(error, match=message):
         compiled(*args)

@@ -44,29 +44,33 @@ def names(state: TwirlsState, colour: int, size: int = 8) -> set[str]:
 
 # -- moves ---------------------------------------------------------------------
 
-@pytest.mark.parametrize("board,to_move,action,name", [
-    # the seed's three examples, in order
-    (START, BLACK, twirl("d8", "SW", 45), "d8-d5@a5"),
-    (AFTER_ONE, WHITE, twirl("a6", "NE", -90), "a6-e6@c8"),
-    (SEED_AFTER_TWO, BLACK, twirl("c8", "SE", -90), "c8-c4@e6"),  # d5 lies between e6 and c4: no matter
-    # a stone between origin and destination blocks (c6 on the way c8 -> c4)
-    (C6_BLOCKS, BLACK, twirl("c8", "SE", -90), None),
-    (START, BLACK, twirl("c8", "SW", -45), None),  # c8 -> a8 on a6: b8 in the way
-    # the turns: +90 on a5 lands on d2, -90 would leave the board
-    (START, BLACK, twirl("d8", "SW", 90), "d8-d2@a5"),
-    (START, BLACK, twirl("d8", "SW", -90), None),
-    (START, BLACK, twirl("b8", "SW", 45), "b8-b7@a7"),
-    (START, BLACK, twirl("b8", "SW", -45), "b8-a8@a7"),
-    # destination occupied: d5 on a5 turned +90 lands on a2 (a White stone)
-    (SEED_AFTER_TWO, BLACK, twirl("d5", "W", 90), None),
-    (SEED_AFTER_TWO, BLACK, twirl("d5", "W", -90), "d5-a8@a5"),
-    # the first stone seen must be an enemy: a friendly one is no pivot and hides what lies behind
-    (FRIEND_FIRST, BLACK, twirl("c5", "W", -90), None),
-    (FRIEND_FIRST, BLACK, twirl("b5", "W", -90), "b5-a6@a5"),
-    # no stone at all in that direction
-    (START, BLACK, twirl("b8", "N", 90), None),
-    (START, BLACK, twirl("d8", "S", 45), None),  # d1 is the first stone: friendly
-])
+
+@pytest.mark.parametrize(
+    "board,to_move,action,name",
+    [
+        # the seed's three examples, in order
+        (START, BLACK, twirl("d8", "SW", 45), "d8-d5@a5"),
+        (AFTER_ONE, WHITE, twirl("a6", "NE", -90), "a6-e6@c8"),
+        (SEED_AFTER_TWO, BLACK, twirl("c8", "SE", -90), "c8-c4@e6"),  # d5 lies between e6 and c4: no matter
+        # a stone between origin and destination blocks (c6 on the way c8 -> c4)
+        (C6_BLOCKS, BLACK, twirl("c8", "SE", -90), None),
+        (START, BLACK, twirl("c8", "SW", -45), None),  # c8 -> a8 on a6: b8 in the way
+        # the turns: +90 on a5 lands on d2, -90 would leave the board
+        (START, BLACK, twirl("d8", "SW", 90), "d8-d2@a5"),
+        (START, BLACK, twirl("d8", "SW", -90), None),
+        (START, BLACK, twirl("b8", "SW", 45), "b8-b7@a7"),
+        (START, BLACK, twirl("b8", "SW", -45), "b8-a8@a7"),
+        # destination occupied: d5 on a5 turned +90 lands on a2 (a White stone)
+        (SEED_AFTER_TWO, BLACK, twirl("d5", "W", 90), None),
+        (SEED_AFTER_TWO, BLACK, twirl("d5", "W", -90), "d5-a8@a5"),
+        # the first stone seen must be an enemy: a friendly one is no pivot and hides what lies behind
+        (FRIEND_FIRST, BLACK, twirl("c5", "W", -90), None),
+        (FRIEND_FIRST, BLACK, twirl("b5", "W", -90), "b5-a6@a5"),
+        # no stone at all in that direction
+        (START, BLACK, twirl("b8", "N", 90), None),
+        (START, BLACK, twirl("d8", "S", 45), None),  # d1 is the first stone: friendly
+    ],
+)
 def test_twirl_legality(board, to_move, action, name):
     game = TwirlsGame(board_size=8)
     state = position(board, to_move)
@@ -148,6 +152,7 @@ def test_legal_list_matches_a_slow_reference():
 
 # -- the goal and the end checks ------------------------------------------------
 
+
 def test_seed_not_won_yet_position():
     game = TwirlsGame(board_size=8)
     state = position(NOT_WON_YET, WHITE)
@@ -167,24 +172,27 @@ def test_only_the_mover_can_win():
     assert not state.over
 
 
-@pytest.mark.parametrize("board,to_move,params,swapped,action,over,winners", [
-    (WIN_IN_ONE, WHITE, {}, False, twirl("g5", "S", -90), True, [1]),  # g5-f4: one group, <= 3 each
-    (WIN_IN_ONE, WHITE, {}, False, twirl("g5", "S", 90), False, []),  # g5-h4: two groups
-    (WIN_IN_ONE, WHITE, {"max_neighbors": 2}, False, twirl("g5", "S", -90), False, []),
-    (WIN_IN_ONE, WHITE, {"max_neighbors": (2, 3)}, False, twirl("g5", "S", -90), True, [1]),
-    (WIN_IN_ONE, WHITE, {"max_neighbors": (3, 2)}, False, twirl("g5", "S", -90), False, []),
-    # after a swap player_0 plays White: the limit follows the seat, not the colour
-    (WIN_IN_ONE, WHITE, {"max_neighbors": (3, 2)}, True, twirl("g5", "S", -90), True, [0]),
-    # the mover's win is checked before the ply limit
-    (WIN_IN_ONE, WHITE, {"max_plies": 11}, False, twirl("g5", "S", -90), True, [1]),
-    (WIN_IN_ONE, WHITE, {"max_plies": 11}, False, twirl("g5", "S", 90), True, []),
-    # the next player without a legal twirl loses ...
-    (STALEMATE_IN_ONE, BLACK, {}, False, twirl("h6", "NW", 90), True, [0]),
-    (STALEMATE_IN_ONE, BLACK, {}, True, twirl("h6", "NW", 90), True, [1]),
-    (STALEMATE_IN_ONE, BLACK, {}, False, twirl("h6", "NW", 45), False, []),
-    # ... but the ply limit is checked first
-    (STALEMATE_IN_ONE, BLACK, {"max_plies": 11}, False, twirl("h6", "NW", 90), True, []),
-])
+@pytest.mark.parametrize(
+    "board,to_move,params,swapped,action,over,winners",
+    [
+        (WIN_IN_ONE, WHITE, {}, False, twirl("g5", "S", -90), True, [1]),  # g5-f4: one group, <= 3 each
+        (WIN_IN_ONE, WHITE, {}, False, twirl("g5", "S", 90), False, []),  # g5-h4: two groups
+        (WIN_IN_ONE, WHITE, {"max_neighbors": 2}, False, twirl("g5", "S", -90), False, []),
+        (WIN_IN_ONE, WHITE, {"max_neighbors": (2, 3)}, False, twirl("g5", "S", -90), True, [1]),
+        (WIN_IN_ONE, WHITE, {"max_neighbors": (3, 2)}, False, twirl("g5", "S", -90), False, []),
+        # after a swap player_0 plays White: the limit follows the seat, not the colour
+        (WIN_IN_ONE, WHITE, {"max_neighbors": (3, 2)}, True, twirl("g5", "S", -90), True, [0]),
+        # the mover's win is checked before the ply limit
+        (WIN_IN_ONE, WHITE, {"max_plies": 11}, False, twirl("g5", "S", -90), True, [1]),
+        (WIN_IN_ONE, WHITE, {"max_plies": 11}, False, twirl("g5", "S", 90), True, []),
+        # the next player without a legal twirl loses ...
+        (STALEMATE_IN_ONE, BLACK, {}, False, twirl("h6", "NW", 90), True, [0]),
+        (STALEMATE_IN_ONE, BLACK, {}, True, twirl("h6", "NW", 90), True, [1]),
+        (STALEMATE_IN_ONE, BLACK, {}, False, twirl("h6", "NW", 45), False, []),
+        # ... but the ply limit is checked first
+        (STALEMATE_IN_ONE, BLACK, {"max_plies": 11}, False, twirl("h6", "NW", 90), True, []),
+    ],
+)
 def test_end_of_game(board, to_move, params, swapped, action, over, winners):
     game = TwirlsGame(board_size=8, **params)
     state = position(board, to_move, swapped=swapped)
@@ -210,6 +218,7 @@ def test_stalemate_position_leaves_white_without_twirls():
 
 
 # -- the pie rule ----------------------------------------------------------------
+
 
 def test_swap_is_legal_only_on_whites_first_turn():
     game = TwirlsGame(board_size=8)
@@ -266,6 +275,7 @@ def test_swap_counts_as_a_ply():
 
 # -- observation ------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("size", [9, 8])
 def test_observation_planes(size):
     env = envs.make_raw("twirls", board_size=size, max_neighbors=(4, 2))
@@ -275,22 +285,32 @@ def test_observation_planes(size):
     assert obs.shape == (3 * n + 6,) and obs.dtype == np.float32
     state = env.game_state
     assert obs[:n].sum() == state.stones[BLACK].bit_count()
-    assert obs[n:2 * n].sum() == state.stones[WHITE].bit_count()
-    assert np.all(obs[:n] + obs[n:2 * n] + obs[2 * n:3 * n] == 1)
-    assert list(obs[3 * n:]) == [1, 1, 0, 0.5, 0.25, 0]
-    assert list(env.observe("player_1")["observation"][3 * n:]) == [0, 0, 0, 0.25, 0.5, 0]
+    assert obs[n : 2 * n].sum() == state.stones[WHITE].bit_count()
+    assert np.all(obs[:n] + obs[n : 2 * n] + obs[2 * n : 3 * n] == 1)
+    assert list(obs[3 * n :]) == [1, 1, 0, 0.5, 0.25, 0]
+    assert list(env.observe("player_1")["observation"][3 * n :]) == [0, 0, 0, 0.25, 0.5, 0]
 
 
 # -- parameters -----------------------------------------------------------------
 
-@pytest.mark.parametrize("params,named", [
-    ({"board_size": 7}, "board_size"), ({"board_size": "9"}, "board_size"), ({"board_size": True}, "board_size"),
-    ({"max_neighbors": 1}, "max_neighbors"), ({"max_neighbors": 9}, "max_neighbors"),
-    ({"max_neighbors": (4,)}, "max_neighbors"), ({"max_neighbors": (4, 2, 3)}, "max_neighbors"),
-    ({"max_neighbors": "3"}, "max_neighbors"), ({"max_neighbors": 3.0}, "max_neighbors"),
-    ({"max_neighbors": (4, 1)}, "max_neighbors"),
-    ({"max_plies": 0}, "max_plies"), ({"max_plies": 2.5}, "max_plies"),
-])
+
+@pytest.mark.parametrize(
+    "params,named",
+    [
+        ({"board_size": 7}, "board_size"),
+        ({"board_size": "9"}, "board_size"),
+        ({"board_size": True}, "board_size"),
+        ({"max_neighbors": 1}, "max_neighbors"),
+        ({"max_neighbors": 9}, "max_neighbors"),
+        ({"max_neighbors": (4,)}, "max_neighbors"),
+        ({"max_neighbors": (4, 2, 3)}, "max_neighbors"),
+        ({"max_neighbors": "3"}, "max_neighbors"),
+        ({"max_neighbors": 3.0}, "max_neighbors"),
+        ({"max_neighbors": (4, 1)}, "max_neighbors"),
+        ({"max_plies": 0}, "max_plies"),
+        ({"max_plies": 2.5}, "max_plies"),
+    ],
+)
 def test_bad_parameters_are_named(params, named):
     with pytest.raises(RuleError, match=named):
         TwirlsGame(**params)
@@ -306,6 +326,7 @@ def test_good_parameters():
 
 
 # -- bots -------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("level", ["easy", "medium"])
 def test_bots_take_a_win_in_one(level):
@@ -337,6 +358,7 @@ def test_medium_stops_the_opponents_win_in_one():
 
 # -- rendering -------------------------------------------------------------------
 
+
 def test_ansi_marks_origin_destination_and_pivot():
     env = envs.make_raw("twirls", board_size=8, render_mode="ansi")
     env.reset(seed=0)
@@ -367,6 +389,7 @@ def test_rgb_frame_size_and_last_move_drawn(size):
 
 # -- ending_moves: the search's fast test for game-ending twirls ----------------------------------
 
+
 def _positions_with_enders(params, games, seed):
     """Positions along games of medium (which connects) and random, with the game's own ending moves."""
     from envs.core.game import Game
@@ -384,8 +407,11 @@ def _positions_with_enders(params, games, seed):
             game.apply(state, action, rng)
 
 
-@pytest.mark.parametrize("params", [{}, {"board_size": 8}, {"max_plies": 30}, {"max_neighbors": (4, 2)}],
-                         ids=["9x9", "8x8", "ply-limit", "per-seat-limit"])
+@pytest.mark.parametrize(
+    "params",
+    [{}, {"board_size": 8}, {"max_plies": 30}, {"max_neighbors": (4, 2)}],
+    ids=["9x9", "8x8", "ply-limit", "per-seat-limit"],
+)
 def test_fast_ending_moves_match_playing_each_move(params):
     found = 0
     for game, state, legal, expected in _positions_with_enders(params, games=6, seed=3):

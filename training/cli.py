@@ -11,8 +11,11 @@ from pathlib import Path
 def cmd_train(args: argparse.Namespace) -> None:
     if getattr(args, "backend", "sb3") == "rllib":
         return cmd_train_rllib(args)
-    rllib_only = [f"--{n.replace('_', '-')}" for n in ("address", "iterations", "env_runners", "rule", "seed")
-                  if getattr(args, n, None) is not None]
+    rllib_only = [
+        f"--{n.replace('_', '-')}"
+        for n in ("address", "iterations", "env_runners", "rule", "seed")
+        if getattr(args, n, None) is not None
+    ]
     if rllib_only:
         raise ValueError(f"{', '.join(rllib_only)} only with --backend rllib (the SB3 path takes them from --config)")
     from policies import shipped_path

@@ -19,8 +19,9 @@ def _linears(module: nn.Module) -> list[nn.Linear]:
     return [m for m in module.modules() if isinstance(m, nn.Linear)]
 
 
-def policy_arrays(policy, game: str, params: dict[str, Any], extra_meta: dict[str, Any] | None = None
-                  ) -> dict[str, np.ndarray]:
+def policy_arrays(
+    policy, game: str, params: dict[str, Any], extra_meta: dict[str, Any] | None = None
+) -> dict[str, np.ndarray]:
     """The arrays of a policy file for an SB3 ``MaskableActorCriticPolicy``."""
     extractor = policy.mlp_extractor
     acts = {type(m) for m in extractor.modules() if type(m) in ACTIVATION_NAMES}
@@ -49,8 +50,9 @@ def policy_arrays(policy, game: str, params: dict[str, Any], extra_meta: dict[st
     return out
 
 
-def export_policy(policy, path: str | Path, game: str, params: dict[str, Any],
-                  extra_meta: dict[str, Any] | None = None) -> Path:
+def export_policy(
+    policy, path: str | Path, game: str, params: dict[str, Any], extra_meta: dict[str, Any] | None = None
+) -> Path:
     """Write the policy file; returns its path."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -73,8 +75,9 @@ def add_value_members(path: str | Path, member_paths: list[str | Path]) -> Path:
         member_meta, member = read_policy_file(member_path)
         for key in ("game", "params", "observation_shape", "activation"):
             if member_meta.get(key) != meta.get(key):
-                raise ValueError(f"value member {member_path} has {key} {member_meta.get(key)!r}, "
-                                 f"but {path} has {meta.get(key)!r}")
+                raise ValueError(
+                    f"value member {member_path} has {key} {member_meta.get(key)!r}, but {path} has {meta.get(key)!r}"
+                )
         for name, array in member.items():
             if name.startswith(("vf_", "value_")):
                 arrays[f"m{k}_{name}"] = array
@@ -90,7 +93,6 @@ def torch_probabilities(policy, observations: np.ndarray, masks: np.ndarray) -> 
         probs = dist.distribution.probs.cpu().numpy()
         values = policy.predict_values(obs).cpu().numpy()[:, 0]
     return probs, values
-
 
 
 def to_numpy_policy(policy, game: str, params: dict[str, Any]):

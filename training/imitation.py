@@ -34,9 +34,16 @@ from envs.core.opponents import make_opponent
 from envs.registry import make_raw
 from training.export import torch_probabilities
 
-DEFAULTS: dict[str, Any] = {"teacher": "medium", "games": 1000, "opponents": {"medium": 1.0},
-                            "epochs": 10, "batch_size": 256, "learning_rate": 1e-3, "value_weight": 0.5,
-                            "eval_every_epochs": 5}
+DEFAULTS: dict[str, Any] = {
+    "teacher": "medium",
+    "games": 1000,
+    "opponents": {"medium": 1.0},
+    "epochs": 10,
+    "batch_size": 256,
+    "learning_rate": 1e-3,
+    "value_weight": 0.5,
+    "eval_every_epochs": 5,
+}
 
 
 @dataclass
@@ -61,8 +68,16 @@ def imitation_settings(section: dict[str, Any]) -> dict[str, Any]:
     return {**DEFAULTS, **section}
 
 
-def collect(game: str, params: dict[str, Any], teacher: str, opponents: dict[str, float], games: int,
-            seed: int = 0, gamma: float = 1.0, progress: bool = True) -> Demonstrations:
+def collect(
+    game: str,
+    params: dict[str, Any],
+    teacher: str,
+    opponents: dict[str, float],
+    games: int,
+    seed: int = 0,
+    gamma: float = 1.0,
+    progress: bool = True,
+) -> Demonstrations:
     """Record ``games`` seeded games: the teacher in one seat (rotated), the others drawn from ``opponents``.
 
     Outcomes are discounted by ``gamma`` per later move of the same player,
@@ -97,8 +112,7 @@ def collect(game: str, params: dict[str, Any], teacher: str, opponents: dict[str
             rows["teacher"].append(seats[seat] == teacher)  # noqa: B023 (runs within this game only)
             rows["seat"].append(seat)
 
-        result = play_game(game, [player(n) for n in seats], seed=int(rng.integers(2**31)), observer=record,
-                           **params)
+        result = play_game(game, [player(n) for n in seats], seed=int(rng.integers(2**31)), observer=record, **params)
         seat_of = np.asarray(rows["seat"][start:], dtype=np.int64)
         values = np.empty(len(seat_of), dtype=np.float32)
         later = np.zeros(num_players, dtype=np.int64)  # moves the seat still makes after this one
@@ -108,16 +122,31 @@ def collect(game: str, params: dict[str, Any], teacher: str, opponents: dict[str
             later[s] += 1
         outcomes.append(values)
         if progress and (g + 1) % max(1, games // 10) == 0:
-            print(f"[imitation] {game}: {g + 1}/{games} games recorded, {len(rows['action'])} positions, "
-                  f"{time.time() - started:.0f} s", flush=True)
-    return Demonstrations(np.asarray(rows["obs"], dtype=np.float32), np.asarray(rows["mask"], dtype=bool),
-                          np.asarray(rows["action"], dtype=np.int64), np.asarray(rows["teacher"], dtype=bool),
-                          np.concatenate(outcomes) if outcomes else np.zeros(0, np.float32))
+            print(
+                f"[imitation] {game}: {g + 1}/{games} games recorded, {len(rows['action'])} positions, "
+                f"{time.time() - started:.0f} s",
+                flush=True,
+            )
+    return Demonstrations(
+        np.asarray(rows["obs"], dtype=np.float32),
+        np.asarray(rows["mask"], dtype=bool),
+        np.asarray(rows["action"], dtype=np.int64),
+        np.asarray(rows["teacher"], dtype=bool),
+        np.concatenate(outcomes) if outcomes else np.zeros(0, np.float32),
+    )
 
 
-def pretrain(policy, demos: Demonstrations, epochs: int = 10, batch_size: int = 256, learning_rate: float = 1e-3,
-             value_weight: float = 0.5, seed: int = 0, progress: bool = True,
-             on_epoch: Callable[[int], dict[str, float]] | None = None) -> list[dict[str, float]]:
+def pretrain(
+    policy,
+    demos: Demonstrations,
+    epochs: int = 10,
+    batch_size: int = 256,
+    learning_rate: float = 1e-3,
+    value_weight: float = 0.5,
+    seed: int = 0,
+    progress: bool = True,
+    on_epoch: Callable[[int], dict[str, float]] | None = None,
+) -> list[dict[str, float]]:
     """Fit an SB3 ``MaskableActorCriticPolicy`` to ``demos``; returns per-epoch loss and teacher agreement.
 
     ``on_epoch(epoch)``, if given, runs after each epoch (network in eval mode);
@@ -138,7 +167,7 @@ def pretrain(policy, demos: Demonstrations, epochs: int = 10, batch_size: int = 
         order = generator.permutation(len(demos))
         totals = np.zeros(3)
         for lo in range(0, len(order), batch_size):
-            idx = torch.as_tensor(order[lo:lo + batch_size])
+            idx = torch.as_tensor(order[lo : lo + batch_size])
             values, log_prob, _ = policy.evaluate_actions(obs[idx], actions[idx], action_masks=masks[idx.numpy()])
             weight = taught[idx].float()
             policy_loss = -(log_prob * weight).sum() / weight.sum().clamp(min=1.0)
@@ -150,12 +179,20 @@ def pretrain(policy, demos: Demonstrations, epochs: int = 10, batch_size: int = 
             optimizer.step()
             totals += [policy_loss.item() * len(idx), value_loss.item() * len(idx), len(idx)]
         agreement = teacher_agreement(policy, demos)
-        history.append({"epoch": epoch + 1, "policy_loss": totals[0] / totals[2], "value_loss": totals[1] / totals[2],
-                        "agreement": agreement})
+        history.append(
+            {
+                "epoch": epoch + 1,
+                "policy_loss": totals[0] / totals[2],
+                "value_loss": totals[1] / totals[2],
+                "agreement": agreement,
+            }
+        )
         if progress:
-            print(f"[imitation] epoch {epoch + 1}/{epochs}: policy loss {history[-1]['policy_loss']:.3f}, "
-                  f"value loss {history[-1]['value_loss']:.3f}, picks the teacher's move {agreement:.1%}",
-                  flush=True)
+            print(
+                f"[imitation] epoch {epoch + 1}/{epochs}: policy loss {history[-1]['policy_loss']:.3f}, "
+                f"value loss {history[-1]['value_loss']:.3f}, picks the teacher's move {agreement:.1%}",
+                flush=True,
+            )
         if on_epoch is not None:
             policy.set_training_mode(False)
             history[-1].update(on_epoch(epoch + 1) or {})

@@ -52,8 +52,14 @@ def cap_bot_share(members: Sequence[Any], weights: Sequence[float], cap: float |
 class PoolOpponent:
     """Plays each game as one member of ``members`` (specs: names or policy paths), drawn by ``weights``."""
 
-    def __init__(self, game: str, members: Sequence[Any], weights: Sequence[float], params: dict[str, Any],
-                 seed: int | None = None) -> None:
+    def __init__(
+        self,
+        game: str,
+        members: Sequence[Any],
+        weights: Sequence[float],
+        params: dict[str, Any],
+        seed: int | None = None,
+    ) -> None:
         self.weights = _weights(members, weights)
         self.game, self.params = game, params
         self.members = list(members)
@@ -90,8 +96,9 @@ class BatchPool:
     (:class:`training.sb3_vec.PoolVectorEnv`).
     """
 
-    def __init__(self, game: str, members: Sequence[Any], weights: Sequence[float], params: dict[str, Any],
-                 seed: Any = None) -> None:
+    def __init__(
+        self, game: str, members: Sequence[Any], weights: Sequence[float], params: dict[str, Any], seed: Any = None
+    ) -> None:
         self.weights = _weights(members, weights)
         self.game, self.params = game, params
         self.members = list(members)
@@ -107,8 +114,9 @@ class BatchPool:
                 batch_opponent,  # lazy: numba is imported with the batched engine only
             )
 
-            self._built[i] = batch_opponent(self.game, self.members[i], seed=int(self.rng.integers(2**31)),
-                                            **self.params)
+            self._built[i] = batch_opponent(
+                self.game, self.members[i], seed=int(self.rng.integers(2**31)), **self.params
+            )
         return self._built[i]
 
     def reset(self, seed: int | None = None) -> None:

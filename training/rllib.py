@@ -94,10 +94,12 @@ class TurnBasedMultiAgentEnv(MultiAgentEnv):
         first = self.possible_agents[0]
         inner = self.raw.observation_space(first)["observation"]
         self.num_actions = int(self.raw.action_space(first).n)
-        space = gym.spaces.Dict({
-            OBS_KEY: gym.spaces.Box(0.0, 1.0, inner.shape, np.float32),
-            MASK_KEY: gym.spaces.Box(0.0, 1.0, (self.num_actions,), np.float32),
-        })
+        space = gym.spaces.Dict(
+            {
+                OBS_KEY: gym.spaces.Box(0.0, 1.0, inner.shape, np.float32),
+                MASK_KEY: gym.spaces.Box(0.0, 1.0, (self.num_actions,), np.float32),
+            }
+        )
         self.observation_spaces = dict.fromkeys(self.possible_agents, space)
         self.action_spaces = {a: self.raw.action_space(a) for a in self.possible_agents}
 
@@ -117,8 +119,9 @@ class TurnBasedMultiAgentEnv(MultiAgentEnv):
     def step(self, action_dict: dict[str, Any]):
         agent = self.raw.agent_selection
         if agent not in action_dict:
-            raise ValueError(f"{self.game_name}: {agent} is to move, but the actions given are for "
-                             f"{sorted(action_dict)}")
+            raise ValueError(
+                f"{self.game_name}: {agent} is to move, but the actions given are for {sorted(action_dict)}"
+            )
         self.raw.step(int(action_dict[agent]))
         before = self.agents
         gained = dict.fromkeys(self.possible_agents, 0.0)
@@ -158,10 +161,15 @@ class MaskedActorCritic(TorchRLModule, ValueFunctionAPI):
         activation = config.get("activation", DEFAULTS["activation"])
         if activation not in ACTIVATIONS:
             raise ValueError(f"activation must be one of {sorted(ACTIVATIONS)}, got {activation!r}")
-        if not isinstance(self.observation_space, gym.spaces.Dict) or OBS_KEY not in self.observation_space.spaces \
-                or MASK_KEY not in self.observation_space.spaces:
-            raise ValueError(f"MaskedActorCritic needs a Dict observation space with {OBS_KEY!r} and {MASK_KEY!r}, "
-                             f"got {self.observation_space}")
+        if (
+            not isinstance(self.observation_space, gym.spaces.Dict)
+            or OBS_KEY not in self.observation_space.spaces
+            or MASK_KEY not in self.observation_space.spaces
+        ):
+            raise ValueError(
+                f"MaskedActorCritic needs a Dict observation space with {OBS_KEY!r} and {MASK_KEY!r}, "
+                f"got {self.observation_space}"
+            )
         obs_size = int(np.prod(self.observation_space[OBS_KEY].shape))
         width = hidden[-1] if hidden else obs_size
         self.pi_net = _tower([obs_size, *hidden], activation)
@@ -183,9 +191,15 @@ class MaskedActorCritic(TorchRLModule, ValueFunctionAPI):
 
 
 # -- export ------------------------------------------------------------------------------------------------------
-def export_arrays(weights: dict[str, Any], game: str, params: dict[str, Any], observation_size: int,
-                  num_actions: int, activation: str = "tanh",
-                  extra_meta: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+def export_arrays(
+    weights: dict[str, Any],
+    game: str,
+    params: dict[str, Any],
+    observation_size: int,
+    num_actions: int,
+    activation: str = "tanh",
+    extra_meta: dict[str, Any] | None = None,
+) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """(meta, arrays) of a policy file from a :class:`MaskedActorCritic`'s weights (its ``state_dict``,
     tensors or numpy arrays): ``pi_net.<2i>`` -> ``pi_w<i>`` (transposed to (in, out)), and so on."""
     arrays: dict[str, np.ndarray] = {}
@@ -199,9 +213,17 @@ def export_arrays(weights: dict[str, Any], game: str, params: dict[str, Any], ob
     for head, name in (("action_head", "action"), ("value_head", "value")):
         arrays[f"{name}_w"] = _array(weights[f"{head}.weight"]).T.copy()
         arrays[f"{name}_b"] = _array(weights[f"{head}.bias"])
-    meta = {"format": FORMAT_VERSION, "game": game, "params": params, "observation_shape": [observation_size],
-            "num_actions": num_actions, "activation": activation, "layers": counts, "trained_with": "rllib",
-            **(extra_meta or {})}
+    meta = {
+        "format": FORMAT_VERSION,
+        "game": game,
+        "params": params,
+        "observation_shape": [observation_size],
+        "num_actions": num_actions,
+        "activation": activation,
+        "layers": counts,
+        "trained_with": "rllib",
+        **(extra_meta or {}),
+    }
     return meta, arrays
 
 
@@ -262,21 +284,31 @@ def build_config(game: str, s: dict[str, Any]):
     probe = TurnBasedMultiAgentEnv({"game": game, "params": s["params"]})
     modules = ["main"] + [f"snapshot_{k}" for k in range(s["snapshots"])]
     model = {"net_arch": list(s["net_arch"]), "activation": s["activation"]}
-    spec = MultiRLModuleSpec(rl_module_specs={m: RLModuleSpec(module_class=MaskedActorCritic, model_config=model)
-                                              for m in modules})
+    spec = MultiRLModuleSpec(
+        rl_module_specs={m: RLModuleSpec(module_class=MaskedActorCritic, model_config=model) for m in modules}
+    )
     runners = s["num_env_runners"]
     return (
         PPOConfig()
         # RLlib's env check steps random actions, blind to the mask: the env refuses them (RuleError)
-        .environment("swgym_turn_based", env_config={"game": game, "params": s["params"]},
-                     disable_env_checking=True)
-        .env_runners(num_env_runners=runners, num_envs_per_env_runner=s["num_envs_per_env_runner"],
-                     num_cpus_per_env_runner=1)
-        .multi_agent(policies=set(modules), policies_to_train=["main"],
-                     policy_mapping_fn=make_mapping(probe.possible_agents, s["snapshots"], s["self_play_share"]))
+        .environment("swgym_turn_based", env_config={"game": game, "params": s["params"]}, disable_env_checking=True)
+        .env_runners(
+            num_env_runners=runners, num_envs_per_env_runner=s["num_envs_per_env_runner"], num_cpus_per_env_runner=1
+        )
+        .multi_agent(
+            policies=set(modules),
+            policies_to_train=["main"],
+            policy_mapping_fn=make_mapping(probe.possible_agents, s["snapshots"], s["self_play_share"]),
+        )
         .rl_module(rl_module_spec=spec)
-        .training(train_batch_size_per_learner=s["train_batch_size"], minibatch_size=s["minibatch_size"],
-                  num_epochs=s["num_epochs"], lr=s["lr"], gamma=s["gamma"], entropy_coeff=s["entropy_coeff"])
+        .training(
+            train_batch_size_per_learner=s["train_batch_size"],
+            minibatch_size=s["minibatch_size"],
+            num_epochs=s["num_epochs"],
+            lr=s["lr"],
+            gamma=s["gamma"],
+            entropy_coeff=s["entropy_coeff"],
+        )
         .debugging(seed=s["seed"], log_level="ERROR")
         .reporting(metrics_num_episodes_for_smoothing=20)
     ), probe
@@ -312,16 +344,18 @@ def copy_module(algo: Any, source: str, target: str) -> None:
     algo.env_runner_group.foreach_env_runner(lambda runner: runner.set_state(state), local_env_runner=True)
 
 
-def main_policy(algo: Any, game: str, s: dict[str, Any], probe: TurnBasedMultiAgentEnv,
-                extra_meta: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+def main_policy(
+    algo: Any, game: str, s: dict[str, Any], probe: TurnBasedMultiAgentEnv, extra_meta: dict[str, Any] | None = None
+) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """(meta, arrays) of the policy file of ``main`` as the learner holds it now."""
     weights = algo.learner_group.get_weights(module_ids=["main"])["main"]
     size = int(np.prod(probe.observation_spaces[probe.possible_agents[0]][OBS_KEY].shape))
     return export_arrays(weights, game, s["params"], size, probe.num_actions, s["activation"], extra_meta)
 
 
-def evaluate(game: str, params: dict[str, Any], policy: NumpyPolicy, opponents: list[str], games: int,
-             seed: int = 0) -> dict[str, dict[str, float]]:
+def evaluate(
+    game: str, params: dict[str, Any], policy: NumpyPolicy, opponents: list[str], games: int, seed: int = 0
+) -> dict[str, dict[str, float]]:
     """Win / draw / loss rates of ``policy`` against each built-in opponent (seats rotated), numpy only."""
     from policies.evaluation import evaluate as series
 
@@ -353,8 +387,10 @@ def train(game: str, out_dir: str | Path, address: str | None = None, log=print,
         curve, started, steps, next_slot = [], time.perf_counter(), 0, 0
         for it in range(1, s["iterations"] + 1):
             result = algo.train()
-            steps = int(result.get("num_env_steps_sampled_lifetime", 0)
-                        or result.get("env_runners", {}).get("num_env_steps_sampled_lifetime", 0))
+            steps = int(
+                result.get("num_env_steps_sampled_lifetime", 0)
+                or result.get("env_runners", {}).get("num_env_steps_sampled_lifetime", 0)
+            )
             point = {"iteration": it, "env_steps": steps, "seconds": round(time.perf_counter() - started, 1)}
             if s["snapshots"] and it % s["snapshot_every"] == 0:
                 copy_module(algo, "main", f"snapshot_{next_slot}")
@@ -369,15 +405,22 @@ def train(game: str, out_dir: str | Path, address: str | None = None, log=print,
         path = write_policy_file(out_dir / f"{game}_rllib.npz", meta, arrays)
     finally:
         algo.stop()
-    summary = {"game": game, "policy": str(path), "env_steps": steps, "seconds": curve[-1]["seconds"],
-               "env_runners": s["num_env_runners"], "curve": curve,
-               "settings": {k: v for k, v in s.items() if k != "eval_opponents"}}
+    summary = {
+        "game": game,
+        "policy": str(path),
+        "env_steps": steps,
+        "seconds": curve[-1]["seconds"],
+        "env_runners": s["num_env_runners"],
+        "curve": curve,
+        "settings": {k: v for k, v in s.items() if k != "eval_opponents"},
+    }
     (out_dir / "summary.json").write_text(json.dumps(summary, indent=2))
     return summary
 
 
-def throughput(game: str, env_runners: int, iterations: int = 6, address: str | None = None,
-               **overrides: Any) -> dict[str, Any]:
+def throughput(
+    game: str, env_runners: int, iterations: int = 6, address: str | None = None, **overrides: Any
+) -> dict[str, Any]:
     """Env steps/s (every seat's move is one step) of self-play PPO, sampling and updates together, over
     iterations 2.. (the first warms up); for results/2026-11-rllib.md."""
     s = settings(game, **{"num_env_runners": env_runners, **overrides})
@@ -394,6 +437,12 @@ def throughput(game: str, env_runners: int, iterations: int = 6, address: str | 
         last = result["env_runners"]["num_env_steps_sampled_lifetime"]
     finally:
         algo.stop()
-    return {"game": game, "env_runners": env_runners, "envs_per_runner": s["num_envs_per_env_runner"],
-            "batch": s["train_batch_size"], "env_steps": int(last - first), "seconds": round(seconds, 1),
-            "env_steps_per_s": round((last - first) / seconds)}
+    return {
+        "game": game,
+        "env_runners": env_runners,
+        "envs_per_runner": s["num_envs_per_env_runner"],
+        "batch": s["train_batch_size"],
+        "env_steps": int(last - first),
+        "seconds": round(seconds, 1),
+        "env_steps_per_s": round((last - first) / seconds),
+    }

@@ -29,11 +29,13 @@ from stable_baselines3.common.vec_env import VecEnv
 from envs.core.vector import BatchedVectorEnv
 
 
-def make_sb3_vec(game: str, num_envs: int, opponent: Any = "random", seed: int | None = None,
-                 **kwargs: Any) -> SB3BatchedVecEnv:
+def make_sb3_vec(
+    game: str, num_envs: int, opponent: Any = "random", seed: int | None = None, **kwargs: Any
+) -> SB3BatchedVecEnv:
     """The SB3 VecEnv of ``num_envs`` boards of ``game`` (keywords as :func:`envs.make_vec`)."""
-    return SB3BatchedVecEnv(PoolVectorEnv(game, num_envs, opponent=opponent, seed=seed,
-                                          autoreset_mode=AutoresetMode.SAME_STEP, **kwargs))
+    return SB3BatchedVecEnv(
+        PoolVectorEnv(game, num_envs, opponent=opponent, seed=seed, autoreset_mode=AutoresetMode.SAME_STEP, **kwargs)
+    )
 
 
 class PoolVectorEnv(BatchedVectorEnv):
@@ -67,8 +69,10 @@ class SB3BatchedVecEnv(VecEnv):
 
     def __init__(self, venv: BatchedVectorEnv) -> None:
         if venv.autoreset_mode is not AutoresetMode.SAME_STEP:
-            raise ValueError("SB3BatchedVecEnv needs a vector env with autoreset_mode=SAME_STEP "
-                             f"(SB3 resets finished envs in the same step), got {venv.autoreset_mode}")
+            raise ValueError(
+                "SB3BatchedVecEnv needs a vector env with autoreset_mode=SAME_STEP "
+                f"(SB3 resets finished envs in the same step), got {venv.autoreset_mode}"
+            )
         self.venv = venv
         super().__init__(venv.num_envs, venv.single_observation_space, venv.single_action_space)
         self._actions: np.ndarray | None = None

@@ -51,11 +51,21 @@ DEFAULTS: dict[str, Any] = {
     "subproc": False,
     "net_arch": [128, 128],
     "activation": "tanh",
-    "ppo": {"n_steps": 256, "batch_size": 512, "learning_rate": 3e-4, "n_epochs": 4,
-            "gamma": 0.99, "gae_lambda": 0.95, "ent_coef": 0.01},
-    "pool": {"snapshot_every": 20_000, "max_snapshots": 6,
-             "start": {"random": 0.5, "medium": 0.5},
-             "later": {"random": 0.1, "medium": 0.4, "snapshots": 0.5}},
+    "ppo": {
+        "n_steps": 256,
+        "batch_size": 512,
+        "learning_rate": 3e-4,
+        "n_epochs": 4,
+        "gamma": 0.99,
+        "gae_lambda": 0.95,
+        "ent_coef": 0.01,
+    },
+    "pool": {
+        "snapshot_every": 20_000,
+        "max_snapshots": 6,
+        "start": {"random": 0.5, "medium": 0.5},
+        "later": {"random": 0.1, "medium": 0.4, "snapshots": 0.5},
+    },
     "eval": {"every": 20_000, "games": 40, "opponent": "medium"},
     "env": "auto",
     # the batched path: boards, PPO settings over "ppo", and the most boards the bots (played board by board) may take
@@ -76,8 +86,10 @@ def load_config(game_or_path: str) -> dict[str, Any]:
     if not path.suffix:
         names = {config: name for name, e in GAMES.items() for config in e.configs}
         if game_or_path not in names:
-            raise FileNotFoundError(f"no training config {game_or_path!r}; the registry's configs are: "
-                                    f"{', '.join(names)} (or give a .json path)")
+            raise FileNotFoundError(
+                f"no training config {game_or_path!r}; the registry's configs are: "
+                f"{', '.join(names)} (or give a .json path)"
+            )
         path = entry(names[game_or_path]).config_path(CONFIG_DIR.parents[1], game_or_path)
     if not path.exists():
         raise FileNotFoundError(f"no training config {path}")
@@ -91,8 +103,10 @@ def load_config(game_or_path: str) -> dict[str, Any]:
         raise ValueError(f"training config {path}: unknown key(s) {sorted(unknown)}")
     members, overridable = user.get("value_members", []), known - {"game", "value_members"}
     if not isinstance(members, list) or not all(isinstance(m, dict) and set(m) <= overridable for m in members):
-        raise ValueError(f"training config {path}: value_members must be a list of config overrides "
-                         f"(objects with keys among {sorted(overridable)}), got {members!r}")
+        raise ValueError(
+            f"training config {path}: value_members must be a list of config overrides "
+            f"(objects with keys among {sorted(overridable)}), got {members!r}"
+        )
     if "game" not in user:
         raise ValueError(f"training config {path} does not name its game")
     config = {**DEFAULTS, **user}
@@ -135,8 +149,9 @@ def uses_vector_env(config: dict[str, Any]) -> bool:
         with_engine = ", ".join(n for n, e in GAMES.items() if e.batched)
         raise ValueError(f"config env 'vector': {game} has no batched engine yet (games with one: {with_engine})")
     if mode == "vector" and config.get("shaping"):
-        raise ValueError(f"config env 'vector': {game}'s config has reward shaping, which only the single-agent "
-                         "env applies")
+        raise ValueError(
+            f"config env 'vector': {game}'s config has reward shaping, which only the single-agent env applies"
+        )
     return mode == "vector" or (mode == "auto" and has_engine and not config.get("shaping"))
 
 
@@ -184,8 +199,10 @@ class SelfPlayCallback(BaseCallback):
         n_opp = self.num_players - 1
         if self.vector:  # one pool per other seat, a member per board and episode; bots on a share of boards
             w = cap_bot_share(members, w, self.config["vector"].get("max_bot_share"))
-            pools = [BatchPool(self.game, members, w, self.params, seed=[self.config["seed"], s, len(self.snapshots)])
-                     for s in range(n_opp)]
+            pools = [
+                BatchPool(self.game, members, w, self.params, seed=[self.config["seed"], s, len(self.snapshots)])
+                for s in range(n_opp)
+            ]
             self.training_env.env_method("set_opponents", pools)
             return
         for i in range(self.training_env.num_envs):
@@ -204,9 +221,10 @@ class SelfPlayCallback(BaseCallback):
     def _on_step(self) -> bool:
         if self.num_timesteps >= self.next_snapshot:
             self.next_snapshot += self.config["pool"]["snapshot_every"]
-            path = export_policy(self.model.policy, self.out_dir / "snapshots" / f"step_{self.num_timesteps}.npz",
-                                 self.game, self.params)
-            self.snapshots = (self.snapshots + [path])[-self.config["pool"]["max_snapshots"]:]
+            path = export_policy(
+                self.model.policy, self.out_dir / "snapshots" / f"step_{self.num_timesteps}.npz", self.game, self.params
+            )
+            self.snapshots = (self.snapshots + [path])[-self.config["pool"]["max_snapshots"] :]
             self.phase = "later"
             self.set_pool(self.config["pool"]["later"])
         if self.num_timesteps >= self.next_eval:
@@ -217,14 +235,23 @@ class SelfPlayCallback(BaseCallback):
     def evaluate(self, policy, timesteps: int) -> float:
         """Win rate of ``policy`` against the evaluation opponent; one point of the learning curve."""
         rate, draws = evaluate_policy(self.config, policy, seed=len(self.curve))
-        self.curve.append({"timesteps": timesteps, "win_rate": rate, "draw_rate": draws,
-                           "minutes": self.minutes_before + (time.time() - self.started) / 60})
+        self.curve.append(
+            {
+                "timesteps": timesteps,
+                "win_rate": rate,
+                "draw_rate": draws,
+                "minutes": self.minutes_before + (time.time() - self.started) / 60,
+            }
+        )
         opponent = self.config["eval"]["opponent"]
         if getattr(self, "model", None) is not None and timesteps:
             self.logger.record(f"eval/win_rate_vs_{opponent}", rate)
         write_curve_csv(self.curve, self.out_dir)
-        print(f"[{self.game}] {timesteps} steps, {self.curve[-1]['minutes']:.1f} min: "
-              f"win rate vs {opponent} {rate:.0%} ({len(self.snapshots)} snapshots in the pool)", flush=True)
+        print(
+            f"[{self.game}] {timesteps} steps, {self.curve[-1]['minutes']:.1f} min: "
+            f"win rate vs {opponent} {rate:.0%} ({len(self.snapshots)} snapshots in the pool)",
+            flush=True,
+        )
         return rate
 
     def save_checkpoint(self) -> Path:
@@ -235,12 +262,17 @@ class SelfPlayCallback(BaseCallback):
         weights = {"policy": self.model.policy.state_dict(), "optimizer": self.model.policy.optimizer.state_dict()}
         torch.save(weights, folder / "weights.pt.tmp")
         os.replace(folder / "weights.pt.tmp", folder / "weights.pt")
-        state = {"num_timesteps": int(self.num_timesteps), "n_updates": int(self.model._n_updates),
-                 "snapshots": [str(p.relative_to(self.out_dir)) for p in self.snapshots],  # the run folder may move
-                 "curve": self.curve, "phase": self.phase,
-                 "next_snapshot": self.next_snapshot, "next_eval": self.next_eval,
-                 "next_checkpoint": self.next_checkpoint,
-                 "minutes": self.minutes_before + (time.time() - self.started) / 60}
+        state = {
+            "num_timesteps": int(self.num_timesteps),
+            "n_updates": int(self.model._n_updates),
+            "snapshots": [str(p.relative_to(self.out_dir)) for p in self.snapshots],  # the run folder may move
+            "curve": self.curve,
+            "phase": self.phase,
+            "next_snapshot": self.next_snapshot,
+            "next_eval": self.next_eval,
+            "next_checkpoint": self.next_checkpoint,
+            "minutes": self.minutes_before + (time.time() - self.started) / 60,
+        }
         (folder / "state.json.tmp").write_text(json.dumps(state, indent=2))
         os.replace(folder / "state.json.tmp", folder / "state.json")
         print(f"[{self.game}] checkpoint at {self.num_timesteps} steps: {folder}", flush=True)
@@ -256,8 +288,9 @@ class SelfPlayCallback(BaseCallback):
             model.num_timesteps, model._n_updates = state["num_timesteps"], state["n_updates"]
         except (OSError, ValueError, RuntimeError, KeyError, pickle.UnpicklingError) as err:
             first = str(err).strip().splitlines()[0] if str(err).strip() else ""
-            raise ValueError(f"cannot resume from {folder}: damaged or not a checkpoint ({type(err).__name__}: "
-                             f"{first[:200]})") from None
+            raise ValueError(
+                f"cannot resume from {folder}: damaged or not a checkpoint ({type(err).__name__}: {first[:200]})"
+            ) from None
         snapshots = [self.out_dir / p for p in state["snapshots"]]
         missing = [str(p) for p in snapshots if not p.exists()]
         if missing:
@@ -274,8 +307,9 @@ def evaluate_policy(config: dict[str, Any], policy, seed: int = 0) -> tuple[floa
     game, params = config["game"], config["params"]
     learner = to_numpy_policy(policy, game, params)
     n = make_raw(game, **params).game.num_players
-    result = play_series(game, [learner] + [config["eval"]["opponent"]] * (n - 1), config["eval"]["games"],
-                         seed=seed, **params)
+    result = play_series(
+        game, [learner] + [config["eval"]["opponent"]] * (n - 1), config["eval"]["games"], seed=seed, **params
+    )
     return result.wins[0] / result.games, result.draws[0] / result.games
 
 
@@ -294,14 +328,21 @@ def make_vec_env(config: dict[str, Any]):
                 env = ShapedReward(env, gamma=config["ppo"]["gamma"], **config["shaping"])
             env.reset(seed=config["seed"] * 1000 + i)
             return env
+
         return make
 
     cls = SubprocVecEnv if config["subproc"] and config["n_envs"] > 1 else DummyVecEnv
     return cls([factory(i) for i in range(config["n_envs"])])
 
 
-def train(config: dict[str, Any], out_dir: str | Path, ship_to: str | Path | None = None,
-          progress_bar: bool = True, tensorboard: bool = True, resume: bool = False) -> dict[str, Any]:
+def train(
+    config: dict[str, Any],
+    out_dir: str | Path,
+    ship_to: str | Path | None = None,
+    progress_bar: bool = True,
+    tensorboard: bool = True,
+    resume: bool = False,
+) -> dict[str, Any]:
     """Train from ``config``; write the policy, curve (CSV, PNG) and summary into ``out_dir``.
 
     Returns the summary (paths, minutes, final evaluation). ``ship_to`` also
@@ -333,10 +374,15 @@ def train(config: dict[str, Any], out_dir: str | Path, ship_to: str | Path | Non
     vec = make_vec_env(config)
     n_envs, ppo = run_settings(config)
     model = MaskablePPO(
-        "MlpPolicy", vec, seed=config["seed"], verbose=0,
+        "MlpPolicy",
+        vec,
+        seed=config["seed"],
+        verbose=0,
         tensorboard_log=str(out_dir / "tensorboard") if tensorboard else None,
-        policy_kwargs={"net_arch": {"pi": config["net_arch"], "vf": config["net_arch"]},
-                       "activation_fn": ACTIVATIONS[config["activation"]]},
+        policy_kwargs={
+            "net_arch": {"pi": config["net_arch"], "vf": config["net_arch"]},
+            "activation_fn": ACTIVATIONS[config["activation"]],
+        },
         **ppo,
     )
     callback = SelfPlayCallback(config, out_dir)
@@ -351,32 +397,54 @@ def train(config: dict[str, Any], out_dir: str | Path, ship_to: str | Path | Non
         imitation_history = warm_start(model, config)
         callback.evaluate(model.policy, 0)  # the curve's first point: imitation alone
     if config["total_timesteps"] > done:
-        model.learn(config["total_timesteps"] - done, callback=callback, progress_bar=progress_bar,
-                    reset_num_timesteps=not resuming)
+        model.learn(
+            config["total_timesteps"] - done,
+            callback=callback,
+            progress_bar=progress_bar,
+            reset_num_timesteps=not resuming,
+        )
         rollout = ppo["n_steps"] * n_envs
         if not callback.curve or model.num_timesteps - callback.curve[-1]["timesteps"] >= rollout:
             callback.evaluate(model.policy, model.num_timesteps)
     minutes = (time.time() - started) / 60 + callback.minutes_before
     vec.close()
     extra = {"search": config["search"]} if config.get("search") else None
-    policy_path = export_policy(model.policy, out_dir / f"{config['game']}_hard.npz", config["game"],
-                                config["params"], extra)
+    policy_path = export_policy(
+        model.policy, out_dir / f"{config['game']}_hard.npz", config["game"], config["params"], extra
+    )
     member_summaries = []
     for k, override in enumerate(config.get("value_members", []), 1):
         print(f"[{config['game']}] value member {k}: {override}", flush=True)
-        member_summaries.append(train(value_member_config(config, override), out_dir / f"value_member{k}",
-                                      progress_bar=progress_bar, tensorboard=tensorboard, resume=resume))
+        member_summaries.append(
+            train(
+                value_member_config(config, override),
+                out_dir / f"value_member{k}",
+                progress_bar=progress_bar,
+                tensorboard=tensorboard,
+                resume=resume,
+            )
+        )
     if member_summaries:
         add_value_members(policy_path, [m["policy"] for m in member_summaries])
         minutes += sum(m["train_minutes"] for m in member_summaries)
     if ship_to is not None:
         Path(ship_to).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(policy_path, ship_to)
-    write_curve(callback.curve, out_dir, title=f"{config['game']}: win rate of the learner vs "
-                                               f"{config['eval']['opponent']}", imitation=imitation_history)
-    summary = {"game": config["game"], "policy": str(policy_path), "timesteps": config["total_timesteps"],
-               "trained_timesteps": int(model.num_timesteps), "env": "vector" if callback.vector else "single",
-               "train_minutes": round(minutes, 2), "curve": callback.curve}
+    write_curve(
+        callback.curve,
+        out_dir,
+        title=f"{config['game']}: win rate of the learner vs {config['eval']['opponent']}",
+        imitation=imitation_history,
+    )
+    summary = {
+        "game": config["game"],
+        "policy": str(policy_path),
+        "timesteps": config["total_timesteps"],
+        "trained_timesteps": int(model.num_timesteps),
+        "env": "vector" if callback.vector else "single",
+        "train_minutes": round(minutes, 2),
+        "curve": callback.curve,
+    }
     if imitation_history:
         summary["imitation"] = imitation_history
     if member_summaries:
@@ -390,21 +458,39 @@ def warm_start(model, config: dict[str, Any], progress: bool = True) -> list[dic
     from training.imitation import collect, pretrain
 
     settings = config["imitation"]
-    demos = collect(config["game"], config["params"], settings["teacher"], settings["opponents"],
-                    settings["games"], seed=config["seed"], gamma=config["ppo"]["gamma"], progress=progress)
+    demos = collect(
+        config["game"],
+        config["params"],
+        settings["teacher"],
+        settings["opponents"],
+        settings["games"],
+        seed=config["seed"],
+        gamma=config["ppo"]["gamma"],
+        progress=progress,
+    )
     every = settings["eval_every_epochs"]
 
     def evaluate(epoch: int) -> dict[str, float]:
         if not every or (epoch % every and epoch != settings["epochs"]):
             return {}
         win, draw = evaluate_policy(config, model.policy, seed=epoch)
-        print(f"[imitation] epoch {epoch}: the bare network wins {win:.0%} against {config['eval']['opponent']}",
-              flush=True)
+        print(
+            f"[imitation] epoch {epoch}: the bare network wins {win:.0%} against {config['eval']['opponent']}",
+            flush=True,
+        )
         return {"win_rate": win, "draw_rate": draw}
 
-    return pretrain(model.policy, demos, epochs=settings["epochs"], batch_size=settings["batch_size"],
-                    learning_rate=settings["learning_rate"], value_weight=settings["value_weight"],
-                    seed=config["seed"], progress=progress, on_epoch=evaluate)
+    return pretrain(
+        model.policy,
+        demos,
+        epochs=settings["epochs"],
+        batch_size=settings["batch_size"],
+        learning_rate=settings["learning_rate"],
+        value_weight=settings["value_weight"],
+        seed=config["seed"],
+        progress=progress,
+        on_epoch=evaluate,
+    )
 
 
 def write_curve_csv(curve: list[dict[str, float]], out_dir: Path) -> None:
@@ -415,8 +501,9 @@ def write_curve_csv(curve: list[dict[str, float]], out_dir: Path) -> None:
         writer.writerows(curve)
 
 
-def write_curve(curve: list[dict[str, float]], out_dir: Path, title: str,
-                imitation: list[dict[str, float]] | None = None) -> None:
+def write_curve(
+    curve: list[dict[str, float]], out_dir: Path, title: str, imitation: list[dict[str, float]] | None = None
+) -> None:
     """learning_curve.csv and learning_curve.png of the evaluation win rate over training.
 
     With an ``imitation`` history, a first panel shows the warm start by epoch:
@@ -437,8 +524,9 @@ def write_curve(curve: list[dict[str, float]], out_dir: Path, title: str,
             ax.plot(epochs, [h["agreement"] for h in imitation], marker=".", label="picks the teacher's move")
             rated = [h for h in imitation if "win_rate" in h]
             ax.plot([h["epoch"] for h in rated], [h["win_rate"] for h in rated], marker="o", label="win")
-            ax.plot([h["epoch"] for h in rated], [h["draw_rate"] for h in rated], marker=".", linestyle="--",
-                    label="draw")
+            ax.plot(
+                [h["epoch"] for h in rated], [h["draw_rate"] for h in rated], marker=".", linestyle="--", label="draw"
+            )
             ax.set_xlabel("imitation epochs")
         else:
             steps = np.array([c["timesteps"] for c in curve])

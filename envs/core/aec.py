@@ -29,8 +29,12 @@ from envs.core.game import Game, RuleError
 
 def turn_based_metadata(name: str, render_fps: int = 2) -> dict[str, Any]:
     """The PettingZoo ``metadata`` of a game env named ``name`` (e.g. ``"swival_v0"``)."""
-    return {"render_modes": ["human", "ansi", "rgb_array"], "name": name,
-            "is_parallelizable": False, "render_fps": render_fps}
+    return {
+        "render_modes": ["human", "ansi", "rgb_array"],
+        "name": name,
+        "is_parallelizable": False,
+        "render_fps": render_fps,
+    }
 
 
 class TurnBasedEnv(AECEnv, EzPickle):
@@ -59,8 +63,7 @@ class TurnBasedEnv(AECEnv, EzPickle):
         obs_box = spaces.Box(0.0, 1.0, shape=self.observation_shape(self.game), dtype=np.float32)
         mask_box = spaces.Box(0, 1, shape=(self.game.num_actions,), dtype=np.int8)
         self.observation_spaces = {
-            a: spaces.Dict({"observation": obs_box, "action_mask": mask_box})
-            for a in self.possible_agents
+            a: spaces.Dict({"observation": obs_box, "action_mask": mask_box}) for a in self.possible_agents
         }
         self.action_spaces = {a: spaces.Discrete(self.game.num_actions) for a in self.possible_agents}
         self._rng = np.random.default_rng()
@@ -217,8 +220,12 @@ class TurnBasedEnv(AECEnv, EzPickle):
         from envs.core.rendering import Canvas
 
         if self._canvas is None:
-            self._canvas = Canvas(self.renderer.size(self.game), self.render_mode,
-                                  title=self.metadata["name"], fps=self.metadata["render_fps"])
+            self._canvas = Canvas(
+                self.renderer.size(self.game),
+                self.render_mode,
+                title=self.metadata["name"],
+                fps=self.metadata["render_fps"],
+            )
         self.renderer.draw(self._canvas.surface, self.game, self.game_state, self.last_move)
         return self._canvas.show()
 

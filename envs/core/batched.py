@@ -174,8 +174,9 @@ def _random_legal_bytes(mask: np.ndarray, rng: np.ndarray, active: np.ndarray, o
 
 
 @njit(cache=True)
-def random_listed_actions(moves: np.ndarray, num_moves: np.ndarray, rng: np.ndarray, active: np.ndarray,
-                          out: np.ndarray) -> None:
+def random_listed_actions(
+    moves: np.ndarray, num_moves: np.ndarray, rng: np.ndarray, active: np.ndarray, out: np.ndarray
+) -> None:
     """``out[i]``: a uniform pick of ``moves[i, :num_moves[i]]`` where ``active[i]``, else -1 (also when empty).
 
     For games whose ``legal`` kernel lists each board's legal actions (:attr:`Engine.legal_list`): one draw
@@ -289,12 +290,13 @@ class BatchedGame:
         # long rows padded to whole uint64 words, so the random pick counts them 8 bytes at a time (legal_mask() is
         # then a view); short rows stay as they are: the pick's quick draws over the true width mostly hit
         padded = engine.num_actions > 8 * GROUP
-        self._mask_rows = np.zeros((n, -(-engine.num_actions // 8) * 8 if padded else engine.num_actions),
-                                   dtype=bool)
-        self._mask = self._mask_rows[:, :engine.num_actions]
+        self._mask_rows = np.zeros((n, -(-engine.num_actions // 8) * 8 if padded else engine.num_actions), dtype=bool)
+        self._mask = self._mask_rows[:, : engine.num_actions]
         if engine.legal_list is not None and not set(engine.legal_list) <= set(self.arrays):
-            raise ValueError(f"{engine.name}: legal_list names {engine.legal_list}, not all among the engine's "
-                             f"arrays {list(self.arrays)}")
+            raise ValueError(
+                f"{engine.name}: legal_list names {engine.legal_list}, not all among the engine's "
+                f"arrays {list(self.arrays)}"
+            )
         self._listed = None if engine.legal_list is None else tuple(self.arrays[k] for k in engine.legal_list)
         self._mask_fresh = False
         self._rewards = np.zeros((n, engine.num_players), dtype=np.float32)
@@ -393,29 +395,49 @@ class BatchedGame:
             seats = np.full(self.num_envs, seats, dtype=np.int8)
         seats = np.asarray(seats)
         if seats.shape != (self.num_envs,) or seats.dtype.kind not in "iu":
-            raise ValueError(f"{self.engine.name}: seats must be an int or ints of shape ({self.num_envs},), "
-                             f"got {seats.dtype} {seats.shape}")
+            raise ValueError(
+                f"{self.engine.name}: seats must be an int or ints of shape ({self.num_envs},), "
+                f"got {seats.dtype} {seats.shape}"
+            )
         if seats.size and (seats.min() < 0 or seats.max() >= self.num_players):
-            raise ValueError(f"{self.engine.name}: seats must be in [0, {self.num_players}), "
-                             f"got {sorted(set(seats.tolist()) - set(range(self.num_players)))}")
+            raise ValueError(
+                f"{self.engine.name}: seats must be in [0, {self.num_players}), "
+                f"got {sorted(set(seats.tolist()) - set(range(self.num_players)))}"
+            )
         return seats
 
     def _check_actions(self, actions: np.ndarray) -> np.ndarray:
         actions = np.asarray(actions)
         if actions.shape != (self.num_envs,) or actions.dtype.kind not in "iu":
-            raise ValueError(f"{self.engine.name}: actions must be ints of shape ({self.num_envs},), "
-                             f"got {actions.dtype} {actions.shape}")
+            raise ValueError(
+                f"{self.engine.name}: actions must be ints of shape ({self.num_envs},), "
+                f"got {actions.dtype} {actions.shape}"
+            )
         out = np.empty(self.num_envs, dtype=np.int64)
         self.legal_mask()
         if checked_actions(actions.astype(np.int64, copy=False), self.over, self._mask, out) >= 0:
             mask = self.legal_mask()
-            bad = [i for i in range(self.num_envs) if actions[i] >= 0 and not self.over[i]
-                   and (actions[i] >= self.num_actions or not mask[i, actions[i]])]
+            bad = [
+                i
+                for i in range(self.num_envs)
+                if actions[i] >= 0 and not self.over[i] and (actions[i] >= self.num_actions or not mask[i, actions[i]])
+            ]
             shown = ", ".join(f"board {b}: {actions[b]}" for b in bad[:8])
-            raise ValueError(f"{self.engine.name}: illegal action(s) for the seat to move ({shown}"
-                             f"{', ...' if len(bad) > 8 else ''}); legal ones: legal_mask()")
+            raise ValueError(
+                f"{self.engine.name}: illegal action(s) for the seat to move ({shown}"
+                f"{', ...' if len(bad) > 8 else ''}); legal ones: legal_mask()"
+            )
         return out
 
 
-__all__ = ["BatchedGame", "Engine", "checked_actions", "draw_seats", "next_u64", "randint", "random_legal_actions",
-           "random_listed_actions", "seed_streams"]
+__all__ = [
+    "BatchedGame",
+    "Engine",
+    "checked_actions",
+    "draw_seats",
+    "next_u64",
+    "randint",
+    "random_legal_actions",
+    "random_listed_actions",
+    "seed_streams",
+]

@@ -32,8 +32,9 @@ class Bot:
     def choose(self, state: Any, mask: np.ndarray) -> int:
         raise NotImplementedError
 
-    def explain(self, observation: np.ndarray, action_mask: np.ndarray, state: Any = None,
-                top: int = 5) -> dict[str, Any]:
+    def explain(
+        self, observation: np.ndarray, action_mask: np.ndarray, state: Any = None, top: int = 5
+    ) -> dict[str, Any]:
         """What the bot weighs: its ``top`` moves with their scores (no value estimate).
 
         Bots that score moves through :meth:`pick_best` show those scores; others
@@ -46,8 +47,12 @@ class Bot:
         self.rng.bit_generator.state = saved
         scores = self.last_scores or {int(a): 1.0 / mask.sum() for a in np.flatnonzero(mask)}
         ranked = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0] != chosen))[:top]
-        return {"moves": [(int(a), float(s)) for a, s in ranked], "value": None, "choice": chosen,
-                "kind": "scores" if self.last_scores else "uniform"}
+        return {
+            "moves": [(int(a), float(s)) for a, s in ranked],
+            "value": None,
+            "choice": chosen,
+            "kind": "scores" if self.last_scores else "uniform",
+        }
 
     def pick_best(self, actions: list[int], scores: list[float]) -> int:
         """One of the highest-scoring actions, drawn with the bot's generator (scores kept for explain)."""

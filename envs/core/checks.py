@@ -27,8 +27,10 @@ def as_action(action: Any, num_actions: int, where: str) -> int:
         return int(action)
     if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
         return int(action)
-    raise TypeError(f"{where}: action must be an integer in [0, {num_actions}) (int, numpy integer or 0-d "
-                    f"integer array), got {action!r} of type {_type_name(action)}")
+    raise TypeError(
+        f"{where}: action must be an integer in [0, {num_actions}) (int, numpy integer or 0-d "
+        f"integer array), got {action!r} of type {_type_name(action)}"
+    )
 
 
 def none_for_live_agent(where: str, agent: str) -> ValueError:

@@ -43,8 +43,7 @@ def next_turn(env: Any, stop: Callable[[], bool] | None = None, returns: dict[st
     return None
 
 
-def turns(env: Any, stop: Callable[[], bool] | None = None,
-          returns: dict[str, float] | None = None) -> Iterator[str]:
+def turns(env: Any, stop: Callable[[], bool] | None = None, returns: dict[str, float] | None = None) -> Iterator[str]:
     """The one drive loop of an AEC game: yields each agent to decide (see :func:`next_turn`); the caller steps
     ``env`` with that agent's action before asking for the next one.
 
@@ -55,9 +54,13 @@ def turns(env: Any, stop: Callable[[], bool] | None = None,
         yield agent
 
 
-def play_game(game: str, players: Sequence[Opponent], seed: int | None = None,
-              observer: Callable[[int, np.ndarray, np.ndarray, int], None] | None = None,
-              **params: Any) -> GameRecord:
+def play_game(
+    game: str,
+    players: Sequence[Opponent],
+    seed: int | None = None,
+    observer: Callable[[int, np.ndarray, np.ndarray, int], None] | None = None,
+    **params: Any,
+) -> GameRecord:
     """One game of ``game`` with ``players[i]`` in seat i (the raw env: an illegal move raises).
 
     ``observer(seat, observation, action_mask, action)``, if given, sees every move.
@@ -82,8 +85,7 @@ def play_game(game: str, players: Sequence[Opponent], seed: int | None = None,
             observer(seat, obs["observation"], obs["action_mask"], action)
         env.step(action)
         plies += 1
-    return GameRecord([returns[a] for a in env.possible_agents], env.game.winners(env.game_state), plies,
-                      move_seconds)
+    return GameRecord([returns[a] for a in env.possible_agents], env.game.winners(env.game_state), plies, move_seconds)
 
 
 @dataclass
@@ -99,9 +101,15 @@ class SeriesResult:
     move_seconds: list[list[float]] = field(default_factory=list)  # every move's think time
 
 
-def play_series(game: str, entrants: Sequence[Any], games: int, seed: int = 0,
-                progress: Callable[[int], None] | None = None, first_game: int = 0,
-                **params: Any) -> SeriesResult:
+def play_series(
+    game: str,
+    entrants: Sequence[Any],
+    games: int,
+    seed: int = 0,
+    progress: Callable[[int], None] | None = None,
+    first_game: int = 0,
+    **params: Any,
+) -> SeriesResult:
     """``games`` games, the seating rotated each game so every entrant plays every seat.
 
     ``entrants`` are opponent specs (names, policy paths, objects), one per
@@ -137,8 +145,12 @@ def merge_series(parts: Sequence[SeriesResult]) -> SeriesResult:
     """One series from parts played apart (same entrants, disjoint games)."""
     first = parts[0]
     n = len(first.names)
-    return SeriesResult(first.names, [sum(p.wins[i] for p in parts) for i in range(n)],
-                        [sum(p.draws[i] for p in parts) for i in range(n)],
-                        [sum(p.losses[i] for p in parts) for i in range(n)],
-                        [sum(p.returns[i] for p in parts) for i in range(n)], sum(p.games for p in parts),
-                        [[t for p in parts for t in p.move_seconds[i]] for i in range(n)])
+    return SeriesResult(
+        first.names,
+        [sum(p.wins[i] for p in parts) for i in range(n)],
+        [sum(p.draws[i] for p in parts) for i in range(n)],
+        [sum(p.losses[i] for p in parts) for i in range(n)],
+        [sum(p.returns[i] for p in parts) for i in range(n)],
+        sum(p.games for p in parts),
+        [[t for p in parts for t in p.move_seconds[i]] for i in range(n)],
+    )

@@ -56,8 +56,7 @@ class RandomOpponent:
         return int(legal[self.rng.integers(legal.size)])
 
 
-def make_opponent(game: str, spec: Any, seed: int | None = None, trusted: bool = False,
-                  **game_params: Any) -> Opponent:
+def make_opponent(game: str, spec: Any, seed: int | None = None, trusted: bool = False, **game_params: Any) -> Opponent:
     """Turn ``spec`` (a difficulty name, a policy file path or an opponent) into an opponent.
 
     ``game_params`` are the rule parameters of the env the opponent will play
@@ -68,8 +67,10 @@ def make_opponent(game: str, spec: Any, seed: int | None = None, trusted: bool =
     if not isinstance(spec, (str, Path)):
         if isinstance(spec, Opponent) or hasattr(spec, "act"):
             return spec
-        raise TypeError(f"opponent must be a name {DIFFICULTIES}, a policy file path, or an object "
-                        f"with act(observation, action_mask, state=None); got {spec!r}")
+        raise TypeError(
+            f"opponent must be a name {DIFFICULTIES}, a policy file path, or an object "
+            f"with act(observation, action_mask, state=None); got {spec!r}"
+        )
     name = str(spec)
     if name == "random":
         return RandomOpponent(seed)
@@ -83,5 +84,7 @@ def make_opponent(game: str, spec: Any, seed: int | None = None, trusted: bool =
         from policies import load  # lazy: policies sits above envs
 
         return load(game, name, seed=seed, trusted=trusted, **game_params)
-    raise ValueError(f"unknown opponent {name!r} for {game}: use one of {', '.join(DIFFICULTIES)} "
-                     "or the path of a policy file (.npz or SB3 .zip)")
+    raise ValueError(
+        f"unknown opponent {name!r} for {game}: use one of {', '.join(DIFFICULTIES)} "
+        "or the path of a policy file (.npz or SB3 .zip)"
+    )

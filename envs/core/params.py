@@ -51,8 +51,11 @@ class Param:
             if isinstance(value, (bool, np.bool_)):
                 return bool(value)
         elif self.kind == CHOICE:
-            plain = _as_int(value) if all(isinstance(c, int) for c in self.choices) else \
-                (str(value) if isinstance(value, str) else None)
+            plain = (
+                _as_int(value)
+                if all(isinstance(c, int) for c in self.choices)
+                else (str(value) if isinstance(value, str) else None)
+            )
             if plain is not None and plain in self.choices:
                 return plain
         elif self.kind == INT:

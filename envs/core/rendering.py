@@ -37,8 +37,15 @@ def font(size: int, bold: bool = False):
     return f
 
 
-def text(surface, message: str, pos: tuple[float, float], size: int = 22,
-         colour=INK, anchor: str = "topleft", bold: bool = False) -> None:
+def text(
+    surface,
+    message: str,
+    pos: tuple[float, float],
+    size: int = 22,
+    colour=INK,
+    anchor: str = "topleft",
+    bold: bool = False,
+) -> None:
     """Blit ``message`` with its ``anchor`` point (a pygame Rect attribute) at ``pos``."""
     image = font(size, bold).render(message, True, colour)
     rect = image.get_rect(**{anchor: (int(pos[0]), int(pos[1]))})

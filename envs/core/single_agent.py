@@ -52,9 +52,16 @@ class SingleAgentEnv(gymnasium.Env):
 
     metadata = {"render_modes": ["human", "ansi", "rgb_array"]}
 
-    def __init__(self, game: str, opponent: Any = "random", seat: int | None = None,
-                 render_mode: str | None = None, illegal_action: str = "lose", dict_observation: bool = False,
-                 **params: Any) -> None:
+    def __init__(
+        self,
+        game: str,
+        opponent: Any = "random",
+        seat: int | None = None,
+        render_mode: str | None = None,
+        illegal_action: str = "lose",
+        dict_observation: bool = False,
+        **params: Any,
+    ) -> None:
         if illegal_action not in ("lose", "raise"):
             raise ValueError(f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}")
         self.illegal_action = illegal_action
@@ -80,8 +87,9 @@ class SingleAgentEnv(gymnasium.Env):
     def set_opponents(self, opponent: Any) -> None:
         """Replace the opponents (one spec, or one per other seat); used by self-play pools."""
         others = self.aec.game.num_players - 1
-        specs = list(opponent) if isinstance(opponent, Sequence) and not isinstance(opponent, str) \
-            else [opponent] * others
+        specs = (
+            list(opponent) if isinstance(opponent, Sequence) and not isinstance(opponent, str) else [opponent] * others
+        )
         if len(specs) != others:
             raise ValueError(f"{self.game_name}: {others} opponent(s) needed, got {len(specs)}")
         self.opponents = [make_opponent(self.game_name, s, **self.params) for s in specs]
@@ -96,8 +104,11 @@ class SingleAgentEnv(gymnasium.Env):
         self._done = True  # until the learner is to move: an opponent failing here leaves the env done
         super().reset(seed=seed)
         for _ in range(MAX_RESTARTS):
-            self.seat = self.fixed_seat if self.fixed_seat is not None \
+            self.seat = (
+                self.fixed_seat
+                if self.fixed_seat is not None
                 else int(self.np_random.integers(self.aec.game.num_players))
+            )
             self.aec.reset(seed=int(self.np_random.integers(2**31)))
             for opp in self.opponents:
                 opp.reset(seed=int(self.np_random.integers(2**31)))
@@ -183,12 +194,16 @@ class SingleAgentEnv(gymnasium.Env):
                 move = opponent.act(obs["observation"], obs["action_mask"], aec.game_state)
             except Exception as err:
                 self._done = True
-                raise OpponentError(f"{self.game_name}: opponent {opponent!r} in seat {seat} ({agent}) failed: "
-                                    f"{type(err).__name__}: {err}") from err
+                raise OpponentError(
+                    f"{self.game_name}: opponent {opponent!r} in seat {seat} ({agent}) failed: "
+                    f"{type(err).__name__}: {err}"
+                ) from err
             try:
                 move = aec.game.check_action(aec.game_state, move, aec.legal_mask())
             except (RuleError, TypeError) as err:
                 self._done = True
-                raise OpponentError(f"{self.game_name}: opponent {opponent!r} in seat {seat} ({agent}) "
-                                    f"chose {move!r}, which cannot be played: {err}") from err
+                raise OpponentError(
+                    f"{self.game_name}: opponent {opponent!r} in seat {seat} ({agent}) "
+                    f"chose {move!r}, which cannot be played: {err}"
+                ) from err
             aec.step(move)

@@ -68,8 +68,10 @@ class CallableBatch:
         masks = batch.legal_mask()[boards]
         actions = np.asarray(self.fn(obs, masks))
         if actions.shape != (boards.size,) or actions.dtype.kind not in "iu":
-            raise ValueError(f"opponent {self.fn!r} must return ints of shape ({boards.size},) for "
-                             f"{boards.size} boards, got {actions.dtype} {actions.shape}")
+            raise ValueError(
+                f"opponent {self.fn!r} must return ints of shape ({boards.size},) for "
+                f"{boards.size} boards, got {actions.dtype} {actions.shape}"
+            )
         return actions
 
 
@@ -106,8 +108,9 @@ class PerBoard:
     def actions(self, batch: BatchedGame, boards: np.ndarray) -> np.ndarray:
         obs = batch.observe(batch.to_move)
         masks = batch.legal_mask()
-        return np.array([self.opponent.act(obs[b], masks[b], batch.board_state(int(b))) for b in boards],
-                        dtype=np.int64)
+        return np.array(
+            [self.opponent.act(obs[b], masks[b], batch.board_state(int(b))) for b in boards], dtype=np.int64
+        )
 
 
 def batch_opponent(game: str, spec: Any, seed: int | None = None, **rules: Any):
@@ -126,8 +129,10 @@ def batch_opponent(game: str, spec: Any, seed: int | None = None, **rules: Any):
         return PerBoard(spec)
     if callable(spec):
         return CallableBatch(spec)
-    raise TypeError(f"{game}: an opponent must be 'random', 'easy', 'medium', 'hard', a policy file path, "
-                    f"a numpy policy, a callable on (observations, masks) or an object with act(); got {spec!r}")
+    raise TypeError(
+        f"{game}: an opponent must be 'random', 'easy', 'medium', 'hard', a policy file path, "
+        f"a numpy policy, a callable on (observations, masks) or an object with act(); got {spec!r}"
+    )
 
 
 class BatchedVectorEnv(VectorEnv):
@@ -144,9 +149,16 @@ class BatchedVectorEnv(VectorEnv):
         **rules: the game's rule parameters.
     """
 
-    def __init__(self, game: str, num_envs: int, opponent: Any = "random", seed: int | None = None,
-                 seat: int | None = None, autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
-                 **rules: Any) -> None:
+    def __init__(
+        self,
+        game: str,
+        num_envs: int,
+        opponent: Any = "random",
+        seed: int | None = None,
+        seat: int | None = None,
+        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
+        **rules: Any,
+    ) -> None:
         self.batch = make_batched(game, num_envs, seed=seed, **rules)
         self.game = game
         self.rules = rules
@@ -175,8 +187,9 @@ class BatchedVectorEnv(VectorEnv):
     def set_opponents(self, opponent: Any) -> None:
         """Replace the opponents (one spec, or one per other seat); e.g. a self-play pool's snapshot."""
         others = self.batch.num_players - 1
-        specs = list(opponent) if isinstance(opponent, Sequence) and not isinstance(opponent, str) \
-            else [opponent] * others
+        specs = (
+            list(opponent) if isinstance(opponent, Sequence) and not isinstance(opponent, str) else [opponent] * others
+        )
         if len(specs) != others:
             raise ValueError(f"{self.game}: {others} opponent(s) needed, got {len(specs)}")
         self.opponents = [batch_opponent(self.game, s, seed=self._seed, **self.rules) for s in specs]
@@ -204,8 +217,9 @@ class BatchedVectorEnv(VectorEnv):
             raise RuntimeError(f"{self.game}: call reset() before step()")
         actions = np.asarray(actions)
         if actions.shape != (self.num_envs,) or actions.dtype.kind not in "iu":
-            raise ValueError(f"{self.game}: actions must be ints of shape ({self.num_envs},), "
-                             f"got {actions.dtype} {actions.shape}")
+            raise ValueError(
+                f"{self.game}: actions must be ints of shape ({self.num_envs},), got {actions.dtype} {actions.shape}"
+            )
         resetting = self._pending_reset.copy()
         self._reward[:] = 0.0
         self._move(np.where(resetting, -1, actions))
@@ -221,8 +235,7 @@ class BatchedVectorEnv(VectorEnv):
             self._start(resetting)
         self._pending_reset = done if self.autoreset_mode is AutoresetMode.NEXT_STEP else np.zeros_like(done)
         infos["seat"] = self.seats.copy()
-        return (self.batch.observe(self.seats), self._reward.copy(), done,
-                np.zeros(self.num_envs, dtype=bool), infos)
+        return (self.batch.observe(self.seats), self._reward.copy(), done, np.zeros(self.num_envs, dtype=bool), infos)
 
     def action_masks(self) -> np.ndarray:
         """(N, A) bool: the learner's legal actions per board (all True on a board whose episode is over)."""

@@ -13,8 +13,7 @@ from pettingzoo.utils import wrappers
 
 from envs.core.checks import as_action, none_for_live_agent
 
-HOT_ATTRIBUTES = ("agent_selection", "agents", "rewards", "terminations", "truncations", "infos",
-                  "_cumulative_rewards")
+HOT_ATTRIBUTES = ("agent_selection", "agents", "rewards", "terminations", "truncations", "infos", "_cumulative_rewards")
 
 
 def _direct(name: str, check_reset: bool) -> property:

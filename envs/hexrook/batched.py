@@ -49,7 +49,7 @@ from envs.hexrook.board import (
 from envs.hexrook.env import HexRookEnv
 
 LEAP, CUSTODY = 0, 1  # the capture rules: Swish's leap, Squeeze's custody
-MAX_CAPTURES = 24     # a move takes at most 19 beads and 3 rooks
+MAX_CAPTURES = 24  # a move takes at most 19 beads and 3 rooks
 SETUP_RANDOM, SETUP_FIXED, SETUP_MARQUISIAN = (SETUPS.index(s) for s in ("random", "fixed", "marquisian"))
 # params[...]: the variant's rule parameters and sizes
 P_GAME, P_CELLS, P_SPAN, P_SETUP, P_MAX_PLIES, P_BEADS_TO_WIN, P_PLACE_BASE, P_CHOICE_BASE = range(8)
@@ -153,8 +153,34 @@ def _place(i, b, rooks, nrooks, cells, first, count, code):
 
 
 @njit(cache=True)
-def reset(where, rng, to_move, over, board, rooks, nrooks, phase, colour, stores, plies, first_mover, winner,
-          path, npath, capt, ncapt, moves, nmoves, params, rays, raylen, edge, edge_cells, inner_cells, fixed):
+def reset(
+    where,
+    rng,
+    to_move,
+    over,
+    board,
+    rooks,
+    nrooks,
+    phase,
+    colour,
+    stores,
+    plies,
+    first_mover,
+    winner,
+    path,
+    npath,
+    capt,
+    ncapt,
+    moves,
+    nmoves,
+    params,
+    rays,
+    raylen,
+    edge,
+    edge_cells,
+    inner_cells,
+    fixed,
+):
     """A new game on the boards where ``where``: the variant's set-up (a random one from each board's stream)."""
     setup = params[P_SETUP]
     picked_edge = np.empty(edge_cells.shape[0], dtype=np.int16)
@@ -199,8 +225,33 @@ def reset(where, rng, to_move, over, board, rooks, nrooks, phase, colour, stores
 
 
 @njit(cache=True)
-def legal(out, to_move, over, board, rooks, nrooks, phase, colour, stores, plies, first_mover, winner,
-          path, npath, capt, ncapt, moves, nmoves, params, rays, raylen, edge, edge_cells, inner_cells, fixed):
+def legal(
+    out,
+    to_move,
+    over,
+    board,
+    rooks,
+    nrooks,
+    phase,
+    colour,
+    stores,
+    plies,
+    first_mover,
+    winner,
+    path,
+    npath,
+    capt,
+    ncapt,
+    moves,
+    nmoves,
+    params,
+    rays,
+    raylen,
+    edge,
+    edge_cells,
+    inner_cells,
+    fixed,
+):
     """``out[i]``: board ``i``'s legal actions (set-up placements, choices or rook moves), also listed in
     ``moves[i, :nmoves[i]]`` for the random pick (``Engine.legal_list``)."""
     game, n, span = params[P_GAME], params[P_CELLS], params[P_SPAN]
@@ -215,8 +266,9 @@ def legal(out, to_move, over, board, rooks, nrooks, phase, colour, stores, plies
             if p == PHASE_PLAY:
                 col = colour[i, to_move[i]]
                 for k in range(nrooks[i, col]):
-                    m += _rook_moves(game, board[i], rooks[i, col, k], 2 - col, rays, raylen, span, row, listed, m,
-                                     True)
+                    m += _rook_moves(
+                        game, board[i], rooks[i, col, k], 2 - col, rays, raylen, span, row, listed, m, True
+                    )
             elif p == PHASE_SETUP:
                 b = board[i]
                 white = nrooks[i, 0] < ROOKS_PER_COLOUR
@@ -243,8 +295,35 @@ def legal(out, to_move, over, board, rooks, nrooks, phase, colour, stores, plies
 
 
 @njit(cache=True)
-def step(actions, rewards, rng, to_move, over, board, rooks, nrooks, phase, colour, stores, plies, first_mover,
-         winner, path, npath, capt, ncapt, moves, nmoves, params, rays, raylen, edge, edge_cells, inner_cells, fixed):
+def step(
+    actions,
+    rewards,
+    rng,
+    to_move,
+    over,
+    board,
+    rooks,
+    nrooks,
+    phase,
+    colour,
+    stores,
+    plies,
+    first_mover,
+    winner,
+    path,
+    npath,
+    capt,
+    ncapt,
+    moves,
+    nmoves,
+    params,
+    rays,
+    raylen,
+    edge,
+    edge_cells,
+    inner_cells,
+    fixed,
+):
     """Play ``actions[i]`` (-1: none) on every board; the rulings' end checks; rewards by seat."""
     game, n, span = params[P_GAME], params[P_CELLS], params[P_SPAN]
     place_base, choice_base = params[P_PLACE_BASE], params[P_CHOICE_BASE]
@@ -339,8 +418,34 @@ def step(actions, rewards, rng, to_move, over, board, rooks, nrooks, phase, colo
 
 
 @njit(cache=True)
-def observe(seats, out, to_move, over, board, rooks, nrooks, phase, colour, stores, plies, first_mover, winner,
-            path, npath, capt, ncapt, moves, nmoves, params, rays, raylen, edge, edge_cells, inner_cells, fixed):
+def observe(
+    seats,
+    out,
+    to_move,
+    over,
+    board,
+    rooks,
+    nrooks,
+    phase,
+    colour,
+    stores,
+    plies,
+    first_mover,
+    winner,
+    path,
+    npath,
+    capt,
+    ncapt,
+    moves,
+    nmoves,
+    params,
+    rays,
+    raylen,
+    edge,
+    edge_cells,
+    inner_cells,
+    fixed,
+):
     """``out[i]``: board ``i`` seen by ``seats[i]``, the encoding of :meth:`HexRookEnv.observe_state`."""
     n = params[P_CELLS]
     target, max_plies = params[P_BEADS_TO_WIN], params[P_MAX_PLIES]
@@ -383,14 +488,20 @@ def to_rules(batch: BatchedGame, i: int) -> HexState:
     a = batch.arrays
     nrooks = a["nrooks"][i]
     w = int(a["winner"][i])
-    return HexState(board=bytearray(a["board"][i].astype(np.uint8).tobytes()),
-                    rooks=[[int(c) for c in a["rooks"][i, col, :nrooks[col]]] for col in (0, 1)],
-                    phase=int(a["phase"][i]), to_move=int(batch.to_move[i]),
-                    colour=[int(c) for c in a["colour"][i]], stores=[int(s) for s in a["stores"][i]],
-                    plies=int(a["plies"][i]), first_mover=int(a["first_mover"][i]), over=bool(batch.over[i]),
-                    winner=None if w < 0 else w,
-                    last_path=tuple(int(c) for c in a["path"][i, :a["npath"][i]]),
-                    last_captures=tuple(int(c) for c in a["capt"][i, :a["ncapt"][i]]))
+    return HexState(
+        board=bytearray(a["board"][i].astype(np.uint8).tobytes()),
+        rooks=[[int(c) for c in a["rooks"][i, col, : nrooks[col]]] for col in (0, 1)],
+        phase=int(a["phase"][i]),
+        to_move=int(batch.to_move[i]),
+        colour=[int(c) for c in a["colour"][i]],
+        stores=[int(s) for s in a["stores"][i]],
+        plies=int(a["plies"][i]),
+        first_mover=int(a["first_mover"][i]),
+        over=bool(batch.over[i]),
+        winner=None if w < 0 else w,
+        last_path=tuple(int(c) for c in a["path"][i, : a["npath"][i]]),
+        last_captures=tuple(int(c) for c in a["capt"][i, : a["ncapt"][i]]),
+    )
 
 
 def from_rules(batch: BatchedGame, i: int, state: HexState) -> None:
@@ -414,7 +525,7 @@ def from_rules(batch: BatchedGame, i: int, state: HexState) -> None:
     a["board"][i] = np.frombuffer(bytes(state.board), dtype=np.uint8)
     a["rooks"][i] = -1
     for col in (0, 1):
-        a["rooks"][i, col, :len(state.rooks[col])] = state.rooks[col]
+        a["rooks"][i, col, : len(state.rooks[col])] = state.rooks[col]
         a["nrooks"][i, col] = len(state.rooks[col])
     a["phase"][i] = state.phase
     a["colour"][i] = state.colour
@@ -423,10 +534,10 @@ def from_rules(batch: BatchedGame, i: int, state: HexState) -> None:
     a["first_mover"][i] = state.first_mover
     a["winner"][i] = -1 if state.winner is None else state.winner
     a["path"][i] = -1
-    a["path"][i, :len(state.last_path)] = state.last_path
+    a["path"][i, : len(state.last_path)] = state.last_path
     a["npath"][i] = len(state.last_path)
     a["capt"][i] = -1
-    a["capt"][i, :len(state.last_captures)] = state.last_captures
+    a["capt"][i, : len(state.last_captures)] = state.last_captures
     a["ncapt"][i] = len(state.last_captures)
     batch.to_move[i] = state.to_move
     batch.over[i] = state.over
@@ -437,29 +548,70 @@ def engine_for(rules: HexRookGame, capture: int) -> Engine:
     """The engine of the variant ``rules`` with capture rule ``capture`` (:data:`LEAP` or :data:`CUSTODY`)."""
     hx, span = rules.hex, rules.span
     n = hx.n
-    params = np.array([capture, n, span, SETUPS.index(rules.params["setup"]), rules.params["max_plies"],
-                       rules.params["beads_to_win"], rules.place_base, rules.choice_base], dtype=np.int64)
+    params = np.array(
+        [
+            capture,
+            n,
+            span,
+            SETUPS.index(rules.params["setup"]),
+            rules.params["max_plies"],
+            rules.params["beads_to_win"],
+            rules.place_base,
+            rules.choice_base,
+        ],
+        dtype=np.int64,
+    )
     rays = np.full((n, 6, span), -1, dtype=np.int16)
     raylen = np.zeros((n, 6), dtype=np.int8)
     for cell in range(n):
         for d, ray in enumerate(hx.rays[cell]):
-            rays[cell, d, :len(ray)] = ray
+            rays[cell, d, : len(ray)] = ray
             raylen[cell, d] = len(ray)
     white, black, beads = rules.fixed_cells()
-    consts = (params, rays, raylen, np.array(hx.is_edge, dtype=np.int8), np.array(hx.edge_cells, dtype=np.int16),
-              np.array(hx.inner_cells, dtype=np.int16), np.array(white + black + beads, dtype=np.int16))
-    arrays = {"board": ((n,), np.int8), "rooks": ((2, ROOKS_PER_COLOUR), np.int16), "nrooks": ((2,), np.int8),
-              "phase": ((), np.int8), "colour": ((2,), np.int8), "stores": ((2,), np.int8),
-              "plies": ((), np.int32), "first_mover": ((), np.int8), "winner": ((), np.int8),
-              "path": ((span + 1,), np.int16), "npath": ((), np.int8),
-              "capt": ((MAX_CAPTURES,), np.int16), "ncapt": ((), np.int8),
-              "moves": ((max(3 * ROOKS_PER_COLOUR, ROOKS_PER_COLOUR * 6 * span, 2 * n),), np.int16),
-              "nmoves": ((), np.int16)}
-    return Engine(name=rules.name, num_players=2, num_actions=rules.num_actions,
-                  obs_size=HexRookEnv.observation_shape(rules)[0], arrays=arrays,
-                  reset=reset, legal=legal, step=step, observe=observe, to_rules=to_rules, from_rules=from_rules,
-                  rules=rules, has_chance=rules.params["setup"] == "random", params=dict(rules.params),
-                  consts=consts, legal_list=("moves", "nmoves"))
+    consts = (
+        params,
+        rays,
+        raylen,
+        np.array(hx.is_edge, dtype=np.int8),
+        np.array(hx.edge_cells, dtype=np.int16),
+        np.array(hx.inner_cells, dtype=np.int16),
+        np.array(white + black + beads, dtype=np.int16),
+    )
+    arrays = {
+        "board": ((n,), np.int8),
+        "rooks": ((2, ROOKS_PER_COLOUR), np.int16),
+        "nrooks": ((2,), np.int8),
+        "phase": ((), np.int8),
+        "colour": ((2,), np.int8),
+        "stores": ((2,), np.int8),
+        "plies": ((), np.int32),
+        "first_mover": ((), np.int8),
+        "winner": ((), np.int8),
+        "path": ((span + 1,), np.int16),
+        "npath": ((), np.int8),
+        "capt": ((MAX_CAPTURES,), np.int16),
+        "ncapt": ((), np.int8),
+        "moves": ((max(3 * ROOKS_PER_COLOUR, ROOKS_PER_COLOUR * 6 * span, 2 * n),), np.int16),
+        "nmoves": ((), np.int16),
+    }
+    return Engine(
+        name=rules.name,
+        num_players=2,
+        num_actions=rules.num_actions,
+        obs_size=HexRookEnv.observation_shape(rules)[0],
+        arrays=arrays,
+        reset=reset,
+        legal=legal,
+        step=step,
+        observe=observe,
+        to_rules=to_rules,
+        from_rules=from_rules,
+        rules=rules,
+        has_chance=rules.params["setup"] == "random",
+        params=dict(rules.params),
+        consts=consts,
+        legal_list=("moves", "nmoves"),
+    )
 
 
 __all__ = ["CUSTODY", "LEAP", "engine_for", "from_rules", "legal", "observe", "reset", "step", "to_rules"]

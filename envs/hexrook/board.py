@@ -38,7 +38,7 @@ WHITE, BLACK = 0, 1
 COLOUR_NAMES = ("white", "black")
 ROOKS_PER_COLOUR = 3
 NUM_BEADS = 19
-ROOK_VALUE = 3.0   # a captured rook is worth this many beads to the bots and the search's move order
+ROOK_VALUE = 3.0  # a captured rook is worth this many beads to the bots and the search's move order
 KIND_NAMES = ("W", "B", "o")  # placement kinds: white rook, black rook, bead
 PHASE_SETUP, PHASE_CHOICE, PHASE_COLOUR, PHASE_PLAY = range(4)
 CHOICE_NAMES = ("move first", "white", "black")
@@ -52,8 +52,12 @@ class HexBoard:
 
     def __init__(self, radius: int) -> None:
         self.radius = radius
-        self.coords = [(q, r) for r in range(-radius, radius + 1) for q in range(-radius, radius + 1)
-                       if max(abs(q), abs(r), abs(q + r)) <= radius]
+        self.coords = [
+            (q, r)
+            for r in range(-radius, radius + 1)
+            for q in range(-radius, radius + 1)
+            if max(abs(q), abs(r), abs(q + r)) <= radius
+        ]
         self.n = len(self.coords)
         self.index = {c: i for i, c in enumerate(self.coords)}
         self.ring = [max(abs(q), abs(r), abs(q + r)) for q, r in self.coords]
@@ -115,46 +119,53 @@ def hex_board(radius: int) -> HexBoard:
 class HexState:
     """A position. ``colour[seat]`` is -1 until the colours are chosen."""
 
-    board: bytearray                       # per cell: EMPTY, WHITE_ROOK, BLACK_ROOK or BEAD
-    rooks: list[list[int]]                 # rooks[colour]: cells of that colour's rooks
+    board: bytearray  # per cell: EMPTY, WHITE_ROOK, BLACK_ROOK or BEAD
+    rooks: list[list[int]]  # rooks[colour]: cells of that colour's rooks
     phase: int = PHASE_SETUP
     to_move: int = 0
     colour: list[int] = field(default_factory=lambda: [-1, -1])
-    stores: list[int] = field(default_factory=lambda: [0, 0])   # beads captured, by seat
-    plies: int = 0                         # rook moves played
-    first_mover: int = -1                  # seat that made (or makes) the first rook move
+    stores: list[int] = field(default_factory=lambda: [0, 0])  # beads captured, by seat
+    plies: int = 0  # rook moves played
+    first_mover: int = -1  # seat that made (or makes) the first rook move
     over: bool = False
     winner: int | None = None
-    last_path: tuple[int, ...] = ()        # cells of the last move, origin to landing
-    last_captures: tuple[int, ...] = ()    # cells whose beads or rooks the last move took
+    last_path: tuple[int, ...] = ()  # cells of the last move, origin to landing
+    last_captures: tuple[int, ...] = ()  # cells whose beads or rooks the last move took
 
     def to_place(self) -> list[int]:
         """Pieces still to place in the set-up: white rooks, black rooks, beads."""
-        return [ROOKS_PER_COLOUR - len(self.rooks[WHITE]), ROOKS_PER_COLOUR - len(self.rooks[BLACK]),
-                NUM_BEADS - self.board.count(BEAD)]
+        return [
+            ROOKS_PER_COLOUR - len(self.rooks[WHITE]),
+            ROOKS_PER_COLOUR - len(self.rooks[BLACK]),
+            NUM_BEADS - self.board.count(BEAD),
+        ]
 
 
 class HexRookGame(Game):
     """What Swish and Squeeze share; subclasses give the move and capture rule."""
 
-    RULE_PARAMS = (int_param("radius", 4, RADII.start, RADII.stop - 1), choice_param("setup", "random", SETUPS),
-                   int_param("max_plies", 300, 1), int_param("beads_to_win", 10, 1, NUM_BEADS))
+    RULE_PARAMS = (
+        int_param("radius", 4, RADII.start, RADII.stop - 1),
+        choice_param("setup", "random", SETUPS),
+        int_param("max_plies", 300, 1),
+        int_param("beads_to_win", 10, 1, NUM_BEADS),
+    )
     num_players = 2
 
     def __init__(self, **params) -> None:
         super().__init__(**params)
         self.radius = self.params["radius"]
         self.hex = hex_board(self.radius)
-        self.span = 2 * self.radius                       # distances 1..2*radius
+        self.span = 2 * self.radius  # distances 1..2*radius
         self.num_moves = self.hex.n * 6 * self.span
         self.place_base = self.num_moves
         self.choice_base = self.place_base + 3 * self.hex.n
         self.num_actions = self.choice_base + 3
         # ray_actions[cell][d]: ((cell met, action moving there), ...) nearest first
         self.ray_actions = tuple(
-            tuple(tuple((c, self.move_action(cell, d, i + 1)) for i, c in enumerate(ray))
-                  for d, ray in enumerate(rays))
-            for cell, rays in enumerate(self.hex.rays))
+            tuple(tuple((c, self.move_action(cell, d, i + 1)) for i, c in enumerate(ray)) for d, ray in enumerate(rays))
+            for cell, rays in enumerate(self.hex.rays)
+        )
         # landing_of[move action]: its landing cell (-1 where the move would leave the board)
         self.landing_of = [-1] * self.num_moves
         for ras in self.ray_actions:
@@ -179,13 +190,13 @@ class HexRookGame(Game):
                 return True
         return bool(self.rook_actions(board, cell, own, enemy, []))
 
-    def captures(self, board: list[int], cell: int, direction: int, distance: int,
-                 own: int, enemy: int) -> list[int]:
+    def captures(self, board: list[int], cell: int, direction: int, distance: int, own: int, enemy: int) -> list[int]:
         """Cells taken by the (legal) move; ``board`` is the position before it."""
         raise NotImplementedError
 
-    def capture_moves(self, board: bytearray, rook_cells: list[int], own: int,
-                      enemy: int) -> list[tuple[int, int, int, list[int]]]:
+    def capture_moves(
+        self, board: bytearray, rook_cells: list[int], own: int, enemy: int
+    ) -> list[tuple[int, int, int, list[int]]]:
         """(action, origin, landing, taken cells) of every move of the rooks on ``rook_cells``.
 
         Games may override this with a faster equivalent (used by the bots).
@@ -234,8 +245,20 @@ class HexRookGame(Game):
         return self.state_from(edge[:ROOKS_PER_COLOUR], edge[ROOKS_PER_COLOUR:], beads)
 
     def copy_state(self, s: HexState) -> HexState:
-        return HexState(s.board[:], [s.rooks[0][:], s.rooks[1][:]], s.phase, s.to_move, s.colour[:],
-                        s.stores[:], s.plies, s.first_mover, s.over, s.winner, s.last_path, s.last_captures)
+        return HexState(
+            s.board[:],
+            [s.rooks[0][:], s.rooks[1][:]],
+            s.phase,
+            s.to_move,
+            s.colour[:],
+            s.stores[:],
+            s.plies,
+            s.first_mover,
+            s.over,
+            s.winner,
+            s.last_path,
+            s.last_captures,
+        )
 
     def to_move(self, state: HexState) -> int:
         return state.to_move
@@ -290,8 +313,10 @@ class HexRookGame(Game):
         board, colour = state.board, state.colour[state.to_move]
         own, enemy = colour + 1, 2 - colour
         beads_needed = self.params["beads_to_win"] - state.stores[state.to_move]
-        free = {rook: [ray[0] for ray in self.hex.rays[rook] if ray and board[ray[0]] == EMPTY]
-                for rook in state.rooks[enemy - 1]}
+        free = {
+            rook: [ray[0] for ray in self.hex.rays[rook] if ray and board[ray[0]] == EMPTY]
+            for rook in state.rooks[enemy - 1]
+        }
         wanted, ending = set(actions), set()
         for action, _cell, land, taken in self.capture_moves(board, state.rooks[colour], own, enemy):
             if action not in wanted:
@@ -310,8 +335,15 @@ class HexRookGame(Game):
         if state.over or state.phase != PHASE_PLAY:
             return []
         board, colour = state.board, state.colour[state.to_move]
-        return biggest_first([(take_value(board, taken), action) for action, _cell, _land, taken
-                              in self.capture_moves(board, state.rooks[colour], colour + 1, 2 - colour) if taken])
+        return biggest_first(
+            [
+                (take_value(board, taken), action)
+                for action, _cell, _land, taken in self.capture_moves(
+                    board, state.rooks[colour], colour + 1, 2 - colour
+                )
+                if taken
+            ]
+        )
 
     def legal_mask(self, state: HexState) -> np.ndarray:
         mask = np.zeros(self.num_actions, dtype=bool)
@@ -330,9 +362,9 @@ class HexRookGame(Game):
                     else:
                         mask[base + 3 * cell + 2] = left[2] > 0
         elif state.phase == PHASE_CHOICE:
-            mask[self.choice_base:self.choice_base + 3] = True
+            mask[self.choice_base : self.choice_base + 3] = True
         else:  # PHASE_COLOUR: player_0 picks its colour
-            mask[self.choice_base + CHOICE_WHITE:self.choice_base + 3] = True
+            mask[self.choice_base + CHOICE_WHITE : self.choice_base + 3] = True
         return mask
 
     # -- playing -------------------------------------------------------------------
@@ -376,13 +408,13 @@ class HexRookGame(Game):
         state.to_move = 1 - state.to_move
 
     def _choose(self, state: HexState, choice: int) -> None:
-        if state.phase == PHASE_CHOICE:          # player_1 chooses
+        if state.phase == PHASE_CHOICE:  # player_1 chooses
             if choice == CHOICE_MOVE_FIRST:
                 state.first_mover, state.phase, state.to_move = 1, PHASE_COLOUR, 0
                 return
             state.colour = [1 - (choice - 1), choice - 1]
             state.first_mover = 0
-        else:                                    # player_0 picks its colour after "move first"
+        else:  # player_0 picks its colour after "move first"
             state.colour = [choice - 1, 2 - choice]
         state.phase, state.to_move = PHASE_PLAY, state.first_mover
 
@@ -415,8 +447,7 @@ class HexRookGame(Game):
         if dist > len(ray):
             return f"{names[cell]}-off-board"
         sep = "-"
-        if state.phase == PHASE_PLAY and state.board[cell] in (WHITE_ROOK, BLACK_ROOK) \
-                and self.mask_has(state, action):
+        if state.phase == PHASE_PLAY and state.board[cell] in (WHITE_ROOK, BLACK_ROOK) and self.mask_has(state, action):
             own = state.board[cell]
             taken = self.captures(state.board, cell, d, dist, own, 3 - own)
             if taken:

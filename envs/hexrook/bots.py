@@ -31,8 +31,9 @@ WIN = 1000.0
 THREAT_WEIGHT = 0.4
 
 
-def best_take(game: HexRookGame, board: list[int], rooks: list[int], own: int, enemy: int,
-              beads_needed: int, enemy_rooks: int) -> tuple[float, bool]:
+def best_take(
+    game: HexRookGame, board: list[int], rooks: list[int], own: int, enemy: int, beads_needed: int, enemy_rooks: int
+) -> tuple[float, bool]:
     """(value of the best capture, has any move) for the side with ``rooks``; WIN if it can win at once."""
     best, any_move = 0.0, False
     for _action, _cell, _land, taken in game.capture_moves(board, rooks, own, enemy):
@@ -128,7 +129,7 @@ class MediumBot(Bot):
         for action in np.flatnonzero(mask).tolist():
             after = game.copy_state(state)
             game.apply(after, action, None)
-            if after.phase == PHASE_COLOUR:   # the opponent picks the colour worst for me
+            if after.phase == PHASE_COLOUR:  # the opponent picks the colour worst for me
                 values = []
                 for pick in np.flatnonzero(game.legal_mask(after)).tolist():
                     final = game.copy_state(after)

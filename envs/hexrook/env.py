@@ -118,7 +118,7 @@ def _template(game: HexRookGame) -> np.ndarray:
     if game.radius not in _TEMPLATES:
         n = game.hex.n
         t = np.zeros(_observation_size(game), dtype=np.float32)
-        t[4 * n:5 * n] = game.hex.is_edge
+        t[4 * n : 5 * n] = game.hex.is_edge
         _TEMPLATES[game.radius] = t
     return _TEMPLATES[game.radius]
 
@@ -138,7 +138,7 @@ class HexRookEnv(TurnBasedEnv):
         obs = _template(game).copy()
         colour = state.colour[seat]
         own = 1 if colour < 0 else colour + 1
-        obs[:4 * n].reshape(4, n)[:] = _PLANES[own - 1].take(np.frombuffer(state.board, dtype=np.uint8), axis=0).T
+        obs[: 4 * n].reshape(4, n)[:] = _PLANES[own - 1].take(np.frombuffer(state.board, dtype=np.uint8), axis=0).T
         extra = [0.0] * EXTRA_FEATURES
         extra[state.phase] = 1.0
         if colour >= 0:
@@ -155,5 +155,5 @@ class HexRookEnv(TurnBasedEnv):
             extra[10] = left[0] / ROOKS_PER_COLOUR
             extra[11] = left[1] / ROOKS_PER_COLOUR
             extra[12] = left[2] / NUM_BEADS
-        obs[5 * n:] = extra
+        obs[5 * n :] = extra
         return obs

@@ -47,8 +47,11 @@ def status(game: HexRookGame, state: HexState) -> str:
         if state.winner is None:
             return f"Draw: {game.params['max_plies']} rook moves played."
         loser = 1 - state.winner
-        why = "reached the bead target" if state.stores[state.winner] >= game.params["beads_to_win"] \
+        why = (
+            "reached the bead target"
+            if state.stores[state.winner] >= game.params["beads_to_win"]
             else f"{_who(state, loser)} cannot move"
+        )
         return f"{_who(state, state.winner)} wins: {why}."
     if state.phase == PHASE_SETUP:
         w, b, beads = state.to_place()
@@ -96,8 +99,10 @@ def ansi(game: HexRookGame, state: HexState, last: tuple[int, int] | None) -> st
         if landing is not None and landing in cells:
             line += "   <- " + hexb.names[landing]
         rows.append(line)
-    rows.append(f"stores: {_who(state, 0)} {state.stores[0]}, {_who(state, 1)} {state.stores[1]}"
-                f" (target {game.params['beads_to_win']}); rook moves {state.plies}/{game.params['max_plies']}")
+    rows.append(
+        f"stores: {_who(state, 0)} {state.stores[0]}, {_who(state, 1)} {state.stores[1]}"
+        f" (target {game.params['beads_to_win']}); rook moves {state.plies}/{game.params['max_plies']}"
+    )
     rows.append(status(game, state))
     if last is not None:
         rows.append(last_text(game, state, last))
@@ -119,8 +124,9 @@ def cell_centre(game: HexRookGame, cell: int) -> tuple[float, float]:
 
 
 def _hexagon(x: float, y: float, s: float) -> list[tuple[float, float]]:
-    return [(x + s * math.cos(math.radians(30 + 60 * k)), y + s * math.sin(math.radians(30 + 60 * k)))
-            for k in range(6)]
+    return [
+        (x + s * math.cos(math.radians(30 + 60 * k)), y + s * math.sin(math.radians(30 + 60 * k))) for k in range(6)
+    ]
 
 
 def draw(surface, game: HexRookGame, state: HexState, last: tuple[int, int] | None) -> None:

@@ -10,10 +10,11 @@ from envs.hexrook.env import DOC_TEMPLATE, HexRookEnv
 from envs.squeeze.rules import SqueezeGame
 
 SQUEEZE_DOC = DOC_TEMPLATE.format(
-    title="Squeeze", module="squeeze_v0",
+    title="Squeeze",
+    module="squeeze_v0",
     summary="Two players each move three hexagonal rooks; beads and enemy rooks are captured "
-            "custodian fashion, sandwiched between two own rooks. First to 10 beads wins. "
-            "Twin of Swish.",
+    "custodian fashion, sandwiched between two own rooks. First to 10 beads wins. "
+    "Twin of Swish.",
     moves="""On each turn the player must move one of his rooks in one of the six
 directions over empty cells only, ending on an empty cell. After it lands,
 in each of the six directions from the landing cell an unbroken row of
@@ -21,7 +22,8 @@ beads, or of enemy rooks, closed on the far side by another own rook, is
 captured: beads to the mover's store, rooks out of play. Several directions
 may capture at once (so a move may take beads and a rook, in different
 directions); never a mixed row. Only the moving rook captures: a rook that
-moves between two enemy rooks is safe.""")
+moves between two enemy rooks is safe.""",
+)
 
 
 class SqueezeEnv(HexRookEnv):

@@ -38,8 +38,7 @@ class SqueezeGame(HexRookGame):
                 append(a)
         return out
 
-    def captures(self, board: list[int], cell: int, direction: int, distance: int,
-                 own: int, enemy: int) -> list[int]:
+    def captures(self, board: list[int], cell: int, direction: int, distance: int, own: int, enemy: int) -> list[int]:
         return self.squeezed(board, self.hex.rays[cell][direction][distance - 1], own, enemy)
 
     def capture_moves(self, board, rook_cells, own, enemy):

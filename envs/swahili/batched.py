@@ -101,8 +101,9 @@ def legal(out, to_move, over, rows, centre, compound, pending, plies, params, co
 
 
 @njit(cache=True)
-def step(actions, rewards, rng, to_move, over, rows, centre, compound, pending, plies, params, compound_value,
-         score_value):
+def step(
+    actions, rewards, rng, to_move, over, rows, centre, compound, pending, plies, params, compound_value, score_value
+):
     n = rows.shape[1]
     score_rewards = params[_REWARD_SCORE] != 0
     before = np.zeros(n, dtype=np.int64)
@@ -182,25 +183,44 @@ def observe(seats, out, to_move, over, rows, centre, compound, pending, plies, p
 def to_rules(batch: BatchedGame, i: int) -> SwahiliState:
     """Board ``i`` as the rules' :class:`SwahiliState`."""
     a = batch.arrays
-    return SwahiliState(rows=[[int(c) for c in r] for r in a["rows"][i]], centre=[int(c) for c in a["centre"][i]],
-                        compound=[int(c) for c in a["compound"][i]], to_move=int(batch.to_move[i]),
-                        pending=int(a["pending"][i]), over=bool(batch.over[i]), plies=int(a["plies"][i]))
+    return SwahiliState(
+        rows=[[int(c) for c in r] for r in a["rows"][i]],
+        centre=[int(c) for c in a["centre"][i]],
+        compound=[int(c) for c in a["compound"][i]],
+        to_move=int(batch.to_move[i]),
+        pending=int(a["pending"][i]),
+        over=bool(batch.over[i]),
+        plies=int(a["plies"][i]),
+    )
 
 
 def from_rules(batch: BatchedGame, i: int, state: SwahiliState) -> None:
     """Put the rules' ``state`` on board ``i`` (refused by name: another player count, counts out of range)."""
     n = batch.num_players
-    if len(state.rows) != n or len(state.centre) != n or len(state.compound) != n \
-            or any(len(r) != NUM_ROWS for r in state.rows):
-        raise ValueError(f"swahili: a {n}-player board needs {n} seats of {NUM_ROWS} rows, got rows of "
-                         f"{[len(r) for r in state.rows]}, {len(state.centre)} centre and "
-                         f"{len(state.compound)} compound counts")
+    if (
+        len(state.rows) != n
+        or len(state.centre) != n
+        or len(state.compound) != n
+        or any(len(r) != NUM_ROWS for r in state.rows)
+    ):
+        raise ValueError(
+            f"swahili: a {n}-player board needs {n} seats of {NUM_ROWS} rows, got rows of "
+            f"{[len(r) for r in state.rows]}, {len(state.centre)} centre and "
+            f"{len(state.compound)} compound counts"
+        )
     counts = [c for r in state.rows for c in r] + list(state.centre)
-    if min(counts) < 0 or max(counts) > PIECES or not all(0 <= c <= PIECES * (n - 1) for c in state.compound) \
-            or not -1 <= state.pending < NUM_ROWS or not 0 <= state.to_move < n:
-        raise ValueError(f"swahili: not a position of {n} players with {PIECES} pieces each: rows {state.rows}, "
-                         f"centre {state.centre}, compound {state.compound}, to_move {state.to_move}, "
-                         f"pending {state.pending}")
+    if (
+        min(counts) < 0
+        or max(counts) > PIECES
+        or not all(0 <= c <= PIECES * (n - 1) for c in state.compound)
+        or not -1 <= state.pending < NUM_ROWS
+        or not 0 <= state.to_move < n
+    ):
+        raise ValueError(
+            f"swahili: not a position of {n} players with {PIECES} pieces each: rows {state.rows}, "
+            f"centre {state.centre}, compound {state.compound}, to_move {state.to_move}, "
+            f"pending {state.pending}"
+        )
     a = batch.arrays
     a["rows"][i] = state.rows
     a["centre"][i] = state.centre
@@ -216,15 +236,36 @@ def engine(**params) -> Engine:
     rules = SwahiliGame(**params)
     n = rules.num_players
     compound_scale, score_scale = PIECES * (n - 1), 120 + 60 * (n - 1)  # env.py's scales
-    consts = (np.array([1 if rules.score_rewards else 0], dtype=np.int8),
-              # c / scale for every compound and score a seat can reach, as env.py computes it
-              np.array([c / compound_scale for c in range(PIECES * (n - 1) + 1)], dtype=np.float32),
-              np.array([s / score_scale for s in range(CAPTURE_POINTS * PIECES * (n - 1) + CENTRE_POINTS * PIECES + 1)],
-                       dtype=np.float32))
+    consts = (
+        np.array([1 if rules.score_rewards else 0], dtype=np.int8),
+        # c / scale for every compound and score a seat can reach, as env.py computes it
+        np.array([c / compound_scale for c in range(PIECES * (n - 1) + 1)], dtype=np.float32),
+        np.array(
+            [s / score_scale for s in range(CAPTURE_POINTS * PIECES * (n - 1) + CENTRE_POINTS * PIECES + 1)],
+            dtype=np.float32,
+        ),
+    )
     for array in consts:
         array.setflags(write=False)
-    return Engine(name="swahili", num_players=n, num_actions=NUM_ACTIONS, obs_size=observation_size(n),
-                  arrays={"rows": ((n, NUM_ROWS), np.int8), "centre": ((n,), np.int8),
-                          "compound": ((n,), np.int8), "pending": ((), np.int8), "plies": ((), np.int32)},
-                  reset=reset, legal=legal, step=step, observe=observe, to_rules=to_rules, from_rules=from_rules,
-                  rules=rules, params=dict(rules.params), consts=consts)
+    return Engine(
+        name="swahili",
+        num_players=n,
+        num_actions=NUM_ACTIONS,
+        obs_size=observation_size(n),
+        arrays={
+            "rows": ((n, NUM_ROWS), np.int8),
+            "centre": ((n,), np.int8),
+            "compound": ((n,), np.int8),
+            "pending": ((), np.int8),
+            "plies": ((), np.int32),
+        },
+        reset=reset,
+        legal=legal,
+        step=step,
+        observe=observe,
+        to_rules=to_rules,
+        from_rules=from_rules,
+        rules=rules,
+        params=dict(rules.params),
+        consts=consts,
+    )

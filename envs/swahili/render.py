@@ -19,8 +19,8 @@ COLOUR_NAMES = ("Red", "Black", "Blue", "Green")
 SYMBOLS = ("R", "K", "B", "G")
 SIZE = (780, 850)
 CX, CY = 390, 392
-OUTER = 330           # half-width of the board square
-INNER = 40            # half-width of the centre hole
+OUTER = 330  # half-width of the board square
+INNER = 40  # half-width of the centre hole
 BAND = (OUTER - INNER) / NUM_ROWS
 COMPOUND_OFFSET = 362
 # side of the board (0 bottom, 1 left, 2 top, 3 right) of each seat, by player count
@@ -56,15 +56,25 @@ def _last_text(state: SwahiliState, last: tuple[int, int] | None) -> str:
 
 def ansi(game: SwahiliGame, state: SwahiliState, last: tuple[int, int] | None) -> str:
     """One line per player: rows 1-6 (own), 7-11 (shared rings), centre, compound, score."""
-    head = "row     " + " ".join(f"{r:>2}" for r in range(1, 7)) + " |" \
-        + " ".join(f"{r:>2}" for r in range(7, 12)) + " |  C cmp pts"
+    head = (
+        "row     "
+        + " ".join(f"{r:>2}" for r in range(1, 7))
+        + " |"
+        + " ".join(f"{r:>2}" for r in range(7, 12))
+        + " |  C cmp pts"
+    )
     lines = [head]
     points = scores(state)
     for seat in range(game.num_players):
         cells = [f"{c:>2}" if c else " ." for c in state.rows[seat]]
         mark = ">" if seat == state.to_move and not state.over else " "
-        lines.append(f"{mark}{SYMBOLS[seat]} p{seat}   " + " ".join(cells[:6]) + " |" + " ".join(cells[6:])
-                     + f" | {state.centre[seat]:>2} {state.compound[seat]:>3} {points[seat]:>3}")
+        lines.append(
+            f"{mark}{SYMBOLS[seat]} p{seat}   "
+            + " ".join(cells[:6])
+            + " |"
+            + " ".join(cells[6:])
+            + f" | {state.centre[seat]:>2} {state.compound[seat]:>3} {points[seat]:>3}"
+        )
     status = _status(game, state)
     if last is not None:
         status += "  " + _last_text(state, last)
@@ -88,8 +98,12 @@ def _band_polygon(side: int, row: int) -> list[tuple[float, float]]:
     outer, inner = OUTER - row * BAND, OUTER - (row + 1) * BAND
     corners = {0: ((-1, 1), (1, 1)), 1: ((-1, -1), (-1, 1)), 2: ((1, -1), (-1, -1)), 3: ((1, 1), (1, -1))}[side]
     (ax, ay), (bx, by) = corners
-    return [(CX + ax * outer, CY + ay * outer), (CX + bx * outer, CY + by * outer),
-            (CX + bx * inner, CY + by * inner), (CX + ax * inner, CY + ay * inner)]
+    return [
+        (CX + ax * outer, CY + ay * outer),
+        (CX + bx * outer, CY + by * outer),
+        (CX + bx * inner, CY + by * inner),
+        (CX + ax * inner, CY + ay * inner),
+    ]
 
 
 def _disk(surface, pos, colour, count: int, radius: int, rim=None) -> None:
@@ -98,8 +112,7 @@ def _disk(surface, pos, colour, count: int, radius: int, rim=None) -> None:
     pygame.draw.circle(surface, colour, pos, radius)
     if rim is not None:
         pygame.draw.circle(surface, rim, pos, radius, width=2)
-    rendering.text(surface, str(count), pos, size=int(radius * 1.5), colour=(255, 255, 255),
-                   anchor="center", bold=True)
+    rendering.text(surface, str(count), pos, size=int(radius * 1.5), colour=(255, 255, 255), anchor="center", bold=True)
 
 
 def draw(surface, game: SwahiliGame, state: SwahiliState, last: tuple[int, int] | None) -> None:
@@ -142,8 +155,7 @@ def draw(surface, game: SwahiliGame, state: SwahiliState, last: tuple[int, int] 
     if last is not None and last[1] != STOP:
         pygame.draw.circle(surface, rendering.HIGHLIGHT, spot(sides[last[0]], last[1]), BAND / 2, width=3)
     if state.pending >= 0 and not state.over:
-        pygame.draw.circle(surface, (255, 255, 255), spot(sides[state.to_move], state.pending), BAND / 2 + 2,
-                           width=3)
+        pygame.draw.circle(surface, (255, 255, 255), spot(sides[state.to_move], state.pending), BAND / 2 + 2, width=3)
     radius = int(BAND / 2) - 2
     for seat in range(n):
         colour = rendering.SEAT_COLOURS[seat]
@@ -160,8 +172,9 @@ def draw(surface, game: SwahiliGame, state: SwahiliState, last: tuple[int, int] 
         pos = (CX + kx * COMPOUND_OFFSET, CY + ky * COMPOUND_OFFSET)
         pygame.draw.circle(surface, (150, 120, 90), pos, 27)
         pygame.draw.circle(surface, colour, pos, 27, width=4)
-        rendering.text(surface, str(state.compound[seat]), pos, size=26, colour=(255, 255, 255),
-                       anchor="center", bold=True)
+        rendering.text(
+            surface, str(state.compound[seat]), pos, size=26, colour=(255, 255, 255), anchor="center", bold=True
+        )
     points = scores(state)
     x = 14
     for seat in range(n):

@@ -19,10 +19,10 @@ from envs.core.game import Game, RuleError
 from envs.core.params import choice_param
 from envs.core.rewards import win_loss_rewards
 
-NUM_ROWS = 11          # rows 1..11 are indices 0..10
+NUM_ROWS = 11  # rows 1..11 are indices 0..10
 FIRST_CAPTURE_ROW = 6  # index of row 7: rows 7-11 are the shared capture rows
-CENTRE = 11            # sowing position of the centre hole
-STOP = 11              # the action "stop here" while a choice is pending
+CENTRE = 11  # sowing position of the centre hole
+STOP = 11  # the action "stop here" while a choice is pending
 NUM_ACTIONS = 12
 PIECES = 12
 START_ROWS = (3, 3, 3, 3, 0, 0, 0, 0, 0, 0, 0)
@@ -47,7 +47,7 @@ class SwahiliState:
     centre: list[int]
     compound: list[int]
     to_move: int = 0
-    pending: int = -1   # row index where the mover must choose stop / continue, or -1
+    pending: int = -1  # row index where the mover must choose stop / continue, or -1
     over: bool = False
     plies: int = 0
 
@@ -132,8 +132,15 @@ class SwahiliGame(Game):
         return SwahiliState([list(START_ROWS) for _ in range(n)], [0] * n, [0] * n)
 
     def copy_state(self, state: SwahiliState) -> SwahiliState:
-        return SwahiliState([r[:] for r in state.rows], state.centre[:], state.compound[:],
-                            state.to_move, state.pending, state.over, state.plies)
+        return SwahiliState(
+            [r[:] for r in state.rows],
+            state.centre[:],
+            state.compound[:],
+            state.to_move,
+            state.pending,
+            state.over,
+            state.plies,
+        )
 
     def to_move(self, state: SwahiliState) -> int:
         return state.to_move
@@ -193,8 +200,13 @@ class SwahiliGame(Game):
         return CAPTURE_POINTS * state.compound[seat] + CENTRE_POINTS * state.centre[seat]
 
 
-def state_from(rows: list[list[int]], centre: list[int] | None = None, compound: list[int] | None = None,
-               to_move: int = 0, pending: int = -1) -> SwahiliState:
+def state_from(
+    rows: list[list[int]],
+    centre: list[int] | None = None,
+    compound: list[int] | None = None,
+    to_move: int = 0,
+    pending: int = -1,
+) -> SwahiliState:
     """A state from row counts (rows 1-11 per seat, padded with zeros), for tests and tools."""
     n = len(rows)
     full = []
@@ -205,5 +217,19 @@ def state_from(rows: list[list[int]], centre: list[int] | None = None, compound:
     return SwahiliState(full, list(centre or [0] * n), list(compound or [0] * n), to_move, pending)
 
 
-__all__ = ["SwahiliGame", "SwahiliState", "sow", "sow_own", "choice_after", "points", "scores", "state_from",
-           "NUM_ACTIONS", "NUM_ROWS", "STOP", "CENTRE", "FIRST_CAPTURE_ROW", "PIECES"]
+__all__ = [
+    "SwahiliGame",
+    "SwahiliState",
+    "sow",
+    "sow_own",
+    "choice_after",
+    "points",
+    "scores",
+    "state_from",
+    "NUM_ACTIONS",
+    "NUM_ROWS",
+    "STOP",
+    "CENTRE",
+    "FIRST_CAPTURE_ROW",
+    "PIECES",
+]

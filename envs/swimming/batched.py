@@ -56,10 +56,35 @@ _SCORE2 = np.array(SCORE2, dtype=np.int8)
 # the variant's rule parameters, in this order, as the first constant of every kernel
 _N, _KNOCK_FIRST, _OPEN, _COINS, _MAX_TURNS = range(5)
 
-_GAME_ARRAYS = ("hands", "middle", "other_lot", "deck", "pos", "public", "discards", "coins", "active", "pot",
-                "dealer", "phase", "knocker", "passes", "turns", "round", "winner", "draw_cards", "last_valid",
-                "last_hands", "last_shown", "last_losers", "last_paid", "last_sunk", "last_reason", "actions",
-                "num_moves")
+_GAME_ARRAYS = (
+    "hands",
+    "middle",
+    "other_lot",
+    "deck",
+    "pos",
+    "public",
+    "discards",
+    "coins",
+    "active",
+    "pot",
+    "dealer",
+    "phase",
+    "knocker",
+    "passes",
+    "turns",
+    "round",
+    "winner",
+    "draw_cards",
+    "last_valid",
+    "last_hands",
+    "last_shown",
+    "last_losers",
+    "last_paid",
+    "last_sunk",
+    "last_reason",
+    "actions",
+    "num_moves",
+)
 
 
 # -- helpers (inlined into the kernels) -------------------------------------------------------
@@ -119,8 +144,28 @@ def _plane(out, i, offset, mask):
 
 
 @njit(cache=True)
-def _start_round(i, rng, to_move, hands, middle, other_lot, deck, pos, public, discards, coins, active, dealer,
-                 phase, knocker, passes, turns, round_, num_moves, n):
+def _start_round(
+    i,
+    rng,
+    to_move,
+    hands,
+    middle,
+    other_lot,
+    deck,
+    pos,
+    public,
+    discards,
+    coins,
+    active,
+    dealer,
+    phase,
+    knocker,
+    passes,
+    turns,
+    round_,
+    num_moves,
+    n,
+):
     """Shuffle the board's deck and deal: three cards to every active seat, two lots to the dealer."""
     for k in range(NUM_CARDS):
         deck[i, k] = k
@@ -166,9 +211,41 @@ def _start_round(i, rng, to_move, hands, middle, other_lot, deck, pos, public, d
 
 
 @njit(cache=True)
-def _showdown(i, reason, rewards, rng, to_move, over, hands, middle, other_lot, deck, pos, public, discards, coins,
-              active, pot, dealer, phase, knocker, passes, turns, round_, winner, last_valid, last_hands, last_shown,
-              last_losers, last_paid, last_sunk, last_reason, num_moves, params, score):
+def _showdown(
+    i,
+    reason,
+    rewards,
+    rng,
+    to_move,
+    over,
+    hands,
+    middle,
+    other_lot,
+    deck,
+    pos,
+    public,
+    discards,
+    coins,
+    active,
+    pot,
+    dealer,
+    phase,
+    knocker,
+    passes,
+    turns,
+    round_,
+    winner,
+    last_valid,
+    last_hands,
+    last_shown,
+    last_losers,
+    last_paid,
+    last_sunk,
+    last_reason,
+    num_moves,
+    params,
+    score,
+):
     """Score the round, collect coins, sink swimmers; the next round or the game's end (rules.showdown)."""
     n = params[_N]
     fire = -1
@@ -206,8 +283,28 @@ def _showdown(i, reason, rewards, rng, to_move, over, hands, middle, other_lot, 
     last_sunk[i] = 0
     if losers == shown and all_broke:
         last_reason[i] = _VOID
-        _start_round(i, rng, to_move, hands, middle, other_lot, deck, pos, public, discards, coins, active, dealer,
-                     phase, knocker, passes, turns, round_, num_moves, n)
+        _start_round(
+            i,
+            rng,
+            to_move,
+            hands,
+            middle,
+            other_lot,
+            deck,
+            pos,
+            public,
+            discards,
+            coins,
+            active,
+            dealer,
+            phase,
+            knocker,
+            passes,
+            turns,
+            round_,
+            num_moves,
+            n,
+        )
         return
     last_reason[i] = _FIRE if fire >= 0 else reason
     paid = 0
@@ -235,15 +332,67 @@ def _showdown(i, reason, rewards, rng, to_move, over, hands, middle, other_lot, 
         to_move[i] = w
         return
     dealer[i] = _next_active(active, i, dealer[i], n)
-    _start_round(i, rng, to_move, hands, middle, other_lot, deck, pos, public, discards, coins, active, dealer,
-                 phase, knocker, passes, turns, round_, num_moves, n)
+    _start_round(
+        i,
+        rng,
+        to_move,
+        hands,
+        middle,
+        other_lot,
+        deck,
+        pos,
+        public,
+        discards,
+        coins,
+        active,
+        dealer,
+        phase,
+        knocker,
+        passes,
+        turns,
+        round_,
+        num_moves,
+        n,
+    )
 
 
 # -- kernels ----------------------------------------------------------------------------------
 @njit(cache=True)
-def reset(where, rng, to_move, over, hands, middle, other_lot, deck, pos, public, discards, coins, active, pot,
-          dealer, phase, knocker, passes, turns, round_, winner, draw_cards, last_valid, last_hands, last_shown,
-          last_losers, last_paid, last_sunk, last_reason, actions, num_moves, params, score):
+def reset(
+    where,
+    rng,
+    to_move,
+    over,
+    hands,
+    middle,
+    other_lot,
+    deck,
+    pos,
+    public,
+    discards,
+    coins,
+    active,
+    pot,
+    dealer,
+    phase,
+    knocker,
+    passes,
+    turns,
+    round_,
+    winner,
+    draw_cards,
+    last_valid,
+    last_hands,
+    last_shown,
+    last_losers,
+    last_paid,
+    last_sunk,
+    last_reason,
+    actions,
+    num_moves,
+    params,
+    score,
+):
     n = params[_N]
     for i in range(where.shape[0]):
         if not where[i]:
@@ -276,14 +425,65 @@ def reset(where, rng, to_move, over, hands, middle, other_lot, deck, pos, public
         last_sunk[i] = 0
         last_reason[i] = 0
         over[i] = False
-        _start_round(i, rng, to_move, hands, middle, other_lot, deck, pos, public, discards, coins, active, dealer,
-                     phase, knocker, passes, turns, round_, num_moves, n)
+        _start_round(
+            i,
+            rng,
+            to_move,
+            hands,
+            middle,
+            other_lot,
+            deck,
+            pos,
+            public,
+            discards,
+            coins,
+            active,
+            dealer,
+            phase,
+            knocker,
+            passes,
+            turns,
+            round_,
+            num_moves,
+            n,
+        )
 
 
 @njit(cache=True)
-def legal(out, to_move, over, hands, middle, other_lot, deck, pos, public, discards, coins, active, pot, dealer,
-          phase, knocker, passes, turns, round_, winner, draw_cards, last_valid, last_hands, last_shown, last_losers,
-          last_paid, last_sunk, last_reason, actions, num_moves, params, score):
+def legal(
+    out,
+    to_move,
+    over,
+    hands,
+    middle,
+    other_lot,
+    deck,
+    pos,
+    public,
+    discards,
+    coins,
+    active,
+    pot,
+    dealer,
+    phase,
+    knocker,
+    passes,
+    turns,
+    round_,
+    winner,
+    draw_cards,
+    last_valid,
+    last_hands,
+    last_shown,
+    last_losers,
+    last_paid,
+    last_sunk,
+    last_reason,
+    actions,
+    num_moves,
+    params,
+    score,
+):
     for i in range(out.shape[0]):
         for a in range(NUM_ACTIONS):
             out[i, a] = False
@@ -299,9 +499,42 @@ def legal(out, to_move, over, hands, middle, other_lot, deck, pos, public, disca
 
 
 @njit(cache=True)
-def step(acts, rewards, rng, to_move, over, hands, middle, other_lot, deck, pos, public, discards, coins, active,
-         pot, dealer, phase, knocker, passes, turns, round_, winner, draw_cards, last_valid, last_hands, last_shown,
-         last_losers, last_paid, last_sunk, last_reason, actions, num_moves, params, score):
+def step(
+    acts,
+    rewards,
+    rng,
+    to_move,
+    over,
+    hands,
+    middle,
+    other_lot,
+    deck,
+    pos,
+    public,
+    discards,
+    coins,
+    active,
+    pot,
+    dealer,
+    phase,
+    knocker,
+    passes,
+    turns,
+    round_,
+    winner,
+    draw_cards,
+    last_valid,
+    last_hands,
+    last_shown,
+    last_losers,
+    last_paid,
+    last_sunk,
+    last_reason,
+    actions,
+    num_moves,
+    params,
+    score,
+):
     n = params[_N]
     for i in range(acts.shape[0]):
         action = acts[i]
@@ -324,10 +557,41 @@ def step(acts, rewards, rng, to_move, over, hands, middle, other_lot, deck, pos,
             to_move[i] = _next_active(active, i, me, n)
             for s in range(n):
                 if active[i, s] and _score(score, hands[i, s, 0], hands[i, s, 1], hands[i, s, 2]) >= BINGO2:
-                    _showdown(i, _BINGO, rewards, rng, to_move, over, hands, middle, other_lot, deck, pos, public,
-                              discards, coins, active, pot, dealer, phase, knocker, passes, turns, round_, winner,
-                              last_valid, last_hands, last_shown, last_losers, last_paid, last_sunk, last_reason,
-                              num_moves, params, score)
+                    _showdown(
+                        i,
+                        _BINGO,
+                        rewards,
+                        rng,
+                        to_move,
+                        over,
+                        hands,
+                        middle,
+                        other_lot,
+                        deck,
+                        pos,
+                        public,
+                        discards,
+                        coins,
+                        active,
+                        pot,
+                        dealer,
+                        phase,
+                        knocker,
+                        passes,
+                        turns,
+                        round_,
+                        winner,
+                        last_valid,
+                        last_hands,
+                        last_shown,
+                        last_losers,
+                        last_paid,
+                        last_sunk,
+                        last_reason,
+                        num_moves,
+                        params,
+                        score,
+                    )
                     break
             continue
         turns[i] += 1
@@ -356,16 +620,79 @@ def step(acts, rewards, rng, to_move, over, hands, middle, other_lot, deck, pos,
             knocker[i] = me
             passes[i] = 0
         if action <= SWAP_ALL and _score(score, hands[i, me, 0], hands[i, me, 1], hands[i, me, 2]) >= BINGO2:
-            _showdown(i, _BINGO, rewards, rng, to_move, over, hands, middle, other_lot, deck, pos, public, discards,
-                      coins, active, pot, dealer, phase, knocker, passes, turns, round_, winner, last_valid,
-                      last_hands, last_shown, last_losers, last_paid, last_sunk, last_reason, num_moves, params, score)
+            _showdown(
+                i,
+                _BINGO,
+                rewards,
+                rng,
+                to_move,
+                over,
+                hands,
+                middle,
+                other_lot,
+                deck,
+                pos,
+                public,
+                discards,
+                coins,
+                active,
+                pot,
+                dealer,
+                phase,
+                knocker,
+                passes,
+                turns,
+                round_,
+                winner,
+                last_valid,
+                last_hands,
+                last_shown,
+                last_losers,
+                last_paid,
+                last_sunk,
+                last_reason,
+                num_moves,
+                params,
+                score,
+            )
             continue
         if knocker[i] < 0 and passes[i] >= _num_active(active, i, n):
             if NUM_CARDS - pos[i] < 3:
-                _showdown(i, _DECK, rewards, rng, to_move, over, hands, middle, other_lot, deck, pos, public,
-                          discards, coins, active, pot, dealer, phase, knocker, passes, turns, round_, winner,
-                          last_valid, last_hands, last_shown, last_losers, last_paid, last_sunk, last_reason,
-                          num_moves, params, score)
+                _showdown(
+                    i,
+                    _DECK,
+                    rewards,
+                    rng,
+                    to_move,
+                    over,
+                    hands,
+                    middle,
+                    other_lot,
+                    deck,
+                    pos,
+                    public,
+                    discards,
+                    coins,
+                    active,
+                    pot,
+                    dealer,
+                    phase,
+                    knocker,
+                    passes,
+                    turns,
+                    round_,
+                    winner,
+                    last_valid,
+                    last_hands,
+                    last_shown,
+                    last_losers,
+                    last_paid,
+                    last_sunk,
+                    last_reason,
+                    num_moves,
+                    params,
+                    score,
+                )
                 continue
             d = np.int64(discards[i])
             for k in range(3):
@@ -377,22 +704,118 @@ def step(acts, rewards, rng, to_move, over, hands, middle, other_lot, deck, pos,
             passes[i] = 0
         nxt = _next_active(active, i, me, n)
         if nxt == knocker[i]:
-            _showdown(i, _KNOCK, rewards, rng, to_move, over, hands, middle, other_lot, deck, pos, public, discards,
-                      coins, active, pot, dealer, phase, knocker, passes, turns, round_, winner, last_valid,
-                      last_hands, last_shown, last_losers, last_paid, last_sunk, last_reason, num_moves, params, score)
+            _showdown(
+                i,
+                _KNOCK,
+                rewards,
+                rng,
+                to_move,
+                over,
+                hands,
+                middle,
+                other_lot,
+                deck,
+                pos,
+                public,
+                discards,
+                coins,
+                active,
+                pot,
+                dealer,
+                phase,
+                knocker,
+                passes,
+                turns,
+                round_,
+                winner,
+                last_valid,
+                last_hands,
+                last_shown,
+                last_losers,
+                last_paid,
+                last_sunk,
+                last_reason,
+                num_moves,
+                params,
+                score,
+            )
             continue
         if knocker[i] < 0 and turns[i] >= params[_MAX_TURNS]:
-            _showdown(i, _TURN_LIMIT, rewards, rng, to_move, over, hands, middle, other_lot, deck, pos, public,
-                      discards, coins, active, pot, dealer, phase, knocker, passes, turns, round_, winner, last_valid,
-                      last_hands, last_shown, last_losers, last_paid, last_sunk, last_reason, num_moves, params, score)
+            _showdown(
+                i,
+                _TURN_LIMIT,
+                rewards,
+                rng,
+                to_move,
+                over,
+                hands,
+                middle,
+                other_lot,
+                deck,
+                pos,
+                public,
+                discards,
+                coins,
+                active,
+                pot,
+                dealer,
+                phase,
+                knocker,
+                passes,
+                turns,
+                round_,
+                winner,
+                last_valid,
+                last_hands,
+                last_shown,
+                last_losers,
+                last_paid,
+                last_sunk,
+                last_reason,
+                num_moves,
+                params,
+                score,
+            )
             continue
         to_move[i] = nxt
 
 
 @njit(cache=True)
-def observe(seats, out, to_move, over, hands, middle, other_lot, deck, pos, public, discards, coins, active, pot,
-            dealer, phase, knocker, passes, turns, round_, winner, draw_cards, last_valid, last_hands, last_shown,
-            last_losers, last_paid, last_sunk, last_reason, actions, num_moves, params, score):
+def observe(
+    seats,
+    out,
+    to_move,
+    over,
+    hands,
+    middle,
+    other_lot,
+    deck,
+    pos,
+    public,
+    discards,
+    coins,
+    active,
+    pot,
+    dealer,
+    phase,
+    knocker,
+    passes,
+    turns,
+    round_,
+    winner,
+    draw_cards,
+    last_valid,
+    last_hands,
+    last_shown,
+    last_losers,
+    last_paid,
+    last_sunk,
+    last_reason,
+    actions,
+    num_moves,
+    params,
+    score,
+):
     n = params[_N]
     start_coins = params[_COINS]
     base = 64 + 32 * n
@@ -455,8 +878,14 @@ def _last(batch: BatchedGame, i: int, n: int) -> Showdown | None:
     for s in shown:
         v = SCORE2[hands[s][0] << 10 | hands[s][1] << 5 | hands[s][2]]
         scores[s] = FIRE_SCORE if v == FIRE2 else v / 2
-    return Showdown(hands, scores, _seats_of(int(a["last_losers"][i]), n), _seats_of(int(a["last_paid"][i]), n),
-                    _seats_of(int(a["last_sunk"][i]), n), REASONS[int(a["last_reason"][i])])
+    return Showdown(
+        hands,
+        scores,
+        _seats_of(int(a["last_losers"][i]), n),
+        _seats_of(int(a["last_paid"][i]), n),
+        _seats_of(int(a["last_sunk"][i]), n),
+        REASONS[int(a["last_reason"][i])],
+    )
 
 
 def _replayed_moves(game: SwimmingGame, state: SwimmingState, deck: list[int], actions: list[int]) -> list:
@@ -474,9 +903,9 @@ def _replayed_moves(game: SwimmingGame, state: SwimmingState, deck: list[int], a
     start.hands = [[] for _ in range(n)]
     for s in range(n):
         if start.active[s]:
-            start.hands[s] = sorted(deck[k:k + 3])
+            start.hands[s] = sorted(deck[k : k + 3])
             k += 3
-    start.other_lot, start.deck = sorted(deck[k:k + 3]), deck[k + 3:]
+    start.other_lot, start.deck = sorted(deck[k : k + 3]), deck[k + 3 :]
     start.middle, start.public, start.discards = [], [0] * n, 0
     start.phase, start.to_move, start.knocker, start.passes, start.turns = CHOICE, start.dealer, -1, 0, 0
     start.moves = []
@@ -493,13 +922,27 @@ def to_rules(batch: BatchedGame, i: int) -> SwimmingState:
     pos = int(a["pos"][i])
     deck = [int(c) for c in a["deck"][i]]
     state = SwimmingState(
-        coins=[int(c) for c in a["coins"][i]], active=[bool(x) for x in a["active"][i]], pot=int(a["pot"][i]),
-        dealer=int(a["dealer"][i]), hands=[_cards(h) for h in a["hands"][i]], middle=_cards(a["middle"][i]),
-        deck=deck[pos:], other_lot=_cards(a["other_lot"][i]), public=[int(p) for p in a["public"][i]],
-        discards=int(a["discards"][i]), phase=int(a["phase"][i]), to_move=int(batch.to_move[i]),
-        knocker=int(a["knocker"][i]), passes=int(a["passes"][i]), turns=int(a["turns"][i]), round=int(a["round"][i]),
-        winner=int(a["winner"][i]), draw_cards=[int(c) for c in a["draw_cards"][i]], last=_last(batch, i, n))
-    state.moves = _replayed_moves(game, state, deck, [int(x) for x in a["actions"][i, :int(a["num_moves"][i])]])
+        coins=[int(c) for c in a["coins"][i]],
+        active=[bool(x) for x in a["active"][i]],
+        pot=int(a["pot"][i]),
+        dealer=int(a["dealer"][i]),
+        hands=[_cards(h) for h in a["hands"][i]],
+        middle=_cards(a["middle"][i]),
+        deck=deck[pos:],
+        other_lot=_cards(a["other_lot"][i]),
+        public=[int(p) for p in a["public"][i]],
+        discards=int(a["discards"][i]),
+        phase=int(a["phase"][i]),
+        to_move=int(batch.to_move[i]),
+        knocker=int(a["knocker"][i]),
+        passes=int(a["passes"][i]),
+        turns=int(a["turns"][i]),
+        round=int(a["round"][i]),
+        winner=int(a["winner"][i]),
+        draw_cards=[int(c) for c in a["draw_cards"][i]],
+        last=_last(batch, i, n),
+    )
+    state.moves = _replayed_moves(game, state, deck, [int(x) for x in a["actions"][i, : int(a["num_moves"][i])]])
     return state
 
 
@@ -509,8 +952,10 @@ def from_rules(batch: BatchedGame, i: int, state: SwimmingState) -> None:
     n = game.num_players
     a = batch.arrays
     if not isinstance(state, SwimmingState) or len(state.coins) != n or len(state.hands) != n:
-        raise ValueError(f"swimming: set_board needs a SwimmingState of {n} players, got "
-                         f"{type(state).__name__} with {len(getattr(state, 'coins', ()))} seats")
+        raise ValueError(
+            f"swimming: set_board needs a SwimmingState of {n} players, got "
+            f"{type(state).__name__} with {len(getattr(state, 'coins', ()))} seats"
+        )
     walk = game.copy_state(state)
     if state.phase == OVER and state.last is not None:  # the sunk seats' hands as shown, for the walk back
         for s, hand in state.last.hands.items():
@@ -527,8 +972,10 @@ def from_rules(batch: BatchedGame, i: int, state: SwimmingState) -> None:
     if sorted(deck) != list(range(NUM_CARDS)):
         raise ValueError(f"swimming: the round's deal recovered from the state is not the 32 cards: {deck}")
     if len(state.moves) > a["actions"].shape[1]:
-        raise ValueError(f"swimming: {len(state.moves)} moves in the round do not fit the engine's record "
-                         f"({a['actions'].shape[1]}: max_round_turns + num_players + 2)")
+        raise ValueError(
+            f"swimming: {len(state.moves)} moves in the round do not fit the engine's record "
+            f"({a['actions'].shape[1]}: max_round_turns + num_players + 2)"
+        )
 
     def row(cards):
         return list(cards) + [-1] * (3 - len(cards))
@@ -563,7 +1010,7 @@ def from_rules(batch: BatchedGame, i: int, state: SwimmingState) -> None:
     else:
         a["last_shown"][i] = a["last_losers"][i] = a["last_paid"][i] = a["last_sunk"][i] = a["last_reason"][i] = 0
     a["actions"][i] = 0
-    a["actions"][i, :len(state.moves)] = [m.action for m in state.moves]
+    a["actions"][i, : len(state.moves)] = [m.action for m in state.moves]
     a["num_moves"][i] = len(state.moves)
     batch.to_move[i] = state.to_move
     batch.over[i] = state.phase == OVER
@@ -575,18 +1022,55 @@ def engine(**params) -> Engine:
     n = rules.num_players
     record = rules.max_round_turns + n + 2  # the dealer's choice, the turns, a knock's last round
     arrays = {
-        "hands": ((n, 3), np.int8), "middle": ((3,), np.int8), "other_lot": ((3,), np.int8),
-        "deck": ((NUM_CARDS,), np.int8), "pos": ((), np.int8), "public": ((n,), np.uint32),
-        "discards": ((), np.uint32), "coins": ((n,), np.int8), "active": ((n,), np.bool_), "pot": ((), np.int16),
-        "dealer": ((), np.int8), "phase": ((), np.int8), "knocker": ((), np.int8), "passes": ((), np.int8),
-        "turns": ((), np.int32), "round": ((), np.int32), "winner": ((), np.int8), "draw_cards": ((n,), np.int8),
-        "last_valid": ((), np.bool_), "last_hands": ((n, 3), np.int8), "last_shown": ((), np.uint8),
-        "last_losers": ((), np.uint8), "last_paid": ((), np.uint8), "last_sunk": ((), np.uint8),
-        "last_reason": ((), np.int8), "actions": ((record,), np.int8), "num_moves": ((), np.int32),
+        "hands": ((n, 3), np.int8),
+        "middle": ((3,), np.int8),
+        "other_lot": ((3,), np.int8),
+        "deck": ((NUM_CARDS,), np.int8),
+        "pos": ((), np.int8),
+        "public": ((n,), np.uint32),
+        "discards": ((), np.uint32),
+        "coins": ((n,), np.int8),
+        "active": ((n,), np.bool_),
+        "pot": ((), np.int16),
+        "dealer": ((), np.int8),
+        "phase": ((), np.int8),
+        "knocker": ((), np.int8),
+        "passes": ((), np.int8),
+        "turns": ((), np.int32),
+        "round": ((), np.int32),
+        "winner": ((), np.int8),
+        "draw_cards": ((n,), np.int8),
+        "last_valid": ((), np.bool_),
+        "last_hands": ((n, 3), np.int8),
+        "last_shown": ((), np.uint8),
+        "last_losers": ((), np.uint8),
+        "last_paid": ((), np.uint8),
+        "last_sunk": ((), np.uint8),
+        "last_reason": ((), np.int8),
+        "actions": ((record,), np.int8),
+        "num_moves": ((), np.int32),
     }
     assert tuple(arrays) == _GAME_ARRAYS
-    consts = (np.array([n, rules.knock_first_round, rules.open_hands, rules.start_coins, rules.max_round_turns],
-                       dtype=np.int64), _SCORE2)
-    return Engine(name="swimming", num_players=n, num_actions=NUM_ACTIONS, obs_size=observation_size(n),
-                  arrays=arrays, reset=reset, legal=legal, step=step, observe=observe, to_rules=to_rules,
-                  from_rules=from_rules, rules=rules, has_chance=True, params=dict(rules.params), consts=consts)
+    consts = (
+        np.array(
+            [n, rules.knock_first_round, rules.open_hands, rules.start_coins, rules.max_round_turns], dtype=np.int64
+        ),
+        _SCORE2,
+    )
+    return Engine(
+        name="swimming",
+        num_players=n,
+        num_actions=NUM_ACTIONS,
+        obs_size=observation_size(n),
+        arrays=arrays,
+        reset=reset,
+        legal=legal,
+        step=step,
+        observe=observe,
+        to_rules=to_rules,
+        from_rules=from_rules,
+        rules=rules,
+        has_chance=True,
+        params=dict(rules.params),
+        consts=consts,
+    )

@@ -51,8 +51,8 @@ class SeatView:
     seat: int
     hand: list[int]
     middle: list[int]
-    known: dict[int, list[int]]   # other active seats -> their cards this seat may see
-    unknown: list[int]            # cards this seat cannot place: other hands' hidden cards or the stock
+    known: dict[int, list[int]]  # other active seats -> their cards this seat may see
+    unknown: list[int]  # cards this seat cannot place: other hands' hidden cards or the stock
     stock: int
     coins: list[int]
     active: list[bool]
@@ -66,9 +66,21 @@ class SeatView:
 def seat_view(game: SwimmingGame, state: SwimmingState, seat: int) -> SeatView:
     """The information of ``seat`` only (no hidden cards of other players, no stock order)."""
     unknown, known = game.unseen_cards(state, seat)
-    return SeatView(seat, state.hands[seat][:], state.middle[:], known, unknown, len(state.deck), state.coins[:],
-                    state.active[:], state.dealer, state.knocker, state.phase, state.turns,
-                    seat == state.to_move and game.knock_allowed(state))
+    return SeatView(
+        seat,
+        state.hands[seat][:],
+        state.middle[:],
+        known,
+        unknown,
+        len(state.deck),
+        state.coins[:],
+        state.active[:],
+        state.dealer,
+        state.knocker,
+        state.phase,
+        state.turns,
+        seat == state.to_move and game.knock_allowed(state),
+    )
 
 
 def after(hand: list[int], middle: list[int], action: int) -> list[int]:
@@ -114,7 +126,7 @@ class MediumBot(Bot):
     """
 
     samples = 24
-    candidates = 5          # swaps tried besides pass, swap all and knock
+    candidates = 5  # swaps tried besides pass, swap all and knock
     potential_weight = 0.6  # weight of the expected gain of one more swap, for ordering and ties
     rollout_turns = 40
 
@@ -132,7 +144,7 @@ class MediumBot(Bot):
                 return a  # Bingo or Fire ends the round at once
             swaps.append((self.value(hand, v.unknown), a))
         swaps.sort(reverse=True)
-        actions = [PASS] + [a for _, a in swaps[:self.candidates]]
+        actions = [PASS] + [a for _, a in swaps[: self.candidates]]
         if SWAP_ALL not in actions:
             actions.append(SWAP_ALL)
         if mask[KNOCK]:
@@ -150,7 +162,7 @@ class MediumBot(Bot):
         """Others' hands (known cards plus drawn ones) and a stock, from the unseen cards."""
         hands, rest = deal_unseen(v.unknown, v.known, self.rng)
         hands[v.seat] = v.hand
-        return hands, rest[:v.stock]
+        return hands, rest[: v.stock]
 
     def rollout(self, v: SeatView, action: int, hands: dict[int, list[int]], stock: list[int]) -> bool:
         """Play ``action`` then the round to its end, everyone greedy; True if this seat pays."""
@@ -190,7 +202,7 @@ class MediumBot(Bot):
                 if knocker < 0 and passes >= n_active:
                     if len(stock) - stock_at < 3:
                         break
-                    middle = stock[stock_at:stock_at + 3]
+                    middle = stock[stock_at : stock_at + 3]
                     stock_at += 3
                     passes = 0
             else:

@@ -137,15 +137,28 @@ class raw_env(TurnBasedEnv):
             s = (seat + r) % n
             if r and active[s]:
                 _set_bits(obs, 64 + 32 * r, game.visible_cards(state, seat, s))
-            per_seat += (min(coins[s] / game.start_coins, 1.0), active[s] and coins[s] == 0, active[s],
-                         state.dealer == s, state.knocker == s, state.to_move == s and phase != OVER, s in losers)
+            per_seat += (
+                min(coins[s] / game.start_coins, 1.0),
+                active[s] and coins[s] == 0,
+                active[s],
+                state.dealer == s,
+                state.knocker == s,
+                state.to_move == s and phase != OVER,
+                s in losers,
+            )
         base = 64 + 32 * n
         o = base + PER_SEAT * n
         obs[base:o] = per_seat
-        obs[o:o + 8] = (state.pot / (n * game.start_coins), len(state.deck) / 32.0, phase == CHOICE,
-                        phase == PLAY, phase == OVER, state.passes / n,
-                        state.to_move == seat and game.knock_allowed(state),
-                        hand_score(hand) / FIRE_SCORE if len(hand) == 3 else 0.0)
+        obs[o : o + 8] = (
+            state.pot / (n * game.start_coins),
+            len(state.deck) / 32.0,
+            phase == CHOICE,
+            phase == PLAY,
+            phase == OVER,
+            state.passes / n,
+            state.to_move == seat and game.knock_allowed(state),
+            hand_score(hand) / FIRE_SCORE if len(hand) == 3 else 0.0,
+        )
         return obs
 
 

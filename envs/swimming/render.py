@@ -77,8 +77,9 @@ def ansi(game: SwimmingGame, state: SwimmingState, last) -> str:
     rows = [_status(game, state) + ("  " + _last_move_text(game, state, last) if last else "")]
     for s in range(game.num_players):
         tags = _seat_tags(game, state, s)
-        rows.append(f"player_{s}: coins {state.coins[s]}  {_hand_text(game, state, s):<12}"
-                    + (f"  [{tags}]" if tags else ""))
+        rows.append(
+            f"player_{s}: coins {state.coins[s]}  {_hand_text(game, state, s):<12}" + (f"  [{tags}]" if tags else "")
+        )
     middle = " ".join(card_name(c) for c in state.middle) or "(not laid out yet)"
     rows.append(f"middle: {middle}   stock: {len(state.deck)}   pot: {state.pot}")
     rows.extend(_showdown_lines(state))
@@ -104,12 +105,21 @@ def _draw_card(surface, card: int | None, x: float, y: float, highlight: bool = 
     else:
         name = card_name(card)
         pygame.draw.rect(surface, (252, 250, 244), rect, border_radius=5)
-        rendering.text(surface, name[:-1], (x + CARD_W / 2, y + 20), size=26,
-                       colour=SUIT_COLOURS[name[-1]], anchor="center", bold=True)
-        rendering.text(surface, name[-1], (x + CARD_W / 2, y + 46), size=24,
-                       colour=SUIT_COLOURS[name[-1]], anchor="center")
-    pygame.draw.rect(surface, rendering.HIGHLIGHT if highlight else rendering.INK, rect,
-                     width=3 if highlight else 1, border_radius=5)
+        rendering.text(
+            surface,
+            name[:-1],
+            (x + CARD_W / 2, y + 20),
+            size=26,
+            colour=SUIT_COLOURS[name[-1]],
+            anchor="center",
+            bold=True,
+        )
+        rendering.text(
+            surface, name[-1], (x + CARD_W / 2, y + 46), size=24, colour=SUIT_COLOURS[name[-1]], anchor="center"
+        )
+    pygame.draw.rect(
+        surface, rendering.HIGHLIGHT if highlight else rendering.INK, rect, width=3 if highlight else 1, border_radius=5
+    )
 
 
 def draw(surface, game: SwimmingGame, state: SwimmingState, last) -> None:
@@ -123,27 +133,42 @@ def draw(surface, game: SwimmingGame, state: SwimmingState, last) -> None:
         _draw_card(surface, card, mx + k * (CARD_W + 8), CENTRE[1] - CARD_H / 2)
     if not state.middle:
         rendering.text(surface, "dealer choosing", CENTRE, colour=(240, 240, 240), anchor="center")
-    rendering.text(surface, f"stock {len(state.deck)}", (CENTRE[0], CENTRE[1] + 45),
-                   size=20, colour=(240, 240, 240), anchor="center")
+    rendering.text(
+        surface,
+        f"stock {len(state.deck)}",
+        (CENTRE[0], CENTRE[1] + 45),
+        size=20,
+        colour=(240, 240, 240),
+        anchor="center",
+    )
     for s in range(game.num_players):
         x, y = _seat_position(game, s)
         colour = rendering.SEAT_COLOURS[s % len(rendering.SEAT_COLOURS)]
         to_move = state.to_move == s and state.phase != OVER
         label = f"player_{s}"
-        rendering.text(surface, label, (x, y - CARD_H / 2 - 20), size=22, colour=colour,
-                       anchor="center", bold=to_move)
+        rendering.text(surface, label, (x, y - CARD_H / 2 - 20), size=22, colour=colour, anchor="center", bold=to_move)
         if state.active[s]:
             for k, card in enumerate(state.hands[s]):
                 shown = game.open_hands or state.phase == OVER or state.public[s] >> card & 1
-                _draw_card(surface, card if shown else None, x - 1.5 * CARD_W - 4 + k * (CARD_W + 4),
-                           y - CARD_H / 2, highlight=to_move)
+                _draw_card(
+                    surface,
+                    card if shown else None,
+                    x - 1.5 * CARD_W - 4 + k * (CARD_W + 4),
+                    y - CARD_H / 2,
+                    highlight=to_move,
+                )
         else:
             rendering.text(surface, "sunk", (x, y), size=26, colour=(120, 120, 120), anchor="center")
         for c in range(state.coins[s]):  # coins as little gold discs
             pygame.draw.circle(surface, (220, 180, 40), (int(x - 40 + c * 14), int(y + CARD_H / 2 + 12)), 6)
         tags = _seat_tags(game, state, s).replace("to move", "").strip(", ")
-        rendering.text(surface, tags, (x + 20 if state.coins[s] else x, y + CARD_H / 2 + 12),
-                       size=18, anchor="midleft" if state.coins[s] else "center")
+        rendering.text(
+            surface,
+            tags,
+            (x + 20 if state.coins[s] else x, y + CARD_H / 2 + 12),
+            size=18,
+            anchor="midleft" if state.coins[s] else "center",
+        )
     rendering.text(surface, f"pot: {state.pot}", (12, SIZE[1] - 30), size=26, bold=True)
     rendering.text(surface, _status(game, state), (10, 8), size=22, bold=True)
     rendering.text(surface, _last_move_text(game, state, last), (10, 30), size=18)

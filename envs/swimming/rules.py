@@ -92,8 +92,9 @@ def cards_of(mask: int) -> list[int]:
     return out
 
 
-def deal_unseen(unknown: list[int], known: dict[int, list[int]],
-                rng: np.random.Generator) -> tuple[dict[int, list[int]], list[int]]:
+def deal_unseen(
+    unknown: list[int], known: dict[int, list[int]], rng: np.random.Generator
+) -> tuple[dict[int, list[int]], list[int]]:
     """Shuffle the ``unknown`` cards and fill every hand of ``known`` up to three.
 
     Returns (seat -> its known cards plus the dealt ones, the unknown cards
@@ -103,7 +104,7 @@ def deal_unseen(unknown: list[int], known: dict[int, list[int]],
     hands, k = {}, 0
     for s, cards in known.items():
         missing = 3 - len(cards)
-        hands[s] = cards + pool[k:k + missing]
+        hands[s] = cards + pool[k : k + missing]
         k += missing
     return hands, pool[k:]
 
@@ -125,13 +126,13 @@ class RoundMove(NamedTuple):
 
     seat: int
     action: int
-    middle: tuple[int, ...]   # the middle before the move
-    public: tuple[int, ...]   # per seat: bitmask of its cards everyone knew
+    middle: tuple[int, ...]  # the middle before the move
+    public: tuple[int, ...]  # per seat: bitmask of its cards everyone knew
     discards: int
     knocker: int
     passes: int
     turns: int
-    stock: int                # cards in the stock before the move
+    stock: int  # cards in the stock before the move
     drawn: tuple[int, ...] = ()  # the new middle a refresh dealt straight after this move
 
 
@@ -145,13 +146,13 @@ class SwimmingState:
     middle: list[int] = field(default_factory=list)
     deck: list[int] = field(default_factory=list)
     other_lot: list[int] = field(default_factory=list)  # the dealer's unseen lot, during CHOICE
-    public: list[int] = field(default_factory=list)     # per seat: bitmask of its cards everyone knows
-    discards: int = 0                                   # middle cards put aside by a refresh
+    public: list[int] = field(default_factory=list)  # per seat: bitmask of its cards everyone knows
+    discards: int = 0  # middle cards put aside by a refresh
     phase: int = CHOICE
     to_move: int = 0
     knocker: int = -1
-    passes: int = 0   # passes in a row
-    turns: int = 0    # play-phase turns this round
+    passes: int = 0  # passes in a row
+    turns: int = 0  # play-phase turns this round
     round: int = 0
     moves: list[RoundMove] = field(default_factory=list)  # this round's moves, for everyone to read
     winner: int = -1
@@ -163,9 +164,13 @@ class SwimmingGame(Game):
     """Swimming for 2-6 players; one game is many rounds, until one player is left."""
 
     name = "swimming"
-    RULE_PARAMS = (int_param("num_players", 4, 2, 6), bool_param("knock_first_round", False),
-                   bool_param("open_hands", False), int_param("coins", 3, 1, 20),
-                   int_param("max_round_turns", 100, 1, 100_000))
+    RULE_PARAMS = (
+        int_param("num_players", 4, 2, 6),
+        bool_param("knock_first_round", False),
+        bool_param("open_hands", False),
+        int_param("coins", 3, 1, 20),
+        int_param("max_round_turns", 100, 1, 100_000),
+    )
     num_actions = NUM_ACTIONS
 
     def __init__(self, **params) -> None:
@@ -194,10 +199,10 @@ class SwimmingGame(Game):
         state.hands = [[] for _ in range(n)]
         for seat in range(n):
             if state.active[seat]:
-                state.hands[seat] = sorted(deck[k:k + 3])
+                state.hands[seat] = sorted(deck[k : k + 3])
                 k += 3
-        state.other_lot = sorted(deck[k:k + 3])
-        state.deck = deck[k + 3:]
+        state.other_lot = sorted(deck[k : k + 3])
+        state.deck = deck[k + 3 :]
         state.middle = []
         state.public = [0] * n
         state.discards = 0
@@ -211,12 +216,27 @@ class SwimmingGame(Game):
 
     def copy_state(self, state: SwimmingState) -> SwimmingState:
         s = SwimmingState(
-            coins=state.coins[:], active=state.active[:], pot=state.pot, dealer=state.dealer,
-            hands=[h[:] for h in state.hands], middle=state.middle[:], deck=state.deck[:],
-            other_lot=state.other_lot[:], public=state.public[:], discards=state.discards,
-            phase=state.phase, to_move=state.to_move, knocker=state.knocker, passes=state.passes,
-            turns=state.turns, round=state.round, moves=state.moves[:], winner=state.winner,
-            draw_cards=state.draw_cards[:], last=state.last)  # Showdown records are never mutated
+            coins=state.coins[:],
+            active=state.active[:],
+            pot=state.pot,
+            dealer=state.dealer,
+            hands=[h[:] for h in state.hands],
+            middle=state.middle[:],
+            deck=state.deck[:],
+            other_lot=state.other_lot[:],
+            public=state.public[:],
+            discards=state.discards,
+            phase=state.phase,
+            to_move=state.to_move,
+            knocker=state.knocker,
+            passes=state.passes,
+            turns=state.turns,
+            round=state.round,
+            moves=state.moves[:],
+            winner=state.winner,
+            draw_cards=state.draw_cards[:],
+            last=state.last,
+        )  # Showdown records are never mutated
         return s
 
     # -- queries -----------------------------------------------------------
@@ -362,8 +382,19 @@ class SwimmingGame(Game):
     def apply(self, state: SwimmingState, action: int, rng: np.random.Generator) -> list[float]:
         rewards = [0.0] * self.num_players
         me = state.to_move
-        state.moves.append(RoundMove(me, action, tuple(state.middle), tuple(state.public), state.discards,
-                                     state.knocker, state.passes, state.turns, len(state.deck)))
+        state.moves.append(
+            RoundMove(
+                me,
+                action,
+                tuple(state.middle),
+                tuple(state.public),
+                state.discards,
+                state.knocker,
+                state.passes,
+                state.turns,
+                len(state.deck),
+            )
+        )
         if state.phase == CHOICE:
             hand, other = state.hands[me], state.other_lot
             if action == KEEP_LOT:
@@ -417,8 +448,7 @@ class SwimmingGame(Game):
         state.to_move = nxt
         return rewards
 
-    def showdown(self, state: SwimmingState, rng: np.random.Generator, rewards: list[float],
-                 reason: str) -> None:
+    def showdown(self, state: SwimmingState, rng: np.random.Generator, rewards: list[float], reason: str) -> None:
         """Score the round, collect coins, sink swimmers; start the next round or end the game."""
         seats = [s for s in range(self.num_players) if state.active[s]]
         scores = {s: score2(state.hands[s]) for s in seats}
@@ -465,5 +495,8 @@ class SwimmingGame(Game):
             if len(hand) == 3 and len(state.middle) == 3:
                 return f"swap {card_name(hand[i])} for {card_name(state.middle[j])}"
             return f"swap hand#{i} for middle#{j}"
-        return ("swap all", "pass", "knock", "keep lot", "take other lot")[action - SWAP_ALL] \
-            if action < NUM_ACTIONS else str(action)
+        return (
+            ("swap all", "pass", "knock", "keep lot", "take other lot")[action - SWAP_ALL]
+            if action < NUM_ACTIONS
+            else str(action)
+        )

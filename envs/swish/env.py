@@ -10,9 +10,10 @@ from envs.hexrook.env import DOC_TEMPLATE, HexRookEnv
 from envs.swish.rules import SwishGame
 
 SWISH_DOC = DOC_TEMPLATE.format(
-    title="Swish", module="swish_v0",
+    title="Swish",
+    module="swish_v0",
     summary="Two players each move three hexagonal rooks; a rook captures by leaping over "
-            "an unbroken row of beads or of enemy rooks. First to 10 beads wins. Twin of Squeeze.",
+    "an unbroken row of beads or of enemy rooks. First to 10 beads wins. Twin of Squeeze.",
     moves="""On each turn the player must move one of his rooks in one of the six
 directions, ending on an empty cell. A rook may
 * slide over any number of empty cells; or
@@ -21,7 +22,8 @@ directions, ending on an empty cell. A rook may
   beyond it, before the next piece. Leapt beads go to the mover's store;
   leapt rooks leave play.
 Never a mixed row (beads and rooks), never over own rooks, and there must be
-an empty cell right after the row.""")
+an empty cell right after the row.""",
+)
 
 
 class SwishEnv(HexRookEnv):

@@ -21,18 +21,18 @@ class SwishGame(HexRookGame):
         for ray in self.ray_actions[cell]:
             kind = EMPTY
             steps = iter(ray)
-            for c, a in steps:                # slide
+            for c, a in steps:  # slide
                 kind = board[c]
                 if kind:
                     break
                 append(a)
             if kind != BEAD and kind != enemy:
-                continue                      # the ray's end, or an own rook: no leap
-            for c, a in steps:                # the row, then the landing cells
+                continue  # the ray's end, or an own rook: no leap
+            for c, a in steps:  # the row, then the landing cells
                 k = board[c]
                 if k == kind:
                     continue
-                if k == EMPTY:                # a mixed row has no empty cell right after it
+                if k == EMPTY:  # a mixed row has no empty cell right after it
                     append(a)
                     for c2, a2 in steps:
                         if board[c2]:
@@ -41,6 +41,5 @@ class SwishGame(HexRookGame):
                 break
         return out
 
-    def captures(self, board: list[int], cell: int, direction: int, distance: int,
-                 own: int, enemy: int) -> list[int]:
-        return [c for c in self.hex.rays[cell][direction][:distance - 1] if board[c] != EMPTY]
+    def captures(self, board: list[int], cell: int, direction: int, distance: int, own: int, enemy: int) -> list[int]:
+        return [c for c in self.hex.rays[cell][direction][: distance - 1] if board[c] != EMPTY]

@@ -251,8 +251,9 @@ def run(me, op, budget, table, gen, status, frames, moves):
             child = moves[sp * MAX_MOVES + nxt]
             nxt += 1
             nodes += 1
-            v, calpha, cbeta, ccount = _evaluate(child, -beta, -alpha, depth - 1, (sp + 1) * MAX_MOVES,
-                                                 table, mask, gen, moves, rest)
+            v, calpha, cbeta, ccount = _evaluate(
+                child, -beta, -alpha, depth - 1, (sp + 1) * MAX_MOVES, table, mask, gen, moves, rest
+            )
             if v == _EXPANDED:
                 _save(frames, sp, key, alpha, beta, alpha0, best, nxt, count, depth)
                 sp += 1

@@ -125,8 +125,13 @@ def observe(seats, out, to_move, over, boards, plies, winner):
 def to_rules(batch: BatchedGame, i: int) -> SwivalState:
     """Board ``i`` as the rules' :class:`SwivalState`."""
     w = int(batch.arrays["winner"][i])
-    return SwivalState(boards=[int(b) for b in batch.arrays["boards"][i]], to_move=int(batch.to_move[i]),
-                       winner=None if w < 0 else w, over=bool(batch.over[i]), plies=int(batch.arrays["plies"][i]))
+    return SwivalState(
+        boards=[int(b) for b in batch.arrays["boards"][i]],
+        to_move=int(batch.to_move[i]),
+        winner=None if w < 0 else w,
+        over=bool(batch.over[i]),
+        plies=int(batch.arrays["plies"][i]),
+    )
 
 
 def from_rules(batch: BatchedGame, i: int, state: SwivalState) -> None:
@@ -141,7 +146,18 @@ def from_rules(batch: BatchedGame, i: int, state: SwivalState) -> None:
 def engine(**params) -> Engine:
     """Swival's engine (no rule parameters: any keyword is named in a ``TypeError``)."""
     rules = SwivalGame(**params)
-    return Engine(name="swival", num_players=2, num_actions=NUM_ACTIONS, obs_size=OBSERVATION_SIZE,
-                  arrays={"boards": ((2,), np.uint32), "plies": ((), np.int16), "winner": ((), np.int8)},
-                  reset=reset, legal=legal, step=step, observe=observe, to_rules=to_rules, from_rules=from_rules,
-                  rules=rules, params=dict(rules.params))
+    return Engine(
+        name="swival",
+        num_players=2,
+        num_actions=NUM_ACTIONS,
+        obs_size=OBSERVATION_SIZE,
+        arrays={"boards": ((2,), np.uint32), "plies": ((), np.int16), "winner": ((), np.int8)},
+        reset=reset,
+        legal=legal,
+        step=step,
+        observe=observe,
+        to_rules=to_rules,
+        from_rules=from_rules,
+        rules=rules,
+        params=dict(rules.params),
+    )

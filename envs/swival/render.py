@@ -99,5 +99,10 @@ def draw(surface, game: SwivalGame, state: SwivalState, last: tuple[int, int] | 
     rendering.text(surface, _status(game, state), (SIZE[0] / 2, SIZE[1] - 38), size=24, anchor="center")
     rendering.text(surface, _last_move_text(state, last), (SIZE[0] / 2, SIZE[1] - 14), size=20, anchor="center")
     rendering.text(surface, f"Red left {game.counters_left(state, 0)}", (10, 8), colour=rendering.SEAT_COLOURS[0])
-    rendering.text(surface, f"Black left {game.counters_left(state, 1)}", (SIZE[0] - 10, 8),
-                   colour=rendering.SEAT_COLOURS[1], anchor="topright")
+    rendering.text(
+        surface,
+        f"Black left {game.counters_left(state, 1)}",
+        (SIZE[0] - 10, 8),
+        colour=rendering.SEAT_COLOURS[1],
+        anchor="topright",
+    )

@@ -77,8 +77,10 @@ def solve(mine: int, theirs: int, seconds: float = 60.0) -> int:
     try:
         while not kernel.run(mine, theirs, _CHUNK, _table, _generation, status, frames, moves):
             if time.monotonic() > deadline:
-                raise TimeoutError(f"the Swival solve ran out of its {seconds:g} s time limit "
-                                   f"after {int(status[kernel.ST_NODES]):,} nodes")
+                raise TimeoutError(
+                    f"the Swival solve ran out of its {seconds:g} s time limit "
+                    f"after {int(status[kernel.ST_NODES]):,} nodes"
+                )
     finally:
         _nodes = int(status[kernel.ST_NODES])
     return int(status[kernel.ST_RESULT])

@@ -38,8 +38,18 @@ from envs.twirls.rules import SETUPS, VECTORS, TwirlsGame, TwirlsState, parse_se
 EMPTY, BORDER = 0, 3
 # params: the variant's rule parameters and sizes, one int64 vector
 SIZE, WIDTH, CELLS, LIMIT0, LIMIT1, MAX_PLIES = range(6)
-GEOMETRY = ("rays", "edge_run", "ascending", "file_of", "rank_of", "cell_of", "delta", "dir_step", "dest_dir",
-            "dest_len")
+GEOMETRY = (
+    "rays",
+    "edge_run",
+    "ascending",
+    "file_of",
+    "rank_of",
+    "cell_of",
+    "delta",
+    "dir_step",
+    "dest_dir",
+    "dest_len",
+)
 
 
 # -- move generation on bitboards -------------------------------------------------------------
@@ -81,8 +91,24 @@ def _rays(bits, colour, c, rays, edge_run, ascending, file_of, rank_of, enemy, r
 
 
 @njit(cache=True)
-def _write_twirls(bits, stones, count, colour, rays, edge_run, ascending, file_of, rank_of, dest_dir, dest_len,
-                  out, row, enemy, run, moves):
+def _write_twirls(
+    bits,
+    stones,
+    count,
+    colour,
+    rays,
+    edge_run,
+    ascending,
+    file_of,
+    rank_of,
+    dest_dir,
+    dest_len,
+    out,
+    row,
+    enemy,
+    run,
+    moves,
+):
     """Set ``out[row, origin*32 + t]`` for every legal twirl of ``colour`` (the row must be all False) and list
     them in ``moves`` (room for 32 per stone); returns how many (``enemy``, ``run``: scratch, 8 entries each)."""
     found = 0
@@ -102,8 +128,9 @@ def _write_twirls(bits, stones, count, colour, rays, edge_run, ascending, file_o
 
 
 @njit(cache=True)
-def _has_twirl(bits, stones, count, colour, rays, edge_run, ascending, file_of, rank_of, dest_dir, dest_len,
-               enemy, run):
+def _has_twirl(
+    bits, stones, count, colour, rays, edge_run, ascending, file_of, rank_of, dest_dir, dest_len, enemy, run
+):
     """``colour`` has at least one legal twirl (``enemy``, ``run``: scratch)."""
     for s in range(count[colour]):
         _rays(bits, colour, np.int64(stones[colour, s]), rays, edge_run, ascending, file_of, rank_of, enemy, run)
@@ -155,9 +182,37 @@ def _has_won(board, stones, count, colour, limit, cell_of, dir_step, seen, stack
 
 # -- the kernels ---------------------------------------------------------------------------
 @njit(cache=True)
-def reset(where, rng, to_move, over, bits, board, stones, count, swapped, plies, winner, last, moves, nmoves,
-          params, rays, edge_run, ascending, file_of, rank_of, cell_of, delta, dir_step, dest_dir, dest_len,
-          start_bits, start_board, start_stones, start_count):
+def reset(
+    where,
+    rng,
+    to_move,
+    over,
+    bits,
+    board,
+    stones,
+    count,
+    swapped,
+    plies,
+    winner,
+    last,
+    moves,
+    nmoves,
+    params,
+    rays,
+    edge_run,
+    ascending,
+    file_of,
+    rank_of,
+    cell_of,
+    delta,
+    dir_step,
+    dest_dir,
+    dest_len,
+    start_bits,
+    start_board,
+    start_stones,
+    start_count,
+):
     for i in range(where.shape[0]):
         if where[i]:
             bits[i] = start_bits
@@ -173,9 +228,36 @@ def reset(where, rng, to_move, over, bits, board, stones, count, swapped, plies,
 
 
 @njit(cache=True)
-def legal(out, to_move, over, bits, board, stones, count, swapped, plies, winner, last, moves, nmoves,
-          params, rays, edge_run, ascending, file_of, rank_of, cell_of, delta, dir_step, dest_dir, dest_len,
-          start_bits, start_board, start_stones, start_count):
+def legal(
+    out,
+    to_move,
+    over,
+    bits,
+    board,
+    stones,
+    count,
+    swapped,
+    plies,
+    winner,
+    last,
+    moves,
+    nmoves,
+    params,
+    rays,
+    edge_run,
+    ascending,
+    file_of,
+    rank_of,
+    cell_of,
+    delta,
+    dir_step,
+    dest_dir,
+    dest_len,
+    start_bits,
+    start_board,
+    start_stones,
+    start_count,
+):
     """``out[i]``: board ``i``'s legal twirls and swap, also listed in ``moves[i, :nmoves[i]]`` for the random pick."""
     swap = out.shape[1] - 1
     enemy = np.empty(8, dtype=np.bool_)
@@ -186,8 +268,24 @@ def legal(out, to_move, over, bits, board, stones, count, swapped, plies, winner
         if over[i]:
             continue
         colour = to_move[i] ^ swapped[i]
-        m = _write_twirls(bits[i], stones[i], count[i], colour, rays, edge_run, ascending, file_of, rank_of,
-                          dest_dir, dest_len, out, i, enemy, run, moves[i])
+        m = _write_twirls(
+            bits[i],
+            stones[i],
+            count[i],
+            colour,
+            rays,
+            edge_run,
+            ascending,
+            file_of,
+            rank_of,
+            dest_dir,
+            dest_len,
+            out,
+            i,
+            enemy,
+            run,
+            moves[i],
+        )
         if plies[i] == 1 and not swapped[i]:
             out[i, swap] = True
             moves[i, m] = swap
@@ -196,9 +294,38 @@ def legal(out, to_move, over, bits, board, stones, count, swapped, plies, winner
 
 
 @njit(cache=True)
-def step(actions, rewards, rng, to_move, over, bits, board, stones, count, swapped, plies, winner, last, moves, nmoves,
-         params, rays, edge_run, ascending, file_of, rank_of, cell_of, delta, dir_step, dest_dir, dest_len,
-         start_bits, start_board, start_stones, start_count):
+def step(
+    actions,
+    rewards,
+    rng,
+    to_move,
+    over,
+    bits,
+    board,
+    stones,
+    count,
+    swapped,
+    plies,
+    winner,
+    last,
+    moves,
+    nmoves,
+    params,
+    rays,
+    edge_run,
+    ascending,
+    file_of,
+    rank_of,
+    cell_of,
+    delta,
+    dir_step,
+    dest_dir,
+    dest_len,
+    start_bits,
+    start_board,
+    start_stones,
+    start_count,
+):
     swap = params[CELLS] * 32
     seen = np.zeros(board.shape[1], dtype=np.bool_)
     stack = np.empty(stones.shape[2], dtype=np.int64)
@@ -217,8 +344,9 @@ def step(actions, rewards, rng, to_move, over, bits, board, stones, count, swapp
             colour = seat ^ swapped[i]
             origin, t = action >> 5, action & 31
             d = t >> 2
-            pivot = _first_stone(bits[i, 0, 0] | bits[i, 1, 0], bits[i, 0, 1] | bits[i, 1, 1],
-                                 rays[origin * 8 + d], ascending[d])
+            pivot = _first_stone(
+                bits[i, 0, 0] | bits[i, 1, 0], bits[i, 0, 1] | bits[i, 1, 1], rays[origin * 8 + d], ascending[d]
+            )
             j = max(abs(file_of[pivot] - file_of[origin]), abs(rank_of[pivot] - rank_of[origin]))
             dest = origin + j * dest_len[t] * delta[dest_dir[t]]
             bits[i, colour, origin >> 6] ^= np.uint64(1) << np.uint64(origin & 63)
@@ -234,8 +362,9 @@ def step(actions, rewards, rng, to_move, over, bits, board, stones, count, swapp
             last[i, 2] = dest
         to_move[i] = 1 - seat
         # the end, in the RULINGS order: the mover has won; the ply limit; the next player has no action
-        if _has_won(board[i], stones[i], count[i], seat ^ swapped[i], params[LIMIT0 + seat], cell_of, dir_step,
-                    seen, stack):
+        if _has_won(
+            board[i], stones[i], count[i], seat ^ swapped[i], params[LIMIT0 + seat], cell_of, dir_step, seen, stack
+        ):
             winner[i] = seat
             over[i] = True
             rewards[i, seat] = 1.0
@@ -243,8 +372,20 @@ def step(actions, rewards, rng, to_move, over, bits, board, stones, count, swapp
         elif plies[i] >= params[MAX_PLIES]:
             over[i] = True
         elif not (plies[i] == 1 and not swapped[i]) and not _has_twirl(
-                bits[i], stones[i], count[i], (1 - seat) ^ swapped[i], rays, edge_run, ascending, file_of, rank_of,
-                dest_dir, dest_len, enemy, run):
+            bits[i],
+            stones[i],
+            count[i],
+            (1 - seat) ^ swapped[i],
+            rays,
+            edge_run,
+            ascending,
+            file_of,
+            rank_of,
+            dest_dir,
+            dest_len,
+            enemy,
+            run,
+        ):
             winner[i] = seat
             over[i] = True
             rewards[i, seat] = 1.0
@@ -252,9 +393,37 @@ def step(actions, rewards, rng, to_move, over, bits, board, stones, count, swapp
 
 
 @njit(cache=True)
-def observe(seats, out, to_move, over, bits, board, stones, count, swapped, plies, winner, last, moves, nmoves,
-            params, rays, edge_run, ascending, file_of, rank_of, cell_of, delta, dir_step, dest_dir, dest_len,
-            start_bits, start_board, start_stones, start_count):
+def observe(
+    seats,
+    out,
+    to_move,
+    over,
+    bits,
+    board,
+    stones,
+    count,
+    swapped,
+    plies,
+    winner,
+    last,
+    moves,
+    nmoves,
+    params,
+    rays,
+    edge_run,
+    ascending,
+    file_of,
+    rank_of,
+    cell_of,
+    delta,
+    dir_step,
+    dest_dir,
+    dest_len,
+    start_bits,
+    start_board,
+    start_stones,
+    start_count,
+):
     n = params[CELLS]
     limits = (params[LIMIT0], params[LIMIT1])
     max_plies = params[MAX_PLIES]
@@ -279,8 +448,9 @@ def observe(seats, out, to_move, over, bits, board, stones, count, swapped, plie
 
 # -- one position from the rules (bitboards) -----------------------------------------------
 @njit(cache=True)
-def _mask_of_bitboards(mine_a, mine_b, theirs_a, theirs_b, rays, edge_run, ascending, file_of, rank_of,
-                       dest_dir, dest_len, out):
+def _mask_of_bitboards(
+    mine_a, mine_b, theirs_a, theirs_b, rays, edge_run, ascending, file_of, rank_of, dest_dir, dest_len, out
+):
     """Legal twirls of the side owning ``mine`` into ``out`` (1-D); returns how many. A bitboard comes as
     ``(bits & (2**48 - 1), bits >> 48)``: two ints that numba takes as int64 without a conversion."""
     n = file_of.shape[0]
@@ -296,10 +466,25 @@ def _mask_of_bitboards(mine_a, mine_b, theirs_a, theirs_b, rays, edge_run, ascen
             stones[0, count[0]] = word * 64 + trailing_zeros(w)
             count[0] += 1
             w &= w - np.uint64(1)
-    out[:n * 32] = False
-    return _write_twirls(bits, stones, count, 0, rays, edge_run, ascending, file_of, rank_of, dest_dir, dest_len,
-                         out.reshape(1, -1), 0, np.empty(8, dtype=np.bool_), np.empty(8, dtype=np.int64),
-                         np.empty(n * 32, dtype=np.int16))
+    out[: n * 32] = False
+    return _write_twirls(
+        bits,
+        stones,
+        count,
+        0,
+        rays,
+        edge_run,
+        ascending,
+        file_of,
+        rank_of,
+        dest_dir,
+        dest_len,
+        out.reshape(1, -1),
+        0,
+        np.empty(8, dtype=np.bool_),
+        np.empty(8, dtype=np.int64),
+        np.empty(n * 32, dtype=np.int16),
+    )
 
 
 _WORD = (1 << 64) - 1
@@ -320,8 +505,7 @@ def twirl_mask(mine: int, theirs: int, size: int, out: np.ndarray) -> int:
         raise ValueError(f"twirl_mask: mine and theirs must be disjoint bitboards of the {size}x{size} board")
     if not isinstance(out, np.ndarray) or out.dtype != np.bool_ or out.shape not in ((cells * 32,), (cells * 32 + 1,)):
         raise ValueError(f"twirl_mask: out must be a bool array of {cells * 32} (or {cells * 32 + 1}) entries")
-    return _mask_of_bitboards(mine & _LOW48, mine >> 48, theirs & _LOW48, theirs >> 48, *geometry(size)["movegen"],
-                              out)
+    return _mask_of_bitboards(mine & _LOW48, mine >> 48, theirs & _LOW48, theirs >> 48, *geometry(size)["movegen"], out)
 
 
 # -- geometry and conversions ------------------------------------------------------------------
@@ -348,14 +532,20 @@ def geometry(size: int) -> dict[str, np.ndarray]:
         for k, u, steps in t.turn_to[d][1]:  # pivot distance 1: direction u origin -> destination, its length
             dest_dir[k] = u
             dest_len[k] = steps
-    out = dict(zip(GEOMETRY, (rays, edge_run, ascending, file_of, rank_of, cell_of, delta, dir_step, dest_dir,
-                              dest_len)))
-    out.update(zip(("start_bits", "start_board", "start_stones", "start_count"),
-                   pack_stones(*parse_setup(SETUPS[size], size), size, cell_of)))
+    out = dict(
+        zip(GEOMETRY, (rays, edge_run, ascending, file_of, rank_of, cell_of, delta, dir_step, dest_dir, dest_len))
+    )
+    out.update(
+        zip(
+            ("start_bits", "start_board", "start_stones", "start_count"),
+            pack_stones(*parse_setup(SETUPS[size], size), size, cell_of),
+        )
+    )
     for array in out.values():
         array.setflags(write=False)
-    out["movegen"] = tuple(out[k] for k in ("rays", "edge_run", "ascending", "file_of", "rank_of", "dest_dir",
-                                            "dest_len"))
+    out["movegen"] = tuple(
+        out[k] for k in ("rays", "edge_run", "ascending", "file_of", "rank_of", "dest_dir", "dest_len")
+    )
     return out
 
 
@@ -382,9 +572,15 @@ def to_rules(batch: BatchedGame, i: int) -> TwirlsState:
     stones = [int(lo) | int(hi) << 64 for lo, hi in a["bits"][i]]
     swapped = bool(a["swapped"][i])
     w, last = int(a["winner"][i]), tuple(int(x) for x in a["last"][i])
-    return TwirlsState(stones=stones, colour_to_move=int(batch.to_move[i]) ^ swapped, swapped=swapped,
-                       plies=int(a["plies"][i]), over=bool(batch.over[i]), winner=None if w < 0 else w,
-                       last=None if last[0] < 0 else last)
+    return TwirlsState(
+        stones=stones,
+        colour_to_move=int(batch.to_move[i]) ^ swapped,
+        swapped=swapped,
+        plies=int(a["plies"][i]),
+        over=bool(batch.over[i]),
+        winner=None if w < 0 else w,
+        last=None if last[0] < 0 else last,
+    )
 
 
 def stones_per_colour(size: int) -> int:
@@ -398,10 +594,13 @@ def from_rules(batch: BatchedGame, i: int, state: TwirlsState) -> None:
     size = int(batch.engine.params["board_size"])
     most = stones_per_colour(size)
     if any(int(s).bit_count() > most for s in state.stones):
-        raise ValueError(f"twirls: the state does not fit board {i}: more than {most} stones of a colour "
-                         f"(the {size}x{size} set-up's count; twirls never add stones)")
-    a["bits"][i], a["board"][i], a["stones"][i], a["count"][i] = pack_stones(*state.stones, size,
-                                                                             geometry(size)["cell_of"])
+        raise ValueError(
+            f"twirls: the state does not fit board {i}: more than {most} stones of a colour "
+            f"(the {size}x{size} set-up's count; twirls never add stones)"
+        )
+    a["bits"][i], a["board"][i], a["stones"][i], a["count"][i] = pack_stones(
+        *state.stones, size, geometry(size)["cell_of"]
+    )
     a["swapped"][i] = state.swapped
     a["plies"][i] = state.plies
     a["winner"][i] = -1 if state.winner is None else state.winner
@@ -421,12 +620,32 @@ def engine(**params) -> Engine:
     g = geometry(size)
     vector = np.array([size, size + 2, n, *rules.limits, rules.max_plies], dtype=np.int64)
     vector.setflags(write=False)
-    consts = (vector, *(g[k] for k in GEOMETRY), g["start_bits"], g["start_board"], g["start_stones"],
-              g["start_count"])
-    return Engine(name="twirls", num_players=2, num_actions=rules.num_actions, obs_size=3 * n + 6,
-                  arrays={"bits": ((2, 2), np.uint64), "board": (((size + 2) ** 2,), np.uint8),
-                          "stones": ((2, n), np.uint8), "count": ((2,), np.int8), "swapped": ((), np.bool_),
-                          "plies": ((), np.int32), "winner": ((), np.int8), "last": ((3,), np.int16),
-                          "moves": ((32 * stones_per_colour(size) + 1,), np.int16), "nmoves": ((), np.int16)},
-                  reset=reset, legal=legal, step=step, observe=observe, to_rules=to_rules, from_rules=from_rules,
-                  rules=rules, params=dict(rules.params), consts=consts, legal_list=("moves", "nmoves"))
+    consts = (vector, *(g[k] for k in GEOMETRY), g["start_bits"], g["start_board"], g["start_stones"], g["start_count"])
+    return Engine(
+        name="twirls",
+        num_players=2,
+        num_actions=rules.num_actions,
+        obs_size=3 * n + 6,
+        arrays={
+            "bits": ((2, 2), np.uint64),
+            "board": (((size + 2) ** 2,), np.uint8),
+            "stones": ((2, n), np.uint8),
+            "count": ((2,), np.int8),
+            "swapped": ((), np.bool_),
+            "plies": ((), np.int32),
+            "winner": ((), np.int8),
+            "last": ((3,), np.int16),
+            "moves": ((32 * stones_per_colour(size) + 1,), np.int16),
+            "nmoves": ((), np.int16),
+        },
+        reset=reset,
+        legal=legal,
+        step=step,
+        observe=observe,
+        to_rules=to_rules,
+        from_rules=from_rules,
+        rules=rules,
+        params=dict(rules.params),
+        consts=consts,
+        legal_list=("moves", "nmoves"),
+    )

@@ -108,8 +108,13 @@ class MediumBot(_TwirlsBot):
         order = sorted(range(len(moves)), key=lambda i: (-scores[i], self.rng.random()))
         top = order[:LOOKAHEAD_WIDTH]
         for i in top:  # a second own twirl: reward positions from which a win is near
-            best_next = max((evaluate(tables, after[i] ^ (1 << o) ^ (1 << d), limit)
-                             for _, o, d in distinct_moves(tables, after[i], theirs)), default=-WIN)
+            best_next = max(
+                (
+                    evaluate(tables, after[i] ^ (1 << o) ^ (1 << d), limit)
+                    for _, o, d in distinct_moves(tables, after[i], theirs)
+                ),
+                default=-WIN,
+            )
             scores[i] = scores[i] + 0.5 * best_next if best_next < WIN else WIN / 2
         order = sorted(top, key=lambda i: (-scores[i], self.rng.random())) + order[LOOKAHEAD_WIDTH:]
         if tables.groups(theirs) <= NEAR_WIN_GROUPS:
@@ -120,8 +125,9 @@ class MediumBot(_TwirlsBot):
 
     def _opponent_wins(self, theirs: int, mine: int, their_limit: int) -> bool:
         has_won = self.game.tables.has_won
-        return any(has_won(theirs ^ (1 << o) ^ (1 << d), their_limit)
-                   for _, o, d in self.game.tables.moves(theirs, mine))
+        return any(
+            has_won(theirs ^ (1 << o) ^ (1 << d), their_limit) for _, o, d in self.game.tables.moves(theirs, mine)
+        )
 
 
 BOTS = {"easy": EasyBot, "medium": MediumBot}

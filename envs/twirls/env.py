@@ -94,7 +94,7 @@ class raw_env(TurnBasedEnv):
         planes = own | opp << n | (game.tables.full ^ own ^ opp) << (2 * n)
         raw = np.frombuffer(planes.to_bytes((3 * n + 7) // 8, "little"), dtype=np.uint8)
         obs = np.empty(3 * n + 6, dtype=np.float32)
-        obs[:3 * n] = np.unpackbits(raw, count=3 * n, bitorder="little")
+        obs[: 3 * n] = np.unpackbits(raw, count=3 * n, bitorder="little")
         tail = 3 * n
         obs[tail] = colour == BLACK
         obs[tail + 1] = not state.over and game.to_move(state) == seat

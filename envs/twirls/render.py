@@ -68,8 +68,10 @@ def ansi(game: TwirlsGame, state: TwirlsState, last: tuple[int, int] | None) -> 
                 cells.append(f" {sym} ")
         rows.append(f"{rank + 1:>2} " + "".join(cells))
     rows.append("   " + "".join(f" {FILES[f]} " for f in range(size)))
-    rows.append(f"X = Black (player_{int(state.swapped)}), O = White (player_{int(not state.swapped)}); "
-                f"ply {state.plies}/{game.max_plies}")
+    rows.append(
+        f"X = Black (player_{int(state.swapped)}), O = White (player_{int(not state.swapped)}); "
+        f"ply {state.plies}/{game.max_plies}"
+    )
     text = _last_text(game, state, last)
     rows.append(_status(game, state) + (f"  {text}" if text else ""))
     return "\n".join(rows)
@@ -119,11 +121,13 @@ def draw(surface, game: TwirlsGame, state: TwirlsState, last: tuple[int, int] | 
         ux, uy = (dx - ox) / length, (dy - oy) / length
         tip = (dx - ux * radius, dy - uy * radius)
         back = (tip[0] - ux * 14, tip[1] - uy * 14)
-        pygame.draw.polygon(surface, rendering.HIGHLIGHT, [
-            tip, (back[0] - uy * 8, back[1] + ux * 8), (back[0] + uy * 8, back[1] - ux * 8)])
+        pygame.draw.polygon(
+            surface,
+            rendering.HIGHLIGHT,
+            [tip, (back[0] - uy * 8, back[1] + ux * 8), (back[0] + uy * 8, back[1] - ux * 8)],
+        )
         pygame.draw.circle(surface, rendering.HIGHLIGHT, point(game, dest), radius + 3, width=3)
         pygame.draw.circle(surface, (200, 40, 40), point(game, pivot), radius + 4, width=3)
-        rendering.text(surface, "P", point(game, pivot), size=22, colour=(200, 40, 40), anchor="center",
-                       bold=True)
+        rendering.text(surface, "P", point(game, pivot), size=22, colour=(200, 40, 40), anchor="center", bold=True)
     rendering.text(surface, _status(game, state), (width / 2, height - 40), size=24, anchor="center")
     rendering.text(surface, _last_text(game, state, last), (width / 2, height - 16), size=20, anchor="center")

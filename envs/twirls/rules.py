@@ -237,7 +237,7 @@ class Tables:
         for k, _, bits in sets:
             big |= bits << (k * n)
         raw = np.frombuffer(big.to_bytes(self.mask_bytes, "little"), dtype=np.uint8)
-        mask[:32 * n].reshape(n, 32)[...] = np.unpackbits(raw, count=32 * n, bitorder="little").reshape(32, n).T
+        mask[: 32 * n].reshape(n, 32)[...] = np.unpackbits(raw, count=32 * n, bitorder="little").reshape(32, n).T
 
     def destination(self, action: int, occupied: int) -> tuple[int, int] | None:
         """(pivot, destination) of a twirl action given the stones, or None if it has none.
@@ -358,9 +358,11 @@ class TwirlsGame(Game):
     """Twirls of Action: two players, ``size*size*32 + 1`` actions (the last is the swap)."""
 
     name = "twirls"
-    RULE_PARAMS = (choice_param("board_size", 9, (9, 8)),
-                   seat_pair_param("max_neighbors", 3, MAX_NEIGHBORS_ALLOWED.start, MAX_NEIGHBORS_ALLOWED.stop - 1),
-                   int_param("max_plies", 400, 1))
+    RULE_PARAMS = (
+        choice_param("board_size", 9, (9, 8)),
+        seat_pair_param("max_neighbors", 3, MAX_NEIGHBORS_ALLOWED.start, MAX_NEIGHBORS_ALLOWED.stop - 1),
+        int_param("max_plies", 400, 1),
+    )
     num_players = 2
 
     def __init__(self, **params) -> None:
@@ -379,8 +381,16 @@ class TwirlsGame(Game):
         return TwirlsState(list(self.setup))
 
     def copy_state(self, state: TwirlsState) -> TwirlsState:
-        return TwirlsState(state.stones[:], state.colour_to_move, state.swapped, state.plies,
-                           state.over, state.winner, state.last, state.legal)
+        return TwirlsState(
+            state.stones[:],
+            state.colour_to_move,
+            state.swapped,
+            state.plies,
+            state.over,
+            state.winner,
+            state.last,
+            state.legal,
+        )
 
     def colour_of(self, state: TwirlsState, seat: int) -> int:
         """Colour (0 Black, 1 White) that ``seat`` plays."""
@@ -491,8 +501,12 @@ class TwirlsGame(Game):
                 continue
             origin, _pivot, dest = self._twirl(action, occupied)
             after = mine ^ (1 << origin) ^ (1 << dest)
-            if touching[origin] >> dest & 1 and tables.has_won(after, limit) or \
-                    not opponent_may_swap and not twirl_mask(theirs, after, self.size, scratch):
+            if (
+                touching[origin] >> dest & 1
+                and tables.has_won(after, limit)
+                or not opponent_may_swap
+                and not twirl_mask(theirs, after, self.size, scratch)
+            ):
                 ending.append(action)
         return ending
 

@@ -10,15 +10,32 @@ import argparse
 from typing import Any
 
 
-def run_app(game: str, vs: str = "medium", seat: int = 0, name: str | None = None, seed: int | None = None,
-            think: float | None = None, db: str | None = None, sound: bool = True, **params: Any) -> None:
+def run_app(
+    game: str,
+    vs: str = "medium",
+    seat: int = 0,
+    name: str | None = None,
+    seed: int | None = None,
+    think: float | None = None,
+    db: str | None = None,
+    sound: bool = True,
+    **params: Any,
+) -> None:
     """Open the play window and run it until it is closed."""
     from scripts.app.session import Session
     from scripts.app.window import App
     from scripts.scores import ScoreBook
 
-    session = Session(game, vs=vs, seat=seat, name=name, seed=seed, think=2.0 if think is None else think,
-                      params=params, scores=ScoreBook(db))
+    session = Session(
+        game,
+        vs=vs,
+        seat=seat,
+        name=name,
+        seed=seed,
+        think=2.0 if think is None else think,
+        params=params,
+        scores=ScoreBook(db),
+    )
     App(session, sound=sound).run()
 
 
@@ -30,8 +47,16 @@ def play_command(args: argparse.Namespace, params: dict[str, Any]) -> None:
         import pygame
 
         try:
-            run_app(args.game, vs=args.vs, seat=args.seat, name=args.name, seed=args.seed, think=args.think,
-                    db=args.db, **params)
+            run_app(
+                args.game,
+                vs=args.vs,
+                seat=args.seat,
+                name=args.name,
+                seed=args.seed,
+                think=args.think,
+                db=args.db,
+                **params,
+            )
             return
         except pygame.error as err:  # a display variable is set but no window can be opened
             print(f"swgym play: no window ({err}); playing in the terminal")
@@ -44,8 +69,9 @@ def _play_in_terminal(args: argparse.Namespace, params: dict[str, Any]) -> None:
     from scripts.app.session import Session
     from scripts.scores import ScoreBook
 
-    session = Session(args.game, vs=args.vs, seat=args.seat, name=args.name, seed=args.seed, think=0.0,
-                      params=params)  # the game and seat checked before any file is touched
+    session = Session(
+        args.game, vs=args.vs, seat=args.seat, name=args.name, seed=args.seed, think=0.0, params=params
+    )  # the game and seat checked before any file is touched
     session.scores = ScoreBook(args.db)  # opened before the game: a damaged file is reported first
     result = play_tui.play(args.game, think=args.think, session=session)
     if result["ended"]:

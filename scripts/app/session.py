@@ -51,10 +51,21 @@ def available_difficulties(game: str) -> list[str]:
 class Session:
     """One person against the computer at one game; many games in a row."""
 
-    def __init__(self, game: str, vs: str = "medium", seat: int = 0, name: str | None = None,
-                 seed: int | None = None, think: float = 2.0, params: dict[str, Any] | None = None,
-                 scores=None, speed: str = "normal", control: str = "auto", brain: bool = False,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        game: str,
+        vs: str = "medium",
+        seat: int = 0,
+        name: str | None = None,
+        seed: int | None = None,
+        think: float = 2.0,
+        params: dict[str, Any] | None = None,
+        scores=None,
+        speed: str = "normal",
+        control: str = "auto",
+        brain: bool = False,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.game_name = game
         self.params = dict(params or {})
         self.vs = vs
@@ -111,11 +122,22 @@ class Session:
         return f"computer {self.vs}" if self.n == 2 else f"computer {self.vs} {seat}"
 
     # -- a new game ----------------------------------------------------------------
-    def new_game(self, seed: int | None = None, record_abandoned: bool = True, params: dict | None = None,
-                 vs: str | None = None, seat: int | None = None) -> None:
+    def new_game(
+        self,
+        seed: int | None = None,
+        record_abandoned: bool = True,
+        params: dict | None = None,
+        vs: str | None = None,
+        seat: int | None = None,
+    ) -> None:
         """Start again (a game in progress counts as resigned once the person has moved)."""
-        if (record_abandoned and self.env is not None and not self.over and self.person_moved
-                and self.can_resign() is None):
+        if (
+            record_abandoned
+            and self.env is not None
+            and not self.over
+            and self.person_moved
+            and self.can_resign() is None
+        ):
             self._record_resignation()
         if params is not None:
             self.params = dict(params)
@@ -130,8 +152,11 @@ class Session:
         self.seed = seed
         self.env.reset(seed=seed)
         rng = np.random.default_rng(seed)
-        self.computers = {s: make_opponent(self.game_name, self.vs, seed=int(rng.integers(2**31)), **self.params)
-                          for s in range(self.n) if s != self.seat}
+        self.computers = {
+            s: make_opponent(self.game_name, self.vs, seed=int(rng.integers(2**31)), **self.params)
+            for s in range(self.n)
+            if s != self.seat
+        }
         self.selection: list[Key] = []
         self.hover: Key | None = None
         self.undo_stack: list[dict] = []
@@ -161,7 +186,7 @@ class Session:
 
     def candidates(self, selection: list[Key] | None = None) -> list[int]:
         sel = tuple(self.selection if selection is None else selection)
-        return [a for a, paths in self.options().items() if any(p[:len(sel)] == sel for p in paths)]
+        return [a for a, paths in self.options().items() if any(p[: len(sel)] == sel for p in paths)]
 
     def next_keys(self) -> list[Key]:
         """Keys that continue the pending selection towards some legal action."""
@@ -169,7 +194,7 @@ class Session:
         keys: dict[Key, None] = {}
         for paths in self.options().values():
             for p in paths:
-                if len(p) > len(sel) and p[:len(sel)] == sel:
+                if len(p) > len(sel) and p[: len(sel)] == sel:
                     keys[p[len(sel)]] = None
         return list(keys)
 
@@ -255,7 +280,7 @@ class Session:
         return self.adapter.can_resign(self.game, self.state, self.seat)
 
     def resign(self) -> bool:
-        """"I quit": the person loses (Swimming: the game is aborted and the pot shared out)."""
+        """ "I quit": the person loses (Swimming: the game is aborted and the pot shared out)."""
         why = self.can_resign()
         if why is not None:
             self._refuse(f"I quit: not now, {why}.")
@@ -353,8 +378,11 @@ class Session:
                 results[self.seat_name(s)] = "loss"
         mine = results[self.name]
         self.outcome = mine
-        self.message = {"win": "You win!", "draw": "A draw." if not winners else "You share the win.",
-                        "loss": "You lose."}[mine]
+        self.message = {
+            "win": "You win!",
+            "draw": "A draw." if not winners else "You share the win.",
+            "loss": "You lose.",
+        }[mine]
         self.events.append({"win": "win", "draw": "draw", "loss": "lose"}[mine])
         self.undo_stack = []
         if self.scores is not None:
@@ -413,5 +441,9 @@ def explain(env, opponent, seat: int, obs: dict | None = None, top: int = 5) -> 
         info = method(obs["observation"], mask, env.game_state, top=top)
     else:
         info = method(obs["observation"], mask, top=top)
-    return {"seat": seat, "kind": info.get("kind", "probabilities"), "value": info.get("value"),
-            "moves": [(env.action_name(a), float(w)) for a, w in info["moves"]]}
+    return {
+        "seat": seat,
+        "kind": info.get("kind", "probabilities"),
+        "value": info.get("value"),
+        "moves": [(env.action_name(a), float(w)) for a, w in info["moves"]],
+    }

@@ -44,8 +44,9 @@ class Sound:
             if not pygame.mixer.get_init():
                 pygame.mixer.init(frequency=22050, size=-16, channels=1)
             rate, _, channels = pygame.mixer.get_init()
-            self._sounds = {name: pygame.sndarray.make_sound(tone(notes, rate, channels))
-                            for name, notes in TUNES.items()}
+            self._sounds = {
+                name: pygame.sndarray.make_sound(tone(notes, rate, channels)) for name, notes in TUNES.items()
+            }
             self.available = True
         except (pygame.error, ValueError, NotImplementedError):
             self.available = False

@@ -32,8 +32,10 @@ def _mp4_module():
     try:
         import imageio_ffmpeg
     except ImportError:
-        raise MissingWriter("--mp4 needs the imageio-ffmpeg package (its wheel ships ffmpeg): "
-                            "pip install imageio-ffmpeg, or write a GIF with --gif") from None
+        raise MissingWriter(
+            "--mp4 needs the imageio-ffmpeg package (its wheel ships ffmpeg): "
+            "pip install imageio-ffmpeg, or write a GIF with --gif"
+        ) from None
     return imageio_ffmpeg
 
 
@@ -65,15 +67,25 @@ def _frame(pygame, env, brain, canvas):
         draw_brain(canvas, 12, h + 8, w - 24, brain)
 
 
-def watch_brain(game: str, players: list[Any], seed: int | None = None, gif: str | None = None, fps: float = 2.0,
-                text: bool = False, brain: bool = True, mp4: str | None = None, **params: Any) -> str:
+def watch_brain(
+    game: str,
+    players: list[Any],
+    seed: int | None = None,
+    gif: str | None = None,
+    fps: float = 2.0,
+    text: bool = False,
+    brain: bool = True,
+    mp4: str | None = None,
+    **params: Any,
+) -> str:
     """Play one game between ``players`` showing each mover's brain; returns the result line."""
     from scripts.app import display
 
     if mp4:
         _mp4_module()  # before playing: a missing writer is said at once
-    opponents = [make_opponent(game, p, seed=None if seed is None else seed + i, **params)
-                 for i, p in enumerate(players)]
+    opponents = [
+        make_opponent(game, p, seed=None if seed is None else seed + i, **params) for i, p in enumerate(players)
+    ]
     names = [p if isinstance(p, str) else type(p).__name__ for p in players]
     env = make_raw(game, **params)
     env.reset(seed=seed)

@@ -105,7 +105,7 @@ class App:
         actions = [k for k in s.next_keys() if is_button(k)]
         items = [(s.adapter.button_label(s.game, s.state, k), (lambda k=k: s.click(k)), True) for k in actions]
         for i in range(0, len(items), 2):
-            row(*items[i:i + 2], kind="action")
+            row(*items[i : i + 2], kind="action")
         if s.selection:
             row(("cancel selection (Esc)", s.cancel, True))
         if s.waiting_continue and not s.over:
@@ -113,21 +113,31 @@ class App:
         y += 4
         row(("New game", self.new_game, True), ("Undo", s.undo, s.can_undo() is None))
         row(("I quit", s.resign, s.can_resign() is None), ("Scores", self.toggle_scores, True))
-        row((f"Sound: {'on' if self.sound.enabled else 'off'}", self.sound.toggle, True),
-            (f"Brain: {'on' if s.brain_on else 'off'}", self.toggle_brain, True))
-        row((f"Speed: {s.speed}", lambda: setattr(s, "speed", s.cycle(s.speed, SPEEDS)), True),
-            (f"vs: {self.pending_vs}", self.cycle_vs, True))
-        row((f"Think: {s.think:g} s", None, False), ("-", lambda: s.set_think(False), s.think > 0),
-            ("+", lambda: s.set_think(True), True))
-        row((f"Name: {self.editing_name + '_' if self.editing_name is not None else s.name}",
-             self.edit_name, True))
+        row(
+            (f"Sound: {'on' if self.sound.enabled else 'off'}", self.sound.toggle, True),
+            (f"Brain: {'on' if s.brain_on else 'off'}", self.toggle_brain, True),
+        )
+        row(
+            (f"Speed: {s.speed}", lambda: setattr(s, "speed", s.cycle(s.speed, SPEEDS)), True),
+            (f"vs: {self.pending_vs}", self.cycle_vs, True),
+        )
+        row(
+            (f"Think: {s.think:g} s", None, False),
+            ("-", lambda: s.set_think(False), s.think > 0),
+            ("+", lambda: s.set_think(True), True),
+        )
+        row((f"Name: {self.editing_name + '_' if self.editing_name is not None else s.name}", self.edit_name, True))
         if "open_hands" in s.adapter.game_buttons:
             on = bool(self.pending_params.get("open_hands", False))
-            row((f"Face up: {'on' if on else 'off'}" + (" (next)" if on != bool(s.params.get('open_hands')) else ""),
-                 self.toggle_open_hands, True))
+            row(
+                (
+                    f"Face up: {'on' if on else 'off'}" + (" (next)" if on != bool(s.params.get("open_hands")) else ""),
+                    self.toggle_open_hands,
+                    True,
+                )
+            )
         if "control" in s.adapter.game_buttons:
-            row((f"Computer turns: {s.control}", lambda: setattr(s, "control", s.cycle(s.control, CONTROLS)),
-                 True))
+            row((f"Computer turns: {s.control}", lambda: setattr(s, "control", s.cycle(s.control, CONTROLS)), True))
         return y + 6
 
     def _score_buttons(self, row) -> int:
@@ -189,8 +199,11 @@ class App:
             self._key(event)
         elif event.type == pg.MOUSEMOTION:
             pos = event.pos
-            s.hover = (s.adapter.hit(s.game, s.state, s.seat, self._board_pos(pos))
-                       if self.board_rect.collidepoint(pos) else None)
+            s.hover = (
+                s.adapter.hit(s.game, s.state, s.seat, self._board_pos(pos))
+                if self.board_rect.collidepoint(pos)
+                else None
+            )
         elif event.type == pg.MOUSEBUTTONDOWN:
             if event.button == 3:
                 s.cancel()
@@ -279,8 +292,14 @@ class App:
             fill = ACTION_BG if b.kind == "action" else BUTTON_BG if b.enabled else BUTTON_OFF
             pg.draw.rect(self.screen, fill, b.rect, border_radius=5)
             pg.draw.rect(self.screen, (120, 100, 80), b.rect, width=1, border_radius=5)
-            rendering.text(self.screen, b.label, b.rect.center, size=20, anchor="center",
-                           colour=rendering.INK if b.enabled else (130, 125, 115))
+            rendering.text(
+                self.screen,
+                b.label,
+                b.rect.center,
+                size=20,
+                anchor="center",
+                colour=rendering.INK if b.enabled else (130, 125, 115),
+            )
         if self.show_scores:
             self._draw_scores(brain_top)
         elif s.brain_on:

@@ -21,8 +21,10 @@ def adapter_for(game: str) -> Adapter:
             raise
         module = None
     if module is None or not hasattr(module, "ADAPTER"):
-        raise ValueError(f"the play window does not know {game!r} yet (no ADAPTER in scripts/app/games/{game}.py); "
-                         "use --tui to play it in the terminal")
+        raise ValueError(
+            f"the play window does not know {game!r} yet (no ADAPTER in scripts/app/games/{game}.py); "
+            "use --tui to play it in the terminal"
+        )
     return module.ADAPTER()
 
 

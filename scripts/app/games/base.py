@@ -18,8 +18,8 @@ import numpy as np
 Key = tuple
 Path = tuple  # tuple of keys
 
-TARGET = (40, 200, 90)      # legal next targets
-SELECTED = (40, 120, 230)   # keys clicked so far
+TARGET = (40, 200, 90)  # legal next targets
+SELECTED = (40, 120, 230)  # keys clicked so far
 
 
 def is_button(key: Key) -> bool:
@@ -29,7 +29,7 @@ def is_button(key: Key) -> bool:
 class Adapter:
     """Default behaviour; each game's module subclasses it (see scripts/app/games/)."""
 
-    coins = False            # the rewards are coins (Swimming): tallied in the scores
+    coins = False  # the rewards are coins (Swimming): tallied in the scores
     game_buttons: tuple = ()  # extra panel toggles the app offers for this game
 
     # -- actions -----------------------------------------------------------------

@@ -61,8 +61,11 @@ class HexRookAdapter(Adapter):
             if piece in (1, 2):
                 return f"That is not your rook: you play {COLOUR_NAMES[colour]}."
             return f"Pick one of your {COLOUR_NAMES[colour]} rooks first."
-        what = "slides over empty cells, and leaps one unbroken row of beads or of enemy rooks" \
-            if game.name == "swish" else "slides over empty cells only"
+        what = (
+            "slides over empty cells, and leaps one unbroken row of beads or of enemy rooks"
+            if game.name == "swish"
+            else "slides over empty cells only"
+        )
         return f"The rook cannot land there: it {what} (the highlighted cells are its landings)."
 
     def prompt(self, game, state, seat, selection):

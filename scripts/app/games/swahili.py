@@ -32,7 +32,7 @@ class SwahiliAdapter(Adapter):
         """The band of one of the person's rows under ``pos`` (the whole trapezoid on their side)."""
         dx, dy = render.SIDE_DIR[self._side(game, seat)]
         x, y = pos[0] - render.CX, pos[1] - render.CY
-        along = x * dx + y * dy             # distance from the centre towards the person's side
+        along = x * dx + y * dy  # distance from the centre towards the person's side
         across = abs(x * dy - y * dx)
         if along <= render.INNER or along > render.OUTER or across > along:
             return super().hit(game, state, seat, pos)

@@ -35,8 +35,8 @@ class SwimmingAdapter(Adapter):
     def _corners(self, game, state, seat):
         out = []
         if state.active[seat]:
-            out += [(("hand", k), xy) for k, xy in enumerate(self._hand_rects(game, seat)[:len(state.hands[seat])])]
-        out += [(("middle", k), xy) for k, xy in enumerate(self._middle_rects()[:len(state.middle)])]
+            out += [(("hand", k), xy) for k, xy in enumerate(self._hand_rects(game, seat)[: len(state.hands[seat])])]
+        out += [(("middle", k), xy) for k, xy in enumerate(self._middle_rects()[: len(state.middle)])]
         return out
 
     def targets(self, game, state, seat):

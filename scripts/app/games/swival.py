@@ -18,8 +18,9 @@ class SwivalAdapter(Adapter):
         for cell in range(24):
             legal = [s for s in range(3) if mask[cell * 3 + s]]
             for s in legal:
-                out[cell * 3 + s] = [(("cell", cell),) if legal == [0] else
-                                     (("cell", cell), ("button", SWIVEL_BUTTONS[s]))]
+                out[cell * 3 + s] = [
+                    (("cell", cell),) if legal == [0] else (("cell", cell), ("button", SWIVEL_BUTTONS[s]))
+                ]
         if mask[WIN_ACTION]:
             out[WIN_ACTION] = [(CENTRE_KEY,), (("button", "win: centre"),)]
         return out

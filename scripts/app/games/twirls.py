@@ -19,7 +19,7 @@ class TwirlsAdapter(Adapter):
         """(action, origin, pivot, destination) of every legal twirl."""
         occupied = state.stones[0] | state.stones[1]
         out = []
-        for a in mask[:game.swap_action].nonzero()[0]:
+        for a in mask[: game.swap_action].nonzero()[0]:
             found = game.tables.destination(int(a), occupied)
             if found is not None:
                 out.append((int(a), int(a) // 32, found[0], found[1]))
@@ -58,8 +58,10 @@ class TwirlsAdapter(Adapter):
                 return f"That is not your stone: you play {COLOUR_NAMES[self._colour(game, state, seat)]}."
             if not mine >> cell & 1:
                 return "Pick one of your stones first (the highlighted ones can twirl)."
-            return (f"The stone on {names[cell]} cannot twirl: it needs an enemy stone first in line as its pivot "
-                    "and a free landing cell.")
+            return (
+                f"The stone on {names[cell]} cannot twirl: it needs an enemy stone first in line as its pivot "
+                "and a free landing cell."
+            )
         origin = names[selection[0][1]]
         if len(selection) == 2:
             return "Two pivots lead there: click the pivot to use (ringed)."
@@ -91,8 +93,9 @@ class TwirlsAdapter(Adapter):
         # each possible destination with its pivot; the hovered one with an arrow and a ringed P
         mask = session.env.legal_mask()
         hover = session.hover[1] if session.hover is not None and session.hover[0] == "cell" else None
-        mine = [(p, d) for a, o, p, d in self._moves(game, state, mask)
-                if o == origin and (len(sel) == 1 or d == sel[1][1])]
+        mine = [
+            (p, d) for a, o, p, d in self._moves(game, state, mask) if o == origin and (len(sel) == 1 or d == sel[1][1])
+        ]
         for p, d in mine:
             pygame.draw.circle(surface, TARGET, render.point(game, d), 9)
             pygame.draw.circle(surface, PIVOT, render.point(game, p), 5)
