@@ -84,6 +84,16 @@ def _bytes_sum(acc: np.uint64) -> np.int64:
     return np.int64((pairs * _SHORTS) >> np.uint64(48))
 
 
+@njit(cache=True, inline="always")
+def _quick_draw(mask: np.ndarray, rng: np.ndarray, i: int, width: int) -> int:
+    """Up to 4 uniform draws over board ``i``'s whole row: the first legal one, or -1 (the exact pick follows)."""
+    for _ in range(4):
+        a = randint(rng, i, width)
+        if mask[i, a]:
+            return a
+    return -1
+
+
 @njit(cache=True)
 def random_legal_actions(mask: np.ndarray, rng: np.ndarray, active: np.ndarray, out: np.ndarray) -> None:
     """``out[i]``: a uniform legal action of board ``i`` where ``active[i]``, else -1 (also when none is legal).
@@ -104,11 +114,7 @@ def random_legal_actions(mask: np.ndarray, rng: np.ndarray, active: np.ndarray, 
         out[i] = -1
         if not active[i]:
             continue
-        for _ in range(4):
-            a = randint(rng, i, width)
-            if mask[i, a]:
-                out[i] = a
-                break
+        out[i] = _quick_draw(mask, rng, i, width)
         if out[i] >= 0:
             continue
         row = words[i]
@@ -152,11 +158,7 @@ def _random_legal_bytes(mask: np.ndarray, rng: np.ndarray, active: np.ndarray, o
         out[i] = -1
         if not active[i]:
             continue
-        for _ in range(4):
-            a = randint(rng, i, num_actions)
-            if mask[i, a]:
-                out[i] = a
-                break
+        out[i] = _quick_draw(mask, rng, i, num_actions)
         if out[i] >= 0:
             continue
         count = 0
