@@ -1,7 +1,8 @@
 """Shipped opponents: learned policies played with numpy only.
 
 ``policies.load("swival", "hard")`` returns the opponent behind
-``policies/swival_hard.npz``; a path to any ``.npz`` policy file works too,
+``policies/swival_hard.npz`` (with its play-time search; ``"network"``: the
+same network alone, greedy); a path to any ``.npz`` policy file works too,
 and an SB3 MaskablePPO ``.zip`` model (its weights read without unpickling,
 played with numpy; reading them needs torch). ``trusted=True`` loads a
 ``.zip`` with SB3's own loader instead, which can run code stored in the file.
@@ -35,13 +36,17 @@ def load(
     trusted: bool = False,
     **params: Any,
 ):
-    """The opponent named ``name`` ("hard" or a policy file path) for ``game`` with rule ``params``.
+    """The opponent named ``name`` for ``game`` with rule ``params``.
+
+    ``"hard"``: the shipped policy with its play-time search; ``"network"``: the
+    shipped network alone (the moves it rates best, or sampled at
+    ``temperature``), no search; otherwise a policy file path.
 
     Loading never runs code from the file unless ``trusted`` is True: an SB3
     ``.zip`` is then loaded by SB3 itself (unpickled), which some models need
     (custom networks); without it, its plain MLP weights are read as data.
     """
-    if name == "hard":
+    if name in ("hard", "network"):
         path = shipped_path(game, **params)
         if not path.exists():
             rules = f" with {params}" if params else ""
@@ -72,7 +77,7 @@ def load(
         )
     policy = NumpyPolicy(path, game=game, temperature=temperature, seed=seed, params=params)
     search = policy.meta.get("search")
-    if search:
+    if search and name != "network":
         return _with_search(policy, path, game, params, search, seed)
     return policy
 

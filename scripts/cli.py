@@ -248,7 +248,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("watch", help="watch computer players: a window, text, or a GIF")
     p.add_argument("game")
     for i in range(MAX_SEATS):
-        p.add_argument(f"--p{i}", default=None, help=f"player_{i}: random|easy|medium|hard or a policy file")
+        p.add_argument(f"--p{i}", default=None, help=f"player_{i}: random|easy|medium|hard|network or a policy file")
     p.add_argument("--others", default="random", help="players for seats not given (default random)")
     p.add_argument("--gif", type=output_file, default=None, help="write the episode to this GIF instead of a window")
     p.add_argument("--fps", type=positive_float, default=2.0, help="frames a second (above 0)")
@@ -260,7 +260,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("play", help="play against the computer: a window, or the terminal")
     p.add_argument("game")
-    p.add_argument("--vs", default="medium", help="random|easy|medium|hard or a policy file")
+    p.add_argument("--vs", default="medium", help="random|easy|medium|hard|network or a policy file")
     p.add_argument("--seat", type=nonnegative_int, default=0, help="your seat (0 moves first)")
     p.add_argument(
         "--think",
@@ -294,7 +294,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("eval", help="a seeded series between players, seats rotated: W/D/L with 95%% CI")
     p.add_argument("game")
-    p.add_argument("players", nargs="+", help="one per seat: random|easy|medium|hard or a policy file")
+    p.add_argument("players", nargs="+", help="one per seat: random|easy|medium|hard|network or a policy file")
     p.add_argument("--games", type=positive_int, default=400)
     p.add_argument("--jobs", type=positive_int, default=1, help="processes to play the series in (same result as 1)")
     p.add_argument("--json", type=output_file, default=None, help="also save the table as JSON")

@@ -415,3 +415,27 @@ def test_masked_softmax_takes_each_row_of_a_batch_apart():
     assert log_probs[1, 1] == pytest.approx(-1000.0)  # ... but its log is kept
     assert np.isneginf(log_probs[~mask]).all()
     assert np.exp(log_probs[0]) == pytest.approx(probs[0])
+
+
+def test_network_is_the_shipped_network_alone_without_its_search():
+    """'network' plays the shipped file's greedy moves; 'hard' wraps the same file in its search."""
+    from envs.core.opponents import make_opponent
+
+    bare = make_opponent("swish", "network", seed=0, setup="random")
+    hard = make_opponent("swish", "hard", seed=0, setup="random")
+    assert isinstance(bare, NumpyPolicy) and not isinstance(hard, NumpyPolicy)
+    network = NumpyPolicy(policies.shipped_path("swish", setup="random"), game="swish", params={"setup": "random"})
+    env = SingleAgentEnv("swish", opponent="random", setup="random")
+    obs, info = env.reset(seed=3)
+    for _ in range(30):
+        mask = info["action_mask"]
+        assert bare.act(obs, mask) == network.act(obs, mask)
+        obs, _, done, _, info = env.step(bare.act(obs, mask))
+        if done:
+            break
+
+
+def test_network_without_a_shipped_file_says_so(monkeypatch, tmp_path):
+    monkeypatch.setattr(policies, "POLICY_DIR", tmp_path)
+    with pytest.raises(FileNotFoundError, match="no hard opponent is shipped"):
+        policies.load("swival", "network")

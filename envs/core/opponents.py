@@ -10,8 +10,9 @@ An opponent is any object with
 * ``reset(seed=None)``: start a new game (re-seed any randomness).
 
 Built-in names: ``"random"``, ``"easy"``, ``"medium"`` (each game's
-``bots.py``) and ``"hard"`` (the shipped policy in ``policies/``). A path to a
-policy file also works.
+``bots.py``), ``"hard"`` (the shipped policy in ``policies/``, with its
+play-time search) and ``"network"`` (hard's network alone: greedy, no search,
+the yardstick of what training learned). A path to a policy file also works.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 DIFFICULTIES = ("random", "easy", "medium", "hard")
+NAMES = (*DIFFICULTIES, "network")  # every built-in name: the difficulties and hard's bare network
 
 
 class OpponentError(RuntimeError):
@@ -68,7 +70,7 @@ def make_opponent(game: str, spec: Any, seed: int | None = None, trusted: bool =
         if isinstance(spec, Opponent) or hasattr(spec, "act"):
             return spec
         raise TypeError(
-            f"opponent must be a name {DIFFICULTIES}, a policy file path, or an object "
+            f"opponent must be a name {NAMES}, a policy file path, or an object "
             f"with act(observation, action_mask, state=None); got {spec!r}"
         )
     name = str(spec)
@@ -80,11 +82,11 @@ def make_opponent(game: str, spec: Any, seed: int | None = None, trusted: bool =
         bots = importlib.import_module(entry(game).bots_module)
         rules = game_module(game).raw_env.game_cls(**game_params)
         return bots.BOTS[name](rules, seed=seed)
-    if name == "hard" or name.endswith((".npz", ".zip")):
+    if name in ("hard", "network") or name.endswith((".npz", ".zip")):
         from policies import load  # lazy: policies sits above envs
 
         return load(game, name, seed=seed, trusted=trusted, **game_params)
     raise ValueError(
-        f"unknown opponent {name!r} for {game}: use one of {', '.join(DIFFICULTIES)} "
+        f"unknown opponent {name!r} for {game}: use one of {', '.join(NAMES)} "
         "or the path of a policy file (.npz or SB3 .zip)"
     )
