@@ -8,7 +8,15 @@ import torch
 
 from envs.core.match import play_game
 from envs.core.opponents import make_opponent
-from training.imitation import Demonstrations, collect, imitation_settings, pretrain, teacher_agreement
+from training.imitation import (
+    Demonstrations,
+    _discounted_outcomes,
+    collect,
+    collect_batched,
+    imitation_settings,
+    pretrain,
+    teacher_agreement,
+)
 from training.selfplay import load_config, train
 
 from training_helpers import tiny_config
@@ -155,3 +163,49 @@ def test_configs_are_found_by_registry_name(name, game, params):
 def test_unknown_config_name_lists_the_registry_ones():
     with pytest.raises(FileNotFoundError, match="no training config 'chess'.*swahili_4p"):
         load_config("chess")
+
+
+def test_batched_collection_records_the_same_games_as_one_at_a_time():
+    """Deterministic players (the shipped Swival network, greedy) on a game without chance: the batched
+    collector must record exactly the rows the rules-based one does, teacher seats and outcomes included."""
+    args = ("swival", {}, "network", {"network": 1.0})
+    slow = collect(*args, games=4, seed=1, gamma=0.9, progress=False)
+    fast = collect_batched(*args, games=4, seed=1, gamma=0.9, boards=3, progress=False)
+    for field in ("observations", "masks", "actions", "by_teacher", "outcomes"):
+        np.testing.assert_array_equal(getattr(fast, field), getattr(slow, field), err_msg=field)
+
+
+def test_batched_collection_is_seeded_legal_and_keeps_every_finished_game():
+    args = ("swish", {"setup": "random"}, "easy", {"random": 0.5, "easy": 0.5})
+    a = collect_batched(*args, games=10, seed=2, boards=4, progress=False)
+    b = collect_batched(*args, games=10, seed=2, boards=4, progress=False)
+    np.testing.assert_array_equal(a.observations, b.observations)
+    np.testing.assert_array_equal(a.actions, b.actions)
+    assert a.masks[np.arange(len(a)), a.actions].all(), "every recorded move was legal"
+    assert 0 < a.by_teacher.sum() < len(a)
+    # win/loss games, undiscounted: the moves of a game carry +1 for one player and -1 for the other,
+    # so over 10 finished games the outcomes of all recorded moves are all +-1 (no game cut off half-way)
+    assert set(np.unique(a.outcomes)) <= {-1.0, 0.0, 1.0}
+    c = collect_batched(*args, games=10, seed=3, boards=4, progress=False)
+    assert len(c) != len(a) or not np.array_equal(c.actions, a.actions)
+
+
+@pytest.mark.parametrize(
+    "games,seats,returns,gamma,expected",
+    [
+        ([0, 0, 0, 0], [0, 1, 0, 1], [[1, -1]], 0.9, [0.9, -0.9, 1.0, -1.0]),
+        ([0, 0, 0, 1, 1], [0, 1, 0, 0, 1], [[1, -1], [-1, 1]], 0.5, [0.5, -1.0, 1.0, -1.0, 1.0]),
+        ([0, 0, 0], [0, 0, 0], [[2]], 1.0, [2.0, 2.0, 2.0]),
+    ],
+)
+def test_outcomes_are_discounted_per_later_move_of_the_same_player_in_the_same_game(
+    games, seats, returns, gamma, expected
+):
+    values = _discounted_outcomes(np.array(games), np.array(seats), np.array(returns, dtype=float), gamma)
+    np.testing.assert_allclose(values, expected)
+
+
+@pytest.mark.parametrize("boards", [-1, 1.5, True, "4"])
+def test_a_bad_board_count_is_refused(boards):
+    with pytest.raises(ValueError, match="boards must be an int"):
+        imitation_settings({"boards": boards})

@@ -13,7 +13,10 @@ network learn from recorded games first (behaviour cloning):
   error), in minibatch epochs, printing loss and move agreement per epoch.
 
 Config keys (all but ``teacher`` optional): ``teacher``, ``games``,
-``opponents`` (name -> weight), ``epochs``, ``batch_size``,
+``opponents`` (name -> weight), ``boards`` (0: games one at a time through
+the rules, :func:`collect`; N > 0: N at a time on the game's batched engine,
+:func:`collect_batched`, where a bot with a batched kernel moves at engine
+speed), ``epochs``, ``batch_size``,
 ``learning_rate``, ``value_weight``, ``eval_every_epochs`` (the bare
 network plays the config's evaluation opponent every so many epochs and
 after the last; 0 never).
@@ -43,6 +46,7 @@ DEFAULTS: dict[str, Any] = {
     "learning_rate": 1e-3,
     "value_weight": 0.5,
     "eval_every_epochs": 5,
+    "boards": 0,
 }
 
 
@@ -65,7 +69,33 @@ def imitation_settings(section: dict[str, Any]) -> dict[str, Any]:
     unknown = set(section) - set(DEFAULTS)
     if unknown:
         raise ValueError(f"imitation: unknown key(s) {sorted(unknown)}; known: {sorted(DEFAULTS)}")
+    boards = section.get("boards", 0)
+    if not isinstance(boards, int) or isinstance(boards, bool) or boards < 0:
+        raise ValueError(f"imitation: boards must be an int >= 0 (0: one game at a time), got {boards!r}")
     return {**DEFAULTS, **section}
+
+
+def _mix(opponents: dict[str, float]) -> tuple[list[str], np.ndarray]:
+    names = list(opponents)
+    weights = np.asarray([opponents[n] for n in names], dtype=float)
+    if not names or (weights < 0).any() or weights.sum() <= 0:
+        raise ValueError(f"imitation: opponents must map names to weights >= 0, not all 0; got {opponents}")
+    return names, weights / weights.sum()
+
+
+def _discounted_outcomes(games: np.ndarray, seats: np.ndarray, returns: np.ndarray, gamma: float) -> np.ndarray:
+    """Each recorded move's outcome: its game's return to the mover, discounted per later move of that mover.
+
+    ``games``/``seats``: (rows,) game id and mover of each move, in play order
+    within a game; ``returns``: (games, players) final returns.
+    """
+    key = np.asarray(games, dtype=np.int64) * returns.shape[1] + seats
+    order = np.argsort(key, kind="stable")  # each (game, mover) group together, in play order
+    first = np.r_[0, np.flatnonzero(np.diff(key[order])) + 1]
+    size = np.diff(np.r_[first, len(key)])
+    later = np.empty(len(key), dtype=np.int64)  # moves the mover still makes in that game after this one
+    later[order] = np.repeat(size, size) - (np.arange(len(key)) - np.repeat(first, size)) - 1
+    return (returns[games, seats] * np.power(gamma, later)).astype(np.float32)
 
 
 def collect(
@@ -83,10 +113,7 @@ def collect(
     Outcomes are discounted by ``gamma`` per later move of the same player,
     as the value head learns them under PPO.
     """
-    names = list(opponents)
-    weights = np.asarray([opponents[n] for n in names], dtype=float)
-    if not names or (weights < 0).any() or weights.sum() <= 0:
-        raise ValueError(f"imitation: opponents must map names to weights >= 0, not all 0; got {opponents}")
+    names, weights = _mix(opponents)
     rng = np.random.default_rng(seed)
     built: dict[str, Any] = {}
 
@@ -100,7 +127,7 @@ def collect(
     num_players = make_raw(game, **params).game.num_players
     started = time.time()
     for g in range(games):
-        seats = [str(rng.choice(names, p=weights / weights.sum())) for _ in range(num_players)]
+        seats = [str(rng.choice(names, p=weights)) for _ in range(num_players)]
         teacher_seat = g % num_players
         seats[teacher_seat] = teacher
         start = len(rows["action"])
@@ -114,13 +141,8 @@ def collect(
 
         result = play_game(game, [player(n) for n in seats], seed=int(rng.integers(2**31)), observer=record, **params)
         seat_of = np.asarray(rows["seat"][start:], dtype=np.int64)
-        values = np.empty(len(seat_of), dtype=np.float32)
-        later = np.zeros(num_players, dtype=np.int64)  # moves the seat still makes after this one
-        for i in range(len(seat_of) - 1, -1, -1):
-            s = seat_of[i]
-            values[i] = result.returns[s] * gamma ** later[s]
-            later[s] += 1
-        outcomes.append(values)
+        returns = np.asarray(result.returns, dtype=np.float64)[None, :]
+        outcomes.append(_discounted_outcomes(np.zeros_like(seat_of), seat_of, returns, gamma))
         if progress and (g + 1) % max(1, games // 10) == 0:
             print(
                 f"[imitation] {game}: {g + 1}/{games} games recorded, {len(rows['action'])} positions, "
@@ -133,6 +155,103 @@ def collect(
         np.asarray(rows["action"], dtype=np.int64),
         np.asarray(rows["teacher"], dtype=bool),
         np.concatenate(outcomes) if outcomes else np.zeros(0, np.float32),
+    )
+
+
+def collect_batched(
+    game: str,
+    params: dict[str, Any],
+    teacher: str,
+    opponents: dict[str, float],
+    games: int,
+    seed: int = 0,
+    gamma: float = 1.0,
+    boards: int = 256,
+    progress: bool = True,
+) -> Demonstrations:
+    """:func:`collect` on the game's batched engine: ``boards`` games at a time, each player batched.
+
+    Same recording (the teacher in seat ``g % players`` of game ``g``, the
+    other seats drawn from ``opponents``; every move, its mover's discounted
+    outcome), played by the batched opponents of :func:`envs.core.vector.batch_opponent`
+    (a bot's batched kernel where its engine has one, else board by board).
+    Seeded: the same seed and ``boards`` give the same positions. Only
+    finished games are kept: exactly ``games`` of them.
+    """
+    from envs.core.vector import batch_opponent
+    from envs.registry import make_batched
+
+    names, weights = _mix(opponents)
+    if not isinstance(boards, int) or boards < 1:
+        raise ValueError(f"imitation: boards must be a positive int, got {boards!r}")
+    rng = np.random.default_rng(seed)
+    boards = min(boards, games)
+    batch = make_batched(game, boards, seed=int(rng.integers(2**31)), **params)
+    members = [teacher, *names]  # member 0 plays the teacher's seat; the others by name, each its own object
+    is_teacher = np.array([m == teacher for m in members])  # as in collect: any seat the teacher's bot plays
+    players = [batch_opponent(game, m, seed=int(rng.integers(2**31)), **params) for m in members]
+    n_players = batch.num_players
+    role = np.zeros((boards, n_players), dtype=np.int64)  # member index of each board's seats
+    game_of = np.full(boards, -1, dtype=np.int64)  # the game id each board plays (-1: none)
+    returns = np.zeros((games, n_players))
+    started = 0
+
+    def start(where: np.ndarray) -> None:
+        nonlocal started
+        for b in np.flatnonzero(where):
+            if started >= games:
+                game_of[b] = -1
+                continue
+            role[b] = 1 + rng.choice(len(names), size=n_players, p=weights)
+            role[b, started % n_players] = 0
+            game_of[b] = started
+            started += 1
+
+    start(np.ones(boards, dtype=bool))
+    chunks: dict[str, list[np.ndarray]] = {k: [] for k in ("obs", "mask", "action", "teacher", "seat", "game")}
+    finished, clock = 0, time.time()
+    while finished < games:
+        live = np.flatnonzero(~batch.over & (game_of >= 0))
+        mover = batch.to_move[live].astype(np.int64)
+        who = role[live, mover]
+        actions = np.full(boards, -1, dtype=np.int64)
+        for m in np.unique(who):
+            rows = live[who == m]
+            actions[rows] = players[int(m)].actions(batch, rows)
+        for key, value in (
+            ("obs", batch.observe(batch.to_move)[live]),
+            ("mask", batch.legal_mask()[live].copy()),
+            ("action", actions[live]),
+            ("teacher", is_teacher[who]),
+            ("seat", mover),
+            ("game", game_of[live]),
+        ):
+            chunks[key].append(value)
+        rewards, done = batch.step(actions)
+        returns[game_of[live]] += rewards[live]
+        ended = done & (game_of >= 0)
+        if ended.any():
+            before = finished // max(1, games // 10)
+            finished += int(ended.sum())
+            batch.reset_where(ended)
+            start(ended)
+            if progress and finished // max(1, games // 10) > before:
+                rows_so_far = sum(len(a) for a in chunks["action"])
+                print(
+                    f"[imitation] {game}: {min(finished, games)}/{games} games recorded (batched, {boards} boards), "
+                    f"{rows_so_far} positions, {time.time() - clock:.0f} s",
+                    flush=True,
+                )
+    data = {k: np.concatenate(v) for k, v in chunks.items()}
+    order = np.argsort(data["game"], kind="stable")  # each game's moves together, in play order
+    data = {k: v[order] for k, v in data.items()}
+    outcomes = _discounted_outcomes(data["game"], data["seat"], returns, gamma)
+    return Demonstrations(
+        data["obs"].astype(np.float32),
+        data["mask"].astype(bool),
+        data["action"].astype(np.int64),
+        data["teacher"].astype(bool),
+        outcomes,
     )
 
 

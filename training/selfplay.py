@@ -455,10 +455,11 @@ def train(
 
 def warm_start(model, config: dict[str, Any], progress: bool = True) -> list[dict[str, float]]:
     """Behaviour cloning of the config's teacher before self-play (see :mod:`training.imitation`)."""
-    from training.imitation import collect, pretrain
+    from training.imitation import collect, collect_batched, pretrain
 
     settings = config["imitation"]
-    demos = collect(
+    batched = {"boards": settings["boards"]} if settings["boards"] else {}
+    demos = (collect_batched if batched else collect)(
         config["game"],
         config["params"],
         settings["teacher"],
@@ -467,6 +468,7 @@ def warm_start(model, config: dict[str, Any], progress: bool = True) -> list[dic
         seed=config["seed"],
         gamma=config["ppo"]["gamma"],
         progress=progress,
+        **batched,
     )
     every = settings["eval_every_epochs"]
 
