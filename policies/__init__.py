@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from policies.mcts import make_mcts
 from policies.numpy_policy import NumpyPolicy, PolicyFileError
 
 POLICY_DIR = Path(__file__).resolve().parent
@@ -104,4 +105,4 @@ def _with_search(
     raise PolicyFileError(f"policy file {path}: unknown search kind {kind!r}; known: {', '.join(SEARCH_KINDS)}")
 
 
-__all__ = ["NumpyPolicy", "PolicyFileError", "load", "shipped_path"]
+__all__ = ["NumpyPolicy", "PolicyFileError", "load", "make_mcts", "shipped_path"]

@@ -10,8 +10,9 @@ An opponent is any object with
 * ``reset(seed=None)``: start a new game (re-seed any randomness).
 
 Built-in names: ``"random"``, ``"easy"``, ``"medium"`` (each game's
-``bots.py``) and ``"hard"`` (the shipped policy in ``policies/``). A path to a
-policy file also works.
+``bots.py``), ``"hard"`` (the shipped policy in ``policies/``) and ``"mcts"`` /
+``"mcts:N"`` (a generic Monte-Carlo tree search with N simulations a move, the
+same for every game: ``policies/mcts.py``). A path to a policy file also works.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 DIFFICULTIES = ("random", "easy", "medium", "hard")
+REFERENCE_NAMES = ("mcts", "mcts:N")  # the generic search (N simulations a move)
 
 
 class OpponentError(RuntimeError):
@@ -68,7 +70,7 @@ def make_opponent(game: str, spec: Any, seed: int | None = None, trusted: bool =
         if isinstance(spec, Opponent) or hasattr(spec, "act"):
             return spec
         raise TypeError(
-            f"opponent must be a name {DIFFICULTIES}, a policy file path, or an object "
+            f"opponent must be a name {DIFFICULTIES + REFERENCE_NAMES}, a policy file path, or an object "
             f"with act(observation, action_mask, state=None); got {spec!r}"
         )
     name = str(spec)
@@ -84,7 +86,11 @@ def make_opponent(game: str, spec: Any, seed: int | None = None, trusted: bool =
         from policies import load  # lazy: policies sits above envs
 
         return load(game, name, seed=seed, trusted=trusted, **game_params)
+    if name == "mcts" or name.startswith("mcts:"):
+        from policies import make_mcts  # lazy, as above; it checks N
+
+        return make_mcts(game, name, seed=seed, **game_params)
     raise ValueError(
-        f"unknown opponent {name!r} for {game}: use one of {', '.join(DIFFICULTIES)} "
+        f"unknown opponent {name!r} for {game}: use one of {', '.join(DIFFICULTIES + REFERENCE_NAMES)} "
         "or the path of a policy file (.npz or SB3 .zip)"
     )
