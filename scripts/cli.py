@@ -18,7 +18,7 @@ for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"):
 
 MAX_SEATS = 6
 # The opponent names envs.core.opponents.make_opponent takes (written out: importing it would load numpy here).
-OPPONENT_NAMES = "random|easy|medium|hard|mcts|mcts:N"
+OPPONENT_NAMES = "random|easy|medium|hard|mcts|mcts:N|hard@REV"
 GOLDEN_DIR = Path(__file__).resolve().parent.parent / "tests" / "golden"
 
 # What each command needs beyond a plain install, and the extra that brings it
@@ -333,7 +333,7 @@ def _add_training_commands(sub) -> None:
         nargs="*",
         default=None,
         help=f"any players ({OPPONENT_NAMES}, a policy file), the first rated 0 "
-        "(default: random easy medium hard), e.g. random medium hard mcts:2000",
+        "(default: random easy medium hard), e.g. random medium hard hard@HEAD~5 mcts:2000",
     )
     p.add_argument("--games", type=positive_int, default=100, help="games per pair (each way round with more players)")
     p.add_argument("--seed", type=nonnegative_int, default=0)

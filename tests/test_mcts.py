@@ -1,9 +1,14 @@
 """The ladder's references beyond medium: the generic Monte-Carlo tree search opponent (policies/mcts.py): names,
-determinism, legality, hidden cards, tactics, strength."""
+determinism, legality, hidden cards, tactics, strength; and past hards (``hard@REV``)."""
+
+import re
+import shutil
+import subprocess
 
 import numpy as np
 import pytest
 
+import policies
 from envs.core.match import play_game, play_series
 from envs.core.opponents import make_opponent
 from envs.registry import GAMES, make_raw
@@ -211,3 +216,62 @@ def test_beats_random_clearly_at_a_small_budget():
     """Swival, where a careless player draws: measured 19 wins and a draw in these 20 games (18 at 50 simulations)."""
     result = play_series("swival", ["mcts:100", "random"], 20, seed=0)
     assert result.wins[0] >= 18, (result.wins, result.draws, result.losses)
+
+
+# -- the ladder's other references: past hards -----------------------------------------
+
+
+def _in_a_git_checkout():
+    if shutil.which("git") is None:
+        return False
+    done = subprocess.run(["git", "-C", str(policies.POLICY_DIR), "rev-parse"], capture_output=True, check=False)
+    return done.returncode == 0
+
+
+needs_git = pytest.mark.skipif(not _in_a_git_checkout(), reason="past hards are read from git history")
+
+
+@needs_git
+def test_a_past_hard_is_the_file_git_held_then():
+    now = make_opponent("swahili", "hard", num_players=2)
+    past = make_opponent("swahili", "hard@HEAD", num_players=2)
+    env = make_raw("swahili", num_players=2)
+    env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    for _ in range(12):
+        obs = env.observe(env.agent_selection)
+        assert np.array_equal(
+            now.probabilities(obs["observation"], obs["action_mask"]),
+            past.probabilities(obs["observation"], obs["action_mask"]),
+        )
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+
+
+@needs_git
+@pytest.mark.parametrize(
+    "rev,named",
+    [
+        ("877491f", "git has no policies/swahili_hard.npz at revision '877491f'"),  # the first commit: no policies
+        ("nosuchrev", "git has no policies/swahili_hard.npz at revision 'nosuchrev'"),
+        ("", "give a git revision after '@'"),
+        ("--output=x", "give a git revision after '@'"),
+    ],
+)
+def test_a_past_hard_that_git_does_not_have_is_named(rev, named):
+    with pytest.raises(ValueError, match=re.escape(named)):
+        make_opponent("swahili", f"hard@{rev}", num_players=2)
+
+
+@needs_git
+def test_the_ladder_takes_mcts_past_hards_and_policy_files(tmp_path):
+    from policies.ladder import ladder
+
+    old = tmp_path / "old.npz"
+    old.write_bytes(
+        subprocess.run(
+            ["git", "-C", str(policies.POLICY_DIR), "show", "HEAD:./swahili_hard.npz"], capture_output=True, check=True
+        ).stdout
+    )
+    entrants = ["random", "mcts:10", "hard@HEAD", str(old)]
+    result = ladder("swahili", entrants, games=2, seed=0)
+    assert list(result["elo"]) == entrants and len(result["pairs"]) == 6

@@ -12,7 +12,9 @@ An opponent is any object with
 Built-in names: ``"random"``, ``"easy"``, ``"medium"`` (each game's
 ``bots.py``), ``"hard"`` (the shipped policy in ``policies/``) and ``"mcts"`` /
 ``"mcts:N"`` (a generic Monte-Carlo tree search with N simulations a move, the
-same for every game: ``policies/mcts.py``). A path to a policy file also works.
+same for every game: ``policies/mcts.py``). ``"hard@REV"`` is the hard policy
+file as git revision REV held it (a past hard, :func:`policies.past_hard_file`).
+A path to a policy file also works.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 DIFFICULTIES = ("random", "easy", "medium", "hard")
-REFERENCE_NAMES = ("mcts", "mcts:N")  # the generic search (N simulations a move)
+REFERENCE_NAMES = ("mcts", "mcts:N", "hard@REV")  # the generic search (N simulations a move); a past hard
 
 
 class OpponentError(RuntimeError):
@@ -82,7 +84,7 @@ def make_opponent(game: str, spec: Any, seed: int | None = None, trusted: bool =
         bots = importlib.import_module(entry(game).bots_module)
         rules = game_module(game).raw_env.game_cls(**game_params)
         return bots.BOTS[name](rules, seed=seed)
-    if name == "hard" or name.endswith((".npz", ".zip")):
+    if name == "hard" or name.startswith("hard@") or name.endswith((".npz", ".zip")):
         from policies import load  # lazy: policies sits above envs
 
         return load(game, name, seed=seed, trusted=trusted, **game_params)
