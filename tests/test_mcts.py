@@ -275,3 +275,18 @@ def test_the_ladder_takes_mcts_past_hards_and_policy_files(tmp_path):
     entrants = ["random", "mcts:10", "hard@HEAD", str(old)]
     result = ladder("swahili", entrants, games=2, seed=0)
     assert list(result["elo"]) == entrants and len(result["pairs"]) == 6
+
+
+# -- the command ---------------------------------------------------------------------------
+
+
+def test_swgym_eval_and_ladder_take_the_names(tmp_path, capsys):
+    from scripts.cli import main
+
+    main(["eval", "swival", "mcts", "medium", "--games", "2"])
+    table = capsys.readouterr().out
+    assert "mcts " in table and "medium" in table
+    main(["ladder", "swival", "--entrants", "random", "mcts:20", "--games", "2", "--out", str(tmp_path)])
+    assert "mcts:20" in capsys.readouterr().out and (tmp_path / "swival_ladder.json").exists()
+    with pytest.raises(SystemExit, match="'mcts:1.5'"):
+        main(["eval", "swival", "mcts:1.5", "medium", "--games", "2"])
