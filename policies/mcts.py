@@ -46,8 +46,9 @@ import numpy as np
 from envs.core.bots import Bot
 from envs.core.game import Game
 
-# Simulations of "mcts": with playout_plies 100, a move of the slowest game (Squeeze, then Twirls) takes under
-# about 1 s on the reference machine (results/2026-11-mcts-reference.md).
+# "mcts": 300 simulations with play-outs cut at 150 plies keep a move of the slowest game (Squeeze, then Twirls)
+# under about 1 s on this machine; the exploration constant applies to results scaled to [0, 1]
+# (results/2026-11-mcts-reference.md).
 DEFAULT_SIMULATIONS = 300
 DEFAULT_PLAYOUT_PLIES = 150
 DEFAULT_EXPLORATION = 0.5
