@@ -2,7 +2,9 @@
 
 ``policies.load("swival", "hard")`` returns the opponent behind
 ``policies/swival_hard.npz`` (with its play-time search; ``"network"``: the
-same network alone, greedy); a path to any ``.npz`` policy file works too,
+same network alone, greedy); ``"hard@REV"`` the one that file held at git
+revision REV (a past hard, for ladders; needs git and a git checkout of this
+project); a path to any ``.npz`` policy file works too,
 and an SB3 MaskablePPO ``.zip`` model (its weights read without unpickling,
 played with numpy; reading them needs torch). ``trusted=True`` loads a
 ``.zip`` with SB3's own loader instead, which can run code stored in the file.
@@ -10,9 +12,12 @@ played with numpy; reading them needs torch). ``trusted=True`` loads a
 
 from __future__ import annotations
 
+import subprocess
+import tempfile
 from pathlib import Path
 from typing import Any
 
+from policies.mcts import make_mcts
 from policies.numpy_policy import NumpyPolicy, PolicyFileError
 
 POLICY_DIR = Path(__file__).resolve().parent
@@ -40,12 +45,17 @@ def load(
 
     ``"hard"``: the shipped policy with its play-time search; ``"network"``: the
     shipped network alone (the moves it rates best, or sampled at
-    ``temperature``), no search; otherwise a policy file path.
+    ``temperature``), no search; ``"hard@REV"``: the hard policy file as git
+    revision REV held it; otherwise a policy file path.
 
     Loading never runs code from the file unless ``trusted`` is True: an SB3
     ``.zip`` is then loaded by SB3 itself (unpickled), which some models need
     (custom networks); without it, its plain MLP weights are read as data.
     """
+    if name.startswith(PAST_PREFIX):
+        with tempfile.TemporaryDirectory() as folder:  # the file is read whole on load, then removed
+            path = past_hard_file(game, name[len(PAST_PREFIX) :], Path(folder), **params)
+            return load(game, str(path), seed=seed, temperature=temperature, **params)
     if name in ("hard", "network"):
         path = shipped_path(game, **params)
         if not path.exists():
@@ -82,6 +92,41 @@ def load(
     return policy
 
 
+PAST_PREFIX = "hard@"
+
+
+def past_hard_file(game: str, rev: str, folder: Path, **params: Any) -> Path:
+    """The hard policy file of ``game`` (rule ``params``) as git revision ``rev`` held it, written into ``folder``.
+
+    A past hard opponent is named ``hard@REV`` (a commit, tag or e.g. ``HEAD~3``) wherever an opponent name is
+    taken, so a ladder can show a new hard above the old ones. Without git or a git checkout, give the old file's
+    path instead (``git show REV:policies/<file> > old.npz``). A ``ValueError`` names what is wrong.
+    """
+    from envs.registry import policy_file
+
+    name = policy_file(game, **params)
+    if not rev or rev.startswith("-") or any(c.isspace() for c in rev):
+        raise ValueError(f"{PAST_PREFIX}{rev}: give a git revision after '@' (a commit, tag or HEAD~N)")
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(POLICY_DIR), "show", f"{rev}:./{name}"], capture_output=True, check=False, timeout=60
+        )
+    except FileNotFoundError:
+        raise ValueError(
+            f"{PAST_PREFIX}{rev} needs git, which is not installed; give the old file's path instead"
+        ) from None
+    if done.returncode != 0:
+        why = done.stderr.decode(errors="replace").strip().splitlines()
+        raise ValueError(
+            f"{PAST_PREFIX}{rev}: git has no policies/{name} at revision {rev!r} "
+            f"({why[-1] if why else 'git failed'}); past hards need a git checkout of swgym, "
+            f"else give the old file's path (git show REV:policies/{name} > old.npz)"
+        )
+    path = Path(folder) / f"{PAST_PREFIX}{rev.replace('/', '_')}_{name}"
+    path.write_bytes(done.stdout)
+    return path
+
+
 SEARCH_KINDS = ("alphabeta", "rollouts")
 
 
@@ -109,4 +154,4 @@ def _with_search(
     raise PolicyFileError(f"policy file {path}: unknown search kind {kind!r}; known: {', '.join(SEARCH_KINDS)}")
 
 
-__all__ = ["NumpyPolicy", "PolicyFileError", "load", "shipped_path"]
+__all__ = ["NumpyPolicy", "PolicyFileError", "load", "make_mcts", "past_hard_file", "shipped_path"]

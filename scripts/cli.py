@@ -17,6 +17,8 @@ for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"):
     os.environ.setdefault(_variable, "1")
 
 MAX_SEATS = 6
+# The opponent names envs.core.opponents.make_opponent takes (written out: importing it would load numpy here).
+OPPONENT_NAMES = "random|easy|medium|hard|network|mcts|mcts:N|hard@REV"
 GOLDEN_DIR = Path(__file__).resolve().parent.parent / "tests" / "golden"
 
 # What each command needs beyond a plain install, and the extra that brings it
@@ -248,7 +250,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("watch", help="watch computer players: a window, text, or a GIF")
     p.add_argument("game")
     for i in range(MAX_SEATS):
-        p.add_argument(f"--p{i}", default=None, help=f"player_{i}: random|easy|medium|hard|network or a policy file")
+        p.add_argument(f"--p{i}", default=None, help=f"player_{i}: {OPPONENT_NAMES} or a policy file")
     p.add_argument("--others", default="random", help="players for seats not given (default random)")
     p.add_argument("--gif", type=output_file, default=None, help="write the episode to this GIF instead of a window")
     p.add_argument("--fps", type=positive_float, default=2.0, help="frames a second (above 0)")
@@ -260,7 +262,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("play", help="play against the computer: a window, or the terminal")
     p.add_argument("game")
-    p.add_argument("--vs", default="medium", help="random|easy|medium|hard|network or a policy file")
+    p.add_argument("--vs", default="medium", help=f"{OPPONENT_NAMES} or a policy file")
     p.add_argument("--seat", type=nonnegative_int, default=0, help="your seat (0 moves first)")
     p.add_argument(
         "--think",
@@ -294,7 +296,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("eval", help="a seeded series between players, seats rotated: W/D/L with 95%% CI")
     p.add_argument("game")
-    p.add_argument("players", nargs="+", help="one per seat: random|easy|medium|hard|network or a policy file")
+    p.add_argument("players", nargs="+", help=f"one per seat: {OPPONENT_NAMES} or a policy file")
     p.add_argument("--games", type=positive_int, default=400)
     p.add_argument("--jobs", type=positive_int, default=1, help="processes to play the series in (same result as 1)")
     p.add_argument("--json", type=output_file, default=None, help="also save the table as JSON")
@@ -326,7 +328,13 @@ def _add_training_commands(sub) -> None:
         "ladder", help="Elo ladder random < easy < medium < hard from round-robin series (needs the train extra)"
     )
     p.add_argument("game")
-    p.add_argument("--entrants", nargs="*", default=None)
+    p.add_argument(
+        "--entrants",
+        nargs="*",
+        default=None,
+        help=f"any players ({OPPONENT_NAMES}, a policy file), the first rated 0 "
+        "(default: random easy medium hard), e.g. random medium hard hard@HEAD~5 mcts:2000",
+    )
     p.add_argument("--games", type=positive_int, default=100, help="games per pair (each way round with more players)")
     p.add_argument("--seed", type=nonnegative_int, default=0)
     p.add_argument("--out", default="results")

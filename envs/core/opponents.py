@@ -11,8 +11,12 @@ An opponent is any object with
 
 Built-in names: ``"random"``, ``"easy"``, ``"medium"`` (each game's
 ``bots.py``), ``"hard"`` (the shipped policy in ``policies/``, with its
-play-time search) and ``"network"`` (hard's network alone: greedy, no search,
-the yardstick of what training learned). A path to a policy file also works.
+play-time search), ``"network"`` (hard's network alone: greedy, no search, the
+yardstick of what training learned) and ``"mcts"`` / ``"mcts:N"`` (a generic
+Monte-Carlo tree search with N simulations a move, the same for every game:
+``policies/mcts.py``). ``"hard@REV"`` is the hard policy file as git revision
+REV held it (a past hard, :func:`policies.past_hard_file`). A path to a policy
+file also works.
 """
 
 from __future__ import annotations
@@ -24,7 +28,12 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 DIFFICULTIES = ("random", "easy", "medium", "hard")
-NAMES = (*DIFFICULTIES, "network")  # every built-in name: the difficulties and hard's bare network
+REFERENCE_NAMES = (
+    "network",
+    "mcts",
+    "mcts:N",
+    "hard@REV",
+)  # hard's bare network; the generic search (N simulations a move); a past hard
 
 
 class OpponentError(RuntimeError):
@@ -70,7 +79,7 @@ def make_opponent(game: str, spec: Any, seed: int | None = None, trusted: bool =
         if isinstance(spec, Opponent) or hasattr(spec, "act"):
             return spec
         raise TypeError(
-            f"opponent must be a name {NAMES}, a policy file path, or an object "
+            f"opponent must be a name {DIFFICULTIES + REFERENCE_NAMES}, a policy file path, or an object "
             f"with act(observation, action_mask, state=None); got {spec!r}"
         )
     name = str(spec)
@@ -82,11 +91,15 @@ def make_opponent(game: str, spec: Any, seed: int | None = None, trusted: bool =
         bots = importlib.import_module(entry(game).bots_module)
         rules = game_module(game).raw_env.game_cls(**game_params)
         return bots.BOTS[name](rules, seed=seed)
-    if name in ("hard", "network") or name.endswith((".npz", ".zip")):
+    if name in ("hard", "network") or name.startswith("hard@") or name.endswith((".npz", ".zip")):
         from policies import load  # lazy: policies sits above envs
 
         return load(game, name, seed=seed, trusted=trusted, **game_params)
+    if name == "mcts" or name.startswith("mcts:"):
+        from policies import make_mcts  # lazy, as above; it checks N
+
+        return make_mcts(game, name, seed=seed, **game_params)
     raise ValueError(
-        f"unknown opponent {name!r} for {game}: use one of {', '.join(NAMES)} "
+        f"unknown opponent {name!r} for {game}: use one of {', '.join(DIFFICULTIES + REFERENCE_NAMES)} "
         "or the path of a policy file (.npz or SB3 .zip)"
     )
