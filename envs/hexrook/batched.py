@@ -32,7 +32,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from envs.core.batched import BatchedGame, Engine, randint
+from envs.core.batched import BatchedGame, Engine, next_u64, randint
 from envs.hexrook.board import (
     BEAD,
     EMPTY,
@@ -41,11 +41,13 @@ from envs.hexrook.board import (
     PHASE_COLOUR,
     PHASE_PLAY,
     PHASE_SETUP,
+    ROOK_VALUE,
     ROOKS_PER_COLOUR,
     SETUPS,
     HexRookGame,
     HexState,
 )
+from envs.hexrook.bots import THREAT_CAP, THREAT_WEIGHT, WIN, MediumBot
 from envs.hexrook.env import HexRookEnv
 
 LEAP, CUSTODY = 0, 1  # the capture rules: Swish's leap, Squeeze's custody
@@ -482,6 +484,227 @@ def observe(
             row[x + 12] = (NUM_BEADS - beads) / NUM_BEADS
 
 
+# -- the medium bot in the play phase (envs/hexrook/bots.py MediumBot, move for move) -------------------
+# its constants, as the kernel's ``weights`` argument (passed at call time, so no cached kernel keeps old values)
+W_WIN, W_THREAT, W_THREAT_CAP, W_ROOK = range(4)
+
+
+@njit(cache=True)
+def _best_take(game, b, rooks, nr, own, enemy, beads_needed, enemy_rooks, rays, raylen, span, weights, scratch):
+    """(value of the best capture, has any move) for the ``nr`` rooks of ``own`` on ``b``: WIN if one wins at
+    once; :func:`envs.hexrook.bots.best_take`. ``scratch``: (row, moves, capt) buffers."""
+    row, moves, capt = scratch
+    best = 0.0
+    any_move = False
+    for r in range(nr):
+        cell = rooks[r]
+        m = _rook_moves(game, b, cell, enemy, rays, raylen, span, row, moves, 0, True)
+        if m:
+            any_move = True
+        for j in range(m):
+            a = moves[j]
+            t = _captures(game, b, cell, a // span % 6, a % span + 1, own, enemy, rays, raylen, capt)
+            if t == 0:
+                continue
+            beads = 0
+            for x in range(t):
+                beads += b[capt[x]] == BEAD
+            if beads >= beads_needed or t - beads >= enemy_rooks:
+                return weights[W_WIN], True
+            value = beads + weights[W_ROOK] * (t - beads)
+            if value > best:
+                best = value
+    return best, any_move
+
+
+@njit(cache=True)
+def medium_kernel(
+    boards,
+    weights,
+    actions,
+    listed,
+    scores,
+    counts,
+    to_move,
+    over,
+    rng,
+    board,
+    rooks,
+    nrooks,
+    phase,
+    colour,
+    stores,
+    plies,
+    first_mover,
+    winner,
+    path,
+    npath,
+    capt,
+    ncapt,
+    moves,
+    nmoves,
+    params,
+    rays,
+    raylen,
+    edge,
+    edge_cells,
+    inner_cells,
+    fixed,
+):
+    """Medium's move on each board ``boards[k]`` in the play phase: ``listed[k, :counts[k]]`` its moves (the
+    legal order), ``scores[k]`` their scores as :meth:`envs.hexrook.bots.MediumBot.scored_moves` gives them,
+    ``actions[k]`` one of the best, ties drawn from the board's stream. Boards over or in another phase:
+    ``actions[k] = -1``, ``counts[k] = 0``. ``weights``: the bot's constants (``W_*``)."""
+    game, n, span = params[P_GAME], params[P_CELLS], params[P_SPAN]
+    target, max_plies = params[P_BEADS_TO_WIN], params[P_MAX_PLIES]
+    win, rook_value = weights[W_WIN], weights[W_ROOK]
+    threat_weight, threat_cap = weights[W_THREAT], weights[W_THREAT_CAP]
+    scratch = (
+        np.zeros(n * 6 * span, dtype=np.bool_),
+        np.empty(listed.shape[1], dtype=np.int16),
+        np.empty(MAX_CAPTURES, dtype=np.int16),
+    )
+    row = scratch[0]
+    taken = np.empty(MAX_CAPTURES, dtype=np.int16)
+    after = np.empty(n, dtype=np.int8)
+    mine = np.empty(ROOKS_PER_COLOUR, dtype=np.int16)
+    theirs = np.empty(ROOKS_PER_COLOUR, dtype=np.int16)
+    for k in range(boards.shape[0]):
+        i = boards[k]
+        actions[k] = -1
+        counts[k] = 0
+        if over[i] or phase[i] != PHASE_PLAY:
+            continue
+        me = to_move[i]
+        col = colour[i, me]
+        own, enemy = col + 1, 2 - col
+        b = board[i]
+        need_me, need_them = target - stores[i, me], target - stores[i, 1 - me]
+        last_ply = plies[i] + 1 >= max_plies
+        my_rooks, their_rooks = rooks[i, col], rooks[i, 1 - col]
+        n_mine, n_theirs = nrooks[i, col], nrooks[i, 1 - col]
+        m = 0
+        for r in range(n_mine):
+            m += _rook_moves(game, b, my_rooks[r], enemy, rays, raylen, span, row, listed[k], m, True)
+        counts[k] = m
+        best = -np.inf
+        ties = 0
+        for j in range(m):
+            a = listed[k, j]
+            cell, d, dist = a // span // 6, a // span % 6, a % span + 1
+            t = _captures(game, b, cell, d, dist, own, enemy, rays, raylen, taken)
+            beads = 0
+            for x in range(t):
+                beads += b[taken[x]] == BEAD
+            rks = t - beads
+            if beads >= need_me:
+                score = win
+            else:
+                value = beads + rook_value * rks
+                if last_ply:
+                    score = value
+                else:
+                    land = rays[cell, d, dist - 1]
+                    after[:] = b
+                    after[cell] = EMPTY
+                    after[land] = own
+                    for x in range(t):
+                        after[taken[x]] = EMPTY
+                    nt = 0
+                    for r in range(n_theirs):
+                        c = their_rooks[r]
+                        kept = True
+                        for x in range(t):
+                            if taken[x] == c:
+                                kept = False
+                        if kept:
+                            theirs[nt] = c
+                            nt += 1
+                    for r in range(n_mine):
+                        mine[r] = land if my_rooks[r] == cell else my_rooks[r]
+                    reply, they_move = _best_take(
+                        game, after, theirs, nt, enemy, own, need_them, n_mine, rays, raylen, span, weights, scratch
+                    )
+                    if not they_move:
+                        score = win
+                    elif reply >= win:
+                        score = -win + value
+                    else:
+                        threat, _ = _best_take(
+                            game,
+                            after,
+                            mine,
+                            n_mine,
+                            own,
+                            enemy,
+                            need_me - beads,
+                            nt,
+                            rays,
+                            raylen,
+                            span,
+                            weights,
+                            scratch,
+                        )
+                        score = value - reply + threat_weight * min(threat, threat_cap)
+            scores[k, j] = score
+            if score > best:
+                best, ties = score, 1
+            elif score == best:
+                ties += 1
+        if m == 0:
+            continue
+        pick = randint(rng, i, ties)
+        for j in range(m):
+            if scores[k, j] == best:
+                if pick == 0:
+                    actions[k] = listed[k, j]
+                    break
+                pick -= 1
+
+
+def medium_weights() -> np.ndarray:
+    """The medium bot's constants in the kernel's order (``W_*``), read from :mod:`envs.hexrook.bots`."""
+    weights = np.empty(4, dtype=np.float64)
+    weights[W_WIN], weights[W_THREAT], weights[W_THREAT_CAP] = WIN, THREAT_WEIGHT, THREAT_CAP
+    weights[W_ROOK] = ROOK_VALUE
+    return weights
+
+
+def medium_scores(batch: BatchedGame, boards: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(actions, moves, scores, counts) of :func:`medium_kernel` on ``boards``: board ``boards[k]``'s moves
+    ``moves[k, :counts[k]]`` with medium's scores, and its pick (-1 outside the play phase)."""
+    boards = np.asarray(boards, dtype=np.int64)
+    width = batch.arrays["moves"].shape[1]
+    actions = np.empty(boards.size, dtype=np.int64)
+    listed = np.empty((boards.size, width), dtype=np.int16)
+    scores = np.empty((boards.size, width), dtype=np.float64)
+    counts = np.empty(boards.size, dtype=np.int64)
+    medium_kernel(boards, medium_weights(), actions, listed, scores, counts, *batch.state)
+    return actions, listed, scores, counts
+
+
+def medium_actions(batch: BatchedGame, boards: np.ndarray) -> np.ndarray:
+    """The medium bot's move on each of ``boards`` (unfinished, any phase), for all of them in one call.
+
+    The play phase in :func:`medium_kernel`; the set-up and the choices (once a
+    game) by :class:`envs.hexrook.bots.MediumBot` on the board's rules state,
+    seeded from the board's stream. Ties are drawn from the boards' streams,
+    so the moves follow from the batch's seed.
+    """
+    actions, _, _, _ = medium_scores(batch, boards)
+    rest = np.flatnonzero(actions < 0)
+    if rest.size:
+        bot = MediumBot(batch.engine.rules)
+        mask = batch.legal_mask()
+        for k in rest.tolist():
+            i = int(boards[k])
+            if batch.over[i]:
+                continue
+            bot.reset(int(next_u64(batch.rng, i)))
+            actions[k] = bot.choose(batch.board_state(i), mask[i])
+    return actions
+
+
 # -- one board and the rules' state ---------------------------------------------------------
 def to_rules(batch: BatchedGame, i: int) -> HexState:
     """Board ``i`` as the rules' :class:`HexState`."""
@@ -611,7 +834,21 @@ def engine_for(rules: HexRookGame, capture: int) -> Engine:
         params=dict(rules.params),
         consts=consts,
         legal_list=("moves", "nmoves"),
+        bots={"medium": medium_actions},
     )
 
 
-__all__ = ["CUSTODY", "LEAP", "engine_for", "from_rules", "legal", "observe", "reset", "step", "to_rules"]
+__all__ = [
+    "CUSTODY",
+    "LEAP",
+    "engine_for",
+    "from_rules",
+    "legal",
+    "medium_actions",
+    "medium_kernel",
+    "medium_scores",
+    "observe",
+    "reset",
+    "step",
+    "to_rules",
+]
