@@ -8,7 +8,7 @@ import pytest
 import envs
 from envs.core.vector import EngineBot
 from envs.hexrook.batched import medium_actions, medium_scores
-from envs.hexrook.board import PHASE_CHOICE, PHASE_COLOUR, PHASE_PLAY
+from envs.hexrook.board import PHASE_CHOICE, PHASE_COLOUR, PHASE_PLAY, PHASE_SETUP
 from envs.hexrook.bots import WIN, EasyBot, MediumBot
 from envs.squeeze.rules import SqueezeGame
 from envs.swish.rules import SwishGame
@@ -19,13 +19,14 @@ GAMES = ("swish", "squeeze")
 RANDOM, EASY, MEDIUM = range(3)
 # (game, rules, seed, branches of medium's score the games must meet): set-ups, board sizes, short targets
 # (wins at once), short games (the last-ply rule)
+DEFAULT = {"allows a win", "threat"}  # 150 positions of the default rules may hold no win at once
 PLAY = {"win", "allows a win", "threat"}
 SHORT = {"last ply", "threat"}
 VARIANTS = [
-    ("swish", {}, 0, PLAY),
-    ("swish", {}, 1, PLAY),
-    ("squeeze", {}, 0, PLAY),
-    ("squeeze", {}, 1, PLAY),
+    ("swish", {}, 0, DEFAULT),
+    ("swish", {}, 1, DEFAULT),
+    ("squeeze", {}, 0, DEFAULT),
+    ("squeeze", {}, 1, DEFAULT),
     ("swish", {"setup": "fixed", "max_plies": 12}, 2, SHORT),
     ("squeeze", {"setup": "fixed", "max_plies": 12}, 3, SHORT),
     ("swish", {"setup": "marquisian", "radius": 3, "beads_to_win": 3}, 4, PLAY),
@@ -41,36 +42,35 @@ def best_of(actions, scores):
 
 
 def check_scores(batch, bot, boards, kinds):
-    """The kernel's moves and scores on ``boards`` against MediumBot's; returns the positions compared and adds
-    to ``kinds`` the branches of medium's score met (a win at once, a move that allows a win, a threat, the
-    last ply)."""
+    """The kernel's scored actions on ``boards`` against MediumBot's (rook moves: ``scored_moves``; the choices:
+    the scores ``choose`` weighs them by) and its pick among the best; adds to ``kinds`` the branches of
+    medium's score met (a win at once, a move that allows a win, a threat, the last ply, a choice); returns the
+    rook-move positions compared."""
     actions, listed, scores, counts = medium_scores(batch, boards)
     max_plies = bot.game.params["max_plies"]
+    mask = batch.legal_mask()
     compared = 0
     for k, i in enumerate(boards.tolist()):
         state = batch.board_state(i)
-        if state.phase != PHASE_PLAY:
-            assert counts[k] == 0
+        if state.phase == PHASE_SETUP:  # uniform over the legal placements, as medium's
+            assert counts[k] == 0 and mask[i, actions[k]]
             continue
-        expected_actions, expected_scores = bot.scored_moves(state)
-        assert listed[k, : counts[k]].tolist() == expected_actions, f"board {i}: the moves differ"
+        if state.phase == PHASE_PLAY:
+            expected_actions, expected_scores = bot.scored_moves(state)
+        else:
+            bot.choose(state, mask[i])
+            expected_actions, expected_scores = list(bot.last_scores), list(bot.last_scores.values())
+            kinds.add("choice")
+        assert listed[k, : counts[k]].tolist() == expected_actions, f"board {i}: the actions differ"
         np.testing.assert_allclose(scores[k, : counts[k]], expected_scores, rtol=0, atol=1e-9, err_msg=f"board {i}")
         assert actions[k] in best_of(expected_actions, expected_scores), f"board {i}: not one of medium's best"
-        compared += 1
+        compared += state.phase == PHASE_PLAY
         s = scores[k, : counts[k]]
         kinds.update({"win"} if (s == WIN).any() else ())
         kinds.update({"allows a win"} if (s < -WIN / 2).any() else ())
         kinds.update({"threat"} if (s % 1 != 0).any() else ())
-        kinds.update({"last ply"} if state.plies + 1 == max_plies else ())
+        kinds.update({"last ply"} if state.phase == PHASE_PLAY and state.plies + 1 == max_plies else ())
     return compared
-
-
-def check_choice(batch, bot, i, action):
-    """``action`` on the choice-phase board ``i`` is one of MediumBot's best-scored choices."""
-    state = batch.board_state(i)
-    bot.choose(state, batch.legal_mask()[i])
-    scores = bot.last_scores
-    assert action in best_of(list(scores), list(scores.values())), (i, action, scores)
 
 
 @pytest.mark.parametrize(("name", "rules", "seed", "branches"), VARIANTS, ids=str)
@@ -83,7 +83,7 @@ def test_kernel_scores_every_move_as_medium_does(name, rules, seed, branches):
     game = batch.engine.rules
     bot, easy = MediumBot(game, seed=seed), EasyBot(game, seed=seed)
     players = np.array([[i % 3, i // 3 % 3] for i in range(num_boards)])
-    compared = choices = 0
+    compared = 0
     seen, kinds = set(), set()
     while compared < 150:
         batch.reset_done()
@@ -94,14 +94,10 @@ def test_kernel_scores_every_move_as_medium_does(name, rules, seed, branches):
         actions = np.full(num_boards, -1, dtype=np.int64)
         for k, i in enumerate(live.tolist()):
             who = players[i, batch.to_move[i]]
-            state = batch.board_state(i)
-            if state.phase in (PHASE_CHOICE, PHASE_COLOUR):
-                check_choice(batch, bot, i, int(mediums[k]))
-                choices += 1
-            actions[i] = (randoms[i], easy.act(None, mask[i], state), mediums[k])[who]
+            actions[i] = (randoms[i], easy.act(None, mask[i], batch.board_state(i)), mediums[k])[who]
             seen.add(who)
         batch.step(actions)
-    assert choices >= num_boards and seen == {RANDOM, EASY, MEDIUM} and kinds >= branches
+    assert seen == {RANDOM, EASY, MEDIUM} and kinds >= branches | {"choice"}
 
 
 def position(name, white, black, beads, stores, plies=10, **rules):
@@ -144,9 +140,7 @@ def test_hand_built_positions(what, name, white, black, beads, stores, plies, ru
         batch.rng[:] = seed
         (action,) = medium_actions(batch, np.array([0]))
         assert game.action_name(state, int(action)) in expected, what
-    _, scores = MediumBot(game).scored_moves(state)  # the hand-built expectation is MediumBot's too
     assert {game.action_name(state, a) for a in best_of(*MediumBot(game).scored_moves(state))} == expected
-    assert max(scores) in (WIN, 0.0, 1.0)
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -184,3 +178,26 @@ def test_pool_plays_medium_through_the_engine(name):
         return np.stack(trace)
 
     assert (run() == run()).all()
+
+
+@pytest.mark.parametrize(
+    ("what", "phase", "expected"),
+    [
+        ("player_1 takes white: black, boxed in, moves first and loses", PHASE_CHOICE, {"white"}),
+        ("after 'move first' player_0 takes white: boxed-in black moves first", PHASE_COLOUR, {"white"}),
+    ],
+)
+def test_hand_built_choices(what, phase, expected):
+    """Squeeze, black's three rooks boxed in by beads in the corners: the side to move first with black loses."""
+    batch = envs.make_batched("squeeze", 1, seed=0)
+    game = batch.engine.rules
+    boxes = ["a2", "b1", "b2", "a4", "b6", "b5", "i2", "h1", "h2"]
+    state = game.state_from(["e1", "e9", "i5"], ["a1", "a5", "i1"], boxes)
+    if phase == PHASE_COLOUR:
+        game.apply(state, game.choice_base, None)  # "move first"
+    assert state.phase == phase
+    batch.set_board(0, state)
+    for seed in range(4):
+        batch.rng[:] = seed
+        (action,) = medium_actions(batch, np.array([0]))
+        assert game.action_name(state, int(action)) in expected, what

@@ -32,7 +32,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from envs.core.batched import BatchedGame, Engine, next_u64, randint
+from envs.core.batched import BatchedGame, Engine, randint
 from envs.hexrook.board import (
     BEAD,
     EMPTY,
@@ -47,7 +47,7 @@ from envs.hexrook.board import (
     HexRookGame,
     HexState,
 )
-from envs.hexrook.bots import THREAT_CAP, THREAT_WEIGHT, WIN, MediumBot
+from envs.hexrook.bots import THREAT_CAP, THREAT_WEIGHT, WIN
 from envs.hexrook.env import HexRookEnv
 
 LEAP, CUSTODY = 0, 1  # the capture rules: Swish's leap, Squeeze's custody
@@ -484,16 +484,16 @@ def observe(
             row[x + 12] = (NUM_BEADS - beads) / NUM_BEADS
 
 
-# -- the medium bot in the play phase (envs/hexrook/bots.py MediumBot, move for move) -------------------
+# -- the medium bot (envs/hexrook/bots.py MediumBot, move for move) -------------------------------------
 # its constants, as the kernel's ``weights`` argument (passed at call time, so no cached kernel keeps old values)
 W_WIN, W_THREAT, W_THREAT_CAP, W_ROOK = range(4)
 
 
 @njit(cache=True)
-def _best_take(game, b, rooks, nr, own, enemy, beads_needed, enemy_rooks, rays, raylen, span, weights, scratch):
-    """(value of the best capture, has any move) for the ``nr`` rooks of ``own`` on ``b``: WIN if one wins at
-    once; :func:`envs.hexrook.bots.best_take`. ``scratch``: (row, moves, capt) buffers."""
-    row, moves, capt = scratch
+def _best_take(game, b, rooks, nr, own, enemy, beads_needed, enemy_rooks, rays, raylen, span, weights, work):
+    """(value of the best capture, has any move) for the ``nr`` rooks of ``own`` on ``b``, WIN if one wins at
+    once: :func:`envs.hexrook.bots.best_take`. ``work``: the kernel's scratch buffers."""
+    row, moves, capt = work[0], work[1], work[2]
     best = 0.0
     any_move = False
     for r in range(nr):
@@ -515,6 +515,95 @@ def _best_take(game, b, rooks, nr, own, enemy, beads_needed, enemy_rooks, rays, 
             if value > best:
                 best = value
     return best, any_move
+
+
+@njit(cache=True)
+def _move_score(game, b, a, rooks, nrooks, col, need_me, need_them, last_ply, rays, raylen, span, weights, work):
+    """Medium's score of the move ``a`` of colour ``col`` on ``b`` (one entry of ``MediumBot.scored_moves``)."""
+    taken, after, mine, theirs = work[3], work[4], work[5], work[6]
+    win = weights[W_WIN]
+    own, enemy = col + 1, 2 - col
+    cell, d, dist = a // span // 6, a // span % 6, a % span + 1
+    t = _captures(game, b, cell, d, dist, own, enemy, rays, raylen, taken)
+    beads = 0
+    for x in range(t):
+        beads += b[taken[x]] == BEAD
+    if beads >= need_me:
+        return win
+    value = beads + weights[W_ROOK] * (t - beads)
+    if last_ply:
+        return value
+    land = rays[cell, d, dist - 1]
+    after[:] = b
+    after[cell] = EMPTY
+    after[land] = own
+    for x in range(t):
+        after[taken[x]] = EMPTY
+    n_mine, nt = nrooks[col], 0
+    for r in range(nrooks[1 - col]):
+        c = rooks[1 - col, r]
+        kept = True
+        for x in range(t):
+            kept = kept and taken[x] != c
+        if kept:
+            theirs[nt] = c
+            nt += 1
+    for r in range(n_mine):
+        mine[r] = land if rooks[col, r] == cell else rooks[col, r]
+    reply, they_move = _best_take(
+        game, after, theirs, nt, enemy, own, need_them, n_mine, rays, raylen, span, weights, work
+    )
+    if not they_move:
+        return win
+    if reply >= win:
+        return -win + value
+    threat, _ = _best_take(
+        game, after, mine, n_mine, own, enemy, need_me - beads, nt, rays, raylen, span, weights, work
+    )
+    return value - reply + weights[W_THREAT] * min(threat, weights[W_THREAT_CAP])
+
+
+@njit(cache=True)
+def _scored_moves(
+    game, b, rooks, nrooks, col, need_me, need_them, last_ply, rays, raylen, span, weights, out, scores, work
+):
+    """``MediumBot.scored_moves`` for colour ``col`` to move on ``b``: the moves into ``out``, in the rules'
+    order, their scores into ``scores``; returns how many."""
+    m = 0
+    for r in range(nrooks[col]):
+        m += _rook_moves(game, b, rooks[col, r], 2 - col, rays, raylen, span, work[0], out, m, True)
+    for j in range(m):
+        scores[j] = _move_score(
+            game, b, out[j], rooks, nrooks, col, need_me, need_them, last_ply, rays, raylen, span, weights, work
+        )
+    return m
+
+
+@njit(cache=True)
+def _choice_value(
+    game, b, rooks, nrooks, colour0, first, chooser, me, stores, plies, params, rays, raylen, weights, work
+):
+    """``MediumBot._value`` for seat ``me`` of the position a choice leads to: seat 0 plays ``colour0``, seat
+    ``first`` moves first, ``chooser`` made the choice (the rules' end checks follow it)."""
+    span, target, max_plies = params[P_SPAN], params[P_BEADS_TO_WIN], params[P_MAX_PLIES]
+    win = weights[W_WIN]
+    if stores[chooser] >= target:
+        return win if chooser == me else -win
+    if plies >= max_plies:
+        return 0.0
+    col = colour0 if first == 0 else 1 - colour0
+    if not _has_move(game, b, rooks, nrooks, col, rays, raylen, span, work[0]):
+        return win if 1 - first == me else -win
+    out, scores = work[7], work[8]
+    need_me, need_them = target - stores[first], target - stores[1 - first]
+    m = _scored_moves(
+        game, b, rooks, nrooks, col, need_me, need_them, plies + 1 >= max_plies, rays, raylen, span, weights, out,
+        scores, work,
+    )  # fmt: skip
+    best = scores[0]
+    for j in range(1, m):
+        best = max(best, scores[j])
+    return best if first == me else -best
 
 
 @njit(cache=True)
@@ -551,108 +640,71 @@ def medium_kernel(
     inner_cells,
     fixed,
 ):
-    """Medium's move on each board ``boards[k]`` in the play phase: ``listed[k, :counts[k]]`` its moves (the
-    legal order), ``scores[k]`` their scores as :meth:`envs.hexrook.bots.MediumBot.scored_moves` gives them,
-    ``actions[k]`` one of the best, ties drawn from the board's stream. Boards over or in another phase:
-    ``actions[k] = -1``, ``counts[k] = 0``. ``weights``: the bot's constants (``W_*``)."""
+    """The medium bot's move ``actions[k]`` on each board ``boards[k]`` (-1 on a finished one), as
+    :class:`envs.hexrook.bots.MediumBot` chooses it; ties and set-up placements drawn from the board's stream.
+
+    Rook moves and the choices are scored as MediumBot scores them: ``listed[k, :counts[k]]`` the actions
+    (the rules' order), ``scores[k]`` their scores. A set-up placement is uniform over the legal ones, as
+    medium's is (``counts[k] = 0``; it reads the legal list, so ``legal`` must be fresh). ``weights``: the
+    bot's constants (``W_*``).
+    """
     game, n, span = params[P_GAME], params[P_CELLS], params[P_SPAN]
-    target, max_plies = params[P_BEADS_TO_WIN], params[P_MAX_PLIES]
-    win, rook_value = weights[W_WIN], weights[W_ROOK]
-    threat_weight, threat_cap = weights[W_THREAT], weights[W_THREAT_CAP]
-    scratch = (
-        np.zeros(n * 6 * span, dtype=np.bool_),
-        np.empty(listed.shape[1], dtype=np.int16),
-        np.empty(MAX_CAPTURES, dtype=np.int16),
+    target, max_plies, choice_base = params[P_BEADS_TO_WIN], params[P_MAX_PLIES], params[P_CHOICE_BASE]
+    width = listed.shape[1]
+    work = (
+        np.zeros(n * 6 * span, dtype=np.bool_),  # a mask row _rook_moves writes (never read)
+        np.empty(width, dtype=np.int16),  # the replies' moves
+        np.empty(MAX_CAPTURES, dtype=np.int16),  # a reply's captures
+        np.empty(MAX_CAPTURES, dtype=np.int16),  # a move's captures
+        np.empty(n, dtype=np.int8),  # the board after a move
+        np.empty(ROOKS_PER_COLOUR, dtype=np.int16),  # the mover's rooks after it
+        np.empty(ROOKS_PER_COLOUR, dtype=np.int16),  # the opponent's rooks left
+        np.empty(width, dtype=np.int16),  # a choice's position: its moves
+        np.empty(width, dtype=np.float64),  # ... and their scores
     )
-    row = scratch[0]
-    taken = np.empty(MAX_CAPTURES, dtype=np.int16)
-    after = np.empty(n, dtype=np.int8)
-    mine = np.empty(ROOKS_PER_COLOUR, dtype=np.int16)
-    theirs = np.empty(ROOKS_PER_COLOUR, dtype=np.int16)
     for k in range(boards.shape[0]):
         i = boards[k]
         actions[k] = -1
         counts[k] = 0
-        if over[i] or phase[i] != PHASE_PLAY:
+        if over[i]:
+            continue
+        p = phase[i]
+        if p == PHASE_SETUP:
+            actions[k] = moves[i, randint(rng, i, nmoves[i])]
             continue
         me = to_move[i]
-        col = colour[i, me]
-        own, enemy = col + 1, 2 - col
-        b = board[i]
-        need_me, need_them = target - stores[i, me], target - stores[i, 1 - me]
-        last_ply = plies[i] + 1 >= max_plies
-        my_rooks, their_rooks = rooks[i, col], rooks[i, 1 - col]
-        n_mine, n_theirs = nrooks[i, col], nrooks[i, 1 - col]
         m = 0
-        for r in range(n_mine):
-            m += _rook_moves(game, b, my_rooks[r], enemy, rays, raylen, span, row, listed[k], m, True)
+        if p == PHASE_PLAY:
+            need_me, need_them = target - stores[i, me], target - stores[i, 1 - me]
+            m = _scored_moves(
+                game, board[i], rooks[i], nrooks[i], colour[i, me], need_me, need_them, plies[i] + 1 >= max_plies,
+                rays, raylen, span, weights, listed[k], scores[k], work,
+            )  # fmt: skip
+        else:  # the choices: each valued by the position it leads to, the opponent's colour pick worst for me
+            args = (game, board[i], rooks[i], nrooks[i])
+            rest = (me, stores[i], plies[i], params, rays, raylen, weights, work)
+            if p == PHASE_CHOICE:  # "move first" (player_0 then picks the colours), "white", "black"
+                listed[k, 0] = choice_base
+                scores[k, 0] = min(_choice_value(*args, 0, 1, 0, *rest), _choice_value(*args, 1, 1, 0, *rest))
+                m = 1
+                for ch in (1, 2):
+                    listed[k, m] = choice_base + ch
+                    scores[k, m] = _choice_value(*args, 2 - ch, 0, me, *rest)
+                    m += 1
+            else:  # PHASE_COLOUR: player_0 picks its colour, player_1 moves first
+                for ch in (1, 2):
+                    listed[k, m] = choice_base + ch
+                    scores[k, m] = _choice_value(*args, ch - 1, first_mover[i], me, *rest)
+                    m += 1
         counts[k] = m
-        best = -np.inf
-        ties = 0
-        for j in range(m):
-            a = listed[k, j]
-            cell, d, dist = a // span // 6, a // span % 6, a % span + 1
-            t = _captures(game, b, cell, d, dist, own, enemy, rays, raylen, taken)
-            beads = 0
-            for x in range(t):
-                beads += b[taken[x]] == BEAD
-            rks = t - beads
-            if beads >= need_me:
-                score = win
-            else:
-                value = beads + rook_value * rks
-                if last_ply:
-                    score = value
-                else:
-                    land = rays[cell, d, dist - 1]
-                    after[:] = b
-                    after[cell] = EMPTY
-                    after[land] = own
-                    for x in range(t):
-                        after[taken[x]] = EMPTY
-                    nt = 0
-                    for r in range(n_theirs):
-                        c = their_rooks[r]
-                        kept = True
-                        for x in range(t):
-                            if taken[x] == c:
-                                kept = False
-                        if kept:
-                            theirs[nt] = c
-                            nt += 1
-                    for r in range(n_mine):
-                        mine[r] = land if my_rooks[r] == cell else my_rooks[r]
-                    reply, they_move = _best_take(
-                        game, after, theirs, nt, enemy, own, need_them, n_mine, rays, raylen, span, weights, scratch
-                    )
-                    if not they_move:
-                        score = win
-                    elif reply >= win:
-                        score = -win + value
-                    else:
-                        threat, _ = _best_take(
-                            game,
-                            after,
-                            mine,
-                            n_mine,
-                            own,
-                            enemy,
-                            need_me - beads,
-                            nt,
-                            rays,
-                            raylen,
-                            span,
-                            weights,
-                            scratch,
-                        )
-                        score = value - reply + threat_weight * min(threat, threat_cap)
-            scores[k, j] = score
-            if score > best:
-                best, ties = score, 1
-            elif score == best:
-                ties += 1
         if m == 0:
             continue
+        best = scores[k, 0]
+        for j in range(1, m):
+            best = max(best, scores[k, j])
+        ties = 0
+        for j in range(m):
+            ties += scores[k, j] == best
         pick = randint(rng, i, ties)
         for j in range(m):
             if scores[k, j] == best:
@@ -671,10 +723,12 @@ def medium_weights() -> np.ndarray:
 
 
 def medium_scores(batch: BatchedGame, boards: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """(actions, moves, scores, counts) of :func:`medium_kernel` on ``boards``: board ``boards[k]``'s moves
-    ``moves[k, :counts[k]]`` with medium's scores, and its pick (-1 outside the play phase)."""
+    """(actions, moves, scores, counts) of :func:`medium_kernel` on ``boards``: board ``boards[k]``'s scored
+    actions ``moves[k, :counts[k]]`` with medium's scores, and its pick."""
     boards = np.asarray(boards, dtype=np.int64)
-    width = batch.arrays["moves"].shape[1]
+    if (batch.arrays["phase"][boards] == PHASE_SETUP).any():
+        batch.legal_mask()  # the set-up placements are drawn from the legal list
+    width = max(3, batch.arrays["moves"].shape[1])
     actions = np.empty(boards.size, dtype=np.int64)
     listed = np.empty((boards.size, width), dtype=np.int16)
     scores = np.empty((boards.size, width), dtype=np.float64)
@@ -684,25 +738,9 @@ def medium_scores(batch: BatchedGame, boards: np.ndarray) -> tuple[np.ndarray, n
 
 
 def medium_actions(batch: BatchedGame, boards: np.ndarray) -> np.ndarray:
-    """The medium bot's move on each of ``boards`` (unfinished, any phase), for all of them in one call.
-
-    The play phase in :func:`medium_kernel`; the set-up and the choices (once a
-    game) by :class:`envs.hexrook.bots.MediumBot` on the board's rules state,
-    seeded from the board's stream. Ties are drawn from the boards' streams,
-    so the moves follow from the batch's seed.
-    """
-    actions, _, _, _ = medium_scores(batch, boards)
-    rest = np.flatnonzero(actions < 0)
-    if rest.size:
-        bot = MediumBot(batch.engine.rules)
-        mask = batch.legal_mask()
-        for k in rest.tolist():
-            i = int(boards[k])
-            if batch.over[i]:
-                continue
-            bot.reset(int(next_u64(batch.rng, i)))
-            actions[k] = bot.choose(batch.board_state(i), mask[i])
-    return actions
+    """The medium bot's move on each of ``boards`` (unfinished ones), for all of them in one compiled call:
+    ``Engine.bots["medium"]``. Its chance comes from the boards' streams, so the moves follow from the seed."""
+    return medium_scores(batch, boards)[0]
 
 
 # -- one board and the rules' state ---------------------------------------------------------
