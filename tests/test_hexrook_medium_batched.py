@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import envs
-from envs.core.vector import EngineBot
+from envs.core.vector import EngineBot, PerBoard, batch_opponent
 from envs.hexrook.batched import medium_actions, medium_scores
 from envs.hexrook.board import PHASE_CHOICE, PHASE_COLOUR, PHASE_PLAY, PHASE_SETUP
 from envs.hexrook.bots import WIN, EasyBot, MediumBot
@@ -201,3 +201,16 @@ def test_hand_built_choices(what, phase, expected):
         batch.rng[:] = seed
         (action,) = medium_actions(batch, np.array([0]))
         assert game.action_name(state, int(action)) in expected, what
+
+
+@pytest.mark.parametrize(
+    ("game", "spec", "kind"),
+    [
+        ("swish", "medium", EngineBot),
+        ("squeeze", "medium", EngineBot),
+        ("swish", "easy", PerBoard),  # no batched easy: board by board
+        ("swival", "medium", PerBoard),  # an engine without bots
+    ],
+)
+def test_batch_opponent_plays_a_bot_in_the_engine_where_the_engine_has_it(game, spec, kind):
+    assert type(batch_opponent(game, spec, seed=0)) is kind

@@ -492,28 +492,87 @@ W_WIN, W_THREAT, W_THREAT_CAP, W_ROOK = range(4)
 @njit(cache=True)
 def _best_take(game, b, rooks, nr, own, enemy, beads_needed, enemy_rooks, rays, raylen, span, weights, work):
     """(value of the best capture, has any move) for the ``nr`` rooks of ``own`` on ``b``, WIN if one wins at
-    once: :func:`envs.hexrook.bots.best_take`. ``work``: the kernel's scratch buffers."""
-    row, moves, capt = work[0], work[1], work[2]
+    once: :func:`envs.hexrook.bots.best_take`. ``work``: the kernel's scratch buffers.
+
+    What a move takes depends on less than the move: in Swish on its ray only (the row it leaps, wherever it
+    lands beyond), in Squeeze on its landing cell only (the rows an own rook closes there: the "spots" of
+    :meth:`envs.squeeze.rules.SqueezeGame.squeeze_spots`), so each capture is counted once per ray or spot.
+    """
+    win, rook_value = weights[W_WIN], weights[W_ROOK]
     best = 0.0
     any_move = False
-    for r in range(nr):
+    if game == LEAP:
+        for r in range(nr):
+            cell = rooks[r]
+            for d in range(6):
+                n = raylen[cell, d]
+                k = 0
+                while k < n and b[rays[cell, d, k]] == EMPTY:
+                    k += 1
+                any_move = any_move or k > 0
+                if k == n:
+                    continue
+                kind = b[rays[cell, d, k]]
+                if kind != BEAD and kind != enemy:
+                    continue
+                j = k + 1
+                while j < n and b[rays[cell, d, j]] == kind:
+                    j += 1
+                if j == n or b[rays[cell, d, j]] != EMPTY:
+                    continue  # no landing cell right after the row: no leap
+                any_move = True
+                beads = j - k if kind == BEAD else 0
+                if beads >= beads_needed or j - k - beads >= enemy_rooks:
+                    return win, True
+                best = max(best, beads + rook_value * (j - k - beads))
+        return best, any_move
+    spot_beads, spot_rooks, spots = work[1], work[2], work[9]
+    nspots = 0
+    for r in range(
+        nr
+    ):  # each own rook closes, in each direction, a row of beads or enemy rooks ending on an empty cell
         cell = rooks[r]
-        m = _rook_moves(game, b, cell, enemy, rays, raylen, span, row, moves, 0, True)
-        if m:
-            any_move = True
-        for j in range(m):
-            a = moves[j]
-            t = _captures(game, b, cell, a // span % 6, a % span + 1, own, enemy, rays, raylen, capt)
-            if t == 0:
+        for d in range(6):
+            n = raylen[cell, d]
+            if n == 0:
                 continue
-            beads = 0
-            for x in range(t):
-                beads += b[capt[x]] == BEAD
-            if beads >= beads_needed or t - beads >= enemy_rooks:
-                return weights[W_WIN], True
-            value = beads + weights[W_ROOK] * (t - beads)
-            if value > best:
-                best = value
+            kind = b[rays[cell, d, 0]]
+            if kind != BEAD and kind != enemy:
+                continue
+            j = 1
+            while j < n and b[rays[cell, d, j]] == kind:
+                j += 1
+            if j == n or b[rays[cell, d, j]] != EMPTY:
+                continue
+            spot = rays[cell, d, j]
+            if spot_beads[spot] == 0 and spot_rooks[spot] == 0:
+                spots[nspots] = spot
+                nspots += 1
+            if kind == BEAD:
+                spot_beads[spot] += j
+            else:
+                spot_rooks[spot] += j
+    done = False
+    for r in range(nr):  # the moves: slides; a move takes what its landing cell's spot holds
+        cell = rooks[r]
+        for d in range(6):
+            n = raylen[cell, d]
+            k = 0
+            while k < n and not done:
+                land = rays[cell, d, k]
+                if b[land] != EMPTY:
+                    break
+                any_move = True
+                beads, rks = spot_beads[land], spot_rooks[land]
+                if beads or rks:
+                    if beads >= beads_needed or rks >= enemy_rooks:
+                        best, done = win, True
+                    else:
+                        best = max(best, beads + rook_value * rks)
+                k += 1
+    for s in range(nspots):
+        spot_beads[spots[s]] = 0
+        spot_rooks[spots[s]] = 0
     return best, any_move
 
 
@@ -653,14 +712,15 @@ def medium_kernel(
     width = listed.shape[1]
     work = (
         np.zeros(n * 6 * span, dtype=np.bool_),  # a mask row _rook_moves writes (never read)
-        np.empty(width, dtype=np.int16),  # the replies' moves
-        np.empty(MAX_CAPTURES, dtype=np.int16),  # a reply's captures
+        np.zeros(n, dtype=np.int16),  # Squeeze's spots: the beads ...
+        np.zeros(n, dtype=np.int16),  # ... and rooks an own rook arriving on a cell takes
         np.empty(MAX_CAPTURES, dtype=np.int16),  # a move's captures
         np.empty(n, dtype=np.int8),  # the board after a move
         np.empty(ROOKS_PER_COLOUR, dtype=np.int16),  # the mover's rooks after it
         np.empty(ROOKS_PER_COLOUR, dtype=np.int16),  # the opponent's rooks left
         np.empty(width, dtype=np.int16),  # a choice's position: its moves
         np.empty(width, dtype=np.float64),  # ... and their scores
+        np.empty(6 * ROOKS_PER_COLOUR, dtype=np.int16),  # the spots' cells
     )
     for k in range(boards.shape[0]):
         i = boards[k]
