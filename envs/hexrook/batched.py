@@ -25,6 +25,10 @@ cells met from a cell in a direction, nearest first, -1 past the edge),
 fixed set-up's 3 + 3 + 19 cells. Actions, observations, rewards and ends are
 exactly those of ``envs/hexrook/env.py``; ``tests/test_batched.py`` plays both
 side by side to keep it so.
+
+The medium bot is here too (:func:`medium_kernel`, the engine's ``bots["medium"]``):
+every move scored as :class:`envs.hexrook.bots.MediumBot` scores it
+(``tests/test_hexrook_medium_batched.py`` compares the two).
 """
 
 from __future__ import annotations
@@ -528,9 +532,8 @@ def _best_take(game, b, rooks, nr, own, enemy, beads_needed, enemy_rooks, rays, 
         return best, any_move
     spot_beads, spot_rooks, spots = work[1], work[2], work[9]
     nspots = 0
-    for r in range(
-        nr
-    ):  # each own rook closes, in each direction, a row of beads or enemy rooks ending on an empty cell
+    # the spots: each own rook closes, in each direction, a row of beads or enemy rooks ending on an empty cell
+    for r in range(nr):
         cell = rooks[r]
         for d in range(6):
             n = raylen[cell, d]
@@ -730,7 +733,8 @@ def medium_kernel(
             continue
         p = phase[i]
         if p == PHASE_SETUP:
-            actions[k] = moves[i, randint(rng, i, nmoves[i])]
+            if nmoves[i] > 0:
+                actions[k] = moves[i, randint(rng, i, nmoves[i])]
             continue
         me = to_move[i]
         m = 0
