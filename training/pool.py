@@ -25,7 +25,7 @@ def _weights(members: Sequence[Any], weights: Sequence[float]) -> np.ndarray:
     return w / w.sum()
 
 
-BOTS = ("easy", "medium", "hard")  # the built-in bots: played board by board in a batched vector env
+BOTS = ("easy", "medium", "hard")  # the built-in bots: mostly played board by board in a batched vector env
 
 
 def cap_bot_share(members: Sequence[Any], weights: Sequence[float], cap: float | None) -> list[float]:
@@ -90,9 +90,10 @@ class BatchPool:
 
     ``members`` are specs as :func:`envs.core.vector.batch_opponent` takes them
     (``"random"`` in the kernel, snapshots as numpy policies in one forward pass,
-    bots board by board). :attr:`choice` holds each board's member index;
-    :meth:`actions` asks each member once for all the boards it plays. The
-    vector env calls :meth:`new_games` with the boards whose game starts
+    bots board by board unless the engine plays them: ``Engine.bots``).
+    :attr:`choice` holds each board's member index; :meth:`actions` asks each
+    member once for all the boards it plays. The vector env calls
+    :meth:`new_games` with the boards whose game starts
     (:class:`training.sb3_vec.PoolVectorEnv`).
     """
 

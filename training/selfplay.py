@@ -68,7 +68,7 @@ DEFAULTS: dict[str, Any] = {
     },
     "eval": {"every": 20_000, "games": 40, "opponent": "medium"},
     "env": "auto",
-    # the batched path: boards, PPO settings over "ppo", and the most boards the bots (played board by board) may take
+    # the batched path: boards, PPO settings over "ppo", and the most boards the bots (board by board, mostly) may take
     "vector": {"num_envs": 1024, "ppo": {"n_steps": 16, "batch_size": 8192}, "max_bot_share": None},
     "checkpoint": {"every": 100_000},
 }

@@ -240,6 +240,12 @@ class Engine:
     two of the game's arrays, ``moves`` ((L,) int16) and ``num_moves`` (() int),
     that ``legal`` fills as well: each legal action once, in a fixed order. The
     random pick then draws from the list instead of reading the mask row.
+
+    ``bots``: built-in bots the engine plays itself, by name (e.g. ``"medium"``):
+    ``bot(batch, boards) -> actions``, the bot's move on each board of ``boards``
+    (unfinished boards, the bot's seat to move), any chance drawn from the
+    boards' streams. The vector env plays these opponents through them instead
+    of asking the Python bot board by board.
     """
 
     name: str
@@ -258,6 +264,7 @@ class Engine:
     params: dict[str, Any] = field(default_factory=dict)
     consts: tuple[np.ndarray, ...] = ()  # passed to every kernel after the game's arrays
     legal_list: tuple[str, str] | None = None  # (moves, num_moves): see below
+    bots: dict[str, Callable[[BatchedGame, np.ndarray], np.ndarray]] = field(default_factory=dict)  # by name: see above
 
 
 class BatchedGame:

@@ -14,7 +14,9 @@ Opponents (one spec for every other seat, or a list with one per other seat):
   search, or a ``NumpyPolicy``): one forward pass for all boards to move;
 * any callable ``f(observations (k, obs), masks (k, A) bool) -> actions (k,)``:
   a frozen snapshot, a torch model, ...;
-* the built-in bots (``"easy"``, ``"medium"``, a searching ``"hard"``) and any
+* a built-in bot the game's engine plays itself (``Engine.bots``: Swish's and
+  Squeeze's ``"medium"``): all boards to move in one compiled call;
+* the other built-in bots (``"easy"``, ``"medium"``, a searching ``"hard"``) and any
   object with ``act(observation, mask, state)``: per board, through the
   board's rules state (one instance shared by all boards).
 
@@ -36,7 +38,8 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from envs.core.batched import BatchedGame, draw_seats
-from envs.registry import make_batched
+from envs.core.opponents import DIFFICULTIES
+from envs.registry import batched_engine, make_batched
 
 MAX_RESTARTS = 100  # games that end before the learner's first move are started again
 
@@ -113,10 +116,27 @@ class PerBoard:
         )
 
 
+class EngineBot:
+    """A built-in bot the engine plays itself (``Engine.bots``): all its boards in one call."""
+
+    def __init__(self, name: str, bot: Any) -> None:
+        self.name, self.bot = name, bot
+
+    def reset(self, seed: int | None = None) -> None:
+        pass  # its chance comes from the boards' streams, seeded with the batch
+
+    def actions(self, batch: BatchedGame, boards: np.ndarray) -> np.ndarray:
+        return self.bot(batch, boards)
+
+
 def batch_opponent(game: str, spec: Any, seed: int | None = None, **rules: Any):
     """Turn an opponent spec (see the module docstring) into a batched opponent."""
     if isinstance(spec, str) and spec == "random":
         return RandomBatch()
+    if isinstance(spec, str) and spec in DIFFICULTIES:
+        bot = batched_engine(game, **rules).bots.get(spec)
+        if bot is not None:
+            return EngineBot(spec, bot)
     if isinstance(spec, (str, Path)):
         from envs.core.opponents import (
             make_opponent,  # the one place that resolves names (lazily: policies)
@@ -289,4 +309,4 @@ class BatchedVectorEnv(VectorEnv):
             self._move(actions)
 
 
-__all__ = ["BatchedVectorEnv", "batch_opponent"]
+__all__ = ["BatchedVectorEnv", "EngineBot", "batch_opponent"]

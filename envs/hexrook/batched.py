@@ -25,6 +25,10 @@ cells met from a cell in a direction, nearest first, -1 past the edge),
 fixed set-up's 3 + 3 + 19 cells. Actions, observations, rewards and ends are
 exactly those of ``envs/hexrook/env.py``; ``tests/test_batched.py`` plays both
 side by side to keep it so.
+
+The medium bot is here too (:func:`medium_kernel`, the engine's ``bots["medium"]``):
+every move scored as :class:`envs.hexrook.bots.MediumBot` scores it
+(``tests/test_hexrook_medium_batched.py`` compares the two).
 """
 
 from __future__ import annotations
@@ -41,11 +45,13 @@ from envs.hexrook.board import (
     PHASE_COLOUR,
     PHASE_PLAY,
     PHASE_SETUP,
+    ROOK_VALUE,
     ROOKS_PER_COLOUR,
     SETUPS,
     HexRookGame,
     HexState,
 )
+from envs.hexrook.bots import THREAT_CAP, THREAT_WEIGHT, WIN
 from envs.hexrook.env import HexRookEnv
 
 LEAP, CUSTODY = 0, 1  # the capture rules: Swish's leap, Squeeze's custody
@@ -482,6 +488,325 @@ def observe(
             row[x + 12] = (NUM_BEADS - beads) / NUM_BEADS
 
 
+# -- the medium bot (envs/hexrook/bots.py MediumBot, move for move) -------------------------------------
+# its constants, as the kernel's ``weights`` argument (passed at call time, so no cached kernel keeps old values)
+W_WIN, W_THREAT, W_THREAT_CAP, W_ROOK = range(4)
+
+
+@njit(cache=True)
+def _best_take(game, b, rooks, nr, own, enemy, beads_needed, enemy_rooks, rays, raylen, span, weights, work):
+    """(value of the best capture, has any move) for the ``nr`` rooks of ``own`` on ``b``, WIN if one wins at
+    once: :func:`envs.hexrook.bots.best_take`. ``work``: the kernel's scratch buffers.
+
+    What a move takes depends on less than the move: in Swish on its ray only (the row it leaps, wherever it
+    lands beyond), in Squeeze on its landing cell only (the rows an own rook closes there: the "spots" of
+    :meth:`envs.squeeze.rules.SqueezeGame.squeeze_spots`), so each capture is counted once per ray or spot.
+    """
+    win, rook_value = weights[W_WIN], weights[W_ROOK]
+    best = 0.0
+    any_move = False
+    if game == LEAP:
+        for r in range(nr):
+            cell = rooks[r]
+            for d in range(6):
+                n = raylen[cell, d]
+                k = 0
+                while k < n and b[rays[cell, d, k]] == EMPTY:
+                    k += 1
+                any_move = any_move or k > 0
+                if k == n:
+                    continue
+                kind = b[rays[cell, d, k]]
+                if kind != BEAD and kind != enemy:
+                    continue
+                j = k + 1
+                while j < n and b[rays[cell, d, j]] == kind:
+                    j += 1
+                if j == n or b[rays[cell, d, j]] != EMPTY:
+                    continue  # no landing cell right after the row: no leap
+                any_move = True
+                beads = j - k if kind == BEAD else 0
+                if beads >= beads_needed or j - k - beads >= enemy_rooks:
+                    return win, True
+                best = max(best, beads + rook_value * (j - k - beads))
+        return best, any_move
+    spot_beads, spot_rooks, spots = work[1], work[2], work[9]
+    nspots = 0
+    # the spots: each own rook closes, in each direction, a row of beads or enemy rooks ending on an empty cell
+    for r in range(nr):
+        cell = rooks[r]
+        for d in range(6):
+            n = raylen[cell, d]
+            if n == 0:
+                continue
+            kind = b[rays[cell, d, 0]]
+            if kind != BEAD and kind != enemy:
+                continue
+            j = 1
+            while j < n and b[rays[cell, d, j]] == kind:
+                j += 1
+            if j == n or b[rays[cell, d, j]] != EMPTY:
+                continue
+            spot = rays[cell, d, j]
+            if spot_beads[spot] == 0 and spot_rooks[spot] == 0:
+                spots[nspots] = spot
+                nspots += 1
+            if kind == BEAD:
+                spot_beads[spot] += j
+            else:
+                spot_rooks[spot] += j
+    done = False
+    for r in range(nr):  # the moves: slides; a move takes what its landing cell's spot holds
+        cell = rooks[r]
+        for d in range(6):
+            n = raylen[cell, d]
+            k = 0
+            while k < n and not done:
+                land = rays[cell, d, k]
+                if b[land] != EMPTY:
+                    break
+                any_move = True
+                beads, rks = spot_beads[land], spot_rooks[land]
+                if beads or rks:
+                    if beads >= beads_needed or rks >= enemy_rooks:
+                        best, done = win, True
+                    else:
+                        best = max(best, beads + rook_value * rks)
+                k += 1
+    for s in range(nspots):
+        spot_beads[spots[s]] = 0
+        spot_rooks[spots[s]] = 0
+    return best, any_move
+
+
+@njit(cache=True)
+def _move_score(game, b, a, rooks, nrooks, col, need_me, need_them, last_ply, rays, raylen, span, weights, work):
+    """Medium's score of the move ``a`` of colour ``col`` on ``b`` (one entry of ``MediumBot.scored_moves``)."""
+    taken, after, mine, theirs = work[3], work[4], work[5], work[6]
+    win = weights[W_WIN]
+    own, enemy = col + 1, 2 - col
+    cell, d, dist = a // span // 6, a // span % 6, a % span + 1
+    t = _captures(game, b, cell, d, dist, own, enemy, rays, raylen, taken)
+    beads = 0
+    for x in range(t):
+        beads += b[taken[x]] == BEAD
+    if beads >= need_me:
+        return win
+    value = beads + weights[W_ROOK] * (t - beads)
+    if last_ply:
+        return value
+    land = rays[cell, d, dist - 1]
+    after[:] = b
+    after[cell] = EMPTY
+    after[land] = own
+    for x in range(t):
+        after[taken[x]] = EMPTY
+    n_mine, nt = nrooks[col], 0
+    for r in range(nrooks[1 - col]):
+        c = rooks[1 - col, r]
+        kept = True
+        for x in range(t):
+            kept = kept and taken[x] != c
+        if kept:
+            theirs[nt] = c
+            nt += 1
+    for r in range(n_mine):
+        mine[r] = land if rooks[col, r] == cell else rooks[col, r]
+    reply, they_move = _best_take(
+        game, after, theirs, nt, enemy, own, need_them, n_mine, rays, raylen, span, weights, work
+    )
+    if not they_move:
+        return win
+    if reply >= win:
+        return -win + value
+    threat, _ = _best_take(
+        game, after, mine, n_mine, own, enemy, need_me - beads, nt, rays, raylen, span, weights, work
+    )
+    return value - reply + weights[W_THREAT] * min(threat, weights[W_THREAT_CAP])
+
+
+@njit(cache=True)
+def _scored_moves(
+    game, b, rooks, nrooks, col, need_me, need_them, last_ply, rays, raylen, span, weights, out, scores, work
+):
+    """``MediumBot.scored_moves`` for colour ``col`` to move on ``b``: the moves into ``out``, in the rules'
+    order, their scores into ``scores``; returns how many."""
+    m = 0
+    for r in range(nrooks[col]):
+        m += _rook_moves(game, b, rooks[col, r], 2 - col, rays, raylen, span, work[0], out, m, True)
+    for j in range(m):
+        scores[j] = _move_score(
+            game, b, out[j], rooks, nrooks, col, need_me, need_them, last_ply, rays, raylen, span, weights, work
+        )
+    return m
+
+
+@njit(cache=True)
+def _choice_value(
+    game, b, rooks, nrooks, colour0, first, chooser, me, stores, plies, params, rays, raylen, weights, work
+):
+    """``MediumBot._value`` for seat ``me`` of the position a choice leads to: seat 0 plays ``colour0``, seat
+    ``first`` moves first, ``chooser`` made the choice (the rules' end checks follow it)."""
+    span, target, max_plies = params[P_SPAN], params[P_BEADS_TO_WIN], params[P_MAX_PLIES]
+    win = weights[W_WIN]
+    if stores[chooser] >= target:
+        return win if chooser == me else -win
+    if plies >= max_plies:
+        return 0.0
+    col = colour0 if first == 0 else 1 - colour0
+    if not _has_move(game, b, rooks, nrooks, col, rays, raylen, span, work[0]):
+        return win if 1 - first == me else -win
+    out, scores = work[7], work[8]
+    need_me, need_them = target - stores[first], target - stores[1 - first]
+    m = _scored_moves(
+        game, b, rooks, nrooks, col, need_me, need_them, plies + 1 >= max_plies, rays, raylen, span, weights, out,
+        scores, work,
+    )  # fmt: skip
+    best = scores[0]
+    for j in range(1, m):
+        best = max(best, scores[j])
+    return best if first == me else -best
+
+
+@njit(cache=True)
+def medium_kernel(
+    boards,
+    weights,
+    actions,
+    listed,
+    scores,
+    counts,
+    to_move,
+    over,
+    rng,
+    board,
+    rooks,
+    nrooks,
+    phase,
+    colour,
+    stores,
+    plies,
+    first_mover,
+    winner,
+    path,
+    npath,
+    capt,
+    ncapt,
+    moves,
+    nmoves,
+    params,
+    rays,
+    raylen,
+    edge,
+    edge_cells,
+    inner_cells,
+    fixed,
+):
+    """The medium bot's move ``actions[k]`` on each board ``boards[k]`` (-1 on a finished one), as
+    :class:`envs.hexrook.bots.MediumBot` chooses it; ties and set-up placements drawn from the board's stream.
+
+    Rook moves and the choices are scored as MediumBot scores them: ``listed[k, :counts[k]]`` the actions
+    (the rules' order), ``scores[k]`` their scores. A set-up placement is uniform over the legal ones, as
+    medium's is (``counts[k] = 0``; it reads the legal list, so ``legal`` must be fresh). ``weights``: the
+    bot's constants (``W_*``).
+    """
+    game, n, span = params[P_GAME], params[P_CELLS], params[P_SPAN]
+    target, max_plies, choice_base = params[P_BEADS_TO_WIN], params[P_MAX_PLIES], params[P_CHOICE_BASE]
+    width = listed.shape[1]
+    work = (
+        np.zeros(n * 6 * span, dtype=np.bool_),  # a mask row _rook_moves writes (never read)
+        np.zeros(n, dtype=np.int16),  # Squeeze's spots: the beads ...
+        np.zeros(n, dtype=np.int16),  # ... and rooks an own rook arriving on a cell takes
+        np.empty(MAX_CAPTURES, dtype=np.int16),  # a move's captures
+        np.empty(n, dtype=np.int8),  # the board after a move
+        np.empty(ROOKS_PER_COLOUR, dtype=np.int16),  # the mover's rooks after it
+        np.empty(ROOKS_PER_COLOUR, dtype=np.int16),  # the opponent's rooks left
+        np.empty(width, dtype=np.int16),  # a choice's position: its moves
+        np.empty(width, dtype=np.float64),  # ... and their scores
+        np.empty(6 * ROOKS_PER_COLOUR, dtype=np.int16),  # the spots' cells
+    )
+    for k in range(boards.shape[0]):
+        i = boards[k]
+        actions[k] = -1
+        counts[k] = 0
+        if over[i]:
+            continue
+        p = phase[i]
+        if p == PHASE_SETUP:
+            if nmoves[i] > 0:
+                actions[k] = moves[i, randint(rng, i, nmoves[i])]
+            continue
+        me = to_move[i]
+        m = 0
+        if p == PHASE_PLAY:
+            need_me, need_them = target - stores[i, me], target - stores[i, 1 - me]
+            m = _scored_moves(
+                game, board[i], rooks[i], nrooks[i], colour[i, me], need_me, need_them, plies[i] + 1 >= max_plies,
+                rays, raylen, span, weights, listed[k], scores[k], work,
+            )  # fmt: skip
+        else:  # the choices: each valued by the position it leads to, the opponent's colour pick worst for me
+            args = (game, board[i], rooks[i], nrooks[i])
+            rest = (me, stores[i], plies[i], params, rays, raylen, weights, work)
+            if p == PHASE_CHOICE:  # "move first" (player_0 then picks the colours), "white", "black"
+                listed[k, 0] = choice_base
+                scores[k, 0] = min(_choice_value(*args, 0, 1, 0, *rest), _choice_value(*args, 1, 1, 0, *rest))
+                m = 1
+                for ch in (1, 2):
+                    listed[k, m] = choice_base + ch
+                    scores[k, m] = _choice_value(*args, 2 - ch, 0, me, *rest)
+                    m += 1
+            else:  # PHASE_COLOUR: player_0 picks its colour, player_1 moves first
+                for ch in (1, 2):
+                    listed[k, m] = choice_base + ch
+                    scores[k, m] = _choice_value(*args, ch - 1, first_mover[i], me, *rest)
+                    m += 1
+        counts[k] = m
+        if m == 0:
+            continue
+        best = scores[k, 0]
+        for j in range(1, m):
+            best = max(best, scores[k, j])
+        ties = 0
+        for j in range(m):
+            ties += scores[k, j] == best
+        pick = randint(rng, i, ties)
+        for j in range(m):
+            if scores[k, j] == best:
+                if pick == 0:
+                    actions[k] = listed[k, j]
+                    break
+                pick -= 1
+
+
+def medium_weights() -> np.ndarray:
+    """The medium bot's constants in the kernel's order (``W_*``), read from :mod:`envs.hexrook.bots`."""
+    weights = np.empty(4, dtype=np.float64)
+    weights[W_WIN], weights[W_THREAT], weights[W_THREAT_CAP] = WIN, THREAT_WEIGHT, THREAT_CAP
+    weights[W_ROOK] = ROOK_VALUE
+    return weights
+
+
+def medium_scores(batch: BatchedGame, boards: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(actions, moves, scores, counts) of :func:`medium_kernel` on ``boards``: board ``boards[k]``'s scored
+    actions ``moves[k, :counts[k]]`` with medium's scores, and its pick."""
+    boards = np.asarray(boards, dtype=np.int64)
+    if (batch.arrays["phase"][boards] == PHASE_SETUP).any():
+        batch.legal_mask()  # the set-up placements are drawn from the legal list
+    width = max(3, batch.arrays["moves"].shape[1])
+    actions = np.empty(boards.size, dtype=np.int64)
+    listed = np.empty((boards.size, width), dtype=np.int16)
+    scores = np.empty((boards.size, width), dtype=np.float64)
+    counts = np.empty(boards.size, dtype=np.int64)
+    medium_kernel(boards, medium_weights(), actions, listed, scores, counts, *batch.state)
+    return actions, listed, scores, counts
+
+
+def medium_actions(batch: BatchedGame, boards: np.ndarray) -> np.ndarray:
+    """The medium bot's move on each of ``boards`` (unfinished ones), for all of them in one compiled call:
+    ``Engine.bots["medium"]``. Its chance comes from the boards' streams, so the moves follow from the seed."""
+    return medium_scores(batch, boards)[0]
+
+
 # -- one board and the rules' state ---------------------------------------------------------
 def to_rules(batch: BatchedGame, i: int) -> HexState:
     """Board ``i`` as the rules' :class:`HexState`."""
@@ -611,7 +936,21 @@ def engine_for(rules: HexRookGame, capture: int) -> Engine:
         params=dict(rules.params),
         consts=consts,
         legal_list=("moves", "nmoves"),
+        bots={"medium": medium_actions},
     )
 
 
-__all__ = ["CUSTODY", "LEAP", "engine_for", "from_rules", "legal", "observe", "reset", "step", "to_rules"]
+__all__ = [
+    "CUSTODY",
+    "LEAP",
+    "engine_for",
+    "from_rules",
+    "legal",
+    "medium_actions",
+    "medium_kernel",
+    "medium_scores",
+    "observe",
+    "reset",
+    "step",
+    "to_rules",
+]

@@ -27,8 +27,9 @@ from envs.hexrook.board import (
     take_value,
 )
 
-WIN = 1000.0
-THREAT_WEIGHT = 0.4
+WIN = 1000.0  # a move that wins at once (a reply that wins: -WIN)
+THREAT_WEIGHT = 0.4  # medium's weight of the best capture a move threatens next
+THREAT_CAP = 10.0  # threats count up to this many beads
 
 
 def best_take(
@@ -111,7 +112,7 @@ class MediumBot(Bot):
                 scores.append(-WIN + value)
                 continue
             threat, _ = best_take(game, after, mine, own, enemy, need_me - beads, len(theirs))
-            scores.append(value - reply + THREAT_WEIGHT * min(threat, 10.0))
+            scores.append(value - reply + THREAT_WEIGHT * min(threat, THREAT_CAP))
         return actions, scores
 
     def _value(self, state: HexState, seat: int) -> float:
