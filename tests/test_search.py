@@ -319,6 +319,17 @@ def test_the_solver_picks_the_networks_favourite_among_the_moves_that_keep_the_v
     assert endgame.solved and endgame.solver_nodes > 0
 
 
+@pytest.mark.parametrize("kind,actions", ENDGAMES, ids=[f"{k}-{i}" for i, (k, _) in enumerate(ENDGAMES)])
+def test_shipped_hard_keeps_the_solved_value(kind, actions):
+    from policies import load
+
+    rules, state = _played(actions)
+    hard = load("swival", "hard")
+    assert hard.solve_from_empty >= 10
+    assert _move_values(rules, state)[hard.best_move(state)[0]] == VALUES[kind]
+    assert hard.solved
+
+
 def test_one_more_empty_cell_than_solve_from_empty_is_left_to_the_search():
     rules, state = _played(ENDGAMES[4][1])
     order = sorted(_move_values(rules, state).items(), key=lambda kv: (kv[1], kv[0]))
