@@ -33,12 +33,14 @@ never claimed while the loser has an untried escape.
 solver: ``envs.registry.GameEntry.solver``): from positions with at most that
 many empty cells the move comes from the solver instead, the network's
 favourite among the moves that keep the position's solved value (a win that
-ends the game at once first; from a lost position, or one whose solve needs
-more than ``solve_nodes`` solver nodes in all, the search decides). The root
-is solved once and then the moves in the network's order, on the table the
-root left, until one keeps its value. The oracle module gives
-``empty_cells(state)``, ``state_value(state, max_nodes, keep_table)`` (the
-exact value for the player to move, or None past ``max_nodes``), ``nodes()``
+ends the game at once first; from a lost position, or one whose root needs
+more than ``solve_nodes`` solver nodes, the search decides). The root is
+solved once and then the moves in the network's order, on the table the root
+left, each asked only whether it keeps the value (a null window), until one
+does; when that runs out of the nodes, the favourite among the moves the
+root's solve itself proved (a node each) is played, if there is one. The oracle module gives ``empty_cells(state)``,
+``state_value(state, max_nodes, keep_table, window)`` (the value for the
+player to move, a bound outside ``window``, or None past ``max_nodes``), ``nodes()``
 (of its last solve) and ``warm_up()`` (compiled when the search is made, not
 during a move).
 
@@ -181,13 +183,23 @@ class PolicySearch:
         self.nodes = self.work = self.searched_depth = 0
         me = self.rules.to_move(state)
 
-        def solve(position: Any, keep_table: bool) -> int | None:
-            left = self.solve_nodes - self.solver_nodes
+        def solve(position: Any, keep_table: bool, window: tuple[int, int] = (-1, 1), most: int = 0) -> int | None:
+            left = most or self.solve_nodes - self.solver_nodes
             if left <= 0:  # 0 would be no limit at all
                 return None
-            value = oracle.state_value(position, left, keep_table=keep_table)
+            value = oracle.state_value(position, left, keep_table=keep_table, window=window)
             self.solver_nodes += oracle.nodes()
             return value
+
+        def keeps(child: Any, most: int = 0) -> bool | None:
+            """Whether the move to ``child`` keeps the target value (None: not known within the nodes left)."""
+            if self.rules.is_over(child):
+                return self._outcome(child, me) == target
+            if self.rules.to_move(child) == me:  # is it worth at least the target? (a narrow window asks less)
+                bound = solve(child, keep_table=True, window=(target - 1, target), most=most)
+                return None if bound is None else bound >= target
+            bound = solve(child, keep_table=True, window=(-target, 1 - target), most=most)  # at most -target?
+            return None if bound is None else bound <= -target
 
         target = solve(state, keep_table=False)
         if target is None or target < 0:
@@ -200,18 +212,21 @@ class PolicySearch:
                     self.solved = True
                     return action, 1.0
         for action in order:
-            child = children[action]
-            if self.rules.is_over(child):
-                value = self._outcome(child, me)
-            else:
-                child_value = solve(child, keep_table=True)
-                if child_value is None:
-                    return None
-                value = child_value if self.rules.to_move(child) == me else -child_value
-            if value == target:
+            keep = keeps(children[action])
+            if keep is None:
+                break
+            if keep:
                 self.solved = True
-                return action, float(value)
-        raise RuntimeError(f"{self.rules.name}: no move keeps the solved value {target} of the position {state}")
+                return action, float(target)
+        else:
+            raise RuntimeError(f"{self.rules.name}: no move keeps the solved value {target} of the position {state}")
+        # Out of nodes: the network's favourite among the moves the root's own solve proved (the table
+        # answers for them in one node each), if it proved any.
+        for action in order:
+            if keeps(children[action], most=1):
+                self.solved = True
+                return action, float(target)
+        return None
 
     def _search_root(self, state: Any, depth: int) -> tuple[int, float]:
         me = self.rules.to_move(state)

@@ -358,3 +358,28 @@ def test_the_search_decides_where_the_solver_does_not(name, actions, solve_nodes
     assert not endgame.solved and 0 < endgame.solver_nodes <= solve_nodes
     if solve_nodes > 100:
         assert solver.state_value(state) == -1
+
+
+@pytest.mark.parametrize("actions", [a for k, a in ENDGAMES if k == "win"])
+def test_out_of_nodes_after_the_root_a_win_the_root_proved_is_played(actions):
+    """Nodes for the root's solve and one more: the moves the network likes best are not asked in full, but the
+    table the root left proves a winning move in a node."""
+    from envs.swival import solver
+
+    rules, state = _played(actions)
+    me = state.to_move
+    solver.solve(state.boards[me], state.boards[1 - me])
+    root_nodes = solver.nodes()
+    values = _move_values(rules, state)
+    worst_first = sorted(values, key=lambda a: (values[a], a))
+    endgame = PolicySearch(
+        preference_policy(worst_first),
+        "swival",
+        depth=1,
+        leaf_value="none",
+        solve_from_empty=10,
+        solve_nodes=root_nodes + 1,
+    )
+    action, value = endgame.best_move(state)
+    assert (values[action], value, endgame.solved) == (1, 1.0, True)
+    assert endgame.solver_nodes <= root_nodes + 1 + len(values)

@@ -205,3 +205,22 @@ def test_state_value_is_the_solve_of_the_player_to_move():
         assert solver.state_value(state, max_nodes=count - 1) is None  # past its nodes: no value, no error
     with pytest.raises(ValueError, match="the game is over"):
         solver.state_value(SwivalState(boards=[me, op], over=True))
+
+
+@pytest.mark.parametrize("mine,theirs,value,count", RECORDED[:8], ids=[f"{m:#08x}" for m, _, _, _ in RECORDED[:8]])
+def test_a_window_bounds_the_value_with_fewer_nodes(mine, theirs, value, count):
+    for alpha, beta in [(-1, 0), (0, 1)]:
+        result = solver.solve_window(mine, theirs, alpha, beta)
+        assert solver.nodes() <= count
+        if result <= alpha:
+            assert value <= result
+        elif result >= beta:
+            assert value >= result
+        else:
+            assert value == result
+
+
+@pytest.mark.parametrize("alpha,beta", [(0, 0), (1, -1), (-2, 1), (0, 2), (0.5, 1)])
+def test_bad_window_rejected(alpha, beta):
+    with pytest.raises(ValueError, match="the window must be -1 <= alpha < beta <= 1"):
+        solver.solve_window(bits([0, 8, 16]), bits([1, 2]), alpha, beta)

@@ -70,12 +70,29 @@ def solve(mine: int, theirs: int, seconds: float = 60.0, keep_table: bool = Fals
     ``seconds`` run out and NodeLimitError after ``max_nodes`` nodes (> 0; 0: no
     limit). Nodes, unlike seconds, give the same outcome on any machine.
     """
+    return solve_window(mine, theirs, -1, 1, seconds, keep_table, max_nodes)
+
+
+def solve_window(
+    mine: int,
+    theirs: int,
+    alpha: int,
+    beta: int,
+    seconds: float = 60.0,
+    keep_table: bool = False,
+    max_nodes: int = 0,
+) -> int:
+    """``solve`` in the window (``alpha``, ``beta``), -1 <= alpha < beta <= 1: a result at or below ``alpha``
+    only bounds the value from above, one at or above ``beta`` from below. A narrow window asks less (is the
+    value at most 0?) and is answered with fewer nodes than the exact value."""
     global _generation, _nodes
     check_position(mine, theirs)
     if not seconds > 0:
         raise ValueError(f"seconds must be positive, got {seconds}")
     if not isinstance(max_nodes, int) or isinstance(max_nodes, bool) or max_nodes < 0:
         raise ValueError(f"max_nodes must be an int >= 0 (0: no limit), got {max_nodes!r}")
+    if alpha not in (-1, 0, 1) or beta not in (-1, 0, 1) or not alpha < beta:
+        raise ValueError(f"the window must be -1 <= alpha < beta <= 1, got alpha={alpha!r}, beta={beta!r}")
     if _table is None:
         init()
     kernel = _kernel()
@@ -84,7 +101,7 @@ def solve(mine: int, theirs: int, seconds: float = 60.0, keep_table: bool = Fals
         if _generation > 255:  # the generation is 8 bits: start again on a cleared table
             _table[:] = 0
             _generation = 1
-    status, frames, moves = kernel.new_stack()
+    status, frames, moves = kernel.new_stack(alpha, beta)
     deadline = time.monotonic() + seconds
     try:
         while not kernel.run(mine, theirs, _chunk(status, max_nodes), _table, _generation, status, frames, moves):
@@ -106,10 +123,11 @@ def _chunk(status: np.ndarray, max_nodes: int) -> int:
 
 
 def warm_up() -> None:
-    """Compile (or load from numba's cache) the search and give the solver its table now, so that the first
-    solve a player makes in a game is not the one that pays for them."""
+    """Compile (or load from numba's cache) the search and give the solver its table now, its memory touched,
+    so that the first solve a player makes in a game is not the one that pays for them."""
     if _table is None:
         init()
+        _table.fill(0)  # np.zeros maps the pages on first use: take them now
     _kernel()
 
 
@@ -136,8 +154,11 @@ def empty_cells(state: SwivalState) -> int:
     return NUM_CELLS - (state.boards[0] | state.boards[1]).bit_count()
 
 
-def state_value(state: SwivalState, max_nodes: int = 0, keep_table: bool = False) -> int | None:
-    """``solve`` on a live rules state: its value for the player to move, or None past ``max_nodes``.
+def state_value(
+    state: SwivalState, max_nodes: int = 0, keep_table: bool = False, window: tuple[int, int] = (-1, 1)
+) -> int | None:
+    """``solve_window`` on a live rules state: its value for the player to move (a bound outside the
+    ``window``), or None past ``max_nodes``.
 
     With :func:`empty_cells` and :func:`warm_up`, the exact endgame oracle a play-time search asks
     (``envs.registry.GameEntry.solver``; :mod:`policies.search`).
@@ -146,7 +167,7 @@ def state_value(state: SwivalState, max_nodes: int = 0, keep_table: bool = False
         raise ValueError("state_value: the game is over; only a live position has a value to solve")
     me = state.to_move
     try:
-        return solve(state.boards[me], state.boards[1 - me], keep_table=keep_table, max_nodes=max_nodes)
+        return solve_window(state.boards[me], state.boards[1 - me], *window, keep_table=keep_table, max_nodes=max_nodes)
     except NodeLimitError:
         return None
 
