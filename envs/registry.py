@@ -30,6 +30,9 @@ class GameEntry:
     package: str  # package holding rules.py, env.py, render.py, bots.py
     gym_id: str  # single-agent gymnasium id
     batched: str = ""  # module with engine(**rules) -> envs.core.batched.Engine; "" until the game has one
+    # module with an exact endgame oracle for play-time search (empty_cells, state_value, nodes, warm_up:
+    # see policies/search.py); "" when the game has none
+    solver: str = ""
     # rule-parameter sets that the test suite, golden playthroughs and bench cover;
     # the first is the game's default rules (the shipped hard opponent's variant)
     variants: tuple[dict, ...] = ({},)
@@ -77,7 +80,14 @@ def variant_label(params: dict[str, Any]) -> str:
 GAMES: dict[str, GameEntry] = {
     e.name: e
     for e in [
-        GameEntry("swival", "envs.swival_v0", "envs.swival", "swgym/Swival-v0", batched="envs.swival.batched"),
+        GameEntry(
+            "swival",
+            "envs.swival_v0",
+            "envs.swival",
+            "swgym/Swival-v0",
+            batched="envs.swival.batched",
+            solver="envs.swival.solver",
+        ),
         GameEntry(
             "twirls",
             "envs.twirls_v0",

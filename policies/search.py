@@ -29,6 +29,21 @@ Proofs are sound within the depth: when every move of the width loses for the
 player to move, the moves the width left out are searched too, so a win is
 never claimed while the loser has an untried escape.
 
+``solve_from_empty`` > 0 (for games whose registry entry names an exact
+solver: ``envs.registry.GameEntry.solver``): from positions with at most that
+many empty cells the move comes from the solver instead, the network's
+favourite among the moves that keep the position's solved value (a win that
+ends the game at once first; from a lost position, or one whose root needs
+more than ``solve_nodes`` solver nodes, the search decides). The root is
+solved once and then the moves in the network's order, on the table the root
+left, each asked only whether it keeps the value (a null window), until one
+does; when that runs out of the nodes, the favourite among the moves the
+root's solve itself proved (a node each) is played, if there is one. The oracle module gives ``empty_cells(state)``,
+``state_value(state, max_nodes, keep_table, window)`` (the value for the
+player to move, a bound outside ``window``, or None past ``max_nodes``), ``nodes()``
+(of its last solve) and ``warm_up()`` (compiled when the search is made, not
+during a move).
+
 With ``leaf_value="none"`` the value head is not used: a position the search
 cannot settle scores 0, so the search only proves wins and losses within its
 depth, and among the moves it cannot tell apart the network's favourite is
@@ -38,14 +53,16 @@ too noisy to compare moves).
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 import numpy as np
 
-from envs.registry import game_module
+from envs.registry import entry, game_module
 from policies.numpy_policy import NumpyPolicy, masked_softmax
 
 NETWORK_PASS_WORK = 4  # the work of one network pass, in positions built
+DEFAULT_SOLVE_NODES = 2_000_000  # solver nodes a move may spend (with solve_from_empty)
 
 
 class _OverBudget(Exception):
@@ -69,6 +86,8 @@ class PolicySearch:
         quiescence_width: int = 3,
         order_by: str = "policy",
         max_work: int = 0,
+        solve_from_empty: int = 0,
+        solve_nodes: int = DEFAULT_SOLVE_NODES,
     ) -> None:
         if depth < 1 or width < 0:
             raise ValueError(f"search depth must be >= 1 and width >= 0, got depth={depth}, width={width}")
@@ -83,6 +102,9 @@ class PolicySearch:
             raise ValueError(f"search max_work must be >= 0 (0: no cap), got {max_work}")
         if leaf_value not in ("network", "none"):
             raise ValueError(f"search leaf_value must be 'network' or 'none', got {leaf_value!r}")
+        for name, value, least in (("solve_from_empty", solve_from_empty, 0), ("solve_nodes", solve_nodes, 1)):
+            if not isinstance(value, int) or isinstance(value, bool) or value < least:
+                raise ValueError(f"search {name} must be an int >= {least}, got {value!r}")
         raw = game_module(game).raw_env
         self.policy = policy
         self.meta = policy.meta
@@ -101,6 +123,19 @@ class PolicySearch:
         self.work = 0  # work done for the last move (see ``max_work``)
         self.searched_depth = 0  # plies the last move was searched to (below ``depth`` when capped)
         self._work_cap = np.inf
+        self.solve_from_empty, self.solve_nodes = solve_from_empty, solve_nodes
+        self.oracle_module = entry(game).solver if solve_from_empty else ""  # by name: the search stays picklable
+        if solve_from_empty:
+            if not self.oracle_module:
+                raise ValueError(f"search solve_from_empty needs an exact solver, and {game} has none")
+            self.oracle.warm_up()
+        self.solved = False  # whether the last move came from the solver
+        self.solver_nodes = 0  # solver nodes spent on the last move
+
+    @property
+    def oracle(self) -> Any:
+        """The game's exact endgame solver module (with ``solve_from_empty``), else None."""
+        return importlib.import_module(self.oracle_module) if self.oracle_module else None
 
     def reset(self, seed: int | None = None) -> None:
         self.policy.reset(seed)
@@ -119,8 +154,12 @@ class PolicySearch:
 
         Moves are tried in the network's order (``order_by``) and only a strictly
         better value replaces the best, so ties go to the network's favourite.
-        A search over ``max_work`` is replaced by one a ply shallower.
+        A search over ``max_work`` is replaced by one a ply shallower. Near the end
+        of the game (``solve_from_empty``) the solver may decide instead.
         """
+        solved = self._solved_move(state)
+        if solved is not None:
+            return solved
         for depth in range(self.depth, 0, -1):
             self.nodes = self.work = 0
             self._work_cap = self.max_work if self.max_work and depth > 1 else np.inf
@@ -133,6 +172,61 @@ class PolicySearch:
             self.searched_depth = depth
             return result
         raise AssertionError("a 1-ply search has no work cap")  # pragma: no cover
+
+    def _solved_move(self, state: Any) -> tuple[int, float] | None:
+        """(action, value) from the exact solver (see ``solve_from_empty``), or None for the search to decide:
+        too many empty cells, a lost position, or more than ``solve_nodes`` solver nodes needed."""
+        self.solved, self.solver_nodes = False, 0
+        oracle = self.oracle
+        if oracle is None or oracle.empty_cells(state) > self.solve_from_empty:
+            return None
+        self.nodes = self.work = self.searched_depth = 0
+        me = self.rules.to_move(state)
+
+        def solve(position: Any, keep_table: bool, window: tuple[int, int] = (-1, 1), most: int = 0) -> int | None:
+            left = most or self.solve_nodes - self.solver_nodes
+            if left <= 0:  # 0 would be no limit at all
+                return None
+            value = oracle.state_value(position, left, keep_table=keep_table, window=window)
+            self.solver_nodes += oracle.nodes()
+            return value
+
+        def keeps(child: Any, most: int = 0) -> bool | None:
+            """Whether the move to ``child`` keeps the target value (None: not known within the nodes left)."""
+            if self.rules.is_over(child):
+                return self._outcome(child, me) == target
+            if self.rules.to_move(child) == me:  # is it worth at least the target? (a narrow window asks less)
+                bound = solve(child, keep_table=True, window=(target - 1, target), most=most)
+                return None if bound is None else bound >= target
+            bound = solve(child, keep_table=True, window=(-target, 1 - target), most=most)  # at most -target?
+            return None if bound is None else bound <= -target
+
+        target = solve(state, keep_table=False)
+        if target is None or target < 0:
+            return None
+        order = self._candidates(state, width=10**9)  # every legal move, the network's favourite first
+        children = {a: self._child(state, a) for a in order}
+        if target == 1:  # a move that wins at once
+            for action in order:
+                if self.rules.is_over(children[action]) and self._outcome(children[action], me) == 1:
+                    self.solved = True
+                    return action, 1.0
+        for action in order:
+            keep = keeps(children[action])
+            if keep is None:
+                break
+            if keep:
+                self.solved = True
+                return action, float(target)
+        else:
+            raise RuntimeError(f"{self.rules.name}: no move keeps the solved value {target} of the position {state}")
+        # Out of nodes: the network's favourite among the moves the root's own solve proved (the table
+        # answers for them in one node each), if it proved any.
+        for action in order:
+            if keeps(children[action], most=1):
+                self.solved = True
+                return action, float(target)
+        return None
 
     def _search_root(self, state: Any, depth: int) -> tuple[int, float]:
         me = self.rules.to_move(state)

@@ -335,17 +335,25 @@ def test_value_members_must_match_the_policy_file(tmp_path):
 
 
 @pytest.mark.parametrize(
-    "search,message", [({"depth": 3, "quiesence": 2}, "quiesence"), ({"depth": 3, "order_by": "hunch"}, "order_by")]
+    "game,params,search,message",
+    [
+        ("swish", {"setup": "random"}, {"depth": 3, "quiesence": 2}, "quiesence"),
+        ("swish", {"setup": "random"}, {"depth": 3, "order_by": "hunch"}, "order_by"),
+        ("swival", {}, {"depth": 3, "solve_from_empty": -17}, "solve_from_empty must be an int >= 0, got -17"),
+        ("swival", {}, {"depth": 3, "solve_from_empty": 17.5}, "solve_from_empty must be an int >= 0, got 17.5"),
+        ("swival", {}, {"depth": 3, "solve_from_empty": 17, "solve_nodes": -1}, "solve_nodes must be an int >= 1"),
+        ("swish", {"setup": "random"}, {"depth": 3, "solve_from_empty": 17}, "swish has none"),
+    ],
 )
-def test_bad_search_settings_in_a_policy_file_are_named(tmp_path, search, message):
+def test_bad_search_settings_in_a_policy_file_are_named(tmp_path, game, params, search, message):
     from policies.numpy_policy import read_policy_file
 
-    meta, arrays = read_policy_file(policies.shipped_path("swish", setup="random"))
+    meta, arrays = read_policy_file(policies.shipped_path(game, **params))
     meta["search"] = search
     path = tmp_path / "bad_search.npz"
     np.savez_compressed(path, meta=np.array(json.dumps(meta)), **arrays)
     with pytest.raises(policies.PolicyFileError, match=f"bad_search.npz: its search settings .*{message}"):
-        policies.load("swish", str(path), setup="random")
+        policies.load(game, str(path), **params)
 
 
 def _with_search(tmp_path, game, params, search):

@@ -95,11 +95,22 @@ def test_search_without_state_plays_the_bare_network():
         ({"quiescence_width": 0}, "quiescence_width >= 1"),
         ({"order_by": "hunch"}, "order_by"),
         ({"max_work": -1}, "max_work"),
+        ({"solve_from_empty": -1}, "solve_from_empty must be an int >= 0, got -1"),
+        ({"solve_from_empty": "17"}, "solve_from_empty must be an int >= 0, got '17'"),
+        ({"solve_from_empty": True}, "solve_from_empty must be an int >= 0, got True"),
+        ({"solve_from_empty": 17, "solve_nodes": 0}, "solve_nodes must be an int >= 1, got 0"),
     ],
 )
 def test_bad_search_settings_are_named(kwargs, message):
     with pytest.raises(ValueError, match=message):
         PolicySearch(preference_policy([0]), "swival", **kwargs)
+
+
+def test_solve_from_empty_needs_a_game_with_a_solver():
+    with pytest.raises(ValueError, match="solve_from_empty needs an exact solver, and swish has none"):
+        PolicySearch(
+            preference_policy([0], "swish", {"setup": "random"}), "swish", {"setup": "random"}, solve_from_empty=5
+        )
 
 
 def test_search_is_for_two_player_games():
@@ -247,3 +258,128 @@ def test_value_order_changes_the_work_not_the_values():
         rules.apply(state, int(rng.choice(np.flatnonzero(rules.legal_mask(state)))), rng)
     assert compared > 5
     assert nodes[1] < nodes[0]
+
+
+# -- the exact endgame oracle (solve_from_empty) --------------------------------------------------------------------
+# Positions with 10 empty cells, reached through the rules from the start by these actions (seeded random play;
+# neither side holds a line): "win" ones hold 1 or 2 winning moves among 30, "draw" ones 2 to 4 drawing moves
+# among 30, every other move losing.
+ENDGAMES = [
+    ("win", [60, 18, 63, 0, 9, 69, 57, 28, 21, 29, 6, 55, 42, 40]),
+    ("win", [27, 30, 8, 47, 67, 14, 58, 15, 2, 54, 19, 53, 29, 45]),
+    ("win", [57, 3, 28, 43, 43, 23, 11, 48, 7, 54, 63, 38, 2, 38]),
+    ("win", [21, 63, 9, 32, 0, 28, 46, 26, 41, 45, 5, 12, 40, 54]),
+    ("draw", [15, 33, 21, 57, 37, 1, 19, 54, 42, 34, 13, 6, 51, 60]),
+    ("draw", [27, 36, 20, 62, 40, 70, 65, 48, 1, 12, 52, 39, 66, 44]),
+    ("draw", [57, 18, 21, 42, 60, 40, 9, 56, 24, 49, 51, 63, 13, 17]),
+    ("draw", [21, 33, 66, 59, 40, 55, 27, 61, 40, 14, 2, 36, 53, 8]),
+]
+VALUES = {"win": 1, "draw": 0}
+
+
+def _played(actions):
+    from envs.swival.rules import SwivalGame
+
+    rules, state = SwivalGame(), SwivalState()
+    for action in actions:
+        rules.check_action(state, action)
+        rules.apply(state, action, np.random.default_rng(0))
+    return rules, state
+
+
+def _move_values(rules, state):
+    """Every legal move's exact value for the mover, from the solver."""
+    from envs.swival import solver
+
+    values = {}
+    for action in np.flatnonzero(rules.legal_mask(state)).tolist():
+        child = rules.copy_state(state)
+        rules.apply(child, action, np.random.default_rng(0))
+        values[action] = -solver.state_value(child)
+    return values
+
+
+@pytest.mark.parametrize("kind,actions", ENDGAMES, ids=[f"{k}-{i}" for i, (k, _) in enumerate(ENDGAMES)])
+def test_the_solver_picks_the_networks_favourite_among_the_moves_that_keep_the_value(kind, actions):
+    """A network that likes the worst moves best: the search alone plays one, the solver never does."""
+    from envs.swival import solver
+
+    rules, state = _played(actions)
+    assert solver.empty_cells(state) == 10 and solver.state_value(state) == VALUES[kind]
+    values = _move_values(rules, state)
+    worst_first = sorted(values, key=lambda a: (values[a], a))
+    keeping = [a for a in worst_first if values[a] == VALUES[kind]]
+    assert 1 <= len(keeping) <= 4 and values[worst_first[0]] < VALUES[kind]
+    search = PolicySearch(preference_policy(worst_first), "swival", depth=1, width=73, leaf_value="none")
+    assert values[search.best_move(state)[0]] < VALUES[kind]  # one ply cannot see what the moves lead to
+    endgame = PolicySearch(
+        preference_policy(worst_first), "swival", depth=1, width=73, leaf_value="none", solve_from_empty=10
+    )
+    assert endgame.best_move(state) == (keeping[0], float(VALUES[kind]))
+    assert endgame.solved and endgame.solver_nodes > 0
+
+
+@pytest.mark.parametrize("kind,actions", ENDGAMES, ids=[f"{k}-{i}" for i, (k, _) in enumerate(ENDGAMES)])
+def test_shipped_hard_keeps_the_solved_value(kind, actions):
+    from policies import load
+
+    rules, state = _played(actions)
+    hard = load("swival", "hard")
+    assert hard.solve_from_empty >= 10
+    assert _move_values(rules, state)[hard.best_move(state)[0]] == VALUES[kind]
+    assert hard.solved
+
+
+def test_one_more_empty_cell_than_solve_from_empty_is_left_to_the_search():
+    rules, state = _played(ENDGAMES[4][1])
+    order = sorted(_move_values(rules, state).items(), key=lambda kv: (kv[1], kv[0]))
+    search = PolicySearch(preference_policy([a for a, _ in order]), "swival", depth=1, solve_from_empty=9)
+    assert search.best_move(state)[0] == order[0][0] and not search.solved
+
+
+@pytest.mark.parametrize(
+    "name,actions,solve_nodes",
+    [
+        # the first "win" position after its winning move (13): lost for the player to move
+        ("lost: the search decides", ENDGAMES[0][1] + [13], 2_000_000),
+        ("over the node budget: the search decides", ENDGAMES[4][1], 100),
+    ],
+)
+def test_the_search_decides_where_the_solver_does_not(name, actions, solve_nodes):
+    from envs.swival import solver
+
+    rules, state = _played(actions)
+    order = np.flatnonzero(rules.legal_mask(state)).tolist()[::-1]
+    plain = PolicySearch(preference_policy(order), "swival", depth=2, leaf_value="none")
+    endgame = PolicySearch(
+        preference_policy(order), "swival", depth=2, leaf_value="none", solve_from_empty=24, solve_nodes=solve_nodes
+    )
+    assert endgame.best_move(state) == plain.best_move(state)
+    assert not endgame.solved and 0 < endgame.solver_nodes <= solve_nodes
+    if solve_nodes > 100:
+        assert solver.state_value(state) == -1
+
+
+@pytest.mark.parametrize("actions", [a for k, a in ENDGAMES if k == "win"])
+def test_out_of_nodes_after_the_root_a_win_the_root_proved_is_played(actions):
+    """Nodes for the root's solve and one more: the moves the network likes best are not asked in full, but the
+    table the root left proves a winning move in a node."""
+    from envs.swival import solver
+
+    rules, state = _played(actions)
+    me = state.to_move
+    solver.solve(state.boards[me], state.boards[1 - me])
+    root_nodes = solver.nodes()
+    values = _move_values(rules, state)
+    worst_first = sorted(values, key=lambda a: (values[a], a))
+    endgame = PolicySearch(
+        preference_policy(worst_first),
+        "swival",
+        depth=1,
+        leaf_value="none",
+        solve_from_empty=10,
+        solve_nodes=root_nodes + 1,
+    )
+    action, value = endgame.best_move(state)
+    assert (values[action], value, endgame.solved) == (1, 1.0, True)
+    assert endgame.solver_nodes <= root_nodes + 1 + len(values)

@@ -161,3 +161,66 @@ def test_import_envs_solver_does_not_import_numba():
     code = "import sys; from envs.swival import solver; solver.brute_force(0x10101, 0); print('numba' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_a_kept_table_gives_the_same_values_and_saves_nodes():
+    """A position's children solved on the table its own solve left: exact values, fewer nodes than fresh."""
+    me, op, value, _ = RECORDED[0]
+    solver.solve(me, op)
+    kept, fresh = [], []
+    for cell, direction in placements(me, op)[:12]:
+        m2, o2 = play(me, op, cell, direction)
+        kept.append((solver.solve(o2, m2, keep_table=True), solver.nodes()))
+    for cell, direction in placements(me, op)[:12]:
+        m2, o2 = play(me, op, cell, direction)
+        fresh.append((solver.solve(o2, m2), solver.nodes()))
+    assert [v for v, _ in kept] == [v for v, _ in fresh]
+    assert max(-v for v, _ in kept) == value
+    assert sum(n for _, n in kept) < sum(n for _, n in fresh) / 2
+
+
+def test_node_limit_raises_and_counts_exactly():
+    me, op, value, count = RECORDED[0]
+    with pytest.raises(solver.NodeLimitError, match="more than its 1,000 nodes"):
+        solver.solve(me, op, max_nodes=1000)
+    assert solver.nodes() == 1000
+    assert (solver.solve(me, op, max_nodes=count), solver.nodes()) == (value, count)  # exactly enough
+
+
+@pytest.mark.parametrize("max_nodes", [-1, 2.5, True])
+def test_bad_node_limit_rejected(max_nodes):
+    with pytest.raises(ValueError, match="max_nodes must be an int >= 0"):
+        solver.solve(bits([0, 8, 16]), bits([1, 2]), max_nodes=max_nodes)
+
+
+def test_state_value_is_the_solve_of_the_player_to_move():
+    from envs.swival.rules import SwivalState
+
+    me, op, value, count = RECORDED[6]
+    for seat in (0, 1):
+        boards = [me, op] if seat == 0 else [op, me]
+        state = SwivalState(boards=boards, to_move=seat)
+        assert solver.empty_cells(state) == 10
+        assert solver.state_value(state) == value
+        assert solver.state_value(state, max_nodes=count - 1) is None  # past its nodes: no value, no error
+    with pytest.raises(ValueError, match="the game is over"):
+        solver.state_value(SwivalState(boards=[me, op], over=True))
+
+
+@pytest.mark.parametrize("mine,theirs,value,count", RECORDED[:8], ids=[f"{m:#08x}" for m, _, _, _ in RECORDED[:8]])
+def test_a_window_bounds_the_value_with_fewer_nodes(mine, theirs, value, count):
+    for alpha, beta in [(-1, 0), (0, 1)]:
+        result = solver.solve_window(mine, theirs, alpha, beta)
+        assert solver.nodes() <= count
+        if result <= alpha:
+            assert value <= result
+        elif result >= beta:
+            assert value >= result
+        else:
+            assert value == result
+
+
+@pytest.mark.parametrize("alpha,beta", [(0, 0), (1, -1), (-2, 1), (0, 2), (0.5, 1)])
+def test_bad_window_rejected(alpha, beta):
+    with pytest.raises(ValueError, match="the window must be -1 <= alpha < beta <= 1"):
+        solver.solve_window(bits([0, 8, 16]), bits([1, 2]), alpha, beta)

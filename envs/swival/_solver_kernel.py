@@ -34,9 +34,9 @@ MIDDLE = 0xFF00
 MAX_MOVES = 72  # 24 cells x 3 swivels
 STACK = 25  # one frame per ply, 24 plies at most below the root
 
-# status array: what survives between calls of run()
-ST_SP, ST_NODES, ST_RESULT, ST_PHASE = range(4)
-STATUS_SIZE = 4
+# status array: what survives between calls of run(); the root's window (alpha, beta) is set by new_stack()
+ST_SP, ST_NODES, ST_RESULT, ST_PHASE, ST_ALPHA, ST_BETA = range(6)
+STATUS_SIZE = 6
 PHASE_START, PHASE_RUNNING, PHASE_DONE = 0, 1, 2
 
 # frame arrays, one row per ply: the node's key, (alpha, beta, alpha0, best, next move, number of moves, depth)
@@ -47,9 +47,13 @@ _EXPANDED = 2  # enter(): the node's moves are on the stack, its value comes fro
 _HASH_MULT = np.uint64(0x9E3779B97F4A7C15)
 
 
-def new_stack() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Empty search state for :func:`run`: status, frames, and each ply's moves (the children's keys)."""
+def new_stack(alpha: int = -1, beta: int = 1) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Empty search state for :func:`run`: status, frames, and each ply's moves (the children's keys).
+
+    The root is searched in the window (``alpha``, ``beta``): a result at or below ``alpha`` is an upper
+    bound of the value, one at or above ``beta`` a lower bound (-1, 1: the exact value)."""
     status = np.zeros(STATUS_SIZE, dtype=np.int64)
+    status[ST_ALPHA], status[ST_BETA] = alpha, beta
     frames = np.zeros((STACK, FRAME_SIZE), dtype=np.int64)
     moves = np.zeros(STACK * MAX_MOVES, dtype=np.int64)
     return status, frames, moves
@@ -220,7 +224,9 @@ def run(me, op, budget, table, gen, status, frames, moves):
             depth -= (occ >> c) & 1
         key = (me << 24) | op
         nodes += 1
-        v, alpha, beta, count = _evaluate(key, -1, 1, depth, 0, table, mask, gen, moves, rest)
+        v, alpha, beta, count = _evaluate(
+            key, status[ST_ALPHA], status[ST_BETA], depth, 0, table, mask, gen, moves, rest
+        )
         if v != _EXPANDED:
             status[ST_NODES] = nodes
             status[ST_RESULT] = v
