@@ -40,7 +40,9 @@ PUCT: a node is evaluated the first time a simulation reaches it (the
 network's policy head gives its children's priors) and the simulation stops
 there; a node's children are chosen by their scaled mean plus
 ``exploration * prior * sqrt(node visits) / (1 + child visits)``, a child not
-visited yet counting its parent's mean. The leaf's result is
+visited yet counting its parent's mean. ``uniform_share`` of each prior is
+spread evenly over the legal moves: a pure policy-head prior all but never
+visits a move the network rules out, winning or not. The leaf's result is
 ``value_weight`` times the value head's plus the rest times a random
 play-out's (0: play-outs only, 1: the value alone). The value head gives the
 expected reward of the seat to move; the games pay zero-sum rewards, so the
