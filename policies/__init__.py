@@ -127,7 +127,7 @@ def past_hard_file(game: str, rev: str, folder: Path, **params: Any) -> Path:
     return path
 
 
-SEARCH_KINDS = ("alphabeta", "rollouts")
+SEARCH_KINDS = ("alphabeta", "rollouts", "mcts")
 
 
 def _with_search(
@@ -135,8 +135,9 @@ def _with_search(
 ):
     """The policy file's play-time search around its network.
 
-    ``search["kind"]``: ``"alphabeta"`` (the default; :class:`policies.search.PolicySearch`)
-    or ``"rollouts"`` (:class:`policies.rollouts.RolloutSearch`); the other keys are its settings.
+    ``search["kind"]``: ``"alphabeta"`` (the default; :class:`policies.search.PolicySearch`),
+    ``"rollouts"`` (:class:`policies.rollouts.RolloutSearch`) or ``"mcts"`` (PUCT guided by the network,
+    :class:`policies.mcts.PolicyMCTS`); the other keys are its settings.
     """
     settings = dict(search)
     kind = settings.pop("kind", "alphabeta")
@@ -149,6 +150,10 @@ def _with_search(
             from policies.rollouts import RolloutSearch
 
             return RolloutSearch(policy, game, params, seed=seed, **settings)
+        if kind == "mcts":
+            from policies.mcts import PolicyMCTS
+
+            return PolicyMCTS(policy, game, params, seed=seed, **settings)
     except (TypeError, ValueError) as err:
         raise PolicyFileError(f"policy file {path}: its search settings {search} are not valid ({err})") from None
     raise PolicyFileError(f"policy file {path}: unknown search kind {kind!r}; known: {', '.join(SEARCH_KINDS)}")

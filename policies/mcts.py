@@ -33,6 +33,21 @@ alike (issue 22: medium is not the only yardstick).
 
 Names: ``"mcts"`` (:data:`DEFAULT_SIMULATIONS`) and ``"mcts:N"`` (N
 simulations), wherever an opponent name is taken (:func:`make_mcts`).
+
+Guided by a network (``guide``, a :class:`NetworkGuide`; a policy file's
+search ``{"kind": "mcts", ...}``, :func:`policy_mcts`), the same search is
+PUCT: a node is evaluated the first time a simulation reaches it (the
+network's policy head gives its children's priors) and the simulation stops
+there; a node's children are chosen by their scaled mean plus
+``exploration * prior * sqrt(node visits) / (1 + child visits)``, a child not
+visited yet counting its parent's mean. ``uniform_share`` of each prior is
+spread evenly over the legal moves: a pure policy-head prior all but never
+visits a move the network rules out, winning or not. The leaf's result is
+``value_weight`` times the value head's plus the rest times a random
+play-out's (0: play-outs only, 1: the value alone). The value head gives the
+expected reward of the seat to move; the games pay zero-sum rewards, so the
+other seats get an equal share of its negative (for 2 players: exactly its
+negative; for more, a guess that does not tell the others apart).
 """
 
 from __future__ import annotations
@@ -58,12 +73,47 @@ NAME = "mcts"
 class _Node:
     """The statistics of one move sequence from the root: visits, summed results by seat, children by move."""
 
-    __slots__ = ("visits", "totals", "children")
+    __slots__ = ("visits", "totals", "children", "priors")
 
     def __init__(self, players: int) -> None:
         self.visits = 0
         self.totals = [0.0] * players
         self.children: dict[int, _Node] = {}
+        self.priors: list[float] | None = None  # guided search: the policy head's, once the node is evaluated
+
+
+def _check_share(key: str, value: Any, meaning: str) -> None:
+    """ValueError naming ``key`` unless ``value`` is a number from 0 to 1."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
+        raise ValueError(f"mcts {key} must be a number from 0 to 1{meaning}, got {value!r}")
+
+
+class NetworkGuide:
+    """A policy file's network as seen by the search: priors (policy head) and value (value head) of a state.
+
+    ``uniform_share`` of every prior is spread evenly over the legal moves, so a move the policy head all but rules
+    out (a win it never learned to see) still gets simulations.
+    """
+
+    def __init__(self, policy: Any, game: Game, observe: Any, uniform_share: float = 0.0) -> None:
+        _check_share("uniform_share", uniform_share, "")
+        self.policy, self.game, self.observe = policy, game, observe
+        self.uniform_share = float(uniform_share)
+
+    def evaluate(self, state: Any, mask: np.ndarray, value: bool) -> tuple[list[float], float]:
+        """(the priors of every action, zero off ``mask``; the value for the seat to move, in [-1, 1], if asked)."""
+        from policies.numpy_policy import masked_softmax
+
+        x = self.observe(self.game, state, self.game.to_move(state))
+        if value:
+            logits, values = self.policy.forward(x)
+            v = min(1.0, max(-1.0, float(values[0])))
+        else:
+            logits, v = self.policy.logits(x), 0.0
+        priors = masked_softmax(logits[0].astype(np.float64), mask)
+        if self.uniform_share:
+            priors = (1.0 - self.uniform_share) * priors + self.uniform_share * mask / mask.sum()
+        return priors.tolist(), v
 
 
 class MCTS(Bot):
@@ -76,20 +126,28 @@ class MCTS(Bot):
         playout_plies: int = DEFAULT_PLAYOUT_PLIES,
         exploration: float = DEFAULT_EXPLORATION,
         seed: int | None = None,
+        guide: NetworkGuide | None = None,
+        value_weight: float = 0.0,
     ) -> None:
         for key, value, low in (("simulations", simulations, 1), ("playout_plies", playout_plies, 0)):
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
                 raise ValueError(f"mcts {key} must be an integer >= {low}, got {value!r}")
         if isinstance(exploration, bool) or not isinstance(exploration, (int, float)) or not exploration >= 0:
             raise ValueError(f"mcts exploration must be a number >= 0, got {exploration!r}")
+        _check_share("value_weight", value_weight, " (0: play-outs only, 1: the value alone)")
+        if value_weight and guide is None:
+            raise ValueError("mcts value_weight > 0 needs a network (a policy file's search) for the leaf values")
         super().__init__(game, seed=seed)
+        self.guide = guide
+        self.value_weight = float(value_weight)
         self.simulations = int(simulations)
         self.playout_plies = int(playout_plies)
         self.exploration = float(exploration)
         self.last_scores: dict[int, float] = {}
 
     def __repr__(self) -> str:
-        return f"MCTS({self.game.name}, simulations={self.simulations}, playout_plies={self.playout_plies})"
+        guided = f", guided, value_weight={self.value_weight}" if self.guide is not None else ""
+        return f"MCTS({self.game.name}, simulations={self.simulations}, playout_plies={self.playout_plies}{guided})"
 
     def choose(self, state: Any, mask: np.ndarray) -> int:
         legal = np.flatnonzero(mask)
@@ -99,7 +157,10 @@ class MCTS(Bot):
             self.last_scores = {int(legal[0]): 1.0}
             return int(legal[0])
         root = self.search(state)
-        played = {a: c for a, c in root.children.items() if mask[a]}
+        played = {a: c for a, c in root.children.items() if mask[a] and c.visits}
+        if not played:  # a guided search of one simulation only evaluated the root: its best prior
+            priors = root.priors or [0.0] * len(mask)
+            return int(min(legal, key=lambda a: (-priors[a], a)))
         me = self.game.to_move(state)
         self.last_scores = {a: c.visits / root.visits for a, c in played.items()}
         return min(played, key=lambda a: (-played[a].visits, -played[a].totals[me] / played[a].visits, a))
@@ -122,28 +183,38 @@ class MCTS(Bot):
         path = [root]
         node = root
         expanded = False
+        leaf_value: float | None = None  # guided: the value head's at the evaluated leaf, for the seat to move there
         while not rules.is_over(state):
-            legal = np.flatnonzero(rules.legal_mask(state)).tolist()
-            untried = [a for a in legal if a not in node.children]
-            if untried:
-                action = untried[int(rng.integers(len(untried)))]
-                child = node.children[action] = _Node(players)
-                expanded = True
+            mask = rules.legal_mask(state)
+            legal = np.flatnonzero(mask).tolist()
+            if self.guide is not None:
+                if node.priors is None:  # a new leaf: evaluate it and stop here
+                    node.priors, value = self.guide.evaluate(state, mask, self.value_weight > 0)
+                    leaf_value = value
+                    break
+                action = self._select_puct(node, legal, rules.to_move(state), bounds)
+                child = node.children.get(action)
+                if child is None:
+                    child = node.children[action] = _Node(players)
             else:
-                action = self._select(node, legal, rules.to_move(state), bounds)
-                child = node.children[action]
+                untried = [a for a in legal if a not in node.children]
+                if untried:
+                    action = untried[int(rng.integers(len(untried)))]
+                    child = node.children[action] = _Node(players)
+                    expanded = True
+                else:
+                    action = self._select(node, legal, rules.to_move(state), bounds)
+                    child = node.children[action]
             for seat, reward in enumerate(rules.apply(state, action, rng)):
                 result[seat] += reward
             path.append(child)
             node = child
             if expanded:
                 break
-        plies = 0
-        while plies < self.playout_plies and not rules.is_over(state):
-            legal = np.flatnonzero(rules.legal_mask(state))
-            for seat, reward in enumerate(rules.apply(state, int(legal[int(rng.integers(legal.size))]), rng)):
-                result[seat] += reward
-            plies += 1
+        if leaf_value is not None and self.value_weight > 0:
+            self._add_value(result, rules.to_move(state), leaf_value)
+        if self.value_weight < 1 or leaf_value is None:
+            self._play_out(state, result, 1.0 - self.value_weight if leaf_value is not None else 1.0)
         bounds[0] = min(bounds[0], *result)
         bounds[1] = max(bounds[1], *result)
         for visited in path:
@@ -151,6 +222,42 @@ class MCTS(Bot):
             totals = visited.totals
             for seat in range(players):
                 totals[seat] += result[seat]
+
+    def _add_value(self, result: list[float], mover: int, value: float) -> None:
+        """Add ``value_weight`` times the leaf value: ``value`` to ``mover``, a share of its negative to the rest."""
+        others = len(result) - 1
+        for seat in range(len(result)):
+            result[seat] += self.value_weight * (value if seat == mover else -value / others)
+
+    def _play_out(self, state: Any, result: list[float], weight: float) -> None:
+        """Random moves from ``state`` to the end or ``playout_plies``; ``weight`` times their rewards to ``result``."""
+        rules, rng = self.game, self.rng
+        plies = 0
+        while plies < self.playout_plies and not rules.is_over(state):
+            legal = np.flatnonzero(rules.legal_mask(state))
+            for seat, reward in enumerate(rules.apply(state, int(legal[int(rng.integers(legal.size))]), rng)):
+                result[seat] += weight * reward
+            plies += 1
+
+    def _select_puct(self, node: _Node, legal: list[int], mover: int, bounds: list[float]) -> int:
+        """The legal child with the best PUCT score for ``mover``; an unvisited child counts its parent's mean."""
+        low, span = bounds[0], bounds[1] - bounds[0]
+        scale = 1.0 / span if span > 0 else 0.0
+        priors = node.priors
+        c_sqrt_n = self.exploration * math.sqrt(node.visits)
+        parent = (node.totals[mover] / node.visits - low) * scale
+        best, best_score = legal[0], -math.inf
+        for action in legal:
+            child = node.children.get(action)
+            if child is None or not child.visits:
+                score = parent + c_sqrt_n * priors[action]
+            else:
+                score = (child.totals[mover] / child.visits - low) * scale + c_sqrt_n * priors[action] / (
+                    1 + child.visits
+                )
+            if score > best_score:
+                best, best_score = action, score
+        return best
 
     def _select(self, node: _Node, legal: list[int], mover: int, bounds: list[float]) -> int:
         """The legal child with the best UCB1 score for ``mover`` (means scaled to [0, 1] by ``bounds``)."""
@@ -165,6 +272,43 @@ class MCTS(Bot):
             if score > best_score:
                 best, best_score = action, score
         return best
+
+
+class PolicyMCTS(MCTS):
+    """A policy file's network searched by PUCT (its search ``{"kind": "mcts", ...}``): see the module docstring.
+
+    Without the rules state it plays the bare network, as the other play-time searches do.
+    """
+
+    def __init__(
+        self,
+        policy: Any,
+        game: str,
+        params: dict[str, Any] | None = None,
+        uniform_share: float = 0.0,
+        **settings: Any,
+    ) -> None:
+        from envs.registry import game_module
+
+        raw = game_module(game).raw_env
+        rules = raw.game_cls(**(params or {}))
+        super().__init__(rules, guide=NetworkGuide(policy, rules, raw.observe_state, uniform_share), **settings)
+        self.policy = policy
+        self.meta = policy.meta
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        self.policy.reset(seed)
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, state: Any = None) -> int:
+        if state is None:  # no rules state: the bare network
+            return self.policy.act(observation, action_mask)
+        return super().act(observation, action_mask, state)
+
+    def explain(
+        self, observation: np.ndarray, action_mask: np.ndarray, state: Any = None, top: int = 5
+    ) -> dict[str, Any]:
+        return self.policy.explain(observation, action_mask, top)
 
 
 def parse_name(name: str) -> int:
@@ -190,4 +334,4 @@ def make_mcts(game: str, name: str = NAME, seed: int | None = None, **params: An
     return MCTS(game_module(game).raw_env.game_cls(**params), simulations=simulations, seed=seed)
 
 
-__all__ = ["DEFAULT_SIMULATIONS", "MCTS", "make_mcts", "parse_name"]
+__all__ = ["DEFAULT_SIMULATIONS", "MCTS", "NetworkGuide", "PolicyMCTS", "make_mcts", "parse_name"]

@@ -233,8 +233,9 @@ needs_git = pytest.mark.skipif(not _in_a_git_checkout(), reason="past hards are 
 
 @needs_git
 def test_a_past_hard_is_the_file_git_held_then():
-    now = make_opponent("swahili", "hard", num_players=2)
-    past = make_opponent("swahili", "hard@HEAD", num_players=2)
+    now, past = (  # Swahili's hard searches around its network: compare the networks
+        getattr(o, "policy", o) for o in (make_opponent("swahili", n, num_players=2) for n in ("hard", "hard@HEAD"))
+    )
     env = make_raw("swahili", num_players=2)
     env.reset(seed=3)
     rng = np.random.default_rng(3)
@@ -290,3 +291,128 @@ def test_swgym_eval_and_ladder_take_the_names(tmp_path, capsys):
     assert "mcts:20" in capsys.readouterr().out and (tmp_path / "swival_ladder.json").exists()
     with pytest.raises(SystemExit, match="'mcts:1.5'"):
         main(["eval", "swival", "mcts:1.5", "medium", "--games", "2"])
+
+
+# -- guided by a policy file's network (search kind "mcts") ------------------------------------------------------
+
+
+def _swahili_hard_with(tmp_path, search, num_players=2):
+    """A copy of the shipped Swahili hard file with ``search`` as its play-time search settings."""
+    from policies.numpy_policy import read_policy_file, write_policy_file
+
+    meta, arrays = read_policy_file(policies.shipped_path("swahili", num_players=num_players))
+    meta["search"] = search
+    return write_policy_file(tmp_path / f"guided_{num_players}p.npz", meta, arrays)
+
+
+GUIDED = {"kind": "mcts", "simulations": 30, "exploration": 1.0, "uniform_share": 0.25}
+
+
+@pytest.mark.parametrize("value_weight", [0.0, 0.5, 1.0])
+@pytest.mark.parametrize("num_players", [2, 4])
+def test_the_guided_search_plays_whole_games_of_legal_moves(tmp_path, num_players, value_weight):
+    from policies.mcts import PolicyMCTS
+
+    path = _swahili_hard_with(tmp_path, {**GUIDED, "value_weight": value_weight, "playout_plies": 20}, num_players)
+    opponent = policies.load("swahili", str(path), seed=0, num_players=num_players)
+    assert isinstance(opponent, PolicyMCTS) and opponent.value_weight == value_weight
+    others = [make_opponent("swahili", "random", seed=k, num_players=num_players) for k in range(1, num_players)]
+    record = play_game("swahili", [opponent] + others, seed=1, num_players=num_players)
+    assert record.plies > 0 and len(record.move_seconds[0]) > 0
+
+
+def guided_moves(path, seed):
+    """The guided player's moves (seat 0, seeded ``seed``) in 30 plies against random (seed 0)."""
+    opponent = policies.load("swahili", str(path), seed=seed, num_players=2)
+    players = [opponent, make_opponent("swahili", "random", seed=0)]
+    env = make_raw("swahili", num_players=2)
+    env.reset(seed=0)
+    moves = []
+    while env.agents and len(moves) < 30:
+        agent = env.agent_selection
+        obs = env.observe(agent)
+        action = players[env.agent_seat[agent]].act(obs["observation"], obs["action_mask"], env.game_state)
+        moves.append(int(action))
+        env.step(action)
+    return moves
+
+
+def test_the_guided_search_is_seeded(tmp_path):
+    """Play-outs draw from the player's generator: the same seed gives the same moves and the same tree, another seed
+    another tree."""
+    path = _swahili_hard_with(tmp_path, {**GUIDED, "value_weight": 0.0})
+    assert guided_moves(path, seed=5) == guided_moves(path, seed=5)
+    rules = rules_of("swahili", num_players=2)
+    state = rules.new_state(np.random.default_rng(0))
+
+    def root_results(seed):
+        root = policies.load("swahili", str(path), seed=seed, num_players=2).search(state)
+        return {a: (c.visits, c.totals) for a, c in root.children.items()}
+
+    assert root_results(5) == root_results(5)
+    assert root_results(6) != root_results(5)
+
+
+def test_without_the_rules_state_the_guided_search_plays_the_network(tmp_path):
+    path = _swahili_hard_with(tmp_path, {**GUIDED, "value_weight": 1.0})
+    opponent = policies.load("swahili", str(path), num_players=2)
+    network = policies.load("swahili", "network", num_players=2)
+    env = make_raw("swahili", num_players=2)
+    env.reset(seed=0)
+    obs = env.observe(env.agent_selection)
+    assert opponent.act(obs["observation"], obs["action_mask"]) == network.act(obs["observation"], obs["action_mask"])
+
+
+def first_win_in_one_the_network_misses(seed):
+    """(rules, state, the winning move): random Swahili 2p play seeded ``seed`` up to its first position with a
+    move that wins at once among at least 3."""
+    rules = rules_of("swahili", num_players=2)
+    rng = np.random.default_rng(seed)
+    state = rules.new_state(rng)
+    while True:
+        me, legal = rules.to_move(state), rules.legal_actions(state)
+        for action in legal:
+            after = rules.copy_state(state)
+            rules.apply(after, action, rng)
+            if rules.winners(after) == [me] and len(legal) >= 3:
+                return rules, state, action
+        rules.apply(state, legal[rng.integers(len(legal))], rng)
+
+
+# (seed of the random play to the position, the winning move, the network's favourite, the network's prior of the
+# win): the shipped network all but rules the win out; its favourite loses.
+MISLEADING_PRIORS = [(133, 8, 4, 0.003), (298, 5, 10, 0.0005), (326, 7, 1, 0.0005)]
+
+
+@pytest.mark.parametrize("seed,win,favourite,prior", MISLEADING_PRIORS)
+@pytest.mark.parametrize("value_weight", [0.0, 1.0])
+def test_the_guided_search_finds_the_win_its_prior_misses(tmp_path, seed, win, favourite, prior, value_weight):
+    rules, state, winning = first_win_in_one_the_network_misses(seed)
+    mask = rules.legal_mask(state)
+    path = _swahili_hard_with(tmp_path, {**GUIDED, "simulations": 200, "value_weight": value_weight})
+    searcher = policies.load("swahili", str(path), seed=0, num_players=2)
+    observation = make_raw("swahili", num_players=2).observe_state(rules, state, rules.to_move(state))
+    probs = searcher.policy.probabilities(observation, mask)
+    assert winning == win and int(np.argmax(probs)) == favourite and probs[win] < prior + 0.001
+    assert searcher.choose(state, mask) == win
+
+
+@pytest.mark.parametrize(
+    "search,named",
+    [
+        ({"simulations": 0}, "simulations must be an integer >= 1, got 0"),
+        ({"value_weight": 1.5}, "value_weight must be a number from 0 to 1 .* got 1.5"),
+        ({"uniform_share": -0.1}, "uniform_share must be a number from 0 to 1, got -0.1"),
+        ({"exploration": "lots"}, "exploration must be a number >= 0, got 'lots'"),
+        ({"leaf": "value"}, "leaf"),
+    ],
+)
+def test_bad_guided_search_settings_in_a_policy_file_are_named(tmp_path, search, named):
+    path = _swahili_hard_with(tmp_path, {"kind": "mcts", **search})
+    with pytest.raises(policies.PolicyFileError, match=f"guided_2p.npz: its search settings .*{named}"):
+        policies.load("swahili", str(path), num_players=2)
+
+
+def test_a_value_weight_needs_a_network():
+    with pytest.raises(ValueError, match="value_weight > 0 needs a network"):
+        MCTS(rules_of("swahili", num_players=2), value_weight=0.5)

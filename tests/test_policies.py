@@ -385,7 +385,7 @@ def test_search_kind_picks_the_search(tmp_path):
 @pytest.mark.parametrize(
     "search,message",
     [
-        ({"kind": "mcts"}, "unknown search kind 'mcts'; known: alphabeta, rollouts"),
+        ({"kind": "uct"}, "unknown search kind 'uct'; known: alphabeta, rollouts, mcts"),
         ({"kind": "rollouts", "samples": 0}, "its search settings .*samples"),
     ],
 )
