@@ -17,6 +17,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from envs.core.opponents import PAST_PREFIX, SHIPPED_NAMES
 from policies.mcts import make_mcts
 from policies.numpy_policy import NumpyPolicy, PolicyFileError
 
@@ -56,7 +57,7 @@ def load(
         with tempfile.TemporaryDirectory() as folder:  # the file is read whole on load, then removed
             path = past_hard_file(game, name[len(PAST_PREFIX) :], Path(folder), **params)
             return load(game, str(path), seed=seed, temperature=temperature, **params)
-    if name in ("hard", "network"):
+    if name in SHIPPED_NAMES:
         path = shipped_path(game, **params)
         if not path.exists():
             rules = f" with {params}" if params else ""
@@ -90,9 +91,6 @@ def load(
     if search and name != "network":
         return _with_search(policy, path, game, params, search, seed)
     return policy
-
-
-PAST_PREFIX = "hard@"
 
 
 def past_hard_file(game: str, rev: str, folder: Path, **params: Any) -> Path:

@@ -28,6 +28,8 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 DIFFICULTIES = ("random", "easy", "medium", "hard")
+SHIPPED_NAMES = ("hard", "network")  # the shipped policy file: with its search, and its network alone
+PAST_PREFIX = "hard@"  # "hard@REV": the shipped policy file as git revision REV held it
 REFERENCE_NAMES = (
     "network",
     "mcts",
@@ -91,7 +93,7 @@ def make_opponent(game: str, spec: Any, seed: int | None = None, trusted: bool =
         bots = importlib.import_module(entry(game).bots_module)
         rules = game_module(game).raw_env.game_cls(**game_params)
         return bots.BOTS[name](rules, seed=seed)
-    if name in ("hard", "network") or name.startswith("hard@") or name.endswith((".npz", ".zip")):
+    if name in SHIPPED_NAMES or name.startswith(PAST_PREFIX) or name.endswith((".npz", ".zip")):
         from policies import load  # lazy: policies sits above envs
 
         return load(game, name, seed=seed, trusted=trusted, **game_params)
