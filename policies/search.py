@@ -266,9 +266,8 @@ class PolicySearch:
                 built.update(zip(legal.tolist(), children))
         else:
             self._spend(NETWORK_PASS_WORK)
-            logits, _ = self.policy.forward(self.observe(self.rules, state, self.rules.to_move(state)))
-            probs = masked_softmax(logits[0], mask)
-            chosen = legal[np.argsort(-probs[legal], kind="stable")[:width]]
+            logits = self.policy.logits_of(self.observe(self.rules, state, self.rules.to_move(state)), legal)
+            chosen = legal[np.argsort(-masked_softmax(logits, np.ones(legal.size, dtype=bool)), kind="stable")[:width]]
         moves = [int(a) for a in chosen]
         if legal.size > width:
             chosen_set = set(moves)

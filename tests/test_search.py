@@ -165,6 +165,34 @@ def test_batched_leaf_values_pick_the_same_moves_as_one_at_a_time():
             rules.apply(state, int(rng.choice(np.flatnonzero(rules.legal_mask(state)))), rng)
 
 
+@pytest.mark.parametrize(
+    "game, params", [("twirls", {}), ("swish", {"setup": "random"}), ("swival", {}), ("squeeze", {"setup": "random"})]
+)
+def test_ordering_by_the_legal_moves_logits_alone_keeps_the_full_heads_order(game, params):
+    """The search orders moves by ``logits_of`` (only the legal moves' columns of the action
+    head): the same order as the masked softmax of the whole head, on positions of real games."""
+    from policies import load
+    from policies.numpy_policy import masked_softmax
+
+    network = load(game, "network", **params)
+    search = PolicySearch(network, game, params, depth=1, width=8)
+    rules, rng = search.rules, np.random.default_rng(3)
+    compared = 0
+    while compared < 60:
+        state = rules.new_state(rng)
+        while not rules.is_over(state) and compared < 60:
+            mask = rules.legal_mask(state)
+            legal = np.flatnonzero(mask)
+            observation = search.observe(rules, state, rules.to_move(state))
+            logits = network.logits(observation)[0]
+            assert network.logits_of(observation, legal) == pytest.approx(logits[legal], abs=1e-5)
+            full_order = legal[np.argsort(-masked_softmax(logits, mask)[legal], kind="stable")][: search.width]
+            candidates = search._candidates(state)
+            assert [a for a in candidates if a in set(full_order.tolist())] == full_order.tolist()
+            compared += 1
+            rules.apply(state, int(rng.choice(legal)), rng)
+
+
 def test_width_0_searches_every_legal_move():
     full = PolicySearch(preference_policy([PLACE_O6]), "swival", depth=2, width=0, leaf_value="none")
     wide = PolicySearch(preference_policy([PLACE_O6]), "swival", depth=2, width=NUM_ACTIONS, leaf_value="none")
