@@ -340,10 +340,12 @@ def plot(game: str, report: dict[str, Any], path: Path) -> None:
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(6, 4))
-    for kind, run in report["nets"].items():
+    for (kind, run), colour in zip(report["nets"].items(), ("tab:blue", "tab:green")):
         epochs = [h["epoch"] for h in run["history"]]
-        ax.plot(epochs, [100 * h["heldout_agreement"] for h in run["history"]], marker="o", label=f"{kind} held-out")
-        ax.plot(epochs, [100 * h["train_agreement"] for h in run["history"]], ls="--", alpha=0.6, label=f"{kind} train")
+        held = [100 * h["heldout_agreement"] for h in run["history"]]
+        ax.plot(epochs, held, marker="o", color=colour, label=f"{kind} held-out")
+        train = [100 * h["train_agreement"] for h in run["history"]]
+        ax.plot(epochs, train, ls="--", alpha=0.6, color=colour, label=f"{kind} train")
     ax.axhline(100 * report["ceiling"]["ceiling"], color="grey", ls=":", label="ceiling (medium's ties)")
     ax.set_xlabel("epoch")
     ax.set_ylabel("picks medium's move (%)")
