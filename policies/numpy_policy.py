@@ -347,10 +347,7 @@ class NumpyPolicy:
 
     def logits(self, observations: np.ndarray) -> np.ndarray:
         """The policy head alone for a batch of observations (play-outs need no value)."""
-        h = np.asarray(observations, dtype=np.float32).reshape(-1, self.obs_size)
-        for w, b in self.pi_layers:
-            h = self.activation(h @ w + b)
-        return h @ self.action_head[0] + self.action_head[1]
+        return self._policy_features(observations) @ self.action_head[0] + self.action_head[1]
 
     def logits_of(self, observation: np.ndarray, actions: np.ndarray) -> np.ndarray:
         """The policy head's logits of ``actions`` alone, for one observation.
@@ -359,11 +356,15 @@ class NumpyPolicy:
         of the action head, which is most of the network's work in games with
         thousands of actions.
         """
-        h = np.asarray(observation, dtype=np.float32).reshape(1, self.obs_size)
+        head_w, head_b = self.action_head
+        return (self._policy_features(observation) @ head_w[:, actions])[0] + head_b[actions]
+
+    def _policy_features(self, observations: np.ndarray) -> np.ndarray:
+        """The policy tower's last hidden layer, one row per observation (the action head's input)."""
+        h = np.asarray(observations, dtype=np.float32).reshape(-1, self.obs_size)
         for w, b in self.pi_layers:
             h = self.activation(h @ w + b)
-        head_w, head_b = self.action_head
-        return (h @ head_w[:, actions])[0] + head_b[actions]
+        return h
 
     def values(self, observations: np.ndarray) -> np.ndarray:
         """The value head alone for a batch of observations (a search's leaves need no policy)."""
