@@ -60,6 +60,8 @@ import numpy as np
 
 from envs.core.bots import Bot
 from envs.core.game import Game
+from envs.registry import game_module
+from policies.network_search import NetworkSearch
 
 # "mcts": 300 simulations with play-outs cut at 150 plies keep a move of the slowest game (Squeeze, then Twirls)
 # under about 1 s on this machine; the exploration constant applies to results scaled to [0, 1]
@@ -274,7 +276,7 @@ class MCTS(Bot):
         return best
 
 
-class PolicyMCTS(MCTS):
+class PolicyMCTS(NetworkSearch, MCTS):
     """A policy file's network searched by PUCT (its search ``{"kind": "mcts", ...}``): see the module docstring.
 
     Without the rules state it plays the bare network, as the other play-time searches do.
@@ -288,27 +290,16 @@ class PolicyMCTS(MCTS):
         uniform_share: float = 0.0,
         **settings: Any,
     ) -> None:
-        from envs.registry import game_module
-
-        raw = game_module(game).raw_env
-        rules = raw.game_cls(**(params or {}))
-        super().__init__(rules, guide=NetworkGuide(policy, rules, raw.observe_state, uniform_share), **settings)
-        self.policy = policy
-        self.meta = policy.meta
+        self._attach(policy, game, params)
+        guide = NetworkGuide(policy, self.rules, self.observe, uniform_share)
+        MCTS.__init__(self, self.rules, guide=guide, **settings)
 
     def reset(self, seed: int | None = None) -> None:
-        super().reset(seed)
-        self.policy.reset(seed)
+        MCTS.reset(self, seed)
+        NetworkSearch.reset(self, seed)
 
-    def act(self, observation: np.ndarray, action_mask: np.ndarray, state: Any = None) -> int:
-        if state is None:  # no rules state: the bare network
-            return self.policy.act(observation, action_mask)
-        return super().act(observation, action_mask, state)
-
-    def explain(
-        self, observation: np.ndarray, action_mask: np.ndarray, state: Any = None, top: int = 5
-    ) -> dict[str, Any]:
-        return self.policy.explain(observation, action_mask, top)
+    def searched_move(self, observation: np.ndarray, action_mask: np.ndarray, state: Any) -> int:
+        return MCTS.act(self, observation, action_mask, state)
 
 
 def parse_name(name: str) -> int:
@@ -328,8 +319,6 @@ def parse_name(name: str) -> int:
 
 def make_mcts(game: str, name: str = NAME, seed: int | None = None, **params: Any) -> MCTS:
     """The opponent named ``name`` (``"mcts"`` or ``"mcts:N"``) for ``game`` with rule ``params``."""
-    from envs.registry import game_module
-
     simulations = parse_name(name)
     return MCTS(game_module(game).raw_env.game_cls(**params), simulations=simulations, seed=seed)
 

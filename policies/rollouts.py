@@ -52,11 +52,12 @@ from typing import Any
 
 import numpy as np
 
-from envs.registry import entry, game_module
+from envs.registry import entry
+from policies.network_search import NetworkSearch
 from policies.numpy_policy import NumpyPolicy, masked_log_softmax, masked_softmax
 
 
-class RolloutSearch:
+class RolloutSearch(NetworkSearch):
     """An opponent that plays each candidate move out over ``samples`` deals of the hidden cards."""
 
     def __init__(
@@ -84,8 +85,7 @@ class RolloutSearch:
             raise ValueError(f"rollout search belief_deals ({belief_deals}) must be 0 or at least samples ({samples})")
         if not belief_power > 0:
             raise ValueError(f"rollout search belief_power must be > 0, got {belief_power}")
-        raw = game_module(game).raw_env
-        self.rules = raw.game_cls(**(params or {}))
+        self._attach(policy, game, params)
         for key, actions in (("always", always), ("network_moves", network_moves)):
             bad = [
                 a
@@ -110,9 +110,6 @@ class RolloutSearch:
                     f"({', '.join(map(repr, bots))}), got {playout!r}"
                 )
             self.playout_bot = bots[playout](self.rules, seed=seed)
-        self.policy = policy
-        self.meta = policy.meta
-        self.observe = raw.observe_state
         self.samples, self.width, self.always = samples, width, tuple(always)
         self.margin_weight = margin_weight
         self.belief_deals, self.belief_power = belief_deals, belief_power
@@ -122,18 +119,13 @@ class RolloutSearch:
         self.scores: dict[int, float] = {}  # candidate -> its score at the last move (lower is better)
 
     def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
         self.rng = np.random.default_rng(seed)
-        self.policy.reset(seed)
         if self.playout_bot is not None:
             self.playout_bot.reset(None if seed is None else seed + 1)
 
-    def act(self, observation: np.ndarray, action_mask: np.ndarray, state: Any = None) -> int:
-        if state is None:  # no rules state: the bare network
-            return self.policy.act(observation, action_mask)
+    def searched_move(self, observation: np.ndarray, action_mask: np.ndarray, state: Any) -> int:
         return self.best_move(state, observation, action_mask)
-
-    def explain(self, observation: np.ndarray, action_mask: np.ndarray, top: int = 5) -> dict[str, Any]:
-        return self.policy.explain(observation, action_mask, top)
 
     def candidates(self, observation: np.ndarray, action_mask: np.ndarray) -> tuple[list[int], np.ndarray]:
         """(the moves to play out: the network's ``width`` favourites, then ``always``; the network's probabilities)."""

@@ -58,7 +58,8 @@ from typing import Any
 
 import numpy as np
 
-from envs.registry import entry, game_module
+from envs.registry import entry
+from policies.network_search import NetworkSearch
 from policies.numpy_policy import NumpyPolicy, masked_softmax
 
 NETWORK_PASS_WORK = 4  # the work of one network pass, in positions built
@@ -69,7 +70,7 @@ class _OverBudget(Exception):
     """The search did more work than ``max_work`` allows."""
 
 
-class PolicySearch:
+class PolicySearch(NetworkSearch):
     """An opponent that searches ``depth`` plies with ``policy`` as prior and evaluator."""
 
     def __init__(
@@ -105,13 +106,9 @@ class PolicySearch:
         for name, value, least in (("solve_from_empty", solve_from_empty, 0), ("solve_nodes", solve_nodes, 1)):
             if not isinstance(value, int) or isinstance(value, bool) or value < least:
                 raise ValueError(f"search {name} must be an int >= {least}, got {value!r}")
-        raw = game_module(game).raw_env
-        self.policy = policy
-        self.meta = policy.meta
-        self.rules = raw.game_cls(**(params or {}))
+        self._attach(policy, game, params)
         if self.rules.num_players != 2:
             raise ValueError(f"{game}: play-time search is for two-player games, not {self.rules.num_players}")
-        self.observe = raw.observe_state
         self.depth, self.width, self.leaf_wins = depth, width or 10**9, leaf_wins  # width 0: every legal move
         self.use_value = leaf_value == "network"
         self.root_width = root_width or 10**9  # 0: every legal move at the root
@@ -137,16 +134,8 @@ class PolicySearch:
         """The game's exact endgame solver module (with ``solve_from_empty``), else None."""
         return importlib.import_module(self.oracle_module) if self.oracle_module else None
 
-    def reset(self, seed: int | None = None) -> None:
-        self.policy.reset(seed)
-
-    def act(self, observation: np.ndarray, action_mask: np.ndarray, state: Any = None) -> int:
-        if state is None:  # no rules state: the bare network
-            return self.policy.act(observation, action_mask)
+    def searched_move(self, observation: np.ndarray, action_mask: np.ndarray, state: Any) -> int:
         return self.best_move(state)[0]
-
-    def explain(self, observation: np.ndarray, action_mask: np.ndarray, top: int = 5) -> dict[str, Any]:
-        return self.policy.explain(observation, action_mask, top)
 
     # -- search ------------------------------------------------------------------
     def best_move(self, state: Any) -> tuple[int, float]:
