@@ -97,7 +97,7 @@ def load_config(game_or_path: str) -> dict[str, Any]:
         user = json.loads(path.read_text())
     except json.JSONDecodeError as err:
         raise ValueError(f"training config {path} is not valid JSON: {err}") from None
-    known = set(DEFAULTS) | {"game", "search", "comment", "shaping", "imitation", "value_members"}
+    known = set(DEFAULTS) | {"game", "search", "comment", "shaping", "imitation", "value_members", "value_fit"}
     unknown = set(user) - known
     if unknown:
         raise ValueError(f"training config {path}: unknown key(s) {sorted(unknown)}")
@@ -119,13 +119,20 @@ def load_config(game_or_path: str) -> dict[str, Any]:
         from training.imitation import imitation_settings
 
         config["imitation"] = imitation_settings(user["imitation"])
+    if "value_fit" in user:
+        from training.value_fit import value_fit_settings
+
+        try:
+            config["value_fit"] = value_fit_settings(user["value_fit"])
+        except ValueError as err:
+            raise ValueError(f"training config {path}: {err}") from None
     return config
 
 
 def value_member_config(config: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
     """The config of one extra value network: ``config`` with ``override`` merged in
     (one level deep for sections such as ``imitation`` and ``ppo``)."""
-    member = json.loads(json.dumps({k: v for k, v in config.items() if k != "value_members"}))
+    member = json.loads(json.dumps({k: v for k, v in config.items() if k not in ("value_members", "value_fit")}))
     for key, value in override.items():
         if isinstance(value, dict) and isinstance(member.get(key), dict):
             member[key] = {**member[key], **value}
@@ -350,7 +357,9 @@ def train(
     With ``value_members`` (a list of config overrides) one more network is
     trained per entry, into ``out_dir/value_member<k>``, and their value heads
     join the policy file's (the value is their mean; see
-    :mod:`policies.numpy_policy`).
+    :mod:`policies.numpy_policy`). With ``value_fit``, value towers fitted to
+    games recorded on the batched engine then replace the file's value
+    (:mod:`training.value_fit`).
     ``resume``: go on from ``out_dir/checkpoint`` (written every
     ``checkpoint.every`` steps) to ``total_timesteps``; without a checkpoint
     there, the run starts afresh.
@@ -427,6 +436,23 @@ def train(
     if member_summaries:
         add_value_members(policy_path, [m["policy"] for m in member_summaries])
         minutes += sum(m["train_minutes"] for m in member_summaries)
+    value_fit = None
+    if config.get("value_fit"):
+        from training.value_fit import fit_value_towers, replace_value
+
+        clock = time.time()
+        towers, histories = fit_value_towers(
+            config["game"],
+            config["params"],
+            config["value_fit"],
+            config["net_arch"],
+            ACTIVATIONS[config["activation"]],
+            seed=config["seed"],
+            progress=progress_bar,
+        )
+        replace_value(policy_path, towers)
+        value_fit = {"minutes": round((time.time() - clock) / 60, 2), "towers": histories}
+        minutes += value_fit["minutes"]
     if ship_to is not None:
         Path(ship_to).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(policy_path, ship_to)
@@ -449,6 +475,8 @@ def train(
         summary["imitation"] = imitation_history
     if member_summaries:
         summary["value_members"] = member_summaries
+    if value_fit:
+        summary["value_fit"] = value_fit
     (out_dir / "summary.json").write_text(json.dumps(summary, indent=2))
     return summary
 

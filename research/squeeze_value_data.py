@@ -1,0 +1,97 @@
+"""Does a value fitted to far more recorded games make Squeeze's hard search stronger?
+
+Issue 22 (learned strength): Squeeze's hard opponent was a full-width 3-ply
+search scored by two imitation networks' value towers (their mean: 64% -> 78%
+against medium when the second joined), fitted to the discounted outcomes of
+6000 and 16000 games recorded one position at a time. The batched engine
+records 25000 games in about a minute, so this study fits value towers to
+many more games' outcomes (:mod:`training.value_fit`), measures their squared
+error on held-out games of another seed beside the shipped towers', and
+writes two policy files that differ from the shipped one only in their value:
+
+* ``plus.npz``: the shipped towers and the new ones (the mean of all);
+* ``only.npz``: the new towers alone (``--towers``, each fitted to games of
+  its own seed; their mean).
+
+    python -m research.squeeze_value_data [--games 25000] [--epochs 4] [--towers 1] [--out DIR]
+
+then, for each file, ``swgym eval squeeze FILE medium --rule setup=random --games 100 --seed 7``.
+The figures: ``results/2026-11-squeeze-search.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from policies import shipped_path
+from policies.numpy_policy import NumpyPolicy, read_policy_file, write_policy_file
+from training.imitation import collect_batched
+from training.value_fit import DEFAULTS, fit_value_towers, replace_value
+
+GAME, PARAMS = "squeeze", {"setup": "random"}
+OPPONENTS = {"medium": 0.6, "easy": 0.3, "random": 0.1}  # the shipped networks' recording mix
+
+
+def tower_values(layers: list, head: tuple, observations: np.ndarray) -> np.ndarray:
+    """One tanh value tower's outputs."""
+    x = observations
+    for w, b in layers:
+        x = np.tanh(x @ w + b)
+    return (x @ head[0] + head[1])[:, 0]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=25000)
+    parser.add_argument("--heldout", type=int, default=2000)
+    parser.add_argument("--epochs", type=int, default=4)
+    parser.add_argument("--towers", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", default="runs/exp/squeeze_value")
+    args = parser.parse_args()
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    torch.set_num_threads(1)
+    settings = {
+        **DEFAULTS,
+        "opponents": OPPONENTS,
+        "games": args.games,
+        "heldout_games": args.heldout,
+        "towers": args.towers,
+        "epochs": args.epochs,
+    }
+    towers, histories = fit_value_towers(GAME, PARAMS, settings, [256, 256], torch.nn.Tanh, seed=args.seed)
+
+    held = collect_batched(GAME, PARAMS, "medium", OPPONENTS, args.heldout, seed=args.seed + 1000, boards=512)
+    shipped = NumpyPolicy(shipped_path(GAME, **PARAMS))
+    old = [tower_values(layers, head, held.observations) for layers, head in shipped.value_members]
+    new = [
+        tower_values(
+            [(t["vf_w0"], t["vf_b0"]), (t["vf_w1"], t["vf_b1"])], (t["value_w"], t["value_b"]), held.observations
+        )
+        for t in towers
+    ]
+    errors = {f"shipped tower {k}": v for k, v in enumerate(old)} | {f"new tower {k}": v for k, v in enumerate(new)}
+    errors |= {"shipped (mean)": np.mean(old, axis=0), "new (mean)": np.mean(new, axis=0)}
+    errors |= {"shipped and new (mean)": np.mean(old + new, axis=0), "always 0": np.zeros_like(held.outcomes)}
+    mse = {name: float(np.mean((values - held.outcomes) ** 2)) for name, values in errors.items()}
+
+    meta, arrays = read_policy_file(shipped_path(GAME, **PARAMS))
+    plus = dict(arrays)
+    for t, tower in enumerate(towers):
+        plus |= {f"m{len(old) + t}_{name}": array for name, array in tower.items()}
+    write_policy_file(out / "plus.npz", meta, plus)
+    replace_value(write_policy_file(out / "only.npz", meta, arrays), towers)
+    summary = {"settings": settings, "heldout_positions": len(held), "history": histories, "heldout_mse": mse}
+    (out / "summary.json").write_text(json.dumps(summary, indent=2))
+    print(json.dumps(mse, indent=2))
+    print(f"written: {out / 'plus.npz'}, {out / 'only.npz'}, {out / 'summary.json'}")
+
+
+if __name__ == "__main__":
+    main()

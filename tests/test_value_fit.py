@@ -1,0 +1,117 @@
+"""Value towers fitted to batched-engine games (training/value_fit.py) and the config path that uses them."""
+
+import json
+
+import numpy as np
+import pytest
+import torch
+
+from envs.core.match import play_game
+from envs.core.opponents import make_opponent
+from training.selfplay import load_config, train
+from training.value_fit import (
+    DEFAULTS,
+    fit_tower,
+    fit_value_towers,
+    replace_value,
+    tower_arrays,
+    value_fit_settings,
+    value_tower,
+)
+
+from training_helpers import tiny_config
+
+torch.set_num_threads(1)
+
+
+@pytest.mark.parametrize(
+    "section, message",
+    [
+        ({"gmaes": 3}, r"unknown key\(s\) \['gmaes'\]"),
+        ({"games": 0}, "games must be an int >= 1, got 0"),
+        ({"towers": 1.5}, "towers must be an int >= 1, got 1.5"),
+        ({"epochs": True}, "epochs must be an int >= 1, got True"),
+        ({"heldout_games": -1}, "heldout_games must be an int >= 0, got -1"),
+        ({"learning_rate": 0}, "learning_rate must be a number > 0, got 0"),
+        ([1], "value_fit must be an object of settings"),
+    ],
+)
+def test_value_fit_settings_refuse_nonsense_by_name(section, message):
+    with pytest.raises(ValueError, match=message):
+        value_fit_settings(section)
+
+
+def test_a_config_with_a_bad_value_fit_names_the_file(tmp_path):
+    path = tmp_path / "cfg.json"
+    path.write_text(json.dumps({"game": "squeeze", "value_fit": {"towers": 0}}))
+    with pytest.raises(ValueError, match=r"cfg.json: value_fit towers must be an int >= 1"):
+        load_config(str(path))
+
+
+def test_fitting_lowers_the_error_on_a_learnable_target():
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(2000, 6)).astype(np.float32)
+    y = np.tanh(2 * x[:, 0] - x[:, 1]).astype(np.float32)
+    net = value_tower(6, [16, 16], torch.nn.Tanh)
+    history = fit_tower(net, (x[:1500], y[:1500]), (x[1500:], y[1500:]), 8, 64, 1e-2, seed=0)
+    assert history[-1]["heldout_mse"] < 0.05 < np.mean(y**2)
+    assert history[-1]["train_mse"] < history[0]["train_mse"]
+
+
+def test_replaced_value_is_the_mean_of_the_towers_in_numpy_as_in_torch(tmp_path):
+    from policies.numpy_policy import NumpyPolicy
+
+    config = tiny_config("squeeze", params={"setup": "fixed"}, total_timesteps=0)
+    summary = train(config, tmp_path, progress_bar=False, tensorboard=False)
+    before = NumpyPolicy(summary["policy"])
+    torch.manual_seed(3)
+    towers = [value_tower(before.obs_size, [16, 8], torch.nn.Tanh) for _ in range(3)]
+    replace_value(summary["policy"], [tower_arrays(t) for t in towers])
+    after = NumpyPolicy(summary["policy"])
+    assert len(after.value_members) == 3
+    observations = np.random.default_rng(1).random((7, after.obs_size), dtype=np.float32)
+    with torch.no_grad():
+        expected = np.mean([t(torch.as_tensor(observations)).numpy()[:, 0] for t in towers], axis=0)
+    np.testing.assert_allclose(after.values(observations), expected, rtol=1e-5, atol=1e-6)
+    mask = np.ones(after.num_actions, dtype=bool)
+    np.testing.assert_array_equal(  # the policy is kept as it was
+        after.probabilities(observations[0], mask), before.probabilities(observations[0], mask)
+    )
+
+
+def test_towers_see_their_own_games_and_the_same_seed_gives_the_same_towers():
+    settings = {**DEFAULTS, "opponents": {"random": 1.0}, "games": 6, "heldout_games": 2, "towers": 2, "epochs": 1}
+    settings["boards"] = 4
+    first, histories = fit_value_towers("squeeze", {"setup": "fixed"}, settings, [8], torch.nn.Tanh, seed=5)
+    again, _ = fit_value_towers("squeeze", {"setup": "fixed"}, settings, [8], torch.nn.Tanh, seed=5)
+    assert len(first) == len(histories) == 2 and all("heldout_mse" in h[0] for h in histories)
+    for a, b in zip(first, again, strict=True):
+        assert a.keys() == b.keys() == {"vf_w0", "vf_b0", "value_w", "value_b"}
+        for name in a:
+            np.testing.assert_array_equal(a[name], b[name])
+    assert not np.array_equal(first[0]["vf_w0"], first[1]["vf_w0"])
+
+
+def test_tiny_run_with_value_fit_end_to_end(tmp_path):
+    from policies.numpy_policy import NumpyPolicy
+
+    config = tiny_config(
+        "squeeze",
+        params={"setup": "fixed"},
+        value_fit=value_fit_settings({"games": 4, "heldout_games": 2, "towers": 2, "epochs": 1, "boards": 4}),
+    )
+    summary = train(config, tmp_path, ship_to=tmp_path / "shipped.npz", progress_bar=False, tensorboard=False)
+    assert [len(h) for h in summary["value_fit"]["towers"]] == [1, 1]
+    policy = NumpyPolicy(tmp_path / "shipped.npz")
+    assert len(policy.value_members) == 2
+    assert all(len(layers) == 1 and layers[0][0].shape[1] == 16 for layers, _ in policy.value_members)
+    opponent = make_opponent("squeeze", str(tmp_path / "shipped.npz"), seed=0, setup="fixed")
+    legal = []
+    record = play_game(
+        "squeeze",
+        [opponent, make_opponent("squeeze", "random", seed=1)],
+        seed=0,
+        setup="fixed",
+        observer=lambda seat, obs, mask, action: legal.append(bool(mask[action])),
+    )
+    assert all(legal) and len(legal) == record.plies >= 2

@@ -1,0 +1,183 @@
+"""Value towers fitted to the outcomes of many games recorded on the batched engine.
+
+A searching hard opponent scores its leaves with its policy file's value.
+The value a PPO or imitation run leaves behind is fitted to a few thousand
+games; the batched engine records tens of thousands in a minute, so a
+config's ``value_fit`` section fits fresh value towers (the policies' tanh
+shape, ``net_arch`` wide) to those games' outcomes and makes them the policy
+file's value (their mean, a value ensemble: :mod:`policies.numpy_policy`).
+
+Each tower sees its own recorded games (seed ``seed + k``); a held-out set
+of another seed measures every epoch's squared error, kept in the summary.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+from training.imitation import collect_batched
+
+DEFAULTS: dict[str, Any] = {
+    "teacher": "medium",
+    "opponents": {"medium": 1.0},
+    "games": 25000,
+    "heldout_games": 2000,
+    "towers": 1,
+    "epochs": 4,
+    "batch_size": 1024,
+    "learning_rate": 1e-3,
+    "boards": 512,
+}
+
+
+def value_fit_settings(section: Any) -> dict[str, Any]:
+    """``section`` over :data:`DEFAULTS`, checked: unknown keys and nonsense numbers are refused by name."""
+    if not isinstance(section, dict):
+        raise ValueError(f"value_fit must be an object of settings, got {section!r}")
+    unknown = set(section) - set(DEFAULTS)
+    if unknown:
+        raise ValueError(f"value_fit: unknown key(s) {sorted(unknown)}; known: {sorted(DEFAULTS)}")
+    settings = {**DEFAULTS, **section}
+    for key in ("games", "towers", "epochs", "batch_size", "boards", "heldout_games"):
+        value = settings[key]
+        least = 0 if key == "heldout_games" else 1
+        if isinstance(value, bool) or not isinstance(value, int) or value < least:
+            raise ValueError(f"value_fit {key} must be an int >= {least}, got {value!r}")
+    if not isinstance(settings["learning_rate"], (int, float)) or not settings["learning_rate"] > 0:
+        raise ValueError(f"value_fit learning_rate must be a number > 0, got {settings['learning_rate']!r}")
+    return settings
+
+
+def value_tower(inputs: int, hidden: list[int], activation: type[torch.nn.Module]) -> torch.nn.Sequential:
+    """A policy file's value tower: ``hidden`` layers of ``activation``, then one linear output."""
+    layers: list[torch.nn.Module] = []
+    for width in hidden:
+        layers += [torch.nn.Linear(inputs, width), activation()]
+        inputs = width
+    return torch.nn.Sequential(*layers, torch.nn.Linear(inputs, 1))
+
+
+def tower_arrays(net: torch.nn.Sequential, prefix: str = "") -> dict[str, np.ndarray]:
+    """The tower as policy-file arrays: ``{prefix}vf_w{i}``/``vf_b{i}`` per hidden layer, ``value_w``/``value_b``."""
+    linear = [m for m in net if isinstance(m, torch.nn.Linear)]
+    arrays = {}
+    for i, layer in enumerate(linear):
+        name = ("vf_w{i}", "vf_b{i}") if i < len(linear) - 1 else ("value_w", "value_b")
+        arrays[prefix + name[0].format(i=i)] = layer.weight.detach().numpy().T.astype(np.float32)
+        arrays[prefix + name[1].format(i=i)] = layer.bias.detach().numpy().astype(np.float32)
+    return arrays
+
+
+def fit_tower(
+    net: torch.nn.Sequential,
+    train: tuple[np.ndarray, np.ndarray],
+    heldout: tuple[np.ndarray, np.ndarray] | None,
+    epochs: int,
+    batch_size: int,
+    learning_rate: float,
+    seed: int,
+    label: str = "value",
+) -> list[dict[str, float]]:
+    """Adam on the squared error to the outcomes; each epoch's training and held-out error."""
+    torch.manual_seed(seed)
+    generator = np.random.default_rng(seed)
+    optimizer = torch.optim.Adam(net.parameters(), lr=learning_rate)
+    x, y = torch.as_tensor(train[0]), torch.as_tensor(train[1])
+    history = []
+    for epoch in range(epochs):
+        order = generator.permutation(len(y))
+        total, clock = 0.0, time.time()
+        for lo in range(0, len(order), batch_size):
+            idx = torch.as_tensor(order[lo : lo + batch_size])
+            loss = torch.mean((net(x[idx]).flatten() - y[idx]) ** 2)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            total += loss.item() * len(idx)
+        entry = {"epoch": epoch + 1, "train_mse": total / len(y)}
+        if heldout is not None and len(heldout[1]):
+            with torch.no_grad():
+                values = net(torch.as_tensor(heldout[0])).flatten()
+                entry["heldout_mse"] = float(torch.mean((values - torch.as_tensor(heldout[1])) ** 2))
+        history.append(entry)
+        held = f", held-out mse {entry['heldout_mse']:.4f}" if "heldout_mse" in entry else ""
+        print(
+            f"[{label}] epoch {epoch + 1}/{epochs}: train mse {entry['train_mse']:.4f}{held}, "
+            f"{time.time() - clock:.0f} s",
+            flush=True,
+        )
+    return history
+
+
+def fit_value_towers(
+    game: str,
+    params: dict[str, Any],
+    settings: dict[str, Any],
+    hidden: list[int],
+    activation: type[torch.nn.Module],
+    seed: int = 0,
+    progress: bool = True,
+) -> tuple[list[dict[str, np.ndarray]], list[list[dict[str, float]]]]:
+    """``settings["towers"]`` value towers, each fitted to its own recorded games; (their arrays, histories)."""
+
+    def record(games: int, at: int):
+        return collect_batched(
+            game,
+            params,
+            settings["teacher"],
+            settings["opponents"],
+            games,
+            seed=at,
+            boards=settings["boards"],
+            progress=progress,
+        )
+
+    heldout = record(settings["heldout_games"], seed + 1000) if settings["heldout_games"] else None
+    towers, histories = [], []
+    for k in range(settings["towers"]):
+        train = record(settings["games"], seed + k)
+        torch.manual_seed(seed + k)  # the tower's initial weights
+        net = value_tower(train.observations.shape[1], hidden, activation)
+        histories.append(
+            fit_tower(
+                net,
+                (train.observations, train.outcomes),
+                None if heldout is None else (heldout.observations, heldout.outcomes),
+                settings["epochs"],
+                settings["batch_size"],
+                settings["learning_rate"],
+                seed + k,
+                label=f"{game} value tower {k + 1}/{settings['towers']}",
+            )
+        )
+        del train
+        towers.append(tower_arrays(net))
+    return towers, histories
+
+
+def replace_value(path: str | Path, towers: list[dict[str, np.ndarray]]) -> Path:
+    """Make ``towers`` the policy file's value (their mean), dropping the value it had; the policy is kept."""
+    from policies.numpy_policy import read_policy_file, write_policy_file
+
+    if not towers:
+        raise ValueError("replace_value: no value towers given")
+    meta, arrays = read_policy_file(path)
+    if "layers" in meta:  # the hidden layers the file declares for its (first) value tower
+        meta = {**meta, "layers": {**meta["layers"], "vf": sum(1 for name in towers[0] if name.startswith("vf_w"))}}
+    kept = {name: array for name, array in arrays.items() if not _is_value_array(name)}
+    for k, tower in enumerate(towers):
+        kept |= {(f"m{k}_{name}" if k else name): array for name, array in tower.items()}
+    return write_policy_file(path, meta, kept)
+
+
+def _is_value_array(name: str) -> bool:
+    """A value tower's array: ``vf_*``, ``value_*`` or a member's ``m{k}_vf_*`` / ``m{k}_value_*``."""
+    if name.startswith(("vf_", "value_")):
+        return True
+    head, _, rest = name.partition("_")
+    return head[:1] == "m" and head[1:].isdigit() and rest.startswith(("vf_", "value_"))
