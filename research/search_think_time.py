@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import time
 from typing import Any
 
 for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"):  # one BLAS thread, as swgym plays (before numpy loads)
@@ -28,23 +27,19 @@ from envs.core.match import play_series  # noqa: E402
 from envs.core.opponents import make_opponent  # noqa: E402
 from envs.registry import GAMES  # noqa: E402
 from policies.search import PolicySearch  # noqa: E402
+from research.cpu_timed import CpuTimedPlayer  # noqa: E402
 
 
-class TimedSearch:
+class TimedSearch(CpuTimedPlayer):
     """Plays as ``search`` and keeps (CPU seconds, work, searched depth) of every move."""
 
     def __init__(self, search: PolicySearch) -> None:
+        super().__init__(search)
         self.search = search
         self.moves: list[tuple[float, float, int]] = []
 
-    def reset(self, seed: int | None = None) -> None:
-        self.search.reset(seed)
-
-    def act(self, observation: np.ndarray, action_mask: np.ndarray, state: Any = None) -> int:
-        started = time.process_time()
-        action = self.search.act(observation, action_mask, state)
-        self.moves.append((time.process_time() - started, self.search.work, self.search.searched_depth))
-        return action
+    def on_move(self, state: Any, action: int) -> None:
+        self.moves.append((self.cpu_seconds[-1], self.search.work, self.search.searched_depth))
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -23,35 +23,26 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
 from envs.core.match import play_series
 from envs.core.opponents import make_opponent
 from envs.swival import solver
 from envs.swival.rules import FULL, NUM_CELLS, WIN_ACTION, has_line, play
+from research.cpu_timed import CpuTimedPlayer
 
 OPPONENTS = ("random", "easy", "medium")
 
 
-class Recorder:
+class Recorder(CpuTimedPlayer):
     """Plays as ``player`` and keeps every position it moved from and the move, (mine, theirs, action), and the
-    CPU seconds of each move (this process's: other work on the machine does not count, unlike the wall clock)."""
+    CPU seconds of each move (:class:`research.cpu_timed.CpuTimedPlayer`)."""
 
     def __init__(self, player: Any) -> None:
-        self.player = player
+        super().__init__(player)
         self.moves: list[tuple[int, int, int]] = []
-        self.cpu_seconds: list[float] = []
 
-    def reset(self, seed: int | None = None) -> None:
-        self.player.reset(seed)
-
-    def act(self, observation: np.ndarray, action_mask: np.ndarray, state: Any = None) -> int:
-        start = time.process_time()
-        action = int(self.player.act(observation, action_mask, state))
-        self.cpu_seconds.append(time.process_time() - start)
+    def on_move(self, state: Any, action: int) -> None:
         me = state.to_move
         self.moves.append((state.boards[me], state.boards[1 - me], action))
-        return action
 
 
 def empty_cells(mine: int, theirs: int) -> int:

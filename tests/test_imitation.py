@@ -6,8 +6,6 @@ import numpy as np
 import pytest
 import torch
 
-from envs.core.match import play_game
-from envs.core.opponents import make_opponent
 from training.imitation import (
     Demonstrations,
     _discounted_outcomes,
@@ -19,7 +17,7 @@ from training.imitation import (
 )
 from training.selfplay import load_config, train
 
-from training_helpers import tiny_config
+from training_helpers import game_against_random, tiny_config
 
 torch.set_num_threads(1)
 
@@ -81,15 +79,7 @@ def test_tiny_run_with_imitation_end_to_end(tmp_path):
     assert summary["imitation"][0]["epoch"] == 1 and (summary["imitation"][0]["win_rate"] * games).is_integer()
     assert (tmp_path / "learning_curve.png").exists()
     assert summary["curve"][0]["timesteps"] == 0, "the curve starts with the imitation-only network"
-    opponent = make_opponent("squeeze", summary["policy"], seed=0, setup="fixed")
-    legal = []
-    record = play_game(
-        "squeeze",
-        [opponent, make_opponent("squeeze", "random", seed=1)],
-        seed=0,
-        setup="fixed",
-        observer=lambda seat, obs, mask, action: legal.append((seat, bool(mask[action]))),
-    )
+    record, legal = game_against_random("squeeze", summary["policy"], setup="fixed")
     assert all(ok for _, ok in legal) and len(legal) == record.plies
     assert sum(seat == 0 for seat, _ in legal) == len(record.move_seconds[0]) >= 1
 

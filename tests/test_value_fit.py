@@ -6,8 +6,6 @@ import numpy as np
 import pytest
 import torch
 
-from envs.core.match import play_game
-from envs.core.opponents import make_opponent
 from training.selfplay import load_config, train
 from training.value_fit import (
     DEFAULTS,
@@ -19,7 +17,7 @@ from training.value_fit import (
     value_tower,
 )
 
-from training_helpers import tiny_config
+from training_helpers import game_against_random, tiny_config
 
 torch.set_num_threads(1)
 
@@ -105,13 +103,5 @@ def test_tiny_run_with_value_fit_end_to_end(tmp_path):
     policy = NumpyPolicy(tmp_path / "shipped.npz")
     assert len(policy.value_members) == 2
     assert all(len(layers) == 1 and layers[0][0].shape[1] == 16 for layers, _ in policy.value_members)
-    opponent = make_opponent("squeeze", str(tmp_path / "shipped.npz"), seed=0, setup="fixed")
-    legal = []
-    record = play_game(
-        "squeeze",
-        [opponent, make_opponent("squeeze", "random", seed=1)],
-        seed=0,
-        setup="fixed",
-        observer=lambda seat, obs, mask, action: legal.append(bool(mask[action])),
-    )
-    assert all(legal) and len(legal) == record.plies >= 2
+    record, legal = game_against_random("squeeze", tmp_path / "shipped.npz", setup="fixed")
+    assert all(ok for _, ok in legal) and len(legal) == record.plies >= 2

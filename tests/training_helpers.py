@@ -26,3 +26,19 @@ def tiny_config(game, **over):
     config["ppo"] = {**DEFAULTS["ppo"], "n_steps": 64, "batch_size": 64, "n_epochs": 1}
     config.update(over)
     return config
+
+
+def game_against_random(game, policy_path, **params):
+    """One seeded game of the policy file (seat 0) against random: (its record, (seat, move was legal) per move)."""
+    from envs.core.match import play_game
+    from envs.core.opponents import make_opponent
+
+    moves = []
+    record = play_game(
+        game,
+        [make_opponent(game, str(policy_path), seed=0, **params), make_opponent(game, "random", seed=1, **params)],
+        seed=0,
+        observer=lambda seat, obs, mask, action: moves.append((seat, bool(mask[action]))),
+        **params,
+    )
+    return record, moves
