@@ -127,10 +127,15 @@ def save_ladder(result: dict[str, Any], out_dir: str | Path) -> tuple[Path, Path
     json_path = out_dir / f"{result['game']}_ladder.json"
     json_path.write_text(json.dumps(result, indent=2))
     names, values = list(result["elo"]), list(result["elo"].values())
-    fig, ax = plt.subplots(figsize=(5, 3), dpi=100)
-    ax.bar(names, values, color=["#999", "#6a6", "#c83", "#a33", "#36a"][: len(names)])
+    fig, ax = plt.subplots(figsize=(max(5.0, 1.1 * len(names)), 3.4), dpi=100)
+    palette = ["#999", "#6a6", "#c83", "#a33", "#36a", "#84b", "#3aa"]
+    ax.bar(names, values, color=[palette[i % len(palette)] for i in range(len(names))])
     for x, v in enumerate(values):
-        ax.text(x, v, f"{v:.0f}", ha="center", va="bottom", fontsize=9)
+        ax.text(x, v, f"{v:.0f}", ha="center", va="bottom" if v >= 0 else "top", fontsize=9)
+    if max(map(len, names)) > 8:  # past hards' names (hard@REV) would run into each other
+        ax.tick_params(axis="x", labelrotation=25)
+        for label in ax.get_xticklabels():
+            label.set_horizontalalignment("right")
     ax.set_ylabel(f"Elo (vs {names[0]} = 0)")
     players = result.get("players", 2)
     per_pair = "seats alternated" if players == 2 else f"1 vs {players - 1} each way"
