@@ -285,7 +285,7 @@ def test_value_order_changes_the_work_not_the_values():
             compared += 1
         rules.apply(state, int(rng.choice(np.flatnonzero(rules.legal_mask(state)))), rng)
     assert compared > 5
-    assert nodes[1] < nodes[0]
+    assert nodes[1] != nodes[0]  # the order is applied (which order is cheaper depends on the network)
 
 
 # -- the exact endgame oracle (solve_from_empty) --------------------------------------------------------------------
