@@ -28,6 +28,26 @@ MAX_ARRAY_BYTES = 1 << 30  # refuse, before allocating, any array declared bigge
 _ZIP_MAGIC, _NPY_MAGIC = b"PK\x03\x04", b"\x93NUMPY"
 
 
+def split_value_towers(arrays: dict[str, np.ndarray]) -> tuple[dict[str, np.ndarray], list[dict[str, np.ndarray]]]:
+    """A policy file's arrays as (all but its value, its value towers in order, each under the
+    unprefixed names ``vf_*`` / ``value_*``); :func:`join_value_towers` puts them back."""
+    rest: dict[str, np.ndarray] = dict(arrays)
+    towers: list[dict[str, np.ndarray]] = []
+    while not towers or f"m{len(towers)}_value_w" in rest:
+        prefix = f"m{len(towers)}_" if towers else ""
+        names = [name for name in rest if name.startswith((prefix + "vf_", prefix + "value_"))]
+        towers.append({name[len(prefix) :]: rest.pop(name) for name in names})
+    return rest, towers
+
+
+def join_value_towers(rest: dict[str, np.ndarray], towers: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    """``rest`` with ``towers`` as its value: the first under ``vf_*`` / ``value_*``, tower k under ``m{k}_``."""
+    joined = dict(rest)
+    for k, tower in enumerate(towers):
+        joined |= {(f"m{k}_{name}" if k else name): array for name, array in tower.items()}
+    return joined
+
+
 class PolicyFileError(ValueError):
     """A policy file that is missing, corrupt, or made for another game or shape."""
 
@@ -370,13 +390,21 @@ class NumpyPolicy:
         """The value head alone for a batch of observations (a search's leaves need no policy)."""
         return self._values(np.asarray(observations, dtype=np.float32).reshape(-1, self.obs_size))
 
-    def _values(self, x: np.ndarray) -> np.ndarray:
-        total = np.zeros(x.shape[0], dtype=np.float32)
+    def member_values(self, observations: np.ndarray) -> list[np.ndarray]:
+        """Each value tower's own values for a batch of observations (the value is their mean)."""
+        x = np.asarray(observations, dtype=np.float32).reshape(-1, self.obs_size)
+        values = []
         for layers, (head_w, head_b) in self.value_members:
             v = x
             for w, b in layers:
                 v = self.activation(v @ w + b)
-            total += (v @ head_w + head_b)[:, 0]
+            values.append((v @ head_w + head_b)[:, 0])
+        return values
+
+    def _values(self, x: np.ndarray) -> np.ndarray:
+        total = np.zeros(x.shape[0], dtype=np.float32)
+        for member in self.member_values(x):
+            total += member
         return total / len(self.value_members)
 
     def probabilities(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:

@@ -35,11 +35,10 @@ class TimedSearch(CpuTimedPlayer):
 
     def __init__(self, search: PolicySearch) -> None:
         super().__init__(search)
-        self.search = search
         self.moves: list[tuple[float, float, int]] = []
 
     def on_move(self, state: Any, action: int) -> None:
-        self.moves.append((self.cpu_seconds[-1], self.search.work, self.search.searched_depth))
+        self.moves.append((self.cpu_seconds[-1], self.player.work, self.player.searched_depth))
 
 
 def main(argv: list[str] | None = None) -> None:

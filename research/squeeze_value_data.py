@@ -13,7 +13,11 @@ writes two policy files that differ from the shipped one only in their value:
 * ``only.npz``: the new towers alone (``--towers``, each fitted to games of
   its own seed; their mean).
 
-    python -m research.squeeze_value_data [--games 25000] [--epochs 4] [--towers 1] [--out DIR]
+    python -m research.squeeze_value_data [--games 25000] [--epochs 4] [--towers 1] [--out DIR] [--base FILE]
+
+The figures compare with the hard shipped before this study, at c109355
+(``git show c109355:policies/squeeze_hard.npz > base.npz``, then ``--base base.npz``);
+by default the base is the shipped hard, which has since taken the new value.
 
 then, for each file, ``swgym eval squeeze FILE medium --rule setup=random --games 100 --seed 7``.
 The figures: ``results/2026-11-squeeze-search.md``.
@@ -30,19 +34,11 @@ import torch
 
 from policies import shipped_path
 from policies.numpy_policy import NumpyPolicy, read_policy_file, write_policy_file
-from training.imitation import collect_batched
-from training.value_fit import DEFAULTS, fit_value_towers, replace_value
+from training.export import add_value_members
+from training.value_fit import DEFAULTS, fit_value_towers, record_heldout, replace_value
 
 GAME, PARAMS = "squeeze", {"setup": "random"}
 OPPONENTS = {"medium": 0.6, "easy": 0.3, "random": 0.1}  # the shipped networks' recording mix
-
-
-def tower_values(layers: list, head: tuple, observations: np.ndarray) -> np.ndarray:
-    """One tanh value tower's outputs."""
-    x = observations
-    for w, b in layers:
-        x = np.tanh(x @ w + b)
-    return (x @ head[0] + head[1])[:, 0]
 
 
 def main() -> None:
@@ -53,6 +49,7 @@ def main() -> None:
     parser.add_argument("--towers", type=int, default=1)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", default="runs/exp/squeeze_value")
+    parser.add_argument("--base", help="the policy file to compare with and copy (default: the shipped hard)")
     args = parser.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -65,32 +62,25 @@ def main() -> None:
         "towers": args.towers,
         "epochs": args.epochs,
     }
-    towers, histories = fit_value_towers(GAME, PARAMS, settings, [256, 256], torch.nn.Tanh, seed=args.seed)
+    held = record_heldout(GAME, PARAMS, settings, seed=args.seed)
+    towers, histories = fit_value_towers(
+        GAME, PARAMS, settings, [256, 256], torch.nn.Tanh, seed=args.seed, heldout=held
+    )
 
-    held = collect_batched(GAME, PARAMS, "medium", OPPONENTS, args.heldout, seed=args.seed + 1000, boards=512)
-    shipped = NumpyPolicy(shipped_path(GAME, **PARAMS))
-    old = [tower_values(layers, head, held.observations) for layers, head in shipped.value_members]
-    new = [
-        tower_values(
-            [(t["vf_w0"], t["vf_b0"]), (t["vf_w1"], t["vf_b1"])], (t["value_w"], t["value_b"]), held.observations
-        )
-        for t in towers
-    ]
+    base = args.base or shipped_path(GAME, **PARAMS)
+    meta, arrays = read_policy_file(base)
+    only = replace_value(write_policy_file(out / "only.npz", meta, arrays), towers)
+    plus = add_value_members(write_policy_file(out / "plus.npz", meta, arrays), [only])
+    old = NumpyPolicy(base).member_values(held.observations)
+    new = NumpyPolicy(only).member_values(held.observations)
     errors = {f"shipped tower {k}": v for k, v in enumerate(old)} | {f"new tower {k}": v for k, v in enumerate(new)}
     errors |= {"shipped (mean)": np.mean(old, axis=0), "new (mean)": np.mean(new, axis=0)}
     errors |= {"shipped and new (mean)": np.mean(old + new, axis=0), "always 0": np.zeros_like(held.outcomes)}
     mse = {name: float(np.mean((values - held.outcomes) ** 2)) for name, values in errors.items()}
-
-    meta, arrays = read_policy_file(shipped_path(GAME, **PARAMS))
-    plus = dict(arrays)
-    for t, tower in enumerate(towers):
-        plus |= {f"m{len(old) + t}_{name}": array for name, array in tower.items()}
-    write_policy_file(out / "plus.npz", meta, plus)
-    replace_value(write_policy_file(out / "only.npz", meta, arrays), towers)
     summary = {"settings": settings, "heldout_positions": len(held), "history": histories, "heldout_mse": mse}
     (out / "summary.json").write_text(json.dumps(summary, indent=2))
     print(json.dumps(mse, indent=2))
-    print(f"written: {out / 'plus.npz'}, {out / 'only.npz'}, {out / 'summary.json'}")
+    print(f"written: {plus}, {only}, {out / 'summary.json'}")
 
 
 if __name__ == "__main__":

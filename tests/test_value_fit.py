@@ -105,3 +105,53 @@ def test_tiny_run_with_value_fit_end_to_end(tmp_path):
     assert all(len(layers) == 1 and layers[0][0].shape[1] == 16 for layers, _ in policy.value_members)
     record, legal = game_against_random("squeeze", tmp_path / "shipped.npz", setup="fixed")
     assert all(ok for _, ok in legal) and len(legal) == record.plies >= 2
+
+
+def test_value_towers_split_and_join_back_to_the_same_arrays():
+    from policies.numpy_policy import join_value_towers, split_value_towers
+
+    arrays = {
+        "pi_w0": np.zeros(1),
+        "action_w": np.ones(1),
+        "vf_w0": np.full(1, 2.0),
+        "value_w": np.full(1, 3.0),
+        "m1_vf_w0": np.full(1, 4.0),
+        "m1_value_w": np.full(1, 5.0),
+        "m2_vf_w0": np.full(1, 6.0),
+        "m2_value_w": np.full(1, 7.0),
+    }
+    rest, towers = split_value_towers(arrays)
+    assert set(rest) == {"pi_w0", "action_w"}
+    assert [{k: float(v[0]) for k, v in t.items()} for t in towers] == [
+        {"vf_w0": 2.0, "value_w": 3.0},
+        {"vf_w0": 4.0, "value_w": 5.0},
+        {"vf_w0": 6.0, "value_w": 7.0},
+    ]
+    assert join_value_towers(rest, towers) == arrays
+
+
+def test_a_value_member_with_several_towers_joins_with_all_of_them(tmp_path):
+    import shutil
+
+    from policies.numpy_policy import NumpyPolicy
+    from training.export import add_value_members
+
+    summary = train(
+        tiny_config("squeeze", params={"setup": "fixed"}, total_timesteps=0),
+        tmp_path,
+        progress_bar=False,
+        tensorboard=False,
+    )
+    member, ensemble = tmp_path / "member.npz", tmp_path / "ensemble.npz"
+    shutil.copyfile(summary["policy"], member)
+    shutil.copyfile(summary["policy"], ensemble)
+    torch.manual_seed(4)
+    replace_value(member, [tower_arrays(value_tower(NumpyPolicy(member).obs_size, [16], torch.nn.Tanh)) for _ in "ab"])
+    add_value_members(ensemble, [member])
+    base, two, three = NumpyPolicy(summary["policy"]), NumpyPolicy(member), NumpyPolicy(ensemble)
+    assert len(three.value_members) == 3
+    observations = np.random.default_rng(2).random((5, base.obs_size), dtype=np.float32)
+    expected = base.member_values(observations) + two.member_values(observations)
+    for got, want in zip(three.member_values(observations), expected, strict=True):
+        np.testing.assert_array_equal(got, want)
+    np.testing.assert_allclose(three.values(observations), np.mean(expected, axis=0), rtol=1e-5, atol=1e-6)

@@ -61,16 +61,17 @@ def export_policy(
 
 
 def add_value_members(path: str | Path, member_paths: list[str | Path]) -> Path:
-    """Add the value networks of ``member_paths`` to the policy file ``path`` (a value ensemble).
+    """Add the value networks of ``member_paths`` (every value tower each holds) to the policy file
+    ``path`` (a value ensemble).
 
     The members must be policy files of the same game, rules, observation
     shape and activation; their policy heads are not used.
     """
-    from policies.numpy_policy import read_policy_file, write_policy_file
+    from policies.numpy_policy import join_value_towers, read_policy_file, split_value_towers, write_policy_file
 
     path = Path(path)
     meta, arrays = read_policy_file(path)
-    k = 1 + sum(1 for name in arrays if name.startswith("m") and name.endswith("_value_w"))
+    rest, towers = split_value_towers(arrays)
     for member_path in member_paths:
         member_meta, member = read_policy_file(member_path)
         for key in ("game", "params", "observation_shape", "activation"):
@@ -78,11 +79,8 @@ def add_value_members(path: str | Path, member_paths: list[str | Path]) -> Path:
                 raise ValueError(
                     f"value member {member_path} has {key} {member_meta.get(key)!r}, but {path} has {meta.get(key)!r}"
                 )
-        for name, array in member.items():
-            if name.startswith(("vf_", "value_")):
-                arrays[f"m{k}_{name}"] = array
-        k += 1
-    return write_policy_file(path, meta, arrays)
+        towers += split_value_towers(member)[1]
+    return write_policy_file(path, meta, join_value_towers(rest, towers))
 
 
 def torch_probabilities(policy, observations: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

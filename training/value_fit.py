@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from training.imitation import collect_batched
+from training.imitation import Demonstrations, collect_batched
 
 DEFAULTS: dict[str, Any] = {
     "teacher": "medium",
@@ -62,14 +62,14 @@ def value_tower(inputs: int, hidden: list[int], activation: type[torch.nn.Module
     return torch.nn.Sequential(*layers, torch.nn.Linear(inputs, 1))
 
 
-def tower_arrays(net: torch.nn.Sequential, prefix: str = "") -> dict[str, np.ndarray]:
-    """The tower as policy-file arrays: ``{prefix}vf_w{i}``/``vf_b{i}`` per hidden layer, ``value_w``/``value_b``."""
+def tower_arrays(net: torch.nn.Sequential) -> dict[str, np.ndarray]:
+    """The tower as policy-file arrays: ``vf_w{i}``/``vf_b{i}`` per hidden layer, ``value_w``/``value_b``."""
     linear = [m for m in net if isinstance(m, torch.nn.Linear)]
     arrays = {}
     for i, layer in enumerate(linear):
         name = ("vf_w{i}", "vf_b{i}") if i < len(linear) - 1 else ("value_w", "value_b")
-        arrays[prefix + name[0].format(i=i)] = layer.weight.detach().numpy().T.astype(np.float32)
-        arrays[prefix + name[1].format(i=i)] = layer.bias.detach().numpy().astype(np.float32)
+        arrays[name[0].format(i=i)] = layer.weight.detach().numpy().T.astype(np.float32)
+        arrays[name[1].format(i=i)] = layer.bias.detach().numpy().astype(np.float32)
     return arrays
 
 
@@ -114,6 +114,32 @@ def fit_tower(
     return history
 
 
+def _record(
+    game: str, params: dict[str, Any], settings: dict[str, Any], games: int, seed: int, progress: bool
+) -> Demonstrations:
+    return collect_batched(
+        game,
+        params,
+        settings["teacher"],
+        settings["opponents"],
+        games,
+        seed=seed,
+        boards=settings["boards"],
+        progress=progress,
+    )
+
+
+def record_heldout(
+    game: str, params: dict[str, Any], settings: dict[str, Any], seed: int = 0, progress: bool = True
+) -> Demonstrations | None:
+    """The held-out games of :func:`fit_value_towers` (``heldout_games`` at seed ``seed + 1000``; None for 0)."""
+    return (
+        _record(game, params, settings, settings["heldout_games"], seed + 1000, progress)
+        if settings["heldout_games"]
+        else None
+    )
+
+
 def fit_value_towers(
     game: str,
     params: dict[str, Any],
@@ -122,25 +148,18 @@ def fit_value_towers(
     activation: type[torch.nn.Module],
     seed: int = 0,
     progress: bool = True,
+    heldout: Demonstrations | None = None,
 ) -> tuple[list[dict[str, np.ndarray]], list[list[dict[str, float]]]]:
-    """``settings["towers"]`` value towers, each fitted to its own recorded games; (their arrays, histories)."""
+    """``settings["towers"]`` value towers, each fitted to its own recorded games; (their arrays, histories).
 
-    def record(games: int, at: int):
-        return collect_batched(
-            game,
-            params,
-            settings["teacher"],
-            settings["opponents"],
-            games,
-            seed=at,
-            boards=settings["boards"],
-            progress=progress,
-        )
-
-    heldout = record(settings["heldout_games"], seed + 1000) if settings["heldout_games"] else None
+    ``heldout``: the games each epoch's error is measured on; by default ``heldout_games`` recorded here
+    (seed ``seed + 1000``; :func:`record_heldout`).
+    """
+    if heldout is None:
+        heldout = record_heldout(game, params, settings, seed, progress)
     towers, histories = [], []
     for k in range(settings["towers"]):
-        train = record(settings["games"], seed + k)
+        train = _record(game, params, settings, settings["games"], seed + k, progress)
         torch.manual_seed(seed + k)  # the tower's initial weights
         net = value_tower(train.observations.shape[1], hidden, activation)
         histories.append(
@@ -162,22 +181,11 @@ def fit_value_towers(
 
 def replace_value(path: str | Path, towers: list[dict[str, np.ndarray]]) -> Path:
     """Make ``towers`` the policy file's value (their mean), dropping the value it had; the policy is kept."""
-    from policies.numpy_policy import read_policy_file, write_policy_file
+    from policies.numpy_policy import join_value_towers, read_policy_file, split_value_towers, write_policy_file
 
     if not towers:
         raise ValueError("replace_value: no value towers given")
     meta, arrays = read_policy_file(path)
     if "layers" in meta:  # the hidden layers the file declares for its (first) value tower
         meta = {**meta, "layers": {**meta["layers"], "vf": sum(1 for name in towers[0] if name.startswith("vf_w"))}}
-    kept = {name: array for name, array in arrays.items() if not _is_value_array(name)}
-    for k, tower in enumerate(towers):
-        kept |= {(f"m{k}_{name}" if k else name): array for name, array in tower.items()}
-    return write_policy_file(path, meta, kept)
-
-
-def _is_value_array(name: str) -> bool:
-    """A value tower's array: ``vf_*``, ``value_*`` or a member's ``m{k}_vf_*`` / ``m{k}_value_*``."""
-    if name.startswith(("vf_", "value_")):
-        return True
-    head, _, rest = name.partition("_")
-    return head[:1] == "m" and head[1:].isdigit() and rest.startswith(("vf_", "value_"))
+    return write_policy_file(path, meta, join_value_towers(split_value_towers(arrays)[0], towers))
