@@ -40,6 +40,7 @@ def load(
     seed: int | None = None,
     temperature: float = 0.0,
     trusted: bool = False,
+    search: bool = True,
     **params: Any,
 ):
     """The opponent named ``name`` for ``game`` with rule ``params``.
@@ -49,6 +50,9 @@ def load(
     ``temperature``), no search; ``"hard@REV"``: the hard policy file as git
     revision REV held it; otherwise a policy file path.
 
+    ``search=False``: the network alone even where the file names a search
+    (what ``"network"`` is for the shipped file).
+
     Loading never runs code from the file unless ``trusted`` is True: an SB3
     ``.zip`` is then loaded by SB3 itself (unpickled), which some models need
     (custom networks); without it, its plain MLP weights are read as data.
@@ -56,7 +60,7 @@ def load(
     if name.startswith(PAST_PREFIX):
         with tempfile.TemporaryDirectory() as folder:  # the file is read whole on load, then removed
             path = past_hard_file(game, name[len(PAST_PREFIX) :], Path(folder), **params)
-            return load(game, str(path), seed=seed, temperature=temperature, **params)
+            return load(game, str(path), seed=seed, temperature=temperature, search=search, **params)
     if name in SHIPPED_NAMES:
         path = shipped_path(game, **params)
         if not path.exists():
@@ -87,9 +91,9 @@ def load(
             source=str(path),
         )
     policy = NumpyPolicy(path, game=game, temperature=temperature, seed=seed, params=params)
-    search = policy.meta.get("search")
-    if search and name != "network":
-        return _with_search(policy, path, game, params, search, seed)
+    settings = policy.meta.get("search")
+    if settings and search and name != "network":
+        return _with_search(policy, path, game, params, settings, seed)
     return policy
 
 

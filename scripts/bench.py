@@ -102,59 +102,109 @@ def batched_steps_per_second(name: str, params: dict, num_envs: int, seconds: fl
     return calls * num_envs / (time.perf_counter() - start)
 
 
+VECTOR_SIZES = (256, 4096)  # the learner's vector env, beside the engine at the same N
+WARM_UP_SECONDS = 0.05  # an untimed run of each measurement before the rounds
+
+
+def vector_steps_per_second(name: str, params: dict, num_envs: int, seconds: float, seed: int = 0) -> float:
+    """The learner's vector env against random opponents for about ``seconds``: learner steps/s.
+
+    The learner's random legal action is picked by the engine's compiled pick on the env's masks, so that
+    the figure measures the env (its opponents' moves and bookkeeping), not the learner.
+    """
+    import envs
+    from envs.core.batched import random_legal_actions, seed_streams
+
+    vec = envs.make_vec(name, num_envs, opponent="random", seed=seed, **params)
+    vec.reset()
+    streams, everyone = seed_streams(seed + 1, num_envs), np.ones(num_envs, dtype=bool)
+    actions = np.empty(num_envs, dtype=np.int64)
+    calls = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        for _ in range(16):
+            random_legal_actions(vec.action_masks(), streams, everyone, actions)
+            vec.step(actions)
+        calls += 16
+        if time.perf_counter() > deadline:
+            break
+    return calls * num_envs / (time.perf_counter() - start)
+
+
 def batch_run(
-    games: list[tuple[str, dict]], seconds: float = 1.0, rounds: int = 5, sizes: tuple[int, ...] = BATCH_SIZES
+    games: list[tuple[str, dict]],
+    seconds: float = 1.0,
+    rounds: int = 5,
+    sizes: tuple[int, ...] = BATCH_SIZES,
+    vector_sizes: tuple[int, ...] = VECTOR_SIZES,
 ) -> list[dict[str, Any]]:
-    """Median agent-steps/s of each game's batched engine at each N, its AEC env and connect_four_v3, interleaved."""
+    """Median agent-steps/s of each game's batched engine at each N, its learner's vector env (learner steps/s),
+    its AEC env and connect_four_v3, interleaved. Every measurement runs once untimed first, so that no kernel
+    (nor any of its specialisations) compiles while the clock runs."""
     from pettingzoo.classic import connect_four_v3
 
     import envs
     from envs.registry import entry
 
     cases = [(n, p) for n, p in games if entry(n).batched]
-    makers: dict[tuple[str, str], Callable[[int], float]] = {
-        ("connect_four_v3", "AEC"): lambda r: agent_steps_per_second(connect_four_v3.env, seconds, seed=r)
+    makers: dict[tuple[str, str], Callable[[int, float], float]] = {
+        ("connect_four_v3", "AEC"): lambda r, t: agent_steps_per_second(connect_four_v3.env, t, seed=r)
     }
+    players: dict[str, int] = {}
     for name, params in cases:
         label = name + ("" if not params else " " + " ".join(f"{k}={v}" for k, v in params.items()))
-        makers[(label, "AEC")] = lambda r, name=name, params=params: agent_steps_per_second(
-            lambda: envs.make(name, **params), seconds, seed=r
+        players[label] = envs.make_raw(name, **params).game.num_players
+        makers[(label, "AEC")] = lambda r, t, name=name, params=params: agent_steps_per_second(
+            lambda: envs.make(name, **params), t, seed=r
         )
         for n in sizes:
-            envs.make_batched(name, n, **params)  # load (or compile) the kernels before timing
-            makers[(label, f"N={n}")] = lambda r, name=name, params=params, n=n: batched_steps_per_second(
-                name, params, n, seconds, seed=r
+            makers[(label, f"N={n}")] = lambda r, t, name=name, params=params, n=n: batched_steps_per_second(
+                name, params, n, t, seed=r
             )
+        for n in vector_sizes:
+            makers[(label, f"vec N={n}")] = lambda r, t, name=name, params=params, n=n: vector_steps_per_second(
+                name, params, n, t, seed=r
+            )
+    for measure in makers.values():  # untimed first: every kernel and specialisation compiled or loaded
+        measure(0, WARM_UP_SECONDS)
     samples: dict[tuple[str, str], list[float]] = {k: [] for k in makers}
     for r in range(rounds):
         for key, measure in makers.items():
-            samples[key].append(measure(r))
+            samples[key].append(measure(r, seconds))
     base = statistics.median(samples[("connect_four_v3", "AEC")])
     rows = []
     for (label, how), v in samples.items():
-        aec = statistics.median(samples[(label, "AEC")])
-        rows.append(
-            {
-                "env": label,
-                "engine": how,
-                "median_steps_per_s": statistics.median(v),
-                "ratio": statistics.median(v) / base,
-                "x_aec": statistics.median(v) / aec,
-                "samples": v,
-            }
-        )
+        median = statistics.median(v)
+        row = {
+            "env": label,
+            "engine": how,
+            "median_steps_per_s": median,
+            "ratio": median / base,
+            "x_aec": median / statistics.median(samples[(label, "AEC")]),
+            "samples": v,
+        }
+        if how.startswith("vec "):  # learner steps x players, against the engine's agent-steps at the same N
+            row["x_engine"] = median * players[label] / statistics.median(samples[(label, how[len("vec ") :])])
+        rows.append(row)
     return rows
 
 
 def format_batch_table(rows: list[dict[str, Any]]) -> str:
+    """The --batch table; ``vec`` rows are the learner's vector env (learner steps/s), and their last column
+    is learner steps/s x players over the engine's agent-steps/s at the same N."""
     width = max(len(r["env"]) for r in rows)
     out = [
-        (f"{'env':<{width}}  {'engine':>7}  {'agent-steps/s (median)':>22}  {'x connect_four_v3':>17}  {'x AEC':>7}")
+        (
+            f"{'env':<{width}}  {'engine':>10}  {'steps/s (median)':>16}  {'x connect_four_v3':>17}  {'x AEC':>7}"
+            f"  {'vec x players / engine':>22}"
+        )
     ]
     for r in rows:
+        share = f"{r['x_engine']:>22.0%}" if "x_engine" in r else ""
         out.append(
-            f"{r['env']:<{width}}  {r['engine']:>7}  {r['median_steps_per_s']:>22,.0f}  "
-            f"{r['ratio']:>17.2f}  {r['x_aec']:>7.1f}"
+            f"{r['env']:<{width}}  {r['engine']:>10}  {r['median_steps_per_s']:>16,.0f}  "
+            f"{r['ratio']:>17.2f}  {r['x_aec']:>7.1f}  {share}".rstrip()
         )
     return "\n".join(out)
 
@@ -285,22 +335,25 @@ def ppo_run(
         batched.append(ppo_batched_once(game, settings, steps, seed=seed + r))
         single.append(ppo_single_once(game, settings, single_envs, single_steps, seed=seed + r, n_steps=single_n_steps))
     med = {k: statistics.median(b[k] for b in batched) for k in batched[0]}
-    label = (
-        f"N={settings['num_envs']} n_steps={settings['n_steps']} batch={settings['batch_size']} "
-        f"epochs={settings['n_epochs']} net={settings['net_arch']} vs {settings['opponent']}"
-    )
+    common = f"epochs={settings['n_epochs']} net={settings['net_arch']} vs {settings['opponent']}"
     return [
         {
             "game": game,
             "run": "batched vector env",
-            "settings": label,
+            "settings": (
+                f"N={settings['num_envs']} n_steps={settings['n_steps']} batch={settings['batch_size']} "
+                f"{common}, {steps} steps"
+            ),
             **med,
             "samples": [b["env_steps_per_s"] for b in batched],
         },
         {
             "game": game,
             "run": f"single-agent env x{single_envs}",
-            "settings": label,
+            "settings": (
+                f"N={single_envs} n_steps={single_n_steps} batch={min(512, single_n_steps * single_envs)} "
+                f"{common}, {single_steps} steps"
+            ),
             "env_steps_per_s": statistics.median(single),
             "samples": single,
         },
@@ -341,10 +394,10 @@ def bench_batched(args: Any) -> None:
     rows: dict[str, Any] = {}
     if args.batch:
         cases = [(n, p) for n in names if GAMES[n].batched for p in (GAMES[n].variants if args.variants else [{}])]
-        rows["batch"] = batch_run(cases, seconds=args.seconds, rounds=args.rounds)
+        rows["batch"] = batch_run(cases, seconds=args.seconds or 1.0, rounds=args.rounds)
         print(format_batch_table(rows["batch"]))
     if args.ppo:
-        rows["ppo"] = [r for n in names if GAMES[n].batched for r in ppo_run(n, rounds=args.rounds)]
+        rows["ppo"] = [r for n in names if GAMES[n].batched for r in ppo_run(n, rounds=args.rounds, steps=args.steps)]
         print(format_ppo_table(rows["ppo"]))
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=2))

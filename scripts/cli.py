@@ -172,6 +172,13 @@ def cmd_bench(args: argparse.Namespace) -> None:
     from envs.registry import GAMES
     from scripts.bench import format_table, run
 
+    if args.ppo and args.seconds is not None:
+        raise SystemExit(
+            "swgym bench --ppo: PPO runs are measured over a count of env steps, not seconds; "
+            "drop --seconds and give --steps N (see swgym bench --help)"
+        )
+    if args.steps is not None and not args.ppo:
+        raise SystemExit("swgym bench: --steps counts PPO env steps and goes with --ppo only")
     if args.batch or args.ppo:
         from scripts.bench import bench_batched
 
@@ -185,7 +192,7 @@ def cmd_bench(args: argparse.Namespace) -> None:
     )
     if cases is None:
         raise SystemExit(f"swgym bench: unknown game among {names}; the games are {', '.join(GAMES)}")
-    rows = run(cases, seconds=args.seconds, rounds=args.rounds)
+    rows = run(cases, seconds=args.seconds or 1.0, rounds=args.rounds)
     print(format_table(rows))
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=2))
@@ -284,14 +291,29 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--db", default=None, help="scores file (default: under $XDG_DATA_HOME/swgym)")
     p.set_defaults(func=cmd_scores)
 
-    p = sub.add_parser("bench", help="random-play agent-steps/s of each game vs connect_four_v3")
+    p = sub.add_parser(
+        "bench",
+        help="speed: random play vs connect_four_v3, the batched engines (--batch), MaskablePPO (--ppo)",
+        description="Speed figures, each the median of interleaved rounds. Three modes:",
+        epilog=(
+            "default: agent-steps/s of random play through each game's AEC env, and the ratio to PettingZoo's "
+            "connect_four_v3 (--seconds, --rounds, --variants). "
+            "--batch: the batched engines at N = 1, 256, 4096 and the learner's vector env at N = 256, 4096 "
+            "(learner steps/s, and learner steps x players over the engine's agent-steps/s), beside the AEC envs "
+            "(--seconds, --rounds, --variants). "
+            "--ppo: MaskablePPO env steps/s on the batched vector env and on 8 single-agent envs, with the batched "
+            "run's seconds split into engine, opponents, torch and updates; each run is a count of env steps "
+            "(--steps; default 8 rollouts of the game's training config), so --seconds is refused."
+        ),
+    )
     p.add_argument("games", nargs="*")
-    p.add_argument("--seconds", type=positive_float, default=1.0, help="seconds per measurement")
+    p.add_argument("--seconds", type=positive_float, default=None, help="seconds a measurement (default 1; not --ppo)")
     p.add_argument("--rounds", type=positive_int, default=5, help="interleaved rounds (the median is reported)")
     p.add_argument("--variants", action="store_true", help="every registry variant, not only the defaults")
     p.add_argument("--json", type=output_file, default=None, help="also save the table as JSON")
-    p.add_argument("--batch", action="store_true", help="the batched engines at N = 1, 256, 4096 beside the AEC envs")
+    p.add_argument("--batch", action="store_true", help="the batched engines and the vector env beside the AEC envs")
     p.add_argument("--ppo", action="store_true", help="MaskablePPO env steps/s: batched vector env vs single-agent")
+    p.add_argument("--steps", type=positive_int, default=None, help="--ppo: env steps of each timed batched run")
     p.set_defaults(func=cmd_bench)
 
     p = sub.add_parser("eval", help="a seeded series between players, seats rotated: W/D/L with 95%% CI")

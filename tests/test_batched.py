@@ -233,7 +233,7 @@ def test_gymnasium_make_vec_finds_the_batched_env():
     vec = gymnasium.make_vec("swgym/Swival-v0", num_envs=8, vectorization_mode="vector_entry_point")
     obs, _ = vec.reset(seed=0)
     assert obs.shape == (8, 78) and vec.action_masks().shape == (8, 73)
-    with pytest.raises(ValueError, match="illegal action"):
+    with pytest.raises(ValueError, match="illegal learner action"):
         masks = vec.action_masks()
         vec.step(np.array([np.flatnonzero(~m)[0] if (~m).any() else 80 for m in masks]))
 
@@ -319,12 +319,13 @@ def toy_engine():
 @pytest.mark.parametrize(
     ("mode", "expected"),
     [
-        # the learner (seat 1) moves once per game; the opponent's first move (-1 for the learner) is before it
-        ("NextStep", [(0.0, True), (0.0, False), (0.0, True)]),
-        ("SameStep", [(0.0, True), (0.0, True), (0.0, True)]),
+        # the learner (seat 1) moves once per game; the opponent's first move (-1 for the learner) comes before
+        # it and is carried into the learner's first step; NEXT_STEP's reset step has reward 0
+        ("NextStep", [(-1.0, True), (0.0, False), (-1.0, True)]),
+        ("SameStep", [(-1.0, True), (-1.0, True), (-1.0, True)]),
     ],
 )
-def test_moves_before_the_learners_first_belong_to_no_step(monkeypatch, mode, expected):
+def test_what_the_learner_gets_before_its_first_move_comes_with_that_move(monkeypatch, mode, expected):
     from envs.core import vector
     from envs.core.batched import BatchedGame
 

@@ -7,7 +7,9 @@
 
 SB3 resets finished envs in the same step and hands the last observation
 over in ``info["terminal_observation"]``, so the vector env runs with
-``AutoresetMode.SAME_STEP``. ``env_method("action_masks")`` (what
+``AutoresetMode.SAME_STEP``. A finished episode's return and length come in
+its ``info["episode"]`` as SB3's ``Monitor`` writes them, so MaskablePPO logs
+``ep_rew_mean`` / ``ep_len_mean`` without a ``VecMonitor``. ``env_method("action_masks")`` (what
 sb3-contrib's ``get_action_masks`` calls) returns every board's mask from one
 kernel call; other methods and attributes go to the vector env once, not per
 board (``env_method("set_opponents", spec)`` swaps every board's opponents).
@@ -19,6 +21,7 @@ start a game, so that they draw a member per board and episode.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -76,11 +79,16 @@ class SB3BatchedVecEnv(VecEnv):
         self.venv = venv
         super().__init__(venv.num_envs, venv.single_observation_space, venv.single_action_space)
         self._actions: np.ndarray | None = None
+        self._returns = np.zeros(venv.num_envs, dtype=np.float64)  # of each board's episode so far
+        self._lengths = np.zeros(venv.num_envs, dtype=np.int64)
+        self._started = time.time()
 
     def reset(self) -> np.ndarray:
         seed = self._seeds[0]  # VecEnv.seed(s) gives envs s, s+1, ...: the batch is seeded by the first
         obs, infos = self.venv.reset(seed=seed)
         self.reset_infos = [{"seat": int(s)} for s in infos["seat"]]
+        self._returns[:] = 0.0
+        self._lengths[:] = 0
         self._reset_seeds()
         self._reset_options()
         return obs
@@ -91,11 +99,17 @@ class SB3BatchedVecEnv(VecEnv):
     def step_wait(self):
         obs, rewards, terminated, truncated, infos = self.venv.step(self._actions)
         dones = terminated | truncated
+        self._returns += rewards
+        self._lengths += 1
         out: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
         if "final_obs" in infos:
+            elapsed = round(time.time() - self._started, 6)
             for i in np.flatnonzero(infos["_final_obs"]):
                 out[i]["terminal_observation"] = infos["final_obs"][i]
                 out[i]["TimeLimit.truncated"] = bool(truncated[i] and not terminated[i])
+                out[i]["episode"] = {"r": float(self._returns[i]), "l": int(self._lengths[i]), "t": elapsed}
+            self._returns[dones] = 0.0
+            self._lengths[dones] = 0
         return obs, rewards, dones, out
 
     def action_masks(self) -> np.ndarray:

@@ -256,7 +256,8 @@ class SelfPlayCallback(BaseCallback):
         write_curve_csv(self.curve, self.out_dir)
         print(
             f"[{self.game}] {timesteps} steps, {self.curve[-1]['minutes']:.1f} min: "
-            f"win rate vs {opponent} {rate:.0%} ({len(self.snapshots)} snapshots in the pool)",
+            f"{result_line(rate, draws, self.config['eval']['games'], opponent)} "
+            f"({len(self.snapshots)} snapshots in the pool)",
             flush=True,
         )
         return rate
@@ -318,6 +319,16 @@ def evaluate_policy(config: dict[str, Any], policy, seed: int = 0) -> tuple[floa
         game, [learner] + [config["eval"]["opponent"]] * (n - 1), config["eval"]["games"], seed=seed, **params
     )
     return result.wins[0] / result.games, result.draws[0] / result.games
+
+
+def result_line(win_rate: float, draw_rate: float, games: int, opponent: str) -> str:
+    """``vs medium: 12 W / 30 D / 8 L of 50 games, score 54%``: a series' outcome, draws shown (score = wins +
+    half the draws), so that a game the opponent draws does not read as a loss."""
+    wins, draws = round(win_rate * games), round(draw_rate * games)
+    return (
+        f"vs {opponent}: {wins} W / {draws} D / {games - wins - draws} L of {games} games, "
+        f"score {win_rate + draw_rate / 2:.0%}"
+    )
 
 
 def make_vec_env(config: dict[str, Any]):
@@ -505,7 +516,8 @@ def warm_start(model, config: dict[str, Any], progress: bool = True) -> list[dic
             return {}
         win, draw = evaluate_policy(config, model.policy, seed=epoch)
         print(
-            f"[imitation] epoch {epoch}: the bare network wins {win:.0%} against {config['eval']['opponent']}",
+            f"[imitation] epoch {epoch}: the bare network "
+            f"{result_line(win, draw, config['eval']['games'], config['eval']['opponent'])}",
             flush=True,
         )
         return {"win_rate": win, "draw_rate": draw}

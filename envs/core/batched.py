@@ -50,6 +50,8 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from envs.core.checks import as_seed
+
 CORE_ARRAYS = ("to_move", "over", "rng")
 
 
@@ -190,16 +192,21 @@ def random_listed_actions(
             out[i] = moves[i, randint(rng, i, num_moves[i])]
 
 
+NO_MOVE = -1  # the action of a board that does not move this step (BatchedGame.step)
+
+
 @njit(cache=True)
 def checked_actions(actions: np.ndarray, over: np.ndarray, mask: np.ndarray, out: np.ndarray) -> int:
-    """``out``: ``actions`` with -1 where a board does not move (negative action or game over).
+    """``out``: ``actions`` with -1 where a board does not move (action -1, or its game is over).
 
-    Returns the first board whose action is out of range or not legal, or -1.
+    Returns the first board whose action is out of range (below -1 included) or not legal, or -1.
     """
     num_actions = mask.shape[1]
     for i in range(actions.shape[0]):
         a = actions[i]
-        if a < 0 or over[i]:
+        if a < -1:
+            return i
+        if a == -1 or over[i]:
             out[i] = -1
         elif a >= num_actions or not mask[i, a]:
             return i
@@ -219,6 +226,30 @@ def draw_seats(rng: np.ndarray, where: np.ndarray, num_players: int, seats: np.n
 def seed_streams(seed: int | None, num_envs: int) -> np.ndarray:
     """Board streams' start states from ``seed`` (numpy's SeedSequence: independent, reproducible)."""
     return np.random.SeedSequence(seed).generate_state(num_envs, dtype=np.uint64)
+
+
+def board_streams(seed: Any, num_envs: int, where: str) -> np.ndarray:
+    """The start states of ``num_envs`` board streams from a ``seed`` a caller handed in, checked first.
+
+    None (fresh entropy) or an int >= 0 seeds the batch (:func:`seed_streams`); a sequence or array of
+    ``num_envs`` ints >= 0 seeds board ``i`` by ``seed[i]`` alone (the stream a one-board batch seeded by
+    ``seed[i]`` gets). Anything else is a ``TypeError`` or ``ValueError`` naming it, as a single env names a
+    bad seed.
+    """
+    if seed is None or isinstance(seed, (int, np.integer, bool)):
+        return seed_streams(as_seed(seed, where), num_envs)
+    if isinstance(seed, (str, bytes, dict, set)) or not hasattr(seed, "__len__"):
+        raise TypeError(
+            f"{where}: seed must be None, an integer >= 0 or a sequence of {num_envs} of them (one per board), "
+            f"got {seed!r} of type {type(seed).__name__}"
+        )
+    seeds = list(seed.tolist() if isinstance(seed, np.ndarray) else seed)
+    if len(seeds) != num_envs:
+        raise ValueError(f"{where}: a sequence of seeds needs one per board ({num_envs}), got {len(seeds)}")
+    checked = [as_seed(s, f"{where} (board {i})") for i, s in enumerate(seeds)]
+    if any(s is None for s in checked):
+        raise TypeError(f"{where}: a sequence of seeds must hold integers >= 0, got None for some board")
+    return np.array([seed_streams(s, 1)[0] for s in checked], dtype=np.uint64)
 
 
 # -- a game's description ----------------------------------------------------------
@@ -246,6 +277,10 @@ class Engine:
     (unfinished boards, the bot's seat to move), any chance drawn from the
     boards' streams. The vector env plays these opponents through them instead
     of asking the Python bot board by board.
+
+    ``seats_in_game``: for games that players leave before the end (Swimming's
+    sunk players), the name of a (num_players,) bool array of the game's, True
+    while the seat still plays; :meth:`BatchedGame.in_game` reads it.
     """
 
     name: str
@@ -265,6 +300,7 @@ class Engine:
     consts: tuple[np.ndarray, ...] = ()  # passed to every kernel after the game's arrays
     legal_list: tuple[str, str] | None = None  # (moves, num_moves): see below
     bots: dict[str, Callable[[BatchedGame, np.ndarray], np.ndarray]] = field(default_factory=dict)  # by name: see above
+    seats_in_game: str | None = None  # a (num_players,) bool array: the seat still plays (see in_game)
 
 
 class BatchedGame:
@@ -278,9 +314,11 @@ class BatchedGame:
     >>> batch.reset_done()                                # new games on finished boards
 
     ``step`` takes one action per board for the seat to move (-1: that board
-    does not move); an action that is not legal raises ``ValueError`` naming the
-    boards and actions. Finished boards stay finished (zero rewards, empty
-    masks) until :meth:`reset_done` or ``step(..., autoreset=True)``.
+    does not move); an action that is not legal (any other negative one too)
+    raises ``ValueError`` naming the boards and actions. Finished boards stay
+    finished (zero rewards, empty masks) until :meth:`reset_done` or
+    ``step(..., autoreset=True)``. What ``step`` and ``legal_mask`` return is
+    the caller's to keep: the next step does not overwrite it.
     """
 
     def __init__(self, engine: Engine, num_envs: int, seed: int | None = None) -> None:
@@ -301,6 +339,8 @@ class BatchedGame:
         padded = engine.num_actions > 8 * GROUP
         self._mask_rows = np.zeros((n, -(-engine.num_actions // 8) * 8 if padded else engine.num_actions), dtype=bool)
         self._mask = self._mask_rows[:, : engine.num_actions]
+        if engine.seats_in_game is not None and engine.seats_in_game not in self.arrays:
+            raise ValueError(f"{engine.name}: seats_in_game names {engine.seats_in_game!r}, not one of its arrays")
         if engine.legal_list is not None and not set(engine.legal_list) <= set(self.arrays):
             raise ValueError(
                 f"{engine.name}: legal_list names {engine.legal_list}, not all among the engine's "
@@ -308,7 +348,6 @@ class BatchedGame:
             )
         self._listed = None if engine.legal_list is None else tuple(self.arrays[k] for k in engine.legal_list)
         self._mask_fresh = False
-        self._rewards = np.zeros((n, engine.num_players), dtype=np.float32)
         self._all = np.ones(n, dtype=bool)
         self.reset(seed)
 
@@ -318,10 +357,16 @@ class BatchedGame:
         """(to_move, over, rng, *game arrays, *consts): the kernels' state arguments, in order."""
         return (self.to_move, self.over, self.rng, *self._game_arrays)
 
-    def reset(self, seed: int | None = None) -> None:
-        """A new game on every board; ``seed`` fixes every board's stream (None: fresh entropy)."""
-        self.rng[:] = seed_streams(seed, self.num_envs)
-        self.reset_where(self._all)
+    def reset(self, seed: Any = None, where: np.ndarray | None = None) -> None:
+        """A new game on every board (or on the boards where ``where``), each from its re-seeded stream.
+
+        ``seed``: None (fresh entropy), an int >= 0 for the batch, or one int per board (board ``i`` from
+        ``seed[i]``); see :func:`board_streams`. A bad seed is named before any board changes.
+        """
+        streams = board_streams(seed, self.num_envs, self.engine.name)
+        where = self._all if where is None else where
+        self.rng[where] = streams[where]
+        self.reset_where(where)
 
     def reset_where(self, where: np.ndarray) -> None:
         """A new game on the boards where ``where`` (bool (N,)), each from its own stream."""
@@ -336,15 +381,32 @@ class BatchedGame:
         return done
 
     # -- reading --------------------------------------------------------------------
-    def legal_mask(self) -> np.ndarray:
-        """(N, A) bool: the legal actions of each board's seat to move (all False once over).
+    def legal_mask(self, boards: np.ndarray | None = None) -> np.ndarray:
+        """(N, A) bool: the legal actions of each board's seat to move (all False once over); a new array.
 
-        The array is reused: copy it to keep it past the next step.
+        ``boards``: only those boards' rows, (len(boards), A).
         """
+        mask = self._legal()
+        return mask.copy() if boards is None else mask[boards]
+
+    def ensure_legal(self) -> None:
+        """Compute the legal moves of the current position if not yet done (the legal list included)."""
+        self._legal()
+
+    def _legal(self) -> np.ndarray:
+        """The engine's own mask buffer, computed once per position (never handed out)."""
         if not self._mask_fresh:
             self.engine.legal(self._mask, self.to_move, self.over, *self._game_arrays)
             self._mask_fresh = True
         return self._mask
+
+    def in_game(self, seats: np.ndarray | int) -> np.ndarray:
+        """(N,) bool: board ``i``'s game goes on and seat ``seats[i]`` still plays in it (not left, e.g. sunk)."""
+        seats = self._seats(seats)
+        playing = ~self.over
+        if self.engine.seats_in_game is not None:
+            playing &= self.arrays[self.engine.seats_in_game][np.arange(self.num_envs), seats]
+        return playing
 
     def observe(self, seats: np.ndarray | int, out: np.ndarray | None = None) -> np.ndarray:
         """(N, obs) float32: board ``i`` from ``seats[i]``'s side (an int: the same seat on every board)."""
@@ -357,7 +419,7 @@ class BatchedGame:
     def random_actions(self, active: np.ndarray | None = None) -> np.ndarray:
         """A uniform legal action per board (from the board's stream); -1 on finished or inactive boards."""
         out = np.empty(self.num_envs, dtype=np.int64)
-        self.legal_mask()
+        self._legal()
         active = self._all if active is None else active
         if self._listed is not None:
             random_listed_actions(*self._listed, self.rng, active, out)
@@ -372,16 +434,15 @@ class BatchedGame:
         Returns (rewards (N, num_players) float32 of this move by seat, done (N,)
         bool: the game on the board is over). With ``autoreset`` finished boards
         get a new game after the rewards are read (``done`` still says which).
-        The rewards array is reused by the next step.
         """
         actions = self._check_actions(actions)
-        self._rewards[:] = 0.0
-        self.engine.step(actions, self._rewards, self.rng, self.to_move, self.over, *self._game_arrays)
+        rewards = np.zeros((self.num_envs, self.num_players), dtype=np.float32)
+        self.engine.step(actions, rewards, self.rng, self.to_move, self.over, *self._game_arrays)
         self._mask_fresh = False
         done = self.over.copy()
         if autoreset:
             self.reset_where(done)
-        return self._rewards, done
+        return rewards, done
 
     # -- one board as the rules' state ---------------------------------------------------
     def board_state(self, i: int) -> Any:
@@ -415,6 +476,16 @@ class BatchedGame:
             )
         return seats
 
+    def illegal_boards(self, actions: np.ndarray) -> np.ndarray:
+        """The boards whose action :meth:`step` would refuse: below -1, or (on an unfinished board) out of range
+        or not legal. ``actions``: (N,) ints."""
+        actions = np.asarray(actions, dtype=np.int64)
+        mask = self._legal()
+        inside = (actions >= 0) & (actions < self.num_actions)
+        legal = np.zeros(self.num_envs, dtype=bool)
+        legal[inside] = mask[np.flatnonzero(inside), actions[inside]]
+        return np.flatnonzero((actions < -1) | ((actions >= 0) & ~self.over & ~legal))
+
     def _check_actions(self, actions: np.ndarray) -> np.ndarray:
         actions = np.asarray(actions)
         if actions.shape != (self.num_envs,) or actions.dtype.kind not in "iu":
@@ -423,26 +494,28 @@ class BatchedGame:
                 f"got {actions.dtype} {actions.shape}"
             )
         out = np.empty(self.num_envs, dtype=np.int64)
-        self.legal_mask()
-        if checked_actions(actions.astype(np.int64, copy=False), self.over, self._mask, out) >= 0:
-            mask = self.legal_mask()
-            bad = [
-                i
-                for i in range(self.num_envs)
-                if actions[i] >= 0 and not self.over[i] and (actions[i] >= self.num_actions or not mask[i, actions[i]])
-            ]
-            shown = ", ".join(f"board {b}: {actions[b]}" for b in bad[:8])
+        if checked_actions(actions.astype(np.int64, copy=False), self.over, self._legal(), out) >= 0:
             raise ValueError(
-                f"{self.engine.name}: illegal action(s) for the seat to move ({shown}"
-                f"{', ...' if len(bad) > 8 else ''}); legal ones: legal_mask()"
+                f"{self.engine.name}: illegal action(s) for the seat to move "
+                f"({describe_actions(self.illegal_boards(actions), actions)}); -1 means no move; "
+                f"legal ones: legal_mask()"
             )
         return out
 
 
+def describe_actions(boards: np.ndarray, actions: np.ndarray, most: int = 8) -> str:
+    """``board 3: 80, board 9: -5, ...``: the first ``most`` of ``boards`` with their actions, for error messages."""
+    shown = ", ".join(f"board {int(b)}: {int(actions[b])}" for b in boards[:most])
+    return shown + (", ..." if len(boards) > most else "")
+
+
 __all__ = [
+    "NO_MOVE",
     "BatchedGame",
     "Engine",
     "checked_actions",
+    "board_streams",
+    "describe_actions",
     "draw_seats",
     "next_u64",
     "randint",

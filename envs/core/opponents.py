@@ -69,13 +69,16 @@ class RandomOpponent:
         return int(legal[self.rng.integers(legal.size)])
 
 
-def make_opponent(game: str, spec: Any, seed: int | None = None, trusted: bool = False, **game_params: Any) -> Opponent:
+def make_opponent(
+    game: str, spec: Any, seed: int | None = None, trusted: bool = False, search: bool = True, **game_params: Any
+) -> Opponent:
     """Turn ``spec`` (a difficulty name, a policy file path or an opponent) into an opponent.
 
     ``game_params`` are the rule parameters of the env the opponent will play
     in (bots that search need the same rules). ``trusted``: a policy file may
     run code when loaded (an SB3 ``.zip`` through SB3's own loader); see
-    :func:`policies.load`.
+    :func:`policies.load`. ``search=False``: a policy file's network alone,
+    without the play-time search its file names.
     """
     if not isinstance(spec, (str, Path)):
         if isinstance(spec, Opponent) or hasattr(spec, "act"):
@@ -96,7 +99,7 @@ def make_opponent(game: str, spec: Any, seed: int | None = None, trusted: bool =
     if name in SHIPPED_NAMES or name.startswith(PAST_PREFIX) or name.endswith((".npz", ".zip")):
         from policies import load  # lazy: policies sits above envs
 
-        return load(game, name, seed=seed, trusted=trusted, **game_params)
+        return load(game, name, seed=seed, trusted=trusted, search=search, **game_params)
     if name == "mcts" or name.startswith("mcts:"):
         from policies import make_mcts  # lazy, as above; it checks N
 

@@ -4,30 +4,50 @@
 ``gymnasium.make_vec("swgym/Swival-v0", num_envs=N, vectorization_mode="vector_entry_point")``
 returns). Each board's learner seat is drawn per episode from the board's
 stream (or fixed by ``seat=``); the other seats move inside :meth:`step`,
-batched, until the learner is to move again or the game is over. The reward
-of a step is everything the learner's seat received since its previous move.
+batched, until the learner is to move again or its episode is over. The reward
+of a step is everything the learner's seat received since its previous move;
+what it received before its first move of a game (an opponent's move, a round
+ended on the deal) comes with that first move's reward, as in the single-agent
+env, so an episode's return is the seat's result. The learner's episode ends
+when its game is over or its seat has left the game (Swimming: sunk).
 
 Opponents (one spec for every other seat, or a list with one per other seat):
 
 * ``"random"``: a uniform legal move, chosen inside the compiled kernel;
-* a numpy policy (a policy file path, ``"hard"`` when it ships without a
-  search, or a ``NumpyPolicy``): one forward pass for all boards to move;
+* a policy file path (``.npz``, SB3 ``.zip``), ``"network"`` (the shipped
+  hard's network) or a ``NumpyPolicy``: its network, one forward pass for all
+  boards to move; no play-time search;
 * any callable ``f(observations (k, obs), masks (k, A) bool) -> actions (k,)``:
   a frozen snapshot, a torch model, ...;
 * a built-in bot the game's engine plays itself (``Engine.bots``: Swish's and
   Squeeze's ``"medium"``): all boards to move in one compiled call;
-* the other built-in bots (``"easy"``, ``"medium"``, a searching ``"hard"``) and any
-  object with ``act(observation, mask, state)``: per board, through the
-  board's rules state (one instance shared by all boards).
+* the players that search, asked board by board through the board's rules
+  state (one instance shared by all boards): ``"easy"``, ``"medium"``,
+  ``"hard"`` (the shipped network with its search), ``"search:PATH"`` (a
+  policy file with the search its file names), ``"mcts:N"`` and any object
+  with ``act(observation, mask, state)``.
 
-Autoreset is Gymnasium's default, ``NEXT_STEP``: the step after a board's game
-ended resets that board (its action is ignored, reward 0). ``SAME_STEP``
+An opponent that raises, returns something that is not one int per board, or
+picks a move that cannot be played raises :class:`~envs.core.opponents.OpponentError`
+naming it, its seat, the boards and the actions; the env is then over until
+:meth:`BatchedVectorEnv.reset`.
+
+Autoreset is Gymnasium's default, ``NEXT_STEP``: the step after a board's
+episode ended resets that board (its action is ignored, reward 0). ``SAME_STEP``
 (the SB3 VecEnv uses it) resets at once and puts the final observation in
-``infos["final_obs"]`` (rows where ``infos["_final_obs"]``).
+``infos["final_obs"]`` and the final infos in ``infos["final_info"]`` (rows
+where ``infos["_final_obs"]``). Every ``infos`` carries ``"seat"`` and the
+learner's mask as int8 under ``"action_mask"`` (each with its ``_key`` row
+mask), so that wrappers which know nothing of :meth:`~BatchedVectorEnv.action_masks`
+still pass it on.
+
+Arrays the env hands out (observations, rewards, masks, infos) are the
+caller's to keep; the int8 mask in ``infos`` is read-only.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -37,15 +57,21 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from envs.core.batched import BatchedGame, draw_seats
-from envs.core.opponents import DIFFICULTIES
-from envs.registry import batched_engine, make_batched
+from envs.core.batched import BatchedGame, board_streams, describe_actions, draw_seats
+from envs.core.checks import as_seed
+from envs.core.opponents import DIFFICULTIES, OpponentError
+from envs.registry import batched_engine, game_module, make_batched
 
 MAX_RESTARTS = 100  # games that end before the learner's first move are started again
+SEARCH_PREFIX = "search:"  # "search:PATH": a policy file played with its search, board by board
+OPTIONS = ("reset_mask",)  # the reset options the env takes
 
 
 class RandomBatch:
     """A uniform legal move per board, from the boards' own streams."""
+
+    def __repr__(self) -> str:
+        return "'random'"
 
     def reset(self, seed: int | None = None) -> None:
         pass
@@ -62,20 +88,16 @@ class CallableBatch:
     def __init__(self, fn: Any) -> None:
         self.fn = fn
 
+    def __repr__(self) -> str:
+        return repr(self.fn)
+
     def reset(self, seed: int | None = None) -> None:
         if hasattr(self.fn, "reset"):
             self.fn.reset(seed)
 
     def actions(self, batch: BatchedGame, boards: np.ndarray) -> np.ndarray:
         obs = batch.observe(batch.to_move)[boards]
-        masks = batch.legal_mask()[boards]
-        actions = np.asarray(self.fn(obs, masks))
-        if actions.shape != (boards.size,) or actions.dtype.kind not in "iu":
-            raise ValueError(
-                f"opponent {self.fn!r} must return ints of shape ({boards.size},) for "
-                f"{boards.size} boards, got {actions.dtype} {actions.shape}"
-            )
-        return actions
+        return self.fn(obs, batch.legal_mask(boards))
 
 
 class PolicyBatch:
@@ -86,13 +108,16 @@ class PolicyBatch:
         self.temperature = float(getattr(policy, "temperature", 0.0))
         self.rng = np.random.default_rng(seed)
 
+    def __repr__(self) -> str:
+        return f"network {getattr(self.policy, 'source', None) or self.policy!r}"
+
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
             self.rng = np.random.default_rng(seed)
 
     def actions(self, batch: BatchedGame, boards: np.ndarray) -> np.ndarray:
         obs = batch.observe(batch.to_move)[boards]
-        masks = batch.legal_mask()[boards]
+        masks = batch.legal_mask(boards)
         logits = np.asarray(self.policy.logits(obs), dtype=np.float64)
         if self.temperature > 0:  # Gumbel-max: one sample per row from softmax(logits / T) over the mask
             logits = logits / self.temperature - np.log(-np.log(self.rng.random(logits.shape)))
@@ -100,19 +125,23 @@ class PolicyBatch:
 
 
 class PerBoard:
-    """An opponent with ``act(observation, mask, state)`` (the bots), asked board by board."""
+    """An opponent with ``act(observation, mask, state)`` (bots, searches), asked board by board."""
 
     def __init__(self, opponent: Any) -> None:
         self.opponent = opponent
+
+    def __repr__(self) -> str:
+        return repr(self.opponent)
 
     def reset(self, seed: int | None = None) -> None:
         self.opponent.reset(seed)
 
     def actions(self, batch: BatchedGame, boards: np.ndarray) -> np.ndarray:
         obs = batch.observe(batch.to_move)
-        masks = batch.legal_mask()
+        masks = batch.legal_mask(boards)
         return np.array(
-            [self.opponent.act(obs[b], masks[b], batch.board_state(int(b))) for b in boards], dtype=np.int64
+            [self.opponent.act(obs[b], masks[k], batch.board_state(int(b))) for k, b in enumerate(boards)],
+            dtype=np.int64,
         )
 
 
@@ -121,6 +150,9 @@ class EngineBot:
 
     def __init__(self, name: str, bot: Any) -> None:
         self.name, self.bot = name, bot
+
+    def __repr__(self) -> str:
+        return repr(self.name)
 
     def reset(self, seed: int | None = None) -> None:
         pass  # its chance comes from the boards' streams, seeded with the batch
@@ -131,17 +163,19 @@ class EngineBot:
 
 def batch_opponent(game: str, spec: Any, seed: int | None = None, **rules: Any):
     """Turn an opponent spec (see the module docstring) into a batched opponent."""
+    from envs.core.opponents import make_opponent  # the one place that resolves names (lazily: policies)
+
     if isinstance(spec, str) and spec == "random":
         return RandomBatch()
     if isinstance(spec, str) and spec in DIFFICULTIES:
         bot = batched_engine(game, **rules).bots.get(spec)
         if bot is not None:
             return EngineBot(spec, bot)
-    if isinstance(spec, (str, Path)):
-        from envs.core.opponents import (
-            make_opponent,  # the one place that resolves names (lazily: policies)
-        )
-
+    if isinstance(spec, str) and spec.startswith(SEARCH_PREFIX):
+        return PerBoard(make_opponent(game, spec[len(SEARCH_PREFIX) :], seed=seed, **rules))
+    if isinstance(spec, Path) or (isinstance(spec, str) and spec.endswith((".npz", ".zip"))):
+        spec = make_opponent(game, spec, seed=seed, search=False, **rules)
+    elif isinstance(spec, str):
         spec = make_opponent(game, spec, seed=seed, **rules)
     if hasattr(spec, "logits"):
         return PolicyBatch(spec, seed)
@@ -150,8 +184,9 @@ def batch_opponent(game: str, spec: Any, seed: int | None = None, **rules: Any):
     if callable(spec):
         return CallableBatch(spec)
     raise TypeError(
-        f"{game}: an opponent must be 'random', 'easy', 'medium', 'hard', a policy file path, "
-        f"a numpy policy, a callable on (observations, masks) or an object with act(); got {spec!r}"
+        f"{game}: an opponent must be 'random', 'easy', 'medium', 'hard', 'network', a policy file path "
+        f"('{SEARCH_PREFIX}PATH' with its search), a numpy policy, a callable on (observations, masks) "
+        f"or an object with act(); got {spec!r}"
     )
 
 
@@ -166,6 +201,9 @@ class BatchedVectorEnv(VectorEnv):
         seed: seeds every board's stream (and the opponents); ``reset(seed=...)`` re-seeds.
         seat: the learner's seat on every board, or None to draw it per episode.
         autoreset_mode: ``AutoresetMode.NEXT_STEP`` (default) or ``SAME_STEP``.
+        render_mode: None, ``"ansi"`` or ``"rgb_array"``; :meth:`render` shows the first
+            ``render_boards`` boards (a grid of pictures, or their texts one after another).
+        render_boards: how many boards :meth:`render` shows (from board 0).
         **rules: the game's rule parameters.
     """
 
@@ -177,19 +215,35 @@ class BatchedVectorEnv(VectorEnv):
         seed: int | None = None,
         seat: int | None = None,
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
+        render_mode: str | None = None,
+        render_boards: int = 1,
         **rules: Any,
     ) -> None:
+        seed = as_seed(seed, game)
         self.batch = make_batched(game, num_envs, seed=seed, **rules)
         self.game = game
         self.rules = rules
-        mode = AutoresetMode(autoreset_mode)
+        try:
+            mode = AutoresetMode(autoreset_mode)
+        except ValueError:
+            mode = None
         if mode not in (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP):
-            raise ValueError(f"{game}: autoreset_mode must be NEXT_STEP or SAME_STEP, got {mode}")
-        self.metadata = {"autoreset_mode": mode}
-        self.autoreset_mode = mode
+            raise ValueError(f"{game}: autoreset_mode must be NEXT_STEP or SAME_STEP, got {autoreset_mode!r}")
+        if render_mode not in (None, "ansi", "rgb_array"):
+            raise ValueError(f"{game}: render_mode must be None, 'ansi' or 'rgb_array', got {render_mode!r}")
         n, players = self.batch.num_envs, self.batch.num_players
-        if seat is not None and not (isinstance(seat, (int, np.integer)) and 0 <= seat < players):
+        if not (isinstance(render_boards, (int, np.integer)) and not isinstance(render_boards, bool)) or not (
+            1 <= render_boards <= n
+        ):
+            raise ValueError(f"{game}: render_boards must be an int in [1, {n}], got {render_boards!r}")
+        if seat is not None and not (
+            isinstance(seat, (int, np.integer)) and not isinstance(seat, bool) and 0 <= seat < players
+        ):
             raise ValueError(f"{game}: seat must be None or an int in [0, {players}), got {seat!r}")
+        self.metadata = {"autoreset_mode": mode, "render_modes": ["ansi", "rgb_array"]}
+        self.autoreset_mode = mode
+        self.render_mode = render_mode
+        self.render_boards = int(render_boards)
         self.fixed_seat = seat
         self.num_envs = n
         self.single_observation_space = spaces.Box(0.0, 1.0, shape=(self.batch.obs_size,), dtype=np.float32)
@@ -198,9 +252,12 @@ class BatchedVectorEnv(VectorEnv):
         self.action_space = batch_space(self.single_action_space, n)
         self.seats = np.zeros(n, dtype=np.int8)
         self._pending_reset = np.zeros(n, dtype=bool)
-        self._reward = np.zeros(n, dtype=np.float32)
+        self._carried = np.zeros(n, dtype=np.float32)  # paid to the learner before its first move of the game
+        self._masks: np.ndarray | None = None  # the learner's masks of this position (read-only)
         self._seed = seed
         self._started = False
+        self._failed: str | None = None  # an opponent failed: the env is over until reset()
+        self._viewer: Any = None
         self.set_opponents(opponent)
 
     # -- opponents ---------------------------------------------------------------
@@ -215,18 +272,27 @@ class BatchedVectorEnv(VectorEnv):
         self.opponents = [batch_opponent(self.game, s, seed=self._seed, **self.rules) for s in specs]
 
     # -- gymnasium API -----------------------------------------------------------------
-    def reset(self, *, seed: int | None = None, options: dict | None = None):
-        """New games on every board (``seed``: re-seed every board's stream and the opponents)."""
-        if seed is not None or not self._started:
-            seed = self._seed if seed is None else seed
-            self.batch.reset(seed)
-            for k, opp in enumerate(self.opponents):
-                opp.reset(None if seed is None else seed + 1 + k)
+    def reset(self, *, seed: Any = None, options: dict | None = None):
+        """New games on every board, or on the boards ``options["reset_mask"]`` names (Gymnasium 1.x).
+
+        ``seed``: None (the streams go on; the constructor's seed on the first reset), an int >= 0 for the
+        whole batch, or a sequence of ``num_envs`` ints (board ``i`` seeded by ``seed[i]``). Every argument
+        is checked before any board changes.
+        """
+        where = self._reset_mask(options)
+        if seed is None and not self._started:
+            seed = self._seed
+        streams = None if seed is None else board_streams(seed, self.num_envs, self.game)
+        if streams is not None:
+            self.batch.rng[where] = streams[where]
+            if where.all():  # the opponents' own randomness is shared by every board
+                for k, opp in enumerate(self.opponents):
+                    opp.reset(_opponent_seed(seed, k))
         self._started = True
-        self._reward[:] = 0.0
-        self._start(np.ones(self.num_envs, dtype=bool))
-        self._pending_reset[:] = False
-        return self.batch.observe(self.seats), {"seat": self.seats.copy()}
+        self._failed = None
+        self._pending_reset[where] = False
+        self._start(where)
+        return self.batch.observe(self.seats), self._infos(where)
 
     def step(self, actions: Any):
         """The learner's action on every board, then the others' moves.
@@ -235,78 +301,271 @@ class BatchedVectorEnv(VectorEnv):
         """
         if not self._started:
             raise RuntimeError(f"{self.game}: call reset() before step()")
-        actions = np.asarray(actions)
-        if actions.shape != (self.num_envs,) or actions.dtype.kind not in "iu":
-            raise ValueError(
-                f"{self.game}: actions must be ints of shape ({self.num_envs},), got {actions.dtype} {actions.shape}"
+        if self._failed is not None:
+            raise RuntimeError(
+                f"{self.game}: the episodes ended when an opponent failed ({self._failed}); call reset()"
             )
         resetting = self._pending_reset.copy()
-        self._reward[:] = 0.0
-        self._move(np.where(resetting, -1, actions))
-        self._play_others()
-        done = self.batch.over & ~resetting
+        actions = self._learner_actions(actions, ~resetting)
+        rewards = np.where(resetting, 0.0, self._carried).astype(np.float32)
+        self._carried[~resetting] = 0.0
+        self._move(actions, rewards)
+        self._play_others(rewards)
+        done = self._learner_out() & ~resetting
         infos: dict[str, Any] = {}
         if self.autoreset_mode is AutoresetMode.SAME_STEP:
             if done.any():
                 infos["final_obs"] = self.batch.observe(self.seats)
                 infos["_final_obs"] = done.copy()
+                infos["final_info"] = {"seat": self.seats.copy(), "_seat": done.copy()}
+                infos["_final_info"] = done.copy()
                 self._start(done)
-        elif resetting.any():
-            self._start(resetting)
-        self._pending_reset = done if self.autoreset_mode is AutoresetMode.NEXT_STEP else np.zeros_like(done)
-        infos["seat"] = self.seats.copy()
-        return (self.batch.observe(self.seats), self._reward.copy(), done, np.zeros(self.num_envs, dtype=bool), infos)
+        else:
+            if resetting.any():
+                self._start(resetting)
+            self._pending_reset = done
+        self._masks = None
+        infos.update(self._infos(np.ones(self.num_envs, dtype=bool)))
+        return (self.batch.observe(self.seats), rewards, done, np.zeros(self.num_envs, dtype=bool), infos)
 
-    def action_masks(self) -> np.ndarray:
-        """(N, A) bool: the learner's legal actions per board (all True on a board whose episode is over)."""
-        masks = self.batch.legal_mask().copy()
-        masks[self.batch.over] = True
-        return masks
+    def action_masks(self, dtype: Any = bool) -> np.ndarray:
+        """(N, A): the learner's legal actions per board (all True on a board whose episode is over).
+
+        Bool (what MaskablePPO reads) by default; ``action_masks(np.int8)`` for
+        ``action_space.sample(mask=...)``. A new array each call.
+        """
+        return self._learner_masks().astype(dtype)
+
+    def render(self) -> Any:
+        """The first ``render_boards`` boards: one text (``"ansi"``) or one picture, a grid (``"rgb_array"``)."""
+        if self.render_mode is None:
+            raise ValueError(f"{self.game}: render() needs render_mode='ansi' or 'rgb_array' given to make_vec")
+        return self.render_board(range(self.render_boards))
+
+    def render_board(self, boards: int | Sequence[int]) -> Any:
+        """Board ``boards`` (an int), or several boards together, in the env's ``render_mode``."""
+        if self.render_mode is None:
+            raise ValueError(f"{self.game}: rendering needs render_mode='ansi' or 'rgb_array' given to make_vec")
+        if not self._started:
+            raise RuntimeError(f"{self.game}: call reset() before rendering")
+        single = isinstance(boards, (int, np.integer))
+        frames = [self._frame(b) for b in ([boards] if single else boards)]
+        if single:
+            return frames[0]
+        if self.render_mode == "ansi":
+            return "\n\n".join(frames)
+        return _grid(frames)
+
+    def call(self, name: str, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
+        """Gymnasium's ``call``: the env's method (or attribute) ``name`` as one value per board.
+
+        ``action_masks``, ``seats`` and ``render_board`` give each board its own row; anything else is the
+        vector env's own attribute, the same for every board.
+        """
+        if name == "action_masks":
+            return tuple(self.action_masks(*args, **kwargs))
+        if name in ("seat", "seats"):
+            return tuple(int(s) for s in self.seats)
+        if name in ("render", "render_board"):
+            return tuple(self._frame(i) for i in range(self.num_envs))
+        value = self.get_wrapper_attr(name)
+        result = value(*args, **kwargs) if callable(value) else value
+        return tuple(result for _ in range(self.num_envs))
+
+    def get_attr(self, name: str) -> tuple[Any, ...]:
+        """Gymnasium's ``get_attr``: attribute ``name`` once per board (see :meth:`call`)."""
+        return self.call(name)
+
+    def set_attr(self, name: str, values: Any) -> None:
+        """Gymnasium's ``set_attr``: one value for every board (a list or tuple of ``num_envs`` equal values too).
+
+        The boards share one env, so different values per board are refused with a message.
+        """
+        if isinstance(values, (list, tuple)):
+            if len(values) != self.num_envs:
+                raise ValueError(f"{self.game}: set_attr takes one value or {self.num_envs}, got {len(values)}")
+            if any(v is not values[0] and v != values[0] for v in values):
+                raise ValueError(
+                    f"{self.game}: set_attr({name!r}) got different values per board; the boards share one env "
+                    "(set opponents per seat with set_opponents)"
+                )
+            values = values[0]
+        if name == "opponent":
+            self.set_opponents(values)
+            return
+        if not hasattr(self, name):
+            raise AttributeError(f"{self.game}: the vector env has no attribute {name!r} to set")
+        setattr(self, name, values)
 
     # -- internals ----------------------------------------------------------------------
-    def _move(self, actions: np.ndarray) -> None:
+    def _reset_mask(self, options: dict | None) -> np.ndarray:
+        """The boards a reset renews: ``options["reset_mask"]`` (checked as Gymnasium checks it), else all."""
+        options = dict(options or {})
+        unknown = sorted(set(options) - set(OPTIONS))
+        if unknown:
+            raise ValueError(f"{self.game}: unknown reset option(s) {unknown}; the vector env takes {list(OPTIONS)}")
+        if "reset_mask" not in options:
+            return np.ones(self.num_envs, dtype=bool)
+        mask = options["reset_mask"]
+        if not isinstance(mask, np.ndarray) or mask.dtype != np.bool_ or mask.shape != (self.num_envs,):
+            raise ValueError(
+                f"{self.game}: options['reset_mask'] must be a bool numpy array of shape ({self.num_envs},), "
+                f"got {type(mask).__name__} {getattr(mask, 'dtype', '')} {getattr(mask, 'shape', '')}"
+            )
+        if not mask.any():
+            raise ValueError(f"{self.game}: options['reset_mask'] resets no board (all False)")
+        if not self._started:
+            raise RuntimeError(f"{self.game}: the first reset() renews every board; reset_mask comes after it")
+        return mask.copy()
+
+    def _learner_actions(self, actions: Any, moving: np.ndarray) -> np.ndarray:
+        """The learner's actions checked: (N,) ints in the action space, legal on every board where it moves."""
+        actions = np.asarray(actions)
+        if actions.shape != (self.num_envs,) or actions.dtype.kind not in "iu":
+            raise ValueError(
+                f"{self.game}: actions must be ints of shape ({self.num_envs},), got {actions.dtype} {actions.shape}"
+            )
+        actions = actions.astype(np.int64)
+        width = self.batch.num_actions
+        inside = (actions >= 0) & (actions < width)
+        legal = np.zeros(self.num_envs, dtype=bool)
+        rows = np.flatnonzero(inside & moving)
+        legal[rows] = self._learner_masks()[rows, actions[rows]]
+        bad = np.flatnonzero(~inside | (moving & ~legal))
+        if bad.size:
+            raise ValueError(
+                f"{self.game}: illegal learner action(s) ({describe_actions(bad, actions)}); each must be in "
+                f"[0, {width}) and legal for the learner on its board: see action_masks()"
+            )
+        return np.where(moving, actions, -1)
+
+    def _learner_masks(self) -> np.ndarray:
+        """The learner's masks of the current position (computed once; all True where its episode is over)."""
+        if self._masks is None:
+            masks = self.batch.legal_mask()
+            masks[self._learner_out() | self._pending_reset] = True
+            masks.flags.writeable = False
+            self._masks = masks
+        return self._masks
+
+    def _infos(self, where: np.ndarray) -> dict[str, Any]:
+        mask = self._learner_masks().view(np.int8)
+        return {"seat": self.seats.copy(), "_seat": where.copy(), "action_mask": mask, "_action_mask": where.copy()}
+
+    def _learner_out(self) -> np.ndarray:
+        """(N,) bool: the learner's episode is over (its game over, or its seat out of the game)."""
+        return ~self.batch.in_game(self.seats)
+
+    def _move(self, actions: np.ndarray, into: np.ndarray) -> None:
+        """Play ``actions`` (-1: no move) and add what the learner's seat received to ``into``."""
         rewards, _ = self.batch.step(actions)
-        self._reward += rewards[np.arange(self.num_envs), self.seats]
+        into += rewards[np.arange(self.num_envs), self.seats]
+        self._masks = None
 
     def _start(self, where: np.ndarray) -> None:
         """New games on the boards ``where``, played on until their learner is to move.
 
-        Rewards of the moves before the learner's first one belong to no step:
-        the boards keep the reward they had (the last game's, or 0).
+        What the learner receives before its first move is carried into that move's reward. A game that
+        ends first is started again (its rewards dropped), at most :data:`MAX_RESTARTS` times in a row.
         """
-        kept = self._reward[where]
-        started = where
         for _ in range(MAX_RESTARTS):
             self.batch.reset_where(where)
             if self.fixed_seat is None:
                 draw_seats(self.batch.rng, where, self.batch.num_players, self.seats)
             else:
                 self.seats[where] = self.fixed_seat
-            self._play_others()
-            where = where & self.batch.over
+            self._carried[where] = 0.0
+            self._play_others(self._carried)
+            where = where & self._learner_out()
             if not where.any():
-                self._reward[started] = kept
                 return
         raise RuntimeError(f"{self.game}: {MAX_RESTARTS} games in a row ended before the learner moved")
 
-    def _play_others(self) -> None:
-        """The other seats move, batched, until every unfinished board's learner is to move."""
+    def _play_others(self, into: np.ndarray) -> None:
+        """The other seats move, batched, until every board's learner is to move or out; what the learner's
+        seat receives meanwhile is added to ``into``."""
         batch = self.batch
         while True:
-            waiting = ~batch.over & (batch.to_move != self.seats)
+            to_move = batch.to_move
+            waiting = batch.in_game(self.seats) & (to_move != self.seats)
             if not waiting.any():
                 return
             actions = np.full(self.num_envs, -1, dtype=np.int64)
-            if len(self.opponents) == 1:
-                boards = np.flatnonzero(waiting)
-                actions[boards] = self.opponents[0].actions(batch, boards)
-            else:  # opponent k sits at seat k, or k + 1 from the learner's seat on
-                index = batch.to_move - (batch.to_move > self.seats)
-                for k, opp in enumerate(self.opponents):
-                    boards = np.flatnonzero(waiting & (index == k))
-                    if boards.size:
-                        actions[boards] = opp.actions(batch, boards)
-            self._move(actions)
+            index = to_move - (to_move > self.seats)  # opponent k sits at seat k, or k + 1 from the learner's on
+            for k, opp in enumerate(self.opponents):
+                boards = np.flatnonzero(waiting & (index == k)) if len(self.opponents) > 1 else np.flatnonzero(waiting)
+                if boards.size:
+                    actions[boards] = self._opponent_actions(opp, boards, to_move)
+            self._move(actions, into)
+
+    def _opponent_actions(self, opponent: Any, boards: np.ndarray, to_move: np.ndarray) -> np.ndarray:
+        """``opponent``'s moves on ``boards``, checked: one legal int per board, else :class:`OpponentError`."""
+        where = f"{self.game}: opponent {opponent!r}"
+        try:
+            actions = np.asarray(opponent.actions(self.batch, boards))
+        except Exception as err:
+            self._fail(f"{where} failed")
+            raise OpponentError(
+                f"{where} failed on boards {boards[:8].tolist()} (seats {to_move[boards[:8]].tolist()}): "
+                f"{type(err).__name__}: {err}"
+            ) from err
+        if actions.shape != (boards.size,) or actions.dtype.kind not in "iu":
+            self._fail(f"{where} returned {actions.dtype} {actions.shape}")
+            raise OpponentError(
+                f"{where} must return one int per board, shape ({boards.size},), got {actions.dtype} {actions.shape}"
+            )
+        actions = actions.astype(np.int64)
+        inside = (actions >= 0) & (actions < self.batch.num_actions)
+        legal = np.zeros(boards.size, dtype=bool)
+        legal[inside] = self.batch.legal_mask(boards[inside])[np.flatnonzero(inside), actions[inside]]
+        if not legal.all():
+            bad = np.flatnonzero(~legal)
+            shown = ", ".join(f"board {boards[k]} (seat {to_move[boards[k]]}): {actions[k]}" for k in bad[:8])
+            self._fail(f"{where} chose moves that cannot be played")
+            raise OpponentError(
+                f"{where} chose move(s) that cannot be played ({shown}{', ...' if bad.size > 8 else ''}); "
+                f"an opponent must pick a legal action in [0, {self.batch.num_actions}) on every board it is asked"
+            )
+        return actions
+
+    def _fail(self, why: str) -> None:
+        self._failed = why
+
+    def _frame(self, board: int) -> Any:
+        """Board ``board`` drawn in the env's render mode, as the game's AEC env draws it."""
+        if self._viewer is None:
+            self._viewer = game_module(self.game).raw_env(render_mode=self.render_mode, **self.rules)
+        viewer = self._viewer
+        state = self.batch.board_state(int(board))
+        title = f"board {int(board)}, learner: player_{int(self.seats[board])}"
+        if self.render_mode == "ansi":
+            return f"{title}\n{viewer.renderer.ansi(viewer.game, state, None)}"
+        from envs.core.rendering import Canvas
+
+        canvas = Canvas(viewer.renderer.size(viewer.game), "rgb_array")
+        viewer.renderer.draw(canvas.surface, viewer.game, state, None)
+        return canvas.show()
 
 
-__all__ = ["BatchedVectorEnv", "EngineBot", "batch_opponent"]
+def _opponent_seed(seed: Any, k: int) -> int:
+    """Opponent ``k``'s seed from a reset seed (an int, or one per board)."""
+    if isinstance(seed, (int, np.integer)):
+        return int(seed) + 1 + k
+    entropy = [int(s) for s in np.asarray(seed).ravel()]
+    return int(np.random.SeedSequence(entropy).generate_state(1)[0]) + k
+
+
+def _grid(frames: list[np.ndarray]) -> np.ndarray:
+    """Pictures of one size side by side, ``ceil(sqrt(k))`` a row, 4 pixels apart."""
+    cols = math.ceil(math.sqrt(len(frames)))
+    rows = math.ceil(len(frames) / cols)
+    h, w, _ = frames[0].shape
+    gap = 4
+    out = np.full((rows * h + (rows - 1) * gap, cols * w + (cols - 1) * gap, 3), 255, dtype=np.uint8)
+    for k, frame in enumerate(frames):
+        r, c = divmod(k, cols)
+        out[r * (h + gap) : r * (h + gap) + h, c * (w + gap) : c * (w + gap) + w] = frame
+    return out
+
+
+__all__ = ["SEARCH_PREFIX", "BatchedVectorEnv", "EngineBot", "batch_opponent"]

@@ -791,7 +791,7 @@ def medium_scores(batch: BatchedGame, boards: np.ndarray) -> tuple[np.ndarray, n
     actions ``moves[k, :counts[k]]`` with medium's scores, and its pick."""
     boards = np.asarray(boards, dtype=np.int64)
     if (batch.arrays["phase"][boards] == PHASE_SETUP).any():
-        batch.legal_mask()  # the set-up placements are drawn from the legal list
+        batch.ensure_legal()  # the set-up placements are drawn from the legal list
     width = max(3, batch.arrays["moves"].shape[1])
     actions = np.empty(boards.size, dtype=np.int64)
     listed = np.empty((boards.size, width), dtype=np.int16)

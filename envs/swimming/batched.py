@@ -1073,4 +1073,5 @@ def engine(**params) -> Engine:
         has_chance=True,
         params=dict(rules.params),
         consts=consts,
+        seats_in_game="active",
     )
