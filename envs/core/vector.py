@@ -368,7 +368,9 @@ class BatchedVectorEnv(VectorEnv):
             return tuple(int(s) for s in self.seats)
         if name in ("render", "render_board"):
             return tuple(self._frame(i) for i in range(self.num_envs))
-        value = self.get_wrapper_attr(name)
+        if not hasattr(self, name):
+            raise AttributeError(f"{self.game}: the vector env has no attribute {name!r}")
+        value = getattr(self, name)
         result = value(*args, **kwargs) if callable(value) else value
         return tuple(result for _ in range(self.num_envs))
 
