@@ -254,6 +254,8 @@ class BatchedVectorEnv(VectorEnv):
         self._pending_reset = np.zeros(n, dtype=bool)
         self._carried = np.zeros(n, dtype=np.float32)  # paid to the learner before its first move of the game
         self._masks: np.ndarray | None = None  # the learner's masks of this position (read-only)
+        self._out: np.ndarray | None = None  # which learners' episodes are over in this position
+        self._boards = np.arange(n)
         self._seed = seed
         self._started = False
         self._failed: str | None = None  # an opponent failed: the env is over until reset()
@@ -455,14 +457,16 @@ class BatchedVectorEnv(VectorEnv):
         return {"seat": self.seats.copy(), "_seat": where.copy(), "action_mask": mask, "_action_mask": where.copy()}
 
     def _learner_out(self) -> np.ndarray:
-        """(N,) bool: the learner's episode is over (its game over, or its seat out of the game)."""
-        return ~self.batch.in_game(self.seats)
+        """(N,) bool: the learner's episode is over (its game over, or its seat out of the game); once a position."""
+        if self._out is None:
+            self._out = ~self.batch.in_game(self.seats)
+        return self._out
 
     def _move(self, actions: np.ndarray, into: np.ndarray) -> None:
         """Play ``actions`` (-1: no move) and add what the learner's seat received to ``into``."""
         rewards, _ = self.batch.step(actions)
-        into += rewards[np.arange(self.num_envs), self.seats]
-        self._masks = None
+        into += rewards[self._boards, self.seats]
+        self._masks = self._out = None
 
     def _start(self, where: np.ndarray) -> None:
         """New games on the boards ``where``, played on until their learner is to move.
@@ -476,6 +480,7 @@ class BatchedVectorEnv(VectorEnv):
                 draw_seats(self.batch.rng, where, self.batch.num_players, self.seats)
             else:
                 self.seats[where] = self.fixed_seat
+            self._masks = self._out = None
             self._carried[where] = 0.0
             self._play_others(self._carried)
             where = where & self._learner_out()
@@ -489,19 +494,42 @@ class BatchedVectorEnv(VectorEnv):
         batch = self.batch
         while True:
             to_move = batch.to_move
-            waiting = batch.in_game(self.seats) & (to_move != self.seats)
+            waiting = ~self._learner_out() & (to_move != self.seats)
             if not waiting.any():
                 return
             actions = np.full(self.num_envs, -1, dtype=np.int64)
-            index = to_move - (to_move > self.seats)  # opponent k sits at seat k, or k + 1 from the learner's on
-            for k, opp in enumerate(self.opponents):
-                boards = np.flatnonzero(waiting & (index == k)) if len(self.opponents) > 1 else np.flatnonzero(waiting)
-                if boards.size:
-                    actions[boards] = self._opponent_actions(opp, boards, to_move)
-            self._move(actions, into)
+            if len(self.opponents) == 1:
+                index = np.zeros(self.num_envs, dtype=np.int64)
+                actions[waiting] = self._opponent_actions(self.opponents[0], np.flatnonzero(waiting), to_move)
+            else:
+                index = to_move - (to_move > self.seats)  # opponent k sits at seat k, or k + 1 from the learner's on
+                for k, opp in enumerate(self.opponents):
+                    boards = np.flatnonzero(waiting & (index == k))
+                    if boards.size:
+                        actions[boards] = self._opponent_actions(opp, boards, to_move)
+            try:
+                self._move(actions, into)
+            except ValueError:  # the engine refused a move: say whose
+                raise self._illegal_opponent_moves(actions, index, to_move) from None
+
+    def _illegal_opponent_moves(self, actions: np.ndarray, index: np.ndarray, to_move: np.ndarray) -> OpponentError:
+        """The error for opponents' moves the engine refused, naming each opponent with its boards and seats."""
+        bad = self.batch.illegal_boards(actions)
+        culprits = sorted({int(index[b]) for b in bad})
+        self._fail(f"opponent {self.opponents[culprits[0]]!r} chose moves that cannot be played")
+        return OpponentError(
+            f"{self.game}: "
+            + "; ".join(
+                f"opponent {self.opponents[k]!r} chose move(s) that cannot be played "
+                f"({_boards_seats_actions(bad[index[bad] == k], to_move, actions)})"
+                for k in culprits
+            )
+            + f"; an opponent must pick a legal action in [0, {self.batch.num_actions}) on every board it is asked"
+        )
 
     def _opponent_actions(self, opponent: Any, boards: np.ndarray, to_move: np.ndarray) -> np.ndarray:
-        """``opponent``'s moves on ``boards``, checked: one legal int per board, else :class:`OpponentError`."""
+        """``opponent``'s moves on ``boards``: one int per board in the action space, else :class:`OpponentError`
+        (whether each is legal the engine checks when it plays them)."""
         where = f"{self.game}: opponent {opponent!r}"
         try:
             actions = np.asarray(opponent.actions(self.batch, boards))
@@ -516,16 +544,14 @@ class BatchedVectorEnv(VectorEnv):
             raise OpponentError(
                 f"{where} must return one int per board, shape ({boards.size},), got {actions.dtype} {actions.shape}"
             )
-        actions = actions.astype(np.int64)
-        inside = (actions >= 0) & (actions < self.batch.num_actions)
-        legal = np.zeros(boards.size, dtype=bool)
-        legal[inside] = self.batch.legal_mask(boards[inside])[np.flatnonzero(inside), actions[inside]]
-        if not legal.all():
-            bad = np.flatnonzero(~legal)
-            shown = ", ".join(f"board {boards[k]} (seat {to_move[boards[k]]}): {actions[k]}" for k in bad[:8])
+        outside = (actions < 0) | (actions >= self.batch.num_actions)
+        if outside.any():
+            full = np.full(self.num_envs, -1, dtype=np.int64)
+            full[boards] = actions
             self._fail(f"{where} chose moves that cannot be played")
             raise OpponentError(
-                f"{where} chose move(s) that cannot be played ({shown}{', ...' if bad.size > 8 else ''}); "
+                f"{where} chose move(s) that cannot be played "
+                f"({_boards_seats_actions(boards[outside], to_move, full)}); "
                 f"an opponent must pick a legal action in [0, {self.batch.num_actions}) on every board it is asked"
             )
         return actions
@@ -547,6 +573,12 @@ class BatchedVectorEnv(VectorEnv):
         canvas = Canvas(viewer.renderer.size(viewer.game), "rgb_array")
         viewer.renderer.draw(canvas.surface, viewer.game, state, None)
         return canvas.show()
+
+
+def _boards_seats_actions(boards: np.ndarray, seats: np.ndarray, actions: np.ndarray, most: int = 8) -> str:
+    """``board 3 (seat 1): -1, ...``: the first ``most`` boards with the seat that moved and its action."""
+    shown = ", ".join(f"board {int(b)} (seat {int(seats[b])}): {int(actions[b])}" for b in boards[:most])
+    return shown + (", ..." if len(boards) > most else "")
 
 
 def _opponent_seed(seed: Any, k: int) -> int:
