@@ -200,12 +200,12 @@ def make_batched(name: str, num_envs: int, seed: int | None = None, **rules: Any
 
 
 def make_vec(game: str, num_envs: int = 1, opponent: Any = "random", seed: int | None = None, **kwargs: Any):
-    """A Gymnasium ``VectorEnv`` of N boards: the learner holds one seat per board (see :mod:`envs.core.vector`).
+    """A Gymnasium ``VectorEnv`` of N boards: the learner holds one seat per board (see :mod:`envs.vector`).
 
     Also each gymnasium id's ``vector_entry_point``:
     ``gymnasium.make_vec("swgym/Swival-v0", num_envs=N, vectorization_mode="vector_entry_point")``.
     """
-    from envs.core.vector import BatchedVectorEnv
+    from envs.vector import BatchedVectorEnv
 
     return BatchedVectorEnv(game, num_envs, opponent=opponent, seed=seed, **kwargs)
 
@@ -218,7 +218,7 @@ def register_gymnasium() -> None:
         if entry.gym_id not in gymnasium.registry:
             gymnasium.register(
                 entry.gym_id,
-                entry_point="envs.core.single_agent:SingleAgentEnv",
+                entry_point="envs.single_agent:SingleAgentEnv",
                 vector_entry_point="envs.registry:make_vec",
                 kwargs={"game": entry.name},
                 # unwrapped, so that env.action_masks() is reachable

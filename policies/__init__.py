@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from envs.core.opponents import PAST_PREFIX, SHIPPED_NAMES
+from policies.mcts import NAME as MCTS_NAME
 from policies.mcts import make_mcts
 from policies.numpy_policy import NumpyPolicy, PolicyFileError
 
@@ -97,6 +98,22 @@ def load(
     return policy
 
 
+def opponent_by_name(
+    name: str, spec: str, seed: int | None = None, trusted: bool = False, search: bool = True, **params: Any
+):
+    """The learned player a ``spec`` names for game ``name`` (``"hard"``, ``"network"``, ``"hard@REV"``,
+    ``"mcts[:N]"``, a policy file path), or None when the spec is none of these.
+
+    Registered as this project's ``swgym.opponents`` entry point, so that
+    :func:`envs.opponents.make_opponent` (and every env) takes these names.
+    """
+    if spec in SHIPPED_NAMES or spec.startswith(PAST_PREFIX) or spec.endswith((".npz", ".zip")):
+        return load(name, spec, seed=seed, trusted=trusted, search=search, **params)
+    if spec == MCTS_NAME or spec.startswith(MCTS_NAME + ":"):
+        return make_mcts(name, spec, seed=seed, **params)  # it checks N
+    return None
+
+
 def past_hard_file(game: str, rev: str, folder: Path, **params: Any) -> Path:
     """The hard policy file of ``game`` (rule ``params``) as git revision ``rev`` held it, written into ``folder``.
 
@@ -161,4 +178,4 @@ def _with_search(
     raise PolicyFileError(f"policy file {path}: unknown search kind {kind!r}; known: {', '.join(SEARCH_KINDS)}")
 
 
-__all__ = ["NumpyPolicy", "PolicyFileError", "load", "make_mcts", "past_hard_file", "shipped_path"]
+__all__ = ["NumpyPolicy", "PolicyFileError", "load", "make_mcts", "opponent_by_name", "past_hard_file", "shipped_path"]

@@ -8,7 +8,7 @@ import statistics
 import sys
 from typing import Any
 
-from envs.core.match import SeriesResult, merge_series, play_series
+from envs.play import SeriesResult, merge_series, play_series
 
 
 def wilson_interval(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from envs.core.match import SeriesResult
+from envs.play import SeriesResult
 from envs.registry import GAMES, make_raw
 from policies.evaluation import evaluate
 

@@ -14,8 +14,8 @@ import argparse
 import hashlib
 import json
 
-from envs.core.match import play_game
-from envs.core.opponents import make_opponent
+from envs.opponents import make_opponent
+from envs.play import play_game
 from envs.registry import GAMES, entry
 
 

@@ -47,11 +47,11 @@ import numpy as np
 import torch
 from torch import nn
 
-from envs.core.match import play_game, play_series
-from envs.core.opponents import make_opponent
 from envs.hexrook.board import PHASE_PLAY, HexRookGame
 from envs.hexrook.bots import MediumBot
 from envs.hexrook.env import EXTRA_FEATURES
+from envs.opponents import make_opponent
+from envs.play import play_game, play_series
 from envs.registry import game_module
 from training.imitation import Demonstrations, collect_batched
 

@@ -23,8 +23,8 @@ for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"):  # one BLAS thread
 
 import numpy as np  # noqa: E402
 
-from envs.core.match import play_series  # noqa: E402
-from envs.core.opponents import make_opponent  # noqa: E402
+from envs.opponents import make_opponent  # noqa: E402
+from envs.play import play_series  # noqa: E402
 from envs.registry import GAMES  # noqa: E402
 from policies.search import PolicySearch  # noqa: E402
 from research.cpu_timed import CpuTimedPlayer  # noqa: E402

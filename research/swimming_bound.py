@@ -20,7 +20,7 @@ import time
 
 import numpy as np
 
-from envs.core.match import SeriesResult, play_series
+from envs.play import SeriesResult, play_series
 from policies import load
 from policies.evaluation import progress_printer
 from policies.rollouts import RolloutSearch

@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from envs.core.match import play_game
+from envs.play import play_game
 from envs.swimming.bots import MediumBot
 from envs.swimming.rules import CHOICE, SwimmingGame, SwimmingState
 from policies import load

@@ -23,8 +23,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from envs.core.match import play_series
-from envs.core.opponents import make_opponent
+from envs.opponents import make_opponent
+from envs.play import play_series
 from envs.swival import solver
 from envs.swival.rules import FULL, NUM_CELLS, WIN_ACTION, has_line, play
 from research.cpu_timed import CpuTimedPlayer

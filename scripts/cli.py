@@ -17,7 +17,7 @@ for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"):
     os.environ.setdefault(_variable, "1")
 
 MAX_SEATS = 6
-# The opponent names envs.core.opponents.make_opponent takes (written out: importing it would load numpy here).
+# The opponent names envs.opponents.make_opponent takes (written out: importing it would load numpy here).
 OPPONENT_NAMES = "random|easy|medium|hard|network|mcts|mcts:N|hard@REV"
 GOLDEN_DIR = Path(__file__).resolve().parent.parent / "tests" / "golden"
 
@@ -209,7 +209,7 @@ def cmd_eval(args: argparse.Namespace) -> None:
 
 
 def cmd_golden(args: argparse.Namespace) -> None:
-    from envs.core.playthrough import record
+    from envs.playthrough import record
     from envs.registry import GAMES
 
     folder = Path(args.dir) if args.dir is not None else GOLDEN_DIR

@@ -13,7 +13,7 @@ from pettingzoo.test import api_test, render_test, seed_test
 
 import envs
 from envs.core.game import RuleError
-from envs.core.playthrough import record
+from envs.playthrough import record
 from envs.registry import GAMES, game_module, variant_label
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -159,7 +159,7 @@ def test_bad_keyword_is_named(name):
 def first_moves(name, params, seed, plies=30):
     """The first ``plies`` actions of a seeded game, medium in seat 0 and easy bots elsewhere."""
     from envs.core.match import turns
-    from envs.core.opponents import make_opponent
+    from envs.opponents import make_opponent
 
     env = envs.make_raw(name, **params)
     env.reset(seed=seed)

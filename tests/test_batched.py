@@ -18,8 +18,8 @@ import pytest
 from gymnasium.vector import AutoresetMode
 
 import envs
-from envs.core.vector import batch_opponent
 from envs.registry import GAMES
+from envs.vector import batch_opponent
 
 BATCHED = [
     pytest.param(name, params, id=f"{name}-{params}") for name, e in GAMES.items() if e.batched for params in e.variants
@@ -326,7 +326,7 @@ def toy_engine():
     ],
 )
 def test_what_the_learner_gets_before_its_first_move_comes_with_that_move(monkeypatch, mode, expected):
-    from envs.core import vector
+    from envs import vector
     from envs.core.batched import BatchedGame
 
     monkeypatch.setattr(vector, "make_batched", lambda game, n, seed=None, **rules: BatchedGame(toy_engine(), n, seed))

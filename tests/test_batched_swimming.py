@@ -245,11 +245,14 @@ def test_vector_env_four_players_asks_each_opponent_for_its_own_seat():
         def reset(self, seed=None):
             pass
 
+        def new_games(self, where):
+            pass
+
         def actions(self, batch, boards):
             asked.append((self.k, batch.to_move[boards].copy(), vec.seats[boards].copy()))
             return batch.random_actions()[boards]
 
-    vec.opponents = [Recorder(k) for k in range(3)]
+    vec.set_opponents([Recorder(k) for k in range(3)])  # batch opponents (the protocol) are used as they are
     vec.reset()
     run(vec, 100, seed=2)
     assert {k for k, _, _ in asked} == {0, 1, 2}

@@ -6,8 +6,9 @@ import pytest
 
 import envs
 from envs.core.game import RuleError
-from envs.core.opponents import RandomOpponent, make_opponent
-from envs.core.single_agent import SingleAgentEnv
+from envs.core.opponents import RandomOpponent
+from envs.opponents import make_opponent
+from envs.single_agent import SingleAgentEnv
 
 
 def test_snapshot_restore_puts_the_env_back_exactly():

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 import torch
 
-from envs.core.match import play_game
+from envs.play import play_game
 from research.hexrook_conv_imitation import (
     Greedy,
     HexConvNet,

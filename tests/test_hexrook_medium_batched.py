@@ -6,14 +6,13 @@ import numpy as np
 import pytest
 
 import envs
-from envs.core.vector import EngineBot, PerBoard, batch_opponent
 from envs.hexrook.batched import medium_actions, medium_scores
 from envs.hexrook.board import PHASE_CHOICE, PHASE_COLOUR, PHASE_PLAY, PHASE_SETUP
 from envs.hexrook.bots import WIN, EasyBot, MediumBot
 from envs.squeeze.rules import SqueezeGame
 from envs.swish.rules import SwishGame
+from envs.vector import EngineBot, PerBoard, batch_opponent
 from training.pool import BatchPool
-from training.sb3_vec import PoolVectorEnv
 
 GAMES = ("swish", "squeeze")
 RANDOM, EASY, MEDIUM = range(3)
@@ -173,7 +172,7 @@ def test_vector_env_plays_medium_in_the_engine_legally_and_by_the_seed(name):
 def test_pool_plays_medium_through_the_engine(name):
     def run():
         pool = BatchPool(name, ["medium", "random"], [0.7, 0.3], {}, seed=1)
-        vec = PoolVectorEnv(name, 24, opponent=pool, seed=2)
+        vec = envs.make_vec(name, 24, opponent=pool, seed=2)
         obs, _ = vec.reset()
         trace = [obs]
         for _ in range(80):

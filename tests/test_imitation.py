@@ -47,7 +47,7 @@ def test_collect_is_seeded_and_discounts_per_own_later_move():
 def test_pretraining_learns_the_teachers_moves():
     from sb3_contrib import MaskablePPO
 
-    from envs.core.single_agent import SingleAgentEnv
+    from envs.single_agent import SingleAgentEnv
 
     demos = collect("swival", {}, "medium", {"random": 0.5, "medium": 0.5}, games=20, seed=0, progress=False)
     model = MaskablePPO("MlpPolicy", SingleAgentEnv("swival"), seed=0, policy_kwargs={"net_arch": [64]})

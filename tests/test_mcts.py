@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 import policies
-from envs.core.match import play_game, play_series
-from envs.core.opponents import make_opponent
+from envs.opponents import make_opponent
+from envs.play import play_game, play_series
 from envs.registry import GAMES, make_raw
 from policies.mcts import DEFAULT_SIMULATIONS, MCTS
 

@@ -7,10 +7,10 @@ import pytest
 import torch
 
 import policies
-from envs.core.match import play_game, play_series
-from envs.core.opponents import make_opponent
-from envs.core.single_agent import SingleAgentEnv
+from envs.opponents import make_opponent
+from envs.play import play_game, play_series
 from envs.registry import GAMES
+from envs.single_agent import SingleAgentEnv
 from policies.numpy_policy import NumpyPolicy, PolicyFileError, masked_log_softmax, masked_softmax
 from training.export import export_policy, torch_probabilities
 from training.selfplay import train
@@ -245,7 +245,7 @@ def test_ladder_rates_two_player_rules_and_writes_files(tmp_path):
     ],
 )
 def test_lone_entrant_scores_pair_by_pair(players, wins, draws, losses, expected):
-    from envs.core.match import SeriesResult
+    from envs.play import SeriesResult
     from policies.ladder import lone_entrant_score
 
     games = wins + draws + losses
@@ -427,7 +427,7 @@ def test_masked_softmax_takes_each_row_of_a_batch_apart():
 
 def test_network_is_the_shipped_network_alone_without_its_search():
     """'network' plays the shipped file's greedy moves; 'hard' wraps the same file in its search."""
-    from envs.core.opponents import make_opponent
+    from envs.opponents import make_opponent
 
     bare = make_opponent("swish", "network", seed=0, setup="random")
     hard = make_opponent("swish", "hard", seed=0, setup="random")

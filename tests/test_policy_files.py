@@ -10,7 +10,7 @@ import pytest
 
 import envs  # noqa: F401  (registers the gymnasium ids)
 import policies
-from envs.core.match import play_series
+from envs.play import play_series
 from policies.numpy_policy import NumpyPolicy, PolicyFileError, read_policy_file
 
 SWAHILI_2 = policies.shipped_path("swahili", num_players=2)
@@ -271,7 +271,7 @@ def sb3_models(tmp_path_factory):
     import torch
     from sb3_contrib import MaskablePPO
 
-    from envs.core.single_agent import SingleAgentEnv
+    from envs.single_agent import SingleAgentEnv
 
     folder = tmp_path_factory.mktemp("sb3")
     models = {}
@@ -348,7 +348,7 @@ def test_code_hidden_in_a_zip_data_is_not_run(sb3_models, tmp_path):
 
     crafted = tmp_path / "crafted.zip"
     _tampered(path, crafted, edit_data=plant)
-    from envs.core.opponents import make_opponent
+    from envs.opponents import make_opponent
 
     opponent = make_opponent("swival", str(crafted))
     obs, mask = _positions(1)[0]

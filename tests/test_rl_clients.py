@@ -15,9 +15,10 @@ import pytest
 
 import envs
 from envs.core.game import RuleError
-from envs.core.opponents import OpponentError, make_opponent
-from envs.core.single_agent import SingleAgentEnv
+from envs.core.opponents import OpponentError
+from envs.opponents import make_opponent
 from envs.registry import GAMES
+from envs.single_agent import SingleAgentEnv
 
 # -- 1. actions: what is accepted, what is refused --------------------------------------------------------
 

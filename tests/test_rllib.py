@@ -13,7 +13,7 @@ import torch  # noqa: E402
 from gymnasium import spaces  # noqa: E402
 from ray.rllib.core.columns import Columns  # noqa: E402
 
-from envs.core.match import play_game  # noqa: E402
+from envs.play import play_game  # noqa: E402
 from policies.numpy_policy import NumpyPolicy  # noqa: E402
 from training.rllib import (  # noqa: E402
     MASK_KEY,

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from envs.core.match import play_game
+from envs.play import play_game
 from envs.swimming.rules import KNOCK, PASS, SwimmingGame, SwimmingState, parse_card
 from policies.numpy_policy import NumpyPolicy
 from policies.rollouts import RolloutSearch
@@ -139,7 +139,7 @@ def test_same_seed_same_moves_and_the_seat_view_only():
 
 @pytest.mark.parametrize("settings", [{}, {"playout": "easy", "belief_deals": 8, "network_moves": [KNOCK]}])
 def test_whole_game_with_legal_moves_and_the_same_seed_the_same_game(settings):
-    from envs.core.opponents import make_opponent
+    from envs.opponents import make_opponent
 
     def game_record():
         policy = preference_policy([PASS, KNOCK, 9], "swimming", PARAMS)

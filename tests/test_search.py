@@ -77,7 +77,7 @@ def test_search_proves_the_loss_it_avoids():
 
 
 def test_search_without_state_plays_the_bare_network():
-    from envs.core.single_agent import SingleAgentEnv
+    from envs.single_agent import SingleAgentEnv
 
     env = SingleAgentEnv("swival", seat=0)
     obs, _ = env.reset(seed=0)

@@ -576,7 +576,7 @@ def test_bots_read_only_their_seat(level, moves):
 
 
 def test_medium_beats_random_players():
-    from envs.core.match import play_series
+    from envs.play import play_series
 
     result = play_series("swimming", ["medium", "random", "random", "random"], 6, seed=3)
     assert (result.wins, result.draws) == ([6, 0, 0, 0], [0, 0, 0, 0])  # seeded: medium wins every game

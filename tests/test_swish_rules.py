@@ -482,7 +482,7 @@ def test_medium_choice_and_colour_pick(phase_actions):
 
 @pytest.mark.parametrize("name", list(GAMES))
 def test_medium_beats_easy(name):
-    from envs.core.match import play_series
+    from envs.play import play_series
 
     result = play_series(name, ["medium", "easy"], 12, seed=3)
     assert result.wins[0] >= 9

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from envs.core.match import play_series
+from envs.play import play_series
 from envs.swival.bots import MediumBot
 from envs.swival.rules import SwivalGame
 from research.swival_value_keeping import Recorder, empty_cells, move_value, split, value_keeping

@@ -219,7 +219,7 @@ def test_vector_env_plays_twirls(opponent):
         ended += int(terminated.sum())
         assert vec.observation_space.contains(obs)
     assert ended >= num_envs  # max_plies=30: every board's game has ended at least once
-    with pytest.raises(ValueError, match="illegal action"):
+    with pytest.raises(ValueError, match="illegal learner action"):
         vec.step(np.argmin(vec.action_masks(), axis=1))  # the first illegal action of each board
 
 

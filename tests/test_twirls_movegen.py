@@ -5,7 +5,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from envs.core.playthrough import record
+from envs.playthrough import record
 from envs.registry import entry
 from envs.twirls import rules
 from envs.twirls.rules import TwirlsGame, python_twirl_mask

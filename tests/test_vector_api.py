@@ -13,7 +13,7 @@ from gymnasium.vector import AutoresetMode
 import envs
 from envs.core.batched import random_legal_actions, seed_streams
 from envs.core.opponents import OpponentError
-from envs.core.vector import PerBoard, PolicyBatch
+from envs.vector import PerBoard, PolicyBatch
 
 
 def random_learner(vec, seed=0):

@@ -30,8 +30,8 @@ def tiny_config(game, **over):
 
 def game_against_random(game, policy_path, **params):
     """One seeded game of the policy file (seat 0) against random: (its record, (seat, move was legal) per move)."""
-    from envs.core.match import play_game
-    from envs.core.opponents import make_opponent
+    from envs.opponents import make_opponent
+    from envs.play import play_game
 
     moves = []
     record = play_game(

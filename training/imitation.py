@@ -32,8 +32,8 @@ from typing import Any
 import numpy as np
 import torch
 
-from envs.core.match import play_game
-from envs.core.opponents import make_opponent
+from envs.opponents import make_opponent
+from envs.play import play_game
 from envs.registry import make_raw
 from training.export import torch_probabilities
 
@@ -173,13 +173,13 @@ def collect_batched(
 
     Same recording (the teacher in seat ``g % players`` of game ``g``, the
     other seats drawn from ``opponents``; every move, its mover's discounted
-    outcome), played by the batched opponents of :func:`envs.core.vector.batch_opponent`
+    outcome), played by the batched opponents of :func:`envs.vector.batch_opponent`
     (a bot's batched kernel where its engine has one, else board by board).
     Seeded: the same seed and ``boards`` give the same positions. Only
     finished games are kept: exactly ``games`` of them.
     """
-    from envs.core.vector import batch_opponent
-    from envs.registry import make_batched
+    from envs.registry import make_batched  # numba is imported with the batched engine only
+    from envs.vector import batch_opponent
 
     names, weights = _mix(opponents)
     if not isinstance(boards, int) or boards < 1:
@@ -190,51 +190,35 @@ def collect_batched(
     members = [teacher, *names]  # member 0 plays the teacher's seat; the others by name, each its own object
     is_teacher = np.array([m == teacher for m in members])  # as in collect: any seat the teacher's bot plays
     players = [batch_opponent(game, m, seed=int(rng.integers(2**31)), **params) for m in members]
-    n_players = batch.num_players
-    role = np.zeros((boards, n_players), dtype=np.int64)  # member index of each board's seats
-    game_of = np.full(boards, -1, dtype=np.int64)  # the game id each board plays (-1: none)
-    returns = np.zeros((games, n_players))
-    started = 0
-
-    def start(where: np.ndarray) -> None:
-        nonlocal started
-        for b in np.flatnonzero(where):
-            if started >= games:
-                game_of[b] = -1
-                continue
-            role[b] = 1 + rng.choice(len(names), size=n_players, p=weights)
-            role[b, started % n_players] = 0
-            game_of[b] = started
-            started += 1
-
-    start(np.ones(boards, dtype=bool))
+    seating = _Seating(boards, batch.num_players, games, weights, rng)
+    returns = np.zeros((games, batch.num_players))
     chunks: dict[str, list[np.ndarray]] = {k: [] for k in ("obs", "mask", "action", "teacher", "seat", "game")}
     finished, clock = 0, time.time()
     while finished < games:
-        live = np.flatnonzero(~batch.over & (game_of >= 0))
+        live = np.flatnonzero(~batch.over & (seating.game_of >= 0))
         mover = batch.to_move[live].astype(np.int64)
-        who = role[live, mover]
+        who = seating.role[live, mover]
         actions = np.full(boards, -1, dtype=np.int64)
         for m in np.unique(who):
             rows = live[who == m]
             actions[rows] = players[int(m)].actions(batch, rows)
         for key, value in (
             ("obs", batch.observe(batch.to_move)[live]),
-            ("mask", batch.legal_mask()[live].copy()),
+            ("mask", batch.legal_mask(live)),
             ("action", actions[live]),
             ("teacher", is_teacher[who]),
             ("seat", mover),
-            ("game", game_of[live]),
+            ("game", seating.game_of[live]),
         ):
             chunks[key].append(value)
         rewards, done = batch.step(actions)
-        returns[game_of[live]] += rewards[live]
-        ended = done & (game_of >= 0)
+        returns[seating.game_of[live]] += rewards[live]
+        ended = done & (seating.game_of >= 0)
         if ended.any():
             before = finished // max(1, games // 10)
             finished += int(ended.sum())
             batch.reset_where(ended)
-            start(ended)
+            seating.start(ended)
             if progress and finished // max(1, games // 10) > before:
                 rows_so_far = sum(len(a) for a in chunks["action"])
                 print(
@@ -242,8 +226,37 @@ def collect_batched(
                     f"{rows_so_far} positions, {time.time() - clock:.0f} s",
                     flush=True,
                 )
+    return _demonstrations(chunks, returns, gamma)
+
+
+class _Seating:
+    """Which game each board plays (``game_of``, -1: none left) and which member holds each seat (``role``:
+    0 the teacher, in seat ``g % players`` of game ``g``; the others drawn by ``weights``)."""
+
+    def __init__(self, boards: int, players: int, games: int, weights: np.ndarray, rng: np.random.Generator):
+        self.role = np.zeros((boards, players), dtype=np.int64)
+        self.game_of = np.full(boards, -1, dtype=np.int64)
+        self.games, self.weights, self.rng = games, weights, rng
+        self.started = 0
+        self.start(np.ones(boards, dtype=bool))
+
+    def start(self, where: np.ndarray) -> None:
+        """The next games on the boards ``where`` (none once every game has started)."""
+        players = self.role.shape[1]
+        for b in np.flatnonzero(where):
+            if self.started >= self.games:
+                self.game_of[b] = -1
+                continue
+            self.role[b] = 1 + self.rng.choice(len(self.weights), size=players, p=self.weights)
+            self.role[b, self.started % players] = 0
+            self.game_of[b] = self.started
+            self.started += 1
+
+
+def _demonstrations(chunks: dict[str, list[np.ndarray]], returns: np.ndarray, gamma: float) -> Demonstrations:
+    """The recorded moves, each game's together in play order, with their movers' discounted outcomes."""
     data = {k: np.concatenate(v) for k, v in chunks.items()}
-    order = np.argsort(data["game"], kind="stable")  # each game's moves together, in play order
+    order = np.argsort(data["game"], kind="stable")
     data = {k: v[order] for k, v in data.items()}
     outcomes = _discounted_outcomes(data["game"], data["seat"], returns, gamma)
     return Demonstrations(

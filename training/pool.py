@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from envs.core.opponents import make_opponent
+from envs.opponents import make_opponent
 
 
 def _weights(members: Sequence[Any], weights: Sequence[float]) -> np.ndarray:
@@ -88,13 +88,13 @@ class PoolOpponent:
 class BatchPool:
     """One seat of a batched vector env played by a pool: a member per board, drawn when the board's game starts.
 
-    ``members`` are specs as :func:`envs.core.vector.batch_opponent` takes them
+    ``members`` are specs as :func:`envs.vector.batch_opponent` takes them
     (``"random"`` in the kernel, snapshots as numpy policies in one forward pass,
     bots board by board unless the engine plays them: ``Engine.bots``).
     :attr:`choice` holds each board's member index; :meth:`actions` asks each
     member once for all the boards it plays. The vector env calls
-    :meth:`new_games` with the boards whose game starts
-    (:class:`training.sb3_vec.PoolVectorEnv`).
+    :meth:`new_games` with the boards whose game starts (it is a
+    :class:`envs.core.opponents.BatchOpponent`).
     """
 
     def __init__(
@@ -111,7 +111,7 @@ class BatchPool:
     def member(self, i: int):
         """The batched opponent of member ``i`` (built on first use)."""
         if i not in self._built:
-            from envs.core.vector import (
+            from envs.vector import (
                 batch_opponent,  # lazy: numba is imported with the batched engine only
             )
 

@@ -14,9 +14,9 @@ sb3-contrib's ``get_action_masks`` calls) returns every board's mask from one
 kernel call; other methods and attributes go to the vector env once, not per
 board (``env_method("set_opponents", spec)`` swaps every board's opponents).
 
-The vector env is a :class:`PoolVectorEnv`: opponents with ``new_games(where)``
-(the self-play pool, :class:`training.pool.BatchPool`) are told which boards
-start a game, so that they draw a member per board and episode.
+Batch opponents (the self-play pool, :class:`training.pool.BatchPool`) hear
+which boards start a game (``new_games``), so that they draw a member per
+board and episode.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ import numpy as np
 from gymnasium.vector import AutoresetMode
 from stable_baselines3.common.vec_env import VecEnv
 
-from envs.core.vector import BatchedVectorEnv
+from envs.vector import BatchedVectorEnv
 
 
 def make_sb3_vec(
@@ -37,38 +37,12 @@ def make_sb3_vec(
 ) -> SB3BatchedVecEnv:
     """The SB3 VecEnv of ``num_envs`` boards of ``game`` (keywords as :func:`envs.make_vec`)."""
     return SB3BatchedVecEnv(
-        PoolVectorEnv(game, num_envs, opponent=opponent, seed=seed, autoreset_mode=AutoresetMode.SAME_STEP, **kwargs)
+        BatchedVectorEnv(game, num_envs, opponent=opponent, seed=seed, autoreset_mode=AutoresetMode.SAME_STEP, **kwargs)
     )
 
 
-class PoolVectorEnv(BatchedVectorEnv):
-    """A :class:`~envs.core.vector.BatchedVectorEnv` whose opponents may be batched ones with ``new_games``.
-
-    ``set_opponents`` takes, besides the specs the vector env knows, objects
-    with ``actions(batch, boards)`` (used as they are); before games start on
-    some boards, each opponent with ``new_games(where)`` hears of it.
-    """
-
-    def set_opponents(self, opponent: Any) -> None:
-        specs = list(opponent) if isinstance(opponent, Sequence) and not isinstance(opponent, str) else [opponent]
-        if all(hasattr(s, "actions") and hasattr(s, "reset") for s in specs):
-            others = self.batch.num_players - 1
-            specs = specs * others if len(specs) == 1 else specs
-            if len(specs) != others:
-                raise ValueError(f"{self.game}: {others} opponent(s) needed, got {len(specs)}")
-            self.opponents = specs
-            return
-        super().set_opponents(opponent)
-
-    def _start(self, where: np.ndarray) -> None:
-        for opp in self.opponents:
-            if hasattr(opp, "new_games"):
-                opp.new_games(where)
-        super()._start(where)
-
-
 class SB3BatchedVecEnv(VecEnv):
-    """SB3's VecEnv protocol on a :class:`~envs.core.vector.BatchedVectorEnv` in ``SAME_STEP`` autoreset mode."""
+    """SB3's VecEnv protocol on a :class:`~envs.vector.BatchedVectorEnv` in ``SAME_STEP`` autoreset mode."""
 
     def __init__(self, venv: BatchedVectorEnv) -> None:
         if venv.autoreset_mode is not AutoresetMode.SAME_STEP:
@@ -141,4 +115,4 @@ class SB3BatchedVecEnv(VecEnv):
         return [None for _ in range(self.num_envs)]
 
 
-__all__ = ["PoolVectorEnv", "SB3BatchedVecEnv", "make_sb3_vec"]
+__all__ = ["SB3BatchedVecEnv", "make_sb3_vec"]

@@ -34,9 +34,9 @@ from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 from torch import nn
 
-from envs.core.match import play_series
-from envs.core.single_agent import SingleAgentEnv
+from envs.play import play_series
 from envs.registry import GAMES, entry, make_raw
+from envs.single_agent import SingleAgentEnv
 from training.export import add_value_members, export_policy, to_numpy_policy
 from training.pool import BatchPool, PoolOpponent, cap_bot_share
 from training.shaping import ShapedReward
@@ -377,6 +377,46 @@ def train(
     """
     torch.set_num_threads(1)
     out_dir = Path(out_dir)
+    resuming = prepare_run_folder(config, out_dir, resume)
+    model, callback, imitation_history, minutes = run_ppo(config, out_dir, resuming, progress_bar, tensorboard)
+    extra = {"search": config["search"]} if config.get("search") else None
+    policy_path = export_policy(
+        model.policy, out_dir / f"{config['game']}_hard.npz", config["game"], config["params"], extra
+    )
+    summary = {
+        "game": config["game"],
+        "policy": str(policy_path),
+        "timesteps": config["total_timesteps"],
+        "trained_timesteps": int(model.num_timesteps),
+        "env": "vector" if callback.vector else "single",
+        "curve": callback.curve,
+    }
+    if imitation_history:
+        summary["imitation"] = imitation_history
+    member_summaries = train_value_members(config, out_dir, policy_path, progress_bar, tensorboard, resume)
+    if member_summaries:
+        summary["value_members"] = member_summaries
+        minutes += sum(m["train_minutes"] for m in member_summaries)
+    if config.get("value_fit"):
+        summary["value_fit"] = fit_value(config, policy_path, progress_bar)
+        minutes += summary["value_fit"]["minutes"]
+    if ship_to is not None:
+        Path(ship_to).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(policy_path, ship_to)
+    write_curve(
+        callback.curve,
+        out_dir,
+        title=f"{config['game']}: win rate of the learner vs {config['eval']['opponent']}",
+        imitation=imitation_history,
+    )
+    summary["train_minutes"] = round(minutes, 2)
+    (out_dir / "summary.json").write_text(json.dumps(summary, indent=2))
+    return summary
+
+
+def prepare_run_folder(config: dict[str, Any], out_dir: Path, resume: bool) -> bool:
+    """Make ``out_dir`` and write the run's config into it; returns whether the run resumes from its checkpoint
+    (an earlier run's checkpoint is removed when it does not; a changed config cannot resume)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     checkpoint = out_dir / "checkpoint"
     resuming = resume and (checkpoint / "state.json").exists()
@@ -391,6 +431,14 @@ def train(
             changed = sorted(k for k in set(saved) | set(now) if k != "total_timesteps" and saved.get(k) != now.get(k))
             raise ValueError(f"cannot resume {out_dir}: its config.json differs from this run's config in {changed}")
     (out_dir / "config.json").write_text(json.dumps(config, indent=2))
+    return resuming
+
+
+def run_ppo(
+    config: dict[str, Any], out_dir: Path, resuming: bool, progress_bar: bool, tensorboard: bool
+) -> tuple[Any, SelfPlayCallback, list[dict[str, float]] | None, float]:
+    """The self-play PPO run (imitation first where the config asks, or on from the checkpoint): the model, its
+    callback (curve, pool), the imitation history and the run's minutes."""
     vec = make_vec_env(config)
     n_envs, ppo = run_settings(config)
     model = MaskablePPO(
@@ -410,9 +458,9 @@ def train(
     imitation_history = None
     done = 0
     if resuming:
-        done = callback.restore(model, checkpoint)
+        done = callback.restore(model, out_dir / "checkpoint")
         vec.seed(config["seed"] + done)  # fresh games, not a replay of the run's first ones
-        print(f"[{config['game']}] resumed from {checkpoint} at {done} steps", flush=True)
+        print(f"[{config['game']}] resumed from {out_dir / 'checkpoint'} at {done} steps", flush=True)
     elif config.get("imitation"):
         imitation_history = warm_start(model, config)
         callback.evaluate(model.policy, 0)  # the curve's first point: imitation alone
@@ -426,16 +474,18 @@ def train(
         rollout = ppo["n_steps"] * n_envs
         if not callback.curve or model.num_timesteps - callback.curve[-1]["timesteps"] >= rollout:
             callback.evaluate(model.policy, model.num_timesteps)
-    minutes = (time.time() - started) / 60 + callback.minutes_before
     vec.close()
-    extra = {"search": config["search"]} if config.get("search") else None
-    policy_path = export_policy(
-        model.policy, out_dir / f"{config['game']}_hard.npz", config["game"], config["params"], extra
-    )
-    member_summaries = []
+    return model, callback, imitation_history, (time.time() - started) / 60 + callback.minutes_before
+
+
+def train_value_members(
+    config: dict[str, Any], out_dir: Path, policy_path: Path, progress_bar: bool, tensorboard: bool, resume: bool
+) -> list[dict[str, Any]]:
+    """One more network per ``value_members`` entry; their value heads join ``policy_path``'s. Their summaries."""
+    summaries = []
     for k, override in enumerate(config.get("value_members", []), 1):
         print(f"[{config['game']}] value member {k}: {override}", flush=True)
-        member_summaries.append(
+        summaries.append(
             train(
                 value_member_config(config, override),
                 out_dir / f"value_member{k}",
@@ -444,52 +494,28 @@ def train(
                 resume=resume,
             )
         )
-    if member_summaries:
-        add_value_members(policy_path, [m["policy"] for m in member_summaries])
-        minutes += sum(m["train_minutes"] for m in member_summaries)
-    value_fit = None
-    if config.get("value_fit"):
-        from training.value_fit import fit_value_towers, replace_value
+    if summaries:
+        add_value_members(policy_path, [m["policy"] for m in summaries])
+    return summaries
 
-        clock = time.time()
-        towers, histories = fit_value_towers(
-            config["game"],
-            config["params"],
-            config["value_fit"],
-            config["net_arch"],
-            ACTIVATIONS[config["activation"]],
-            seed=config["seed"],
-            progress=progress_bar,
-        )
-        replace_value(policy_path, towers)
-        value_fit = {"minutes": round((time.time() - clock) / 60, 2), "towers": histories}
-        minutes += value_fit["minutes"]
-    if ship_to is not None:
-        Path(ship_to).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(policy_path, ship_to)
-    write_curve(
-        callback.curve,
-        out_dir,
-        title=f"{config['game']}: win rate of the learner vs {config['eval']['opponent']}",
-        imitation=imitation_history,
+
+def fit_value(config: dict[str, Any], policy_path: Path, progress_bar: bool) -> dict[str, Any]:
+    """Value towers fitted to games recorded on the batched engine replace ``policy_path``'s value; the fit's
+    minutes and histories."""
+    from training.value_fit import fit_value_towers, replace_value  # torch-heavy, only for configs that ask
+
+    clock = time.time()
+    towers, histories = fit_value_towers(
+        config["game"],
+        config["params"],
+        config["value_fit"],
+        config["net_arch"],
+        ACTIVATIONS[config["activation"]],
+        seed=config["seed"],
+        progress=progress_bar,
     )
-    summary = {
-        "game": config["game"],
-        "policy": str(policy_path),
-        "timesteps": config["total_timesteps"],
-        "trained_timesteps": int(model.num_timesteps),
-        "env": "vector" if callback.vector else "single",
-        "train_minutes": round(minutes, 2),
-        "curve": callback.curve,
-    }
-    if imitation_history:
-        summary["imitation"] = imitation_history
-    if member_summaries:
-        summary["value_members"] = member_summaries
-    if value_fit:
-        summary["value_fit"] = value_fit
-    (out_dir / "summary.json").write_text(json.dumps(summary, indent=2))
-    return summary
+    replace_value(policy_path, towers)
+    return {"minutes": round((time.time() - clock) / 60, 2), "towers": histories}
 
 
 def warm_start(model, config: dict[str, Any], progress: bool = True) -> list[dict[str, float]]:

@@ -1,4 +1,4 @@
-"""The opponent protocol and the one place that turns a name into an opponent.
+"""What an opponent is: the protocols, the names, the error an env raises when one fails, and the random one.
 
 An opponent is any object with
 
@@ -16,13 +16,12 @@ yardstick of what training learned) and ``"mcts"`` / ``"mcts:N"`` (a generic
 Monte-Carlo tree search with N simulations a move, the same for every game:
 ``policies/mcts.py``). ``"hard@REV"`` is the hard policy file as git revision
 REV held it (a past hard, :func:`policies.past_hard_file`). A path to a policy
-file also works.
+file also works. :func:`envs.opponents.make_opponent` turns a name into an opponent.
 """
 
 from __future__ import annotations
 
-import importlib
-from pathlib import Path
+from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -47,9 +46,43 @@ class OpponentError(RuntimeError):
 
 @runtime_checkable
 class Opponent(Protocol):
+    """One board's player: a legal action for the seat to move, seeing what that seat may see."""
+
     def act(self, observation: np.ndarray, action_mask: np.ndarray, state: Any = None) -> int: ...
 
     def reset(self, seed: int | None = None) -> None: ...
+
+
+@runtime_checkable
+class BatchOpponent(Protocol):
+    """A player of many boards at once, for a batched engine's vector env (see :mod:`envs.vector`).
+
+    ``actions(batch, boards)``: one legal action for each of ``boards`` (each with this player's seat to
+    move); ``new_games(where)``: games start on the boards ``where`` (e.g. a pool draws a member per board).
+    """
+
+    def actions(self, batch: Any, boards: np.ndarray) -> np.ndarray: ...
+
+    def reset(self, seed: int | None = None) -> None: ...
+
+    def new_games(self, where: np.ndarray) -> None: ...
+
+
+@runtime_checkable
+class Policy(Protocol):
+    """A network that rates every action of a batch of observations (a learned policy without search)."""
+
+    def logits(self, observations: np.ndarray) -> np.ndarray: ...
+
+
+def opponent_specs(opponent: Any, others: int, where: str) -> list[Any]:
+    """One opponent spec per other seat: ``opponent`` for every seat, or a sequence of ``others`` specs."""
+    if isinstance(opponent, Sequence) and not isinstance(opponent, str):
+        specs = list(opponent)
+        if len(specs) != others:
+            raise ValueError(f"{where}: {others} opponent(s) needed (one per other seat), got {len(specs)}")
+        return specs
+    return [opponent] * others
 
 
 class RandomOpponent:
@@ -67,44 +100,3 @@ class RandomOpponent:
         if legal.size == 0:
             raise ValueError("RandomOpponent: the action mask has no legal action")
         return int(legal[self.rng.integers(legal.size)])
-
-
-def make_opponent(
-    game: str, spec: Any, seed: int | None = None, trusted: bool = False, search: bool = True, **game_params: Any
-) -> Opponent:
-    """Turn ``spec`` (a difficulty name, a policy file path or an opponent) into an opponent.
-
-    ``game_params`` are the rule parameters of the env the opponent will play
-    in (bots that search need the same rules). ``trusted``: a policy file may
-    run code when loaded (an SB3 ``.zip`` through SB3's own loader); see
-    :func:`policies.load`. ``search=False``: a policy file's network alone,
-    without the play-time search its file names.
-    """
-    if not isinstance(spec, (str, Path)):
-        if isinstance(spec, Opponent) or hasattr(spec, "act"):
-            return spec
-        raise TypeError(
-            f"opponent must be a name {DIFFICULTIES + REFERENCE_NAMES}, a policy file path, or an object "
-            f"with act(observation, action_mask, state=None); got {spec!r}"
-        )
-    name = str(spec)
-    if name == "random":
-        return RandomOpponent(seed)
-    if name in ("easy", "medium"):
-        from envs.registry import entry, game_module
-
-        bots = importlib.import_module(entry(game).bots_module)
-        rules = game_module(game).raw_env.game_cls(**game_params)
-        return bots.BOTS[name](rules, seed=seed)
-    if name in SHIPPED_NAMES or name.startswith(PAST_PREFIX) or name.endswith((".npz", ".zip")):
-        from policies import load  # lazy: policies sits above envs
-
-        return load(game, name, seed=seed, trusted=trusted, search=search, **game_params)
-    if name == "mcts" or name.startswith("mcts:"):
-        from policies import make_mcts  # lazy, as above; it checks N
-
-        return make_mcts(game, name, seed=seed, **game_params)
-    raise ValueError(
-        f"unknown opponent {name!r} for {game}: use one of {', '.join(DIFFICULTIES + REFERENCE_NAMES)} "
-        "or the path of a policy file (.npz or SB3 .zip)"
-    )

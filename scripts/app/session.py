@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from envs.core.match import next_turn
-from envs.core.opponents import make_opponent
+from envs.opponents import make_opponent
 from envs.registry import make_raw
 from scripts.app.games import adapter_for
 from scripts.app.games.base import Key

@@ -15,8 +15,8 @@ from typing import Any
 import numpy as np
 
 from envs.core.match import turns
-from envs.core.opponents import make_opponent
 from envs.core.rendering import BACKGROUND, save_gif, surface_to_array
+from envs.opponents import make_opponent
 from envs.registry import make_raw
 from scripts.app.brainview import brain_lines, draw_brain
 from scripts.app.session import explain

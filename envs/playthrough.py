@@ -15,7 +15,8 @@ from typing import Any
 import numpy as np
 
 from envs.core.match import turns
-from envs.core.opponents import RandomOpponent, make_opponent
+from envs.core.opponents import RandomOpponent
+from envs.opponents import make_opponent
 from envs.registry import make_raw
 
 

@@ -13,7 +13,6 @@ MaskablePPO finds it through any VecEnv, SubprocVecEnv too.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import gymnasium
@@ -23,7 +22,8 @@ from gymnasium import spaces
 from envs.core.checks import as_action, as_seed
 from envs.core.game import RuleError
 from envs.core.match import turns
-from envs.core.opponents import OpponentError, make_opponent
+from envs.core.opponents import OpponentError, opponent_specs
+from envs.opponents import make_opponent
 from envs.registry import make_raw
 
 MAX_RESTARTS = 100  # games that end before the learner's first move are dealt again
@@ -86,12 +86,7 @@ class SingleAgentEnv(gymnasium.Env):
     # -- opponents ---------------------------------------------------------
     def set_opponents(self, opponent: Any) -> None:
         """Replace the opponents (one spec, or one per other seat); used by self-play pools."""
-        others = self.aec.game.num_players - 1
-        specs = (
-            list(opponent) if isinstance(opponent, Sequence) and not isinstance(opponent, str) else [opponent] * others
-        )
-        if len(specs) != others:
-            raise ValueError(f"{self.game_name}: {others} opponent(s) needed, got {len(specs)}")
+        specs = opponent_specs(opponent, self.aec.game.num_players - 1, self.game_name)
         self.opponents = [make_opponent(self.game_name, s, **self.params) for s in specs]
 
     @property

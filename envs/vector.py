@@ -59,7 +59,8 @@ from gymnasium.vector.utils import batch_space
 
 from envs.core.batched import BatchedGame, board_streams, describe_actions, draw_seats
 from envs.core.checks import as_seed
-from envs.core.opponents import DIFFICULTIES, OpponentError
+from envs.core.opponents import DIFFICULTIES, BatchOpponent, Opponent, OpponentError, Policy, opponent_specs
+from envs.opponents import make_opponent
 from envs.registry import batched_engine, game_module, make_batched
 
 MAX_RESTARTS = 100  # games that end before the learner's first move are started again
@@ -67,14 +68,21 @@ SEARCH_PREFIX = "search:"  # "search:PATH": a policy file played with its search
 OPTIONS = ("reset_mask",)  # the reset options the env takes
 
 
-class RandomBatch:
+class BuiltIn:
+    """What the built-in batch opponents share: nothing to do when games start or on reset."""
+
+    def reset(self, seed: int | None = None) -> None:
+        pass
+
+    def new_games(self, where: np.ndarray) -> None:
+        pass
+
+
+class RandomBatch(BuiltIn):
     """A uniform legal move per board, from the boards' own streams."""
 
     def __repr__(self) -> str:
         return "'random'"
-
-    def reset(self, seed: int | None = None) -> None:
-        pass
 
     def actions(self, batch: BatchedGame, boards: np.ndarray) -> np.ndarray:
         active = np.zeros(batch.num_envs, dtype=bool)
@@ -82,7 +90,7 @@ class RandomBatch:
         return batch.random_actions(active)[boards]
 
 
-class CallableBatch:
+class CallableBatch(BuiltIn):
     """``fn(observations, masks) -> actions`` on the boards to move, each seen by its mover."""
 
     def __init__(self, fn: Any) -> None:
@@ -100,7 +108,7 @@ class CallableBatch:
         return self.fn(obs, batch.legal_mask(boards))
 
 
-class PolicyBatch:
+class PolicyBatch(BuiltIn):
     """A numpy policy (``logits`` on a batch): its most probable legal move, or sampled at its temperature."""
 
     def __init__(self, policy: Any, seed: int | None = None) -> None:
@@ -124,7 +132,7 @@ class PolicyBatch:
         return np.where(masks, logits, -np.inf).argmax(axis=1)
 
 
-class PerBoard:
+class PerBoard(BuiltIn):
     """An opponent with ``act(observation, mask, state)`` (bots, searches), asked board by board."""
 
     def __init__(self, opponent: Any) -> None:
@@ -145,26 +153,23 @@ class PerBoard:
         )
 
 
-class EngineBot:
+class EngineBot(BuiltIn):
     """A built-in bot the engine plays itself (``Engine.bots``): all its boards in one call."""
 
     def __init__(self, name: str, bot: Any) -> None:
         self.name, self.bot = name, bot
 
     def __repr__(self) -> str:
-        return repr(self.name)
-
-    def reset(self, seed: int | None = None) -> None:
-        pass  # its chance comes from the boards' streams, seeded with the batch
+        return repr(self.name)  # its chance comes from the boards' streams, seeded with the batch
 
     def actions(self, batch: BatchedGame, boards: np.ndarray) -> np.ndarray:
         return self.bot(batch, boards)
 
 
-def batch_opponent(game: str, spec: Any, seed: int | None = None, **rules: Any):
+def batch_opponent(game: str, spec: Any, seed: int | None = None, **rules: Any) -> BatchOpponent:
     """Turn an opponent spec (see the module docstring) into a batched opponent."""
-    from envs.core.opponents import make_opponent  # the one place that resolves names (lazily: policies)
-
+    if isinstance(spec, BatchOpponent):
+        return spec
     if isinstance(spec, str) and spec == "random":
         return RandomBatch()
     if isinstance(spec, str) and spec in DIFFICULTIES:
@@ -177,16 +182,16 @@ def batch_opponent(game: str, spec: Any, seed: int | None = None, **rules: Any):
         spec = make_opponent(game, spec, seed=seed, search=False, **rules)
     elif isinstance(spec, str):
         spec = make_opponent(game, spec, seed=seed, **rules)
-    if hasattr(spec, "logits"):
+    if isinstance(spec, Policy):
         return PolicyBatch(spec, seed)
-    if hasattr(spec, "act"):
+    if isinstance(spec, Opponent):
         return PerBoard(spec)
     if callable(spec):
         return CallableBatch(spec)
     raise TypeError(
         f"{game}: an opponent must be 'random', 'easy', 'medium', 'hard', 'network', a policy file path "
-        f"('{SEARCH_PREFIX}PATH' with its search), a numpy policy, a callable on (observations, masks) "
-        f"or an object with act(); got {spec!r}"
+        f"('{SEARCH_PREFIX}PATH' with its search), a numpy policy, a callable on (observations, masks), "
+        f"an object with act() and reset() or a batch opponent (actions, reset, new_games); got {spec!r}"
     )
 
 
@@ -264,13 +269,9 @@ class BatchedVectorEnv(VectorEnv):
 
     # -- opponents ---------------------------------------------------------------
     def set_opponents(self, opponent: Any) -> None:
-        """Replace the opponents (one spec, or one per other seat); e.g. a self-play pool's snapshot."""
-        others = self.batch.num_players - 1
-        specs = (
-            list(opponent) if isinstance(opponent, Sequence) and not isinstance(opponent, str) else [opponent] * others
-        )
-        if len(specs) != others:
-            raise ValueError(f"{self.game}: {others} opponent(s) needed, got {len(specs)}")
+        """Replace the opponents (one spec, or one per other seat; batch opponents such as a self-play pool
+        are used as they are)."""
+        specs = opponent_specs(opponent, self.batch.num_players - 1, self.game)
         self.opponents = [batch_opponent(self.game, s, seed=self._seed, **self.rules) for s in specs]
 
     # -- gymnasium API -----------------------------------------------------------------
@@ -475,6 +476,8 @@ class BatchedVectorEnv(VectorEnv):
         ends first is started again (its rewards dropped), at most :data:`MAX_RESTARTS` times in a row.
         """
         for _ in range(MAX_RESTARTS):
+            for opponent in self.opponents:
+                opponent.new_games(where)
             self.batch.reset_where(where)
             if self.fixed_seat is None:
                 draw_seats(self.batch.rng, where, self.batch.num_players, self.seats)

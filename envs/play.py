@@ -1,0 +1,128 @@
+"""Playing games by name: one game between opponents (:func:`play_game`, with an observer hook), or a seeded
+series with seats rotated (:func:`play_series`)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from envs.core.match import turns
+from envs.core.opponents import Opponent
+from envs.opponents import make_opponent
+from envs.registry import make_raw
+
+
+@dataclass
+class GameRecord:
+    """Outcome of one game: ``returns`` and ``winners`` by seat, the number of plies, think times by seat."""
+
+    returns: list[float]
+    winners: list[int]
+    plies: int
+    move_seconds: list[list[float]] = field(default_factory=list)
+
+
+def play_game(
+    game: str,
+    players: Sequence[Opponent],
+    seed: int | None = None,
+    observer: Callable[[int, np.ndarray, np.ndarray, int], None] | None = None,
+    **params: Any,
+) -> GameRecord:
+    """One game of ``game`` with ``players[i]`` in seat i (the raw env: an illegal move raises).
+
+    ``observer(seat, observation, action_mask, action)``, if given, sees every move.
+    """
+    env = make_raw(game, **params)
+    if len(players) != env.game.num_players:
+        raise ValueError(f"{game}: {env.game.num_players} players needed, got {len(players)}")
+    env.reset(seed=seed)
+    seed_rng = np.random.default_rng(seed)
+    for p in players:
+        p.reset(seed=int(seed_rng.integers(2**31)))
+    returns = dict.fromkeys(env.possible_agents, 0.0)
+    plies = 0
+    move_seconds: list[list[float]] = [[] for _ in players]
+    for agent in turns(env, returns=returns):
+        obs = env.observe(agent)
+        seat = env.agent_seat[agent]
+        started = time.perf_counter()
+        action = players[seat].act(obs["observation"], obs["action_mask"], env.game_state)
+        move_seconds[seat].append(time.perf_counter() - started)
+        if observer is not None:
+            observer(seat, obs["observation"], obs["action_mask"], action)
+        env.step(action)
+        plies += 1
+    return GameRecord([returns[a] for a in env.possible_agents], env.game.winners(env.game_state), plies, move_seconds)
+
+
+@dataclass
+class SeriesResult:
+    """Per entrant (by index in the given list): wins, draws, losses, games, summed returns, think times."""
+
+    names: list[str]
+    wins: list[int]
+    draws: list[int]
+    losses: list[int]
+    returns: list[float]
+    games: int
+    move_seconds: list[list[float]] = field(default_factory=list)  # every move's think time
+
+
+def play_series(
+    game: str,
+    entrants: Sequence[Any],
+    games: int,
+    seed: int = 0,
+    progress: Callable[[int], None] | None = None,
+    first_game: int = 0,
+    **params: Any,
+) -> SeriesResult:
+    """``games`` games, the seating rotated each game so every entrant plays every seat.
+
+    ``entrants`` are opponent specs (names, policy paths, objects), one per
+    seat. A game counts as a win for each of its winners, a draw for every
+    entrant when nobody won, and a loss otherwise. Game ``g`` of a series
+    depends only on ``seed`` and ``g`` (players are re-seeded per game), so
+    games ``first_game .. first_game + games - 1`` played apart add up to
+    the same series played at once.
+    """
+    n = len(entrants)
+    players = [make_opponent(game, spec, seed=seed + i, **params) for i, spec in enumerate(entrants)]
+    names = [spec if isinstance(spec, str) else type(spec).__name__ for spec in entrants]
+    wins, draws, losses, rets = [0] * n, [0] * n, [0] * n, [0.0] * n
+    move_seconds: list[list[float]] = [[] for _ in range(n)]
+    for g in range(first_game, first_game + games):
+        order = [(g + s) % n for s in range(n)]  # order[seat] = entrant index
+        record = play_game(game, [players[i] for i in order], seed=seed * 100_003 + g, **params)
+        for seat, entrant in enumerate(order):
+            rets[entrant] += record.returns[seat]
+            move_seconds[entrant] += record.move_seconds[seat]
+            if not record.winners:
+                draws[entrant] += 1
+            elif seat in record.winners:
+                wins[entrant] += 1
+            else:
+                losses[entrant] += 1
+        if progress is not None:
+            progress(g + 1 - first_game)
+    return SeriesResult(names, wins, draws, losses, rets, games, move_seconds)
+
+
+def merge_series(parts: Sequence[SeriesResult]) -> SeriesResult:
+    """One series from parts played apart (same entrants, disjoint games)."""
+    first = parts[0]
+    n = len(first.names)
+    return SeriesResult(
+        first.names,
+        [sum(p.wins[i] for p in parts) for i in range(n)],
+        [sum(p.draws[i] for p in parts) for i in range(n)],
+        [sum(p.losses[i] for p in parts) for i in range(n)],
+        [sum(p.returns[i] for p in parts) for i in range(n)],
+        sum(p.games for p in parts),
+        [[t for p in parts for t in p.move_seconds[i]] for i in range(n)],
+    )
