@@ -265,12 +265,11 @@ def test_stored_rewards_and_masks_stay_as_they_were():
     stored, copies = [], []
     for _ in range(30):
         mask = batch.legal_mask()
-        to_move = batch.to_move.copy()
         rewards, done = batch.step(batch.random_actions(), autoreset=True)
         stored.append((mask, rewards, done))
-        copies.append((mask.copy(), rewards.copy(), done.copy(), to_move))
+        copies.append((mask.copy(), rewards.copy(), done.copy()))
     assert sum(int((r != 0).sum()) for _, r, _ in stored) > 0
-    for (mask, rewards, done), (mask0, rewards0, done0, _) in zip(stored, copies):
+    for (mask, rewards, done), (mask0, rewards0, done0) in zip(stored, copies):
         np.testing.assert_array_equal(mask, mask0)
         np.testing.assert_array_equal(rewards, rewards0)
         np.testing.assert_array_equal(done, done0)
@@ -278,6 +277,13 @@ def test_stored_rewards_and_masks_stay_as_they_were():
     mask[:] = False  # the caller's copy: the engine's own mask is untouched
     assert batch.legal_mask().any(axis=1).all()
     assert (batch.random_actions() >= 0).all()
+    seats = batch.to_move
+    batch.step(batch.random_actions(), autoreset=True)
+    assert (seats != batch.to_move).any()  # a copy: the step changed the live seats, not the kept ones
+    with pytest.raises(ValueError, match="read-only"):
+        seats[0] = 1  # writing would change nothing in the game: it fails loudly
+    with pytest.raises(ValueError, match="read-only"):
+        batch.over[:] = True
 
 
 def test_the_vector_env_hands_out_arrays_it_does_not_overwrite():

@@ -329,8 +329,8 @@ class BatchedGame:
         self.num_players = engine.num_players
         self.num_actions = engine.num_actions
         self.obs_size = engine.obs_size
-        self.to_move = np.zeros(n, dtype=np.int8)
-        self.over = np.ones(n, dtype=bool)
+        self._to_move = np.zeros(n, dtype=np.int8)  # the live arrays; to_move / over hand out copies
+        self._over = np.ones(n, dtype=bool)
         self.rng = np.zeros(n, dtype=np.uint64)
         self.arrays = {name: np.zeros((n, *shape), dtype=dtype) for name, (shape, dtype) in engine.arrays.items()}
         self._game_arrays = (*self.arrays.values(), *engine.consts)
@@ -353,9 +353,24 @@ class BatchedGame:
 
     # -- state ------------------------------------------------------------------
     @property
+    def to_move(self) -> np.ndarray:
+        """(N,) int8: each board's seat to move (a read-only copy: yours to keep, not to write)."""
+        return _read_only(self._to_move)
+
+    @property
+    def over(self) -> np.ndarray:
+        """(N,) bool: the game on the board is finished (a read-only copy: yours to keep, not to write)."""
+        return _read_only(self._over)
+
+    def set_turn(self, i: int, to_move: int, over: bool) -> None:
+        """Board ``i``'s seat to move and whether its game is over (for an engine's ``from_rules``)."""
+        self._to_move[i], self._over[i] = to_move, over
+        self._mask_fresh = False
+
+    @property
     def state(self) -> tuple[np.ndarray, ...]:
         """(to_move, over, rng, *game arrays, *consts): the kernels' state arguments, in order."""
-        return (self.to_move, self.over, self.rng, *self._game_arrays)
+        return (self._to_move, self._over, self.rng, *self._game_arrays)
 
     def reset(self, seed: Any = None, where: np.ndarray | None = None) -> None:
         """A new game on every board (or on the boards where ``where``), each from its re-seeded stream.
@@ -370,12 +385,12 @@ class BatchedGame:
 
     def reset_where(self, where: np.ndarray) -> None:
         """A new game on the boards where ``where`` (bool (N,)), each from its own stream."""
-        self.engine.reset(where, self.rng, self.to_move, self.over, *self._game_arrays)
+        self.engine.reset(where, self.rng, self._to_move, self._over, *self._game_arrays)
         self._mask_fresh = False
 
     def reset_done(self) -> np.ndarray:
         """A new game on every finished board; returns which boards were reset."""
-        done = self.over.copy()
+        done = self._over.copy()
         if done.any():
             self.reset_where(done)
         return done
@@ -396,14 +411,14 @@ class BatchedGame:
     def _legal(self) -> np.ndarray:
         """The engine's own mask buffer, computed once per position (never handed out)."""
         if not self._mask_fresh:
-            self.engine.legal(self._mask, self.to_move, self.over, *self._game_arrays)
+            self.engine.legal(self._mask, self._to_move, self._over, *self._game_arrays)
             self._mask_fresh = True
         return self._mask
 
     def in_game(self, seats: np.ndarray | int) -> np.ndarray:
         """(N,) bool: board ``i``'s game goes on and seat ``seats[i]`` still plays in it (not left, e.g. sunk)."""
         seats = self._seats(seats)
-        playing = ~self.over
+        playing = ~self._over
         if self.engine.seats_in_game is not None:
             playing &= self.arrays[self.engine.seats_in_game][np.arange(self.num_envs), seats]
         return playing
@@ -413,7 +428,7 @@ class BatchedGame:
         seats = self._seats(seats)
         if out is None:
             out = np.empty((self.num_envs, self.obs_size), dtype=np.float32)
-        self.engine.observe(seats, out, self.to_move, self.over, *self._game_arrays)
+        self.engine.observe(seats, out, self._to_move, self._over, *self._game_arrays)
         return out
 
     def random_actions(self, active: np.ndarray | None = None) -> np.ndarray:
@@ -437,9 +452,9 @@ class BatchedGame:
         """
         actions = self._check_actions(actions)
         rewards = np.zeros((self.num_envs, self.num_players), dtype=np.float32)
-        self.engine.step(actions, rewards, self.rng, self.to_move, self.over, *self._game_arrays)
+        self.engine.step(actions, rewards, self.rng, self._to_move, self._over, *self._game_arrays)
         self._mask_fresh = False
-        done = self.over.copy()
+        done = self._over.copy()
         if autoreset:
             self.reset_where(done)
         return rewards, done
@@ -484,7 +499,7 @@ class BatchedGame:
         inside = (actions >= 0) & (actions < self.num_actions)
         legal = np.zeros(self.num_envs, dtype=bool)
         legal[inside] = mask[np.flatnonzero(inside), actions[inside]]
-        return np.flatnonzero((actions < -1) | ((actions >= 0) & ~self.over & ~legal))
+        return np.flatnonzero((actions < -1) | ((actions >= 0) & ~self._over & ~legal))
 
     def _check_actions(self, actions: np.ndarray) -> np.ndarray:
         actions = np.asarray(actions)
@@ -494,13 +509,19 @@ class BatchedGame:
                 f"got {actions.dtype} {actions.shape}"
             )
         out = np.empty(self.num_envs, dtype=np.int64)
-        if checked_actions(actions.astype(np.int64, copy=False), self.over, self._legal(), out) >= 0:
+        if checked_actions(actions.astype(np.int64, copy=False), self._over, self._legal(), out) >= 0:
             raise ValueError(
                 f"{self.engine.name}: illegal action(s) for the seat to move "
                 f"({describe_actions(self.illegal_boards(actions), actions)}); -1 means no move; "
                 f"legal ones: legal_mask()"
             )
         return out
+
+
+def _read_only(array: np.ndarray) -> np.ndarray:
+    out = array.copy()
+    out.flags.writeable = False
+    return out
 
 
 def describe_actions(boards: np.ndarray, actions: np.ndarray, most: int = 8) -> str:

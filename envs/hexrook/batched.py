@@ -864,8 +864,7 @@ def from_rules(batch: BatchedGame, i: int, state: HexState) -> None:
     a["capt"][i] = -1
     a["capt"][i, : len(state.last_captures)] = state.last_captures
     a["ncapt"][i] = len(state.last_captures)
-    batch.to_move[i] = state.to_move
-    batch.over[i] = state.over
+    batch.set_turn(i, state.to_move, state.over)
 
 
 # -- the engine of one variant --------------------------------------------------------------

@@ -227,8 +227,7 @@ def from_rules(batch: BatchedGame, i: int, state: SwahiliState) -> None:
     a["compound"][i] = state.compound
     a["pending"][i] = state.pending
     a["plies"][i] = state.plies
-    batch.to_move[i] = state.to_move
-    batch.over[i] = state.over
+    batch.set_turn(i, state.to_move, state.over)
 
 
 def engine(**params) -> Engine:

@@ -1012,8 +1012,7 @@ def from_rules(batch: BatchedGame, i: int, state: SwimmingState) -> None:
     a["actions"][i] = 0
     a["actions"][i, : len(state.moves)] = [m.action for m in state.moves]
     a["num_moves"][i] = len(state.moves)
-    batch.to_move[i] = state.to_move
-    batch.over[i] = state.phase == OVER
+    batch.set_turn(i, state.to_move, state.phase == OVER)
 
 
 def engine(**params) -> Engine:

@@ -139,8 +139,7 @@ def from_rules(batch: BatchedGame, i: int, state: SwivalState) -> None:
     batch.arrays["boards"][i] = state.boards
     batch.arrays["plies"][i] = state.plies
     batch.arrays["winner"][i] = -1 if state.winner is None else state.winner
-    batch.to_move[i] = state.to_move
-    batch.over[i] = state.over
+    batch.set_turn(i, state.to_move, state.over)
 
 
 def engine(**params) -> Engine:

@@ -605,8 +605,7 @@ def from_rules(batch: BatchedGame, i: int, state: TwirlsState) -> None:
     a["plies"][i] = state.plies
     a["winner"][i] = -1 if state.winner is None else state.winner
     a["last"][i] = (-1, -1, -1) if state.last is None else state.last
-    batch.to_move[i] = state.colour_to_move ^ state.swapped
-    batch.over[i] = state.over
+    batch.set_turn(i, state.colour_to_move ^ state.swapped, state.over)
 
 
 def engine(**params) -> Engine:
