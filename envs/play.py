@@ -27,19 +27,19 @@ class GameRecord:
 
 
 def play_game(
-    game: str,
+    name: str,
     players: Sequence[Opponent],
     seed: int | None = None,
     observer: Callable[[int, np.ndarray, np.ndarray, int], None] | None = None,
     **params: Any,
 ) -> GameRecord:
-    """One game of ``game`` with ``players[i]`` in seat i (the raw env: an illegal move raises).
+    """One game of ``name`` with ``players[i]`` in seat i (the raw env: an illegal move raises).
 
     ``observer(seat, observation, action_mask, action)``, if given, sees every move.
     """
-    env = make_raw(game, **params)
+    env = make_raw(name, **params)
     if len(players) != env.game.num_players:
-        raise ValueError(f"{game}: {env.game.num_players} players needed, got {len(players)}")
+        raise ValueError(f"{name}: {env.game.num_players} players needed, got {len(players)}")
     env.reset(seed=seed)
     seed_rng = np.random.default_rng(seed)
     for p in players:
@@ -74,7 +74,7 @@ class SeriesResult:
 
 
 def play_series(
-    game: str,
+    name: str,
     entrants: Sequence[Any],
     games: int,
     seed: int = 0,
@@ -92,13 +92,13 @@ def play_series(
     the same series played at once.
     """
     n = len(entrants)
-    players = [make_opponent(game, spec, seed=seed + i, **params) for i, spec in enumerate(entrants)]
+    players = [make_opponent(name, spec, seed=seed + i, **params) for i, spec in enumerate(entrants)]
     names = [spec if isinstance(spec, str) else type(spec).__name__ for spec in entrants]
     wins, draws, losses, rets = [0] * n, [0] * n, [0] * n, [0.0] * n
     move_seconds: list[list[float]] = [[] for _ in range(n)]
     for g in range(first_game, first_game + games):
         order = [(g + s) % n for s in range(n)]  # order[seat] = entrant index
-        record = play_game(game, [players[i] for i in order], seed=seed * 100_003 + g, **params)
+        record = play_game(name, [players[i] for i in order], seed=seed * 100_003 + g, **params)
         for seat, entrant in enumerate(order):
             rets[entrant] += record.returns[seat]
             move_seconds[entrant] += record.move_seconds[seat]

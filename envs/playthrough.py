@@ -26,18 +26,18 @@ def _nonzero(obs: np.ndarray) -> str:
     return " ".join(f"{i}:{flat[i]:.4g}" for i in idx)
 
 
-def record(game: str, seed: int = 0, match: tuple[str, str] | None = None, **params: Any) -> str:
-    """The playthrough text of one game from ``seed``: random legal moves, or the bot ``match`` (opponent names
-    for seat 0 and for the other seats; seat ``s`` plays with seed ``seed + s``)."""
-    env = make_raw(game, render_mode="ansi", **params)
+def record(name: str, seed: int = 0, match: tuple[str, str] | None = None, **params: Any) -> str:
+    """The playthrough text of one game of ``name`` from ``seed``: random legal moves, or the bot ``match``
+    (opponent names for seat 0 and for the other seats; seat ``s`` plays with seed ``seed + s``)."""
+    env = make_raw(name, render_mode="ansi", **params)
     env.reset(seed=seed)
-    lines = [f"game: {game}", f"params: {json.dumps(params, sort_keys=True)}", f"seed: {seed}"]
+    lines = [f"game: {name}", f"params: {json.dumps(params, sort_keys=True)}", f"seed: {seed}"]
     if match is None:
         chooser = RandomOpponent(seed)
         players = [chooser] * env.game.num_players
     else:
         specs = [match[0]] + [match[1]] * (env.game.num_players - 1)
-        players = [make_opponent(game, spec, seed=seed + s, **params) for s, spec in enumerate(specs)]
+        players = [make_opponent(name, spec, seed=seed + s, **params) for s, spec in enumerate(specs)]
         lines.append(f"players: {', '.join(specs)}")
     for ply, agent in enumerate(turns(env)):
         obs = env.observe(agent)

@@ -29,7 +29,7 @@ class GameEntry:
     module: str  # versioned PettingZoo module exposing env() and raw_env
     package: str  # package holding rules.py, env.py, render.py, bots.py
     gym_id: str  # single-agent gymnasium id
-    batched: str = ""  # module with engine(**rules) -> envs.core.batched.Engine; "" until the game has one
+    batched: str = ""  # module with engine(**params) -> envs.core.batched.Engine; "" until the game has one
     # module with an exact endgame oracle for play-time search (empty_cells, state_value, nodes, warm_up:
     # see policies/search.py); "" when the game has none
     solver: str = ""
@@ -177,8 +177,8 @@ def make_raw(name: str, **kwargs: Any):
     return game_module(name).raw_env(**kwargs)
 
 
-def batched_engine(name: str, **rules: Any):
-    """The batched engine (:class:`envs.core.batched.Engine`) of game ``name`` under ``rules``.
+def batched_engine(name: str, **params: Any):
+    """The batched engine (:class:`envs.core.batched.Engine`) of game ``name`` under rule ``params``.
 
     The first call imports numba and loads (or compiles) the game's kernels.
     """
@@ -189,17 +189,17 @@ def batched_engine(name: str, **rules: Any):
             f"{name} has no batched engine yet (games with one: {with_engine}); "
             f"use envs.make({name!r}) or gymnasium.make({e.gym_id!r})"
         )
-    return importlib.import_module(e.batched).engine(**rules)
+    return importlib.import_module(e.batched).engine(**params)
 
 
-def make_batched(name: str, num_envs: int, seed: int | None = None, **rules: Any):
+def make_batched(name: str, num_envs: int, seed: int | None = None, **params: Any):
     """N boards of game ``name``, every seat played by the caller (:class:`envs.core.batched.BatchedGame`)."""
     from envs.core.batched import BatchedGame
 
-    return BatchedGame(batched_engine(name, **rules), num_envs, seed=seed)
+    return BatchedGame(batched_engine(name, **params), num_envs, seed=seed)
 
 
-def make_vec(game: str, num_envs: int = 1, opponent: Any = "random", seed: int | None = None, **kwargs: Any):
+def make_vec(name: str, num_envs: int = 1, opponent: Any = "random", seed: int | None = None, **kwargs: Any):
     """A Gymnasium ``VectorEnv`` of N boards: the learner holds one seat per board (see :mod:`envs.vector`).
 
     Also each gymnasium id's ``vector_entry_point``:
@@ -207,7 +207,7 @@ def make_vec(game: str, num_envs: int = 1, opponent: Any = "random", seed: int |
     """
     from envs.vector import BatchedVectorEnv
 
-    return BatchedVectorEnv(game, num_envs, opponent=opponent, seed=seed, **kwargs)
+    return BatchedVectorEnv(name, num_envs, opponent=opponent, seed=seed, **kwargs)
 
 
 def register_gymnasium() -> None:
@@ -220,7 +220,7 @@ def register_gymnasium() -> None:
                 entry.gym_id,
                 entry_point="envs.single_agent:SingleAgentEnv",
                 vector_entry_point="envs.registry:make_vec",
-                kwargs={"game": entry.name},
+                kwargs={"name": entry.name},
                 # unwrapped, so that env.action_masks() is reachable
                 disable_env_checker=True,
                 order_enforce=False,

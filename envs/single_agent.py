@@ -33,7 +33,7 @@ class SingleAgentEnv(gymnasium.Env):
     """``SingleAgentEnv("swival", opponent="medium")``: learner against built-in or given opponents.
 
     Args:
-        game: registry name of the game.
+        name: registry name of the game.
         opponent: one spec for every other seat, or a sequence with one spec
             per other seat (in seat order, the learner's seat skipped).
         seat: the learner's seat, or None to draw it each episode.
@@ -54,7 +54,7 @@ class SingleAgentEnv(gymnasium.Env):
 
     def __init__(
         self,
-        game: str,
+        name: str,
         opponent: Any = "random",
         seat: int | None = None,
         render_mode: str | None = None,
@@ -65,14 +65,14 @@ class SingleAgentEnv(gymnasium.Env):
         if illegal_action not in ("lose", "raise"):
             raise ValueError(f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}")
         self.illegal_action = illegal_action
-        self.game_name = game
-        self.aec = make_raw(game, render_mode=render_mode, **params)
+        self.name = name
+        self.aec = make_raw(name, render_mode=render_mode, **params)
         self.params = params
         self.metadata = {**self.aec.metadata, "render_modes": list(self.aec.metadata["render_modes"])}
         self.render_mode = render_mode
         n = self.aec.game.num_players
         if seat is not None and not (isinstance(seat, (int, np.integer)) and 0 <= seat < n):
-            raise ValueError(f"{game}: seat must be None or an int in [0, {n}), got {seat!r}")
+            raise ValueError(f"{name}: seat must be None or an int in [0, {n}), got {seat!r}")
         self.fixed_seat = seat
         agent0 = self.aec.possible_agents[0]
         self.dict_observation = bool(dict_observation)
@@ -86,8 +86,8 @@ class SingleAgentEnv(gymnasium.Env):
     # -- opponents ---------------------------------------------------------
     def set_opponents(self, opponent: Any) -> None:
         """Replace the opponents (one spec, or one per other seat); used by self-play pools."""
-        specs = opponent_specs(opponent, self.aec.game.num_players - 1, self.game_name)
-        self.opponents = [make_opponent(self.game_name, s, **self.params) for s in specs]
+        specs = opponent_specs(opponent, self.aec.game.num_players - 1, self.name)
+        self.opponents = [make_opponent(self.name, s, **self.params) for s in specs]
 
     @property
     def learner(self) -> str:
@@ -95,7 +95,7 @@ class SingleAgentEnv(gymnasium.Env):
 
     # -- gymnasium API -----------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):
-        seed = as_seed(seed, self.game_name)
+        seed = as_seed(seed, self.name)
         self._done = True  # until the learner is to move: an opponent failing here leaves the env done
         super().reset(seed=seed)
         for _ in range(MAX_RESTARTS):
@@ -111,7 +111,7 @@ class SingleAgentEnv(gymnasium.Env):
             if not self._learner_done():
                 break
         else:
-            raise RuntimeError(f"{self.game_name}: {MAX_RESTARTS} games in a row ended before the learner moved")
+            raise RuntimeError(f"{self.name}: {MAX_RESTARTS} games in a row ended before the learner moved")
         self._done = False
         return self._observation(), self._info()
 
@@ -123,9 +123,9 @@ class SingleAgentEnv(gymnasium.Env):
         with ``illegal_action="raise"``.
         """
         if self._done:
-            raise RuntimeError(f"{self.game_name}: the episode is over; call reset()")
+            raise RuntimeError(f"{self.name}: the episode is over; call reset()")
         aec, learner = self.aec, self.learner
-        action = as_action(action, self.action_space.n, self.game_name)
+        action = as_action(action, self.action_space.n, self.name)
         # paid to the learner before this move (during reset(): an opponent's move, a round ended on the deal);
         # the AEC env clears it when the learner acts, so it is handed on here
         carried = aec._cumulative_rewards[learner]
@@ -190,15 +190,14 @@ class SingleAgentEnv(gymnasium.Env):
             except Exception as err:
                 self._done = True
                 raise OpponentError(
-                    f"{self.game_name}: opponent {opponent!r} in seat {seat} ({agent}) failed: "
-                    f"{type(err).__name__}: {err}"
+                    f"{self.name}: opponent {opponent!r} in seat {seat} ({agent}) failed: {type(err).__name__}: {err}"
                 ) from err
             try:
                 move = aec.game.check_action(aec.game_state, move, aec.legal_mask())
             except (RuleError, TypeError) as err:
                 self._done = True
                 raise OpponentError(
-                    f"{self.game_name}: opponent {opponent!r} in seat {seat} ({agent}) "
+                    f"{self.name}: opponent {opponent!r} in seat {seat} ({agent}) "
                     f"chose {move!r}, which cannot be played: {err}"
                 ) from err
             aec.step(move)

@@ -166,22 +166,22 @@ class EngineBot(BuiltIn):
         return self.bot(batch, boards)
 
 
-def batch_opponent(game: str, spec: Any, seed: int | None = None, **rules: Any) -> BatchOpponent:
+def batch_opponent(name: str, spec: Any, seed: int | None = None, **params: Any) -> BatchOpponent:
     """Turn an opponent spec (see the module docstring) into a batched opponent."""
     if isinstance(spec, BatchOpponent):
         return spec
     if isinstance(spec, str) and spec == "random":
         return RandomBatch()
     if isinstance(spec, str) and spec in DIFFICULTIES:
-        bot = batched_engine(game, **rules).bots.get(spec)
+        bot = batched_engine(name, **params).bots.get(spec)
         if bot is not None:
             return EngineBot(spec, bot)
     if isinstance(spec, str) and spec.startswith(SEARCH_PREFIX):
-        return PerBoard(make_opponent(game, spec[len(SEARCH_PREFIX) :], seed=seed, **rules))
+        return PerBoard(make_opponent(name, spec[len(SEARCH_PREFIX) :], seed=seed, **params))
     if isinstance(spec, Path) or (isinstance(spec, str) and spec.endswith((".npz", ".zip"))):
-        spec = make_opponent(game, spec, seed=seed, search=False, **rules)
+        spec = make_opponent(name, spec, seed=seed, search=False, **params)
     elif isinstance(spec, str):
-        spec = make_opponent(game, spec, seed=seed, **rules)
+        spec = make_opponent(name, spec, seed=seed, **params)
     if isinstance(spec, Policy):
         return PolicyBatch(spec, seed)
     if isinstance(spec, Opponent):
@@ -189,17 +189,17 @@ def batch_opponent(game: str, spec: Any, seed: int | None = None, **rules: Any) 
     if callable(spec):
         return CallableBatch(spec)
     raise TypeError(
-        f"{game}: an opponent must be 'random', 'easy', 'medium', 'hard', 'network', a policy file path "
+        f"{name}: an opponent must be 'random', 'easy', 'medium', 'hard', 'network', a policy file path "
         f"('{SEARCH_PREFIX}PATH' with its search), a numpy policy, a callable on (observations, masks), "
         f"an object with act() and reset() or a batch opponent (actions, reset, new_games); got {spec!r}"
     )
 
 
 class BatchedVectorEnv(VectorEnv):
-    """N boards of ``game`` as a Gymnasium ``VectorEnv`` for one learner seat per board (see the module docstring).
+    """N boards of game ``name`` as a Gymnasium ``VectorEnv`` for one learner seat per board (see the module docstring).
 
     Args:
-        game: registry name of a game with a batched engine.
+        name: registry name of a game with a batched engine.
         num_envs: number of boards.
         opponent: one spec for every other seat, or a sequence with one per other seat
             (in seat order, the learner's skipped).
@@ -209,12 +209,12 @@ class BatchedVectorEnv(VectorEnv):
         render_mode: None, ``"ansi"`` or ``"rgb_array"``; :meth:`render` shows the first
             ``render_boards`` boards (a grid of pictures, or their texts one after another).
         render_boards: how many boards :meth:`render` shows (from board 0).
-        **rules: the game's rule parameters.
+        **params: the game's rule parameters.
     """
 
     def __init__(
         self,
-        game: str,
+        name: str,
         num_envs: int,
         opponent: Any = "random",
         seed: int | None = None,
@@ -222,29 +222,29 @@ class BatchedVectorEnv(VectorEnv):
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
         render_mode: str | None = None,
         render_boards: int = 1,
-        **rules: Any,
+        **params: Any,
     ) -> None:
-        seed = as_seed(seed, game)
-        self.batch = make_batched(game, num_envs, seed=seed, **rules)
-        self.game = game
-        self.rules = rules
+        seed = as_seed(seed, name)
+        self.batch = make_batched(name, num_envs, seed=seed, **params)
+        self.name = name
+        self.params = params
         try:
             mode = AutoresetMode(autoreset_mode)
         except ValueError:
             mode = None
         if mode not in (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP):
-            raise ValueError(f"{game}: autoreset_mode must be NEXT_STEP or SAME_STEP, got {autoreset_mode!r}")
+            raise ValueError(f"{name}: autoreset_mode must be NEXT_STEP or SAME_STEP, got {autoreset_mode!r}")
         if render_mode not in (None, "ansi", "rgb_array"):
-            raise ValueError(f"{game}: render_mode must be None, 'ansi' or 'rgb_array', got {render_mode!r}")
+            raise ValueError(f"{name}: render_mode must be None, 'ansi' or 'rgb_array', got {render_mode!r}")
         n, players = self.batch.num_envs, self.batch.num_players
         if not (isinstance(render_boards, (int, np.integer)) and not isinstance(render_boards, bool)) or not (
             1 <= render_boards <= n
         ):
-            raise ValueError(f"{game}: render_boards must be an int in [1, {n}], got {render_boards!r}")
+            raise ValueError(f"{name}: render_boards must be an int in [1, {n}], got {render_boards!r}")
         if seat is not None and not (
             isinstance(seat, (int, np.integer)) and not isinstance(seat, bool) and 0 <= seat < players
         ):
-            raise ValueError(f"{game}: seat must be None or an int in [0, {players}), got {seat!r}")
+            raise ValueError(f"{name}: seat must be None or an int in [0, {players}), got {seat!r}")
         self.metadata = {"autoreset_mode": mode, "render_modes": ["ansi", "rgb_array"]}
         self.autoreset_mode = mode
         self.render_mode = render_mode
@@ -271,8 +271,8 @@ class BatchedVectorEnv(VectorEnv):
     def set_opponents(self, opponent: Any) -> None:
         """Replace the opponents (one spec, or one per other seat; batch opponents such as a self-play pool
         are used as they are)."""
-        specs = opponent_specs(opponent, self.batch.num_players - 1, self.game)
-        self.opponents = [batch_opponent(self.game, s, seed=self._seed, **self.rules) for s in specs]
+        specs = opponent_specs(opponent, self.batch.num_players - 1, self.name)
+        self.opponents = [batch_opponent(self.name, s, seed=self._seed, **self.params) for s in specs]
 
     # -- gymnasium API -----------------------------------------------------------------
     def reset(self, *, seed: Any = None, options: dict | None = None):
@@ -285,7 +285,7 @@ class BatchedVectorEnv(VectorEnv):
         where = self._reset_mask(options)
         if seed is None and not self._started:
             seed = self._seed
-        streams = None if seed is None else board_streams(seed, self.num_envs, self.game)
+        streams = None if seed is None else board_streams(seed, self.num_envs, self.name)
         if streams is not None:
             self.batch.rng[where] = streams[where]
             if where.all():  # the opponents' own randomness is shared by every board
@@ -303,10 +303,10 @@ class BatchedVectorEnv(VectorEnv):
         Returns (obs, rewards, terminated, truncated, infos) as Gymnasium's VectorEnv.
         """
         if not self._started:
-            raise RuntimeError(f"{self.game}: call reset() before step()")
+            raise RuntimeError(f"{self.name}: call reset() before step()")
         if self._failed is not None:
             raise RuntimeError(
-                f"{self.game}: the episodes ended when an opponent failed ({self._failed}); call reset()"
+                f"{self.name}: the episodes ended when an opponent failed ({self._failed}); call reset()"
             )
         resetting = self._pending_reset.copy()
         actions = self._learner_actions(actions, ~resetting)
@@ -342,15 +342,15 @@ class BatchedVectorEnv(VectorEnv):
     def render(self) -> Any:
         """The first ``render_boards`` boards: one text (``"ansi"``) or one picture, a grid (``"rgb_array"``)."""
         if self.render_mode is None:
-            raise ValueError(f"{self.game}: render() needs render_mode='ansi' or 'rgb_array' given to make_vec")
+            raise ValueError(f"{self.name}: render() needs render_mode='ansi' or 'rgb_array' given to make_vec")
         return self.render_board(range(self.render_boards))
 
     def render_board(self, boards: int | Sequence[int]) -> Any:
         """Board ``boards`` (an int), or several boards together, in the env's ``render_mode``."""
         if self.render_mode is None:
-            raise ValueError(f"{self.game}: rendering needs render_mode='ansi' or 'rgb_array' given to make_vec")
+            raise ValueError(f"{self.name}: rendering needs render_mode='ansi' or 'rgb_array' given to make_vec")
         if not self._started:
-            raise RuntimeError(f"{self.game}: call reset() before rendering")
+            raise RuntimeError(f"{self.name}: call reset() before rendering")
         single = isinstance(boards, (int, np.integer))
         frames = [self._frame(b) for b in ([boards] if single else boards)]
         if single:
@@ -359,48 +359,48 @@ class BatchedVectorEnv(VectorEnv):
             return "\n\n".join(frames)
         return _grid(frames)
 
-    def call(self, name: str, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
-        """Gymnasium's ``call``: the env's method (or attribute) ``name`` as one value per board.
+    def call(self, attribute: str, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
+        """Gymnasium's ``call``: the env's method (or attribute) ``attribute`` as one value per board.
 
         ``action_masks``, ``seats`` and ``render_board`` give each board its own row; anything else is the
         vector env's own attribute, the same for every board.
         """
-        if name == "action_masks":
+        if attribute == "action_masks":
             return tuple(self.action_masks(*args, **kwargs))
-        if name in ("seat", "seats"):
+        if attribute in ("seat", "seats"):
             return tuple(int(s) for s in self.seats)
-        if name in ("render", "render_board"):
+        if attribute in ("render", "render_board"):
             return tuple(self._frame(i) for i in range(self.num_envs))
-        if not hasattr(self, name):
-            raise AttributeError(f"{self.game}: the vector env has no attribute {name!r}")
-        value = getattr(self, name)
+        if not hasattr(self, attribute):
+            raise AttributeError(f"{self.name}: the vector env has no attribute {attribute!r}")
+        value = getattr(self, attribute)
         result = value(*args, **kwargs) if callable(value) else value
         return tuple(result for _ in range(self.num_envs))
 
-    def get_attr(self, name: str) -> tuple[Any, ...]:
-        """Gymnasium's ``get_attr``: attribute ``name`` once per board (see :meth:`call`)."""
-        return self.call(name)
+    def get_attr(self, attribute: str) -> tuple[Any, ...]:
+        """Gymnasium's ``get_attr``: ``attribute`` once per board (see :meth:`call`)."""
+        return self.call(attribute)
 
-    def set_attr(self, name: str, values: Any) -> None:
+    def set_attr(self, attribute: str, values: Any) -> None:
         """Gymnasium's ``set_attr``: one value for every board (a list or tuple of ``num_envs`` equal values too).
 
         The boards share one env, so different values per board are refused with a message.
         """
         if isinstance(values, (list, tuple)):
             if len(values) != self.num_envs:
-                raise ValueError(f"{self.game}: set_attr takes one value or {self.num_envs}, got {len(values)}")
+                raise ValueError(f"{self.name}: set_attr takes one value or {self.num_envs}, got {len(values)}")
             if any(v is not values[0] and v != values[0] for v in values):
                 raise ValueError(
-                    f"{self.game}: set_attr({name!r}) got different values per board; the boards share one env "
+                    f"{self.name}: set_attr({attribute!r}) got different values per board; the boards share one env "
                     "(set opponents per seat with set_opponents)"
                 )
             values = values[0]
-        if name == "opponent":
+        if attribute == "opponent":
             self.set_opponents(values)
             return
-        if not hasattr(self, name):
-            raise AttributeError(f"{self.game}: the vector env has no attribute {name!r} to set")
-        setattr(self, name, values)
+        if not hasattr(self, attribute):
+            raise AttributeError(f"{self.name}: the vector env has no attribute {attribute!r} to set")
+        setattr(self, attribute, values)
 
     # -- internals ----------------------------------------------------------------------
     def _reset_mask(self, options: dict | None) -> np.ndarray:
@@ -408,19 +408,19 @@ class BatchedVectorEnv(VectorEnv):
         options = dict(options or {})
         unknown = sorted(set(options) - set(OPTIONS))
         if unknown:
-            raise ValueError(f"{self.game}: unknown reset option(s) {unknown}; the vector env takes {list(OPTIONS)}")
+            raise ValueError(f"{self.name}: unknown reset option(s) {unknown}; the vector env takes {list(OPTIONS)}")
         if "reset_mask" not in options:
             return np.ones(self.num_envs, dtype=bool)
         mask = options["reset_mask"]
         if not isinstance(mask, np.ndarray) or mask.dtype != np.bool_ or mask.shape != (self.num_envs,):
             raise ValueError(
-                f"{self.game}: options['reset_mask'] must be a bool numpy array of shape ({self.num_envs},), "
+                f"{self.name}: options['reset_mask'] must be a bool numpy array of shape ({self.num_envs},), "
                 f"got {type(mask).__name__} {getattr(mask, 'dtype', '')} {getattr(mask, 'shape', '')}"
             )
         if not mask.any():
-            raise ValueError(f"{self.game}: options['reset_mask'] resets no board (all False)")
+            raise ValueError(f"{self.name}: options['reset_mask'] resets no board (all False)")
         if not self._started:
-            raise RuntimeError(f"{self.game}: the first reset() renews every board; reset_mask comes after it")
+            raise RuntimeError(f"{self.name}: the first reset() renews every board; reset_mask comes after it")
         return mask.copy()
 
     def _learner_actions(self, actions: Any, moving: np.ndarray) -> np.ndarray:
@@ -428,7 +428,7 @@ class BatchedVectorEnv(VectorEnv):
         actions = np.asarray(actions)
         if actions.shape != (self.num_envs,) or actions.dtype.kind not in "iu":
             raise ValueError(
-                f"{self.game}: actions must be ints of shape ({self.num_envs},), got {actions.dtype} {actions.shape}"
+                f"{self.name}: actions must be ints of shape ({self.num_envs},), got {actions.dtype} {actions.shape}"
             )
         actions = actions.astype(np.int64)
         width = self.batch.num_actions
@@ -439,7 +439,7 @@ class BatchedVectorEnv(VectorEnv):
         bad = np.flatnonzero(~inside | (moving & ~legal))
         if bad.size:
             raise ValueError(
-                f"{self.game}: illegal learner action(s) ({describe_actions(bad, actions)}); each must be in "
+                f"{self.name}: illegal learner action(s) ({describe_actions(bad, actions)}); each must be in "
                 f"[0, {width}) and legal for the learner on its board: see action_masks()"
             )
         return np.where(moving, actions, -1)
@@ -489,7 +489,7 @@ class BatchedVectorEnv(VectorEnv):
             where = where & self._learner_out()
             if not where.any():
                 return
-        raise RuntimeError(f"{self.game}: {MAX_RESTARTS} games in a row ended before the learner moved")
+        raise RuntimeError(f"{self.name}: {MAX_RESTARTS} games in a row ended before the learner moved")
 
     def _play_others(self, into: np.ndarray) -> None:
         """The other seats move, batched, until every board's learner is to move or out; what the learner's
@@ -521,7 +521,7 @@ class BatchedVectorEnv(VectorEnv):
         culprits = sorted({int(index[b]) for b in bad})
         self._fail(f"opponent {self.opponents[culprits[0]]!r} chose moves that cannot be played")
         return OpponentError(
-            f"{self.game}: "
+            f"{self.name}: "
             + "; ".join(
                 f"opponent {self.opponents[k]!r} chose move(s) that cannot be played "
                 f"({_boards_seats_actions(bad[index[bad] == k], to_move, actions)})"
@@ -533,7 +533,7 @@ class BatchedVectorEnv(VectorEnv):
     def _opponent_actions(self, opponent: Any, boards: np.ndarray, to_move: np.ndarray) -> np.ndarray:
         """``opponent``'s moves on ``boards``: one int per board in the action space, else :class:`OpponentError`
         (whether each is legal the engine checks when it plays them)."""
-        where = f"{self.game}: opponent {opponent!r}"
+        where = f"{self.name}: opponent {opponent!r}"
         try:
             actions = np.asarray(opponent.actions(self.batch, boards))
         except Exception as err:
@@ -565,7 +565,7 @@ class BatchedVectorEnv(VectorEnv):
     def _frame(self, board: int) -> Any:
         """Board ``board`` drawn in the env's render mode, as the game's AEC env draws it."""
         if self._viewer is None:
-            self._viewer = game_module(self.game).raw_env(render_mode=self.render_mode, **self.rules)
+            self._viewer = game_module(self.name).raw_env(render_mode=self.render_mode, **self.params)
         viewer = self._viewer
         state = self.batch.board_state(int(board))
         title = f"board {int(board)}, learner: player_{int(self.seats[board])}"

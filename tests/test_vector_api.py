@@ -355,7 +355,7 @@ def test_call_get_attr_and_set_attr_as_gymnasium_vector_envs():
     vec.reset()
     rows = vec.call("action_masks")
     assert len(rows) == 4 and all((r == m).all() for r, m in zip(rows, vec.action_masks()))
-    assert vec.get_attr("game") == ("swival",) * 4
+    assert vec.get_attr("name") == ("swival",) * 4
     assert vec.call("seats") == tuple(int(s) for s in vec.seats)
     vec.set_attr("render_boards", [2, 2, 2, 2])
     assert vec.render_boards == 2
