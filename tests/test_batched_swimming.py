@@ -182,7 +182,7 @@ def test_past_decisions_read_the_same_record():
     batch = envs.make_batched("swimming", 16, seed=3)
     for _ in range(12):
         batch.step(batch.random_actions())
-    game = batch.engine.rules
+    game = batch.engine.game
     checked = 0
     for i in range(16):
         state = batch.board_state(i)

@@ -95,7 +95,7 @@ def test_set_up_phase_and_choices_play_as_the_aec_env(name, params, games):
 @pytest.mark.parametrize("radius", [3, 4, 8])
 def test_random_set_up_is_a_legal_placement_drawn_per_board(name, radius):
     batch = envs.make_batched(name, 256, seed=0, radius=radius)
-    hx = batch.engine.rules.hex
+    hx = batch.engine.game.hex
     layouts = set()
     for i in range(batch.num_envs):
         s = batch.board_state(i)
@@ -164,7 +164,7 @@ def test_conversion_keeps_the_set_up_phase():
 )
 def test_vector_env_plays_the_game(name, opponent, num_envs, steps, rules):
     vec = envs.make_vec(name, num_envs, opponent=opponent, seed=1, **rules)
-    game = vec.batch.engine.rules
+    game = vec.batch.engine.game
     obs, _ = vec.reset()
     assert obs.shape == (num_envs, 5 * game.hex.n + 13) and vec.single_action_space.n == game.num_actions
     rng = np.random.default_rng(0)

@@ -84,7 +84,7 @@ def test_kernel_scores_every_move_as_medium_does(name, rules, seed, branches):
     picks) are played."""
     num_boards = 9
     batch = envs.make_batched(name, num_boards, seed=seed, **rules)
-    game = batch.engine.rules
+    game = batch.engine.game
     bot, easy = MediumBot(game, seed=seed), EasyBot(game, seed=seed)
     players = np.array([[i % 3, i // 3 % 3] for i in range(num_boards)])
     compared = 0
@@ -139,7 +139,7 @@ HAND_BUILT = [
 )
 def test_hand_built_positions(what, name, white, black, beads, stores, plies, rules, expected):
     batch, state = position(name, white, black, beads, stores, plies, **rules)
-    game = batch.engine.rules
+    game = batch.engine.game
     for seed in range(6):  # ties drawn differently: always among the expected moves
         batch.rng[:] = seed
         (action,) = medium_actions(batch, np.array([0]))
@@ -194,7 +194,7 @@ def test_pool_plays_medium_through_the_engine(name):
 def test_hand_built_choices(what, phase, expected):
     """Squeeze, black's three rooks boxed in by beads in the corners: the side to move first with black loses."""
     batch = envs.make_batched("squeeze", 1, seed=0)
-    game = batch.engine.rules
+    game = batch.engine.game
     boxes = ["a2", "b1", "b2", "a4", "b6", "b5", "i2", "h1", "h2"]
     state = game.state_from(["e1", "e9", "i5"], ["a1", "a5", "i1"], boxes)
     if phase == PHASE_COLOUR:

@@ -294,7 +294,7 @@ class Engine:
     observe: Callable
     to_rules: Callable[[BatchedGame, int], Any]
     from_rules: Callable[[BatchedGame, int, Any], None]
-    rules: Any = None  # the rules' Game object of this variant (for bots and conversions)
+    game: Any = None  # the rules' Game object of this variant (for bots and conversions)
     has_chance: bool = False
     params: dict[str, Any] = field(default_factory=dict)
     consts: tuple[np.ndarray, ...] = ()  # passed to every kernel after the game's arrays

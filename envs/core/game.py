@@ -5,6 +5,18 @@ construction) and works on a plain, cheap-to-copy state object. It knows
 nothing of PettingZoo, rendering or agents' names: seats are integers
 ``0..num_players-1`` and randomness only ever comes from the
 ``numpy.random.Generator`` handed in.
+
+Words, one meaning each, everywhere in the project:
+
+* ``game``: the rules object, a :class:`Game` (``env.game``, ``engine.game``);
+* ``name``: a game's registry name, e.g. ``"swish"`` (``envs.make(name)``);
+* ``params``: the dict of rule values, e.g. ``{"num_players": 4}``
+  (``envs.make(name, **params)``, ``game.params``);
+* ``state``: one position (the rules' state object); ``batch``: N boards of
+  one game in a batched engine;
+* ``opponent``: one board's player (``act(observation, mask, state)``,
+  ``reset(seed)``); a batch opponent plays many boards in one call (both
+  declared in :mod:`envs.core.opponents`).
 """
 
 from __future__ import annotations

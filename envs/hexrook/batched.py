@@ -930,7 +930,7 @@ def engine_for(rules: HexRookGame, capture: int) -> Engine:
         observe=observe,
         to_rules=to_rules,
         from_rules=from_rules,
-        rules=rules,
+        game=rules,
         has_chance=rules.params["setup"] == "random",
         params=dict(rules.params),
         consts=consts,

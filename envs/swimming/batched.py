@@ -917,7 +917,7 @@ def _replayed_moves(game: SwimmingGame, state: SwimmingState, deck: list[int], a
 def to_rules(batch: BatchedGame, i: int) -> SwimmingState:
     """Board ``i`` as the rules' :class:`SwimmingState` (``moves`` rebuilt by replaying the round's record)."""
     a = batch.arrays
-    game = batch.engine.rules
+    game = batch.engine.game
     n = game.num_players
     pos = int(a["pos"][i])
     deck = [int(c) for c in a["deck"][i]]
@@ -948,7 +948,7 @@ def to_rules(batch: BatchedGame, i: int) -> SwimmingState:
 
 def from_rules(batch: BatchedGame, i: int, state: SwimmingState) -> None:
     """Put the rules' ``state`` on board ``i``; the round's deal is recovered by walking ``state.moves`` back."""
-    game = batch.engine.rules
+    game = batch.engine.game
     n = game.num_players
     a = batch.arrays
     if not isinstance(state, SwimmingState) or len(state.coins) != n or len(state.hands) != n:
@@ -1068,7 +1068,7 @@ def engine(**params) -> Engine:
         observe=observe,
         to_rules=to_rules,
         from_rules=from_rules,
-        rules=rules,
+        game=rules,
         has_chance=True,
         params=dict(rules.params),
         consts=consts,

@@ -157,6 +157,6 @@ def engine(**params) -> Engine:
         observe=observe,
         to_rules=to_rules,
         from_rules=from_rules,
-        rules=rules,
+        game=rules,
         params=dict(rules.params),
     )

@@ -643,7 +643,7 @@ def engine(**params) -> Engine:
         observe=observe,
         to_rules=to_rules,
         from_rules=from_rules,
-        rules=rules,
+        game=rules,
         params=dict(rules.params),
         consts=consts,
         legal_list=("moves", "nmoves"),
