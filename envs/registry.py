@@ -18,6 +18,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import gymnasium
+
 # The bot matches pinned by a golden playthrough of each game's default rules: (seat 0, every other seat). A change
 # in how the bots or the shipped hard opponent (its network and search) play changes these files.
 BOT_MATCHES: tuple[tuple[str, str], ...] = (("easy", "medium"), ("hard", "medium"))
@@ -194,7 +196,7 @@ def batched_engine(name: str, **params: Any):
 
 def make_batched(name: str, num_envs: int, seed: int | None = None, **params: Any):
     """N boards of game ``name``, every seat played by the caller (:class:`envs.core.batched.BatchedGame`)."""
-    from envs.core.batched import BatchedGame
+    from envs.core.batched import BatchedGame  # numba loads with the first batched engine only
 
     return BatchedGame(batched_engine(name, **params), num_envs, seed=seed)
 
@@ -205,14 +207,13 @@ def make_vec(name: str, num_envs: int = 1, opponent: Any = "random", seed: int |
     Also each gymnasium id's ``vector_entry_point``:
     ``gymnasium.make_vec("swgym/Swival-v0", num_envs=N, vectorization_mode="vector_entry_point")``.
     """
-    from envs.vector import BatchedVectorEnv
+    from envs.vector import BatchedVectorEnv  # numba loads with the first batched engine only
 
     return BatchedVectorEnv(name, num_envs, opponent=opponent, seed=seed, **kwargs)
 
 
 def register_gymnasium() -> None:
     """Register each game's single-agent env with gymnasium (idempotent)."""
-    import gymnasium
 
     for entry in GAMES.values():
         if entry.gym_id not in gymnasium.registry:

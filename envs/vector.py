@@ -60,6 +60,7 @@ from gymnasium.vector.utils import batch_space
 from envs.core.batched import BatchedGame, board_streams, describe_actions, draw_seats
 from envs.core.checks import as_seed
 from envs.core.opponents import DIFFICULTIES, BatchOpponent, Opponent, OpponentError, Policy, opponent_specs
+from envs.core.rendering import Canvas
 from envs.opponents import make_opponent
 from envs.registry import batched_engine, game_module, make_batched
 
@@ -571,8 +572,6 @@ class BatchedVectorEnv(VectorEnv):
         title = f"board {int(board)}, learner: player_{int(self.seats[board])}"
         if self.render_mode == "ansi":
             return f"{title}\n{viewer.renderer.ansi(viewer.game, state, None)}"
-        from envs.core.rendering import Canvas
-
         canvas = Canvas(viewer.renderer.size(viewer.game), "rgb_array")
         viewer.renderer.draw(canvas.surface, viewer.game, state, None)
         return canvas.show()

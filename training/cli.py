@@ -18,8 +18,8 @@ def cmd_train(args: argparse.Namespace) -> None:
     ]
     if rllib_only:
         raise ValueError(f"{', '.join(rllib_only)} only with --backend rllib (the SB3 path takes them from --config)")
-    from policies import shipped_path
-    from training.selfplay import load_config, train
+    from policies import shipped_path  # on use: swgym starts fast
+    from training.selfplay import load_config, train  # on use: swgym starts fast
 
     config = load_config(args.config or args.game)
     if config["game"] != args.game:
@@ -40,7 +40,7 @@ def cmd_train(args: argparse.Namespace) -> None:
 
 def cmd_train_rllib(args: argparse.Namespace) -> None:
     """Self-play on Ray RLlib (training/rllib.py): Ray started here, or the cluster at ``--address``."""
-    from training.rllib import settings, train
+    from training.rllib import settings, train  # on use: swgym starts fast
 
     unsupported = [f"--{n}" for n in ("ship", "resume", "config", "env") if getattr(args, n, None)]
     if unsupported:
@@ -60,15 +60,15 @@ def cmd_export(args: argparse.Namespace) -> None:
     """Write the numpy policy file of an SB3 model: its weights only, unless ``--trust`` (SB3's loader)."""
     params = json.loads(args.params) if args.params else {}
     if args.trust:
-        from sb3_contrib import MaskablePPO
+        from sb3_contrib import MaskablePPO  # on use: swgym starts fast
 
-        from training.export import export_policy
+        from training.export import export_policy  # on use: swgym starts fast
 
         model = MaskablePPO.load(args.model, device="cpu")
         print(export_policy(model.policy, args.out, args.game, params))
         return
-    from policies.numpy_policy import NumpyPolicy, write_policy_file
-    from policies.sb3_zip import read_sb3_zip
+    from policies.numpy_policy import NumpyPolicy, write_policy_file  # on use: swgym starts fast
+    from policies.sb3_zip import read_sb3_zip  # on use: swgym starts fast
 
     meta, arrays = read_sb3_zip(args.model, args.game, params)
     NumpyPolicy((meta, arrays), game=args.game, params=params)  # sizes and rules checked against the env
@@ -76,8 +76,8 @@ def cmd_export(args: argparse.Namespace) -> None:
 
 
 def cmd_ladder(args: argparse.Namespace) -> None:
-    from policies import shipped_path
-    from policies.ladder import ladder, ladder_rules, save_ladder
+    from policies import shipped_path  # on use: swgym starts fast
+    from policies.ladder import ladder, ladder_rules, save_ladder  # on use: swgym starts fast
 
     params = ladder_rules(args.game)
     shipped = shipped_path(args.game, **params).exists()
@@ -90,8 +90,8 @@ def cmd_ladder(args: argparse.Namespace) -> None:
 
 
 def cmd_report(args: argparse.Namespace) -> None:
-    from envs.registry import GAMES
-    from policies.report import markdown, report, write_report
+    from envs.registry import GAMES  # on use: swgym starts fast
+    from policies.report import markdown, report, write_report  # on use: swgym starts fast
 
     variants = {"swahili": [{"num_players": 2}, {"num_players": 4}]} if not args.games_only_default else None
     names = args.names or list(GAMES)

@@ -10,7 +10,14 @@ import numpy as np
 import torch
 from torch import nn
 
-from policies.numpy_policy import FORMAT_VERSION
+from policies.numpy_policy import (
+    FORMAT_VERSION,
+    NumpyPolicy,
+    join_value_towers,
+    read_policy_file,
+    split_value_towers,
+    write_policy_file,
+)
 
 ACTIVATION_NAMES = {nn.Tanh: "tanh", nn.ReLU: "relu"}
 
@@ -67,7 +74,6 @@ def add_value_members(path: str | Path, member_paths: list[str | Path]) -> Path:
     The members must be policy files of the same game, rules, observation
     shape and activation; their policy heads are not used.
     """
-    from policies.numpy_policy import join_value_towers, read_policy_file, split_value_towers, write_policy_file
 
     path = Path(path)
     meta, arrays = read_policy_file(path)
@@ -95,7 +101,6 @@ def torch_probabilities(policy, observations: np.ndarray, masks: np.ndarray) -> 
 
 def to_numpy_policy(policy, game: str, params: dict[str, Any]):
     """The numpy opponent of an SB3 policy, without writing a file (for evaluations during training)."""
-    from policies.numpy_policy import NumpyPolicy
 
     arrays = policy_arrays(policy, game, params)
     meta = json.loads(str(arrays.pop("meta")))

@@ -34,7 +34,7 @@ import torch
 
 from envs.opponents import make_opponent
 from envs.play import play_game
-from envs.registry import make_raw
+from envs.registry import make_batched, make_raw
 from training.export import torch_probabilities
 
 DEFAULTS: dict[str, Any] = {
@@ -178,8 +178,7 @@ def collect_batched(
     Seeded: the same seed and ``boards`` give the same positions. Only
     finished games are kept: exactly ``games`` of them.
     """
-    from envs.registry import make_batched  # numba is imported with the batched engine only
-    from envs.vector import batch_opponent
+    from envs.vector import batch_opponent  # numba loads with the batched engine only
 
     names, weights = _mix(opponents)
     if not isinstance(boards, int) or boards < 1:

@@ -44,6 +44,7 @@ from torch import nn
 
 from envs.core.match import next_turn
 from envs.registry import make_raw
+from policies.evaluation import evaluate as series
 from policies.numpy_policy import FORMAT_VERSION, NumpyPolicy, write_policy_file
 
 OBS_KEY, MASK_KEY = "observations", "action_mask"  # what RLlib's action-masking RLModule example reads
@@ -275,7 +276,7 @@ def make_mapping(possible_agents: list[str], snapshots: int, self_play_share: fl
 
 def build_config(game: str, s: dict[str, Any]):
     """The RLlib ``PPOConfig`` of a run with settings ``s`` (see :func:`settings`)."""
-    from ray.rllib.algorithms.ppo import PPOConfig
+    from ray.rllib.algorithms.ppo import PPOConfig  # Ray is in .venv-rllib only: loaded when a run starts
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
     from ray.tune.registry import register_env
@@ -317,7 +318,7 @@ def build_config(game: str, s: dict[str, Any]):
 def start_ray(address: str | None = None, num_cpus: int | None = None) -> int:
     """Start Ray on this machine (``address`` None) or join the running cluster at ``address``;
     returns the CPUs the cluster has."""
-    import ray
+    import ray  # Ray is in .venv-rllib only: loaded when a run starts
 
     if not ray.is_initialized():
         os.environ.setdefault("RAY_DEDUP_LOGS", "1")
@@ -336,7 +337,7 @@ def copy_module(algo: Any, source: str, target: str) -> None:
     (the learner's did not change for a frozen module), so the runners would
     keep the old snapshot. A state without that number is always applied.
     """
-    from ray.rllib.core import COMPONENT_RL_MODULE
+    from ray.rllib.core import COMPONENT_RL_MODULE  # Ray is in .venv-rllib only: loaded when a run starts
 
     weights = algo.learner_group.get_weights(module_ids=[source])[source]
     algo.learner_group.set_weights({target: weights})
@@ -357,7 +358,6 @@ def evaluate(
     game: str, params: dict[str, Any], policy: NumpyPolicy, opponents: list[str], games: int, seed: int = 0
 ) -> dict[str, dict[str, float]]:
     """Win / draw / loss rates of ``policy`` against each built-in opponent (seats rotated), numpy only."""
-    from policies.evaluation import evaluate as series
 
     n = make_raw(game, **params).game.num_players
     out = {}

@@ -38,8 +38,10 @@ from envs.play import play_series
 from envs.registry import GAMES, entry, make_raw
 from envs.single_agent import SingleAgentEnv
 from training.export import add_value_members, export_policy, to_numpy_policy
+from training.imitation import collect, collect_batched, imitation_settings, pretrain
 from training.pool import BatchPool, PoolOpponent, cap_bot_share
 from training.shaping import ShapedReward
+from training.value_fit import fit_value_towers, replace_value, value_fit_settings
 
 CONFIG_DIR = Path(__file__).resolve().parent / "configs"
 ACTIVATIONS = {"tanh": nn.Tanh, "relu": nn.ReLU}
@@ -116,12 +118,8 @@ def load_config(game_or_path: str) -> dict[str, Any]:
     if config["env"] not in ENV_PATHS:
         raise ValueError(f"training config {path}: env must be one of {ENV_PATHS}, got {config['env']!r}")
     if "imitation" in user:
-        from training.imitation import imitation_settings
-
         config["imitation"] = imitation_settings(user["imitation"])
     if "value_fit" in user:
-        from training.value_fit import value_fit_settings
-
         try:
             config["value_fit"] = value_fit_settings(user["value_fit"])
         except ValueError as err:
@@ -335,7 +333,7 @@ def make_vec_env(config: dict[str, Any]):
     """The training VecEnv: the batched vector env (SB3 view) or ``n_envs`` single-agent envs (see the module doc)."""
     game, params = config["game"], config["params"]
     if uses_vector_env(config):
-        from training.sb3_vec import make_sb3_vec
+        from training.sb3_vec import make_sb3_vec  # numba loads with the batched engine only
 
         return make_sb3_vec(game, run_settings(config)[0], opponent="random", seed=config["seed"], **params)
 
@@ -502,7 +500,6 @@ def train_value_members(
 def fit_value(config: dict[str, Any], policy_path: Path, progress_bar: bool) -> dict[str, Any]:
     """Value towers fitted to games recorded on the batched engine replace ``policy_path``'s value; the fit's
     minutes and histories."""
-    from training.value_fit import fit_value_towers, replace_value  # torch-heavy, only for configs that ask
 
     clock = time.time()
     towers, histories = fit_value_towers(
@@ -520,7 +517,6 @@ def fit_value(config: dict[str, Any], policy_path: Path, progress_bar: bool) -> 
 
 def warm_start(model, config: dict[str, Any], progress: bool = True) -> list[dict[str, float]]:
     """Behaviour cloning of the config's teacher before self-play (see :mod:`training.imitation`)."""
-    from training.imitation import collect, collect_batched, pretrain
 
     settings = config["imitation"]
     batched = {"boards": settings["boards"]} if settings["boards"] else {}
@@ -578,7 +574,7 @@ def write_curve(
     agreement with the teacher and the bare network's win rate where measured.
     """
     write_curve_csv(curve, out_dir)
-    import matplotlib
+    import matplotlib  # loaded for the curve's picture only
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

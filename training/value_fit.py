@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from policies.numpy_policy import join_value_towers, read_policy_file, split_value_towers, write_policy_file
 from training.imitation import Demonstrations, collect_batched
 
 DEFAULTS: dict[str, Any] = {
@@ -181,7 +182,6 @@ def fit_value_towers(
 
 def replace_value(path: str | Path, towers: list[dict[str, np.ndarray]]) -> Path:
     """Make ``towers`` the policy file's value (their mean), dropping the value it had; the policy is kept."""
-    from policies.numpy_policy import join_value_towers, read_policy_file, split_value_towers, write_policy_file
 
     if not towers:
         raise ValueError("replace_value: no value towers given")

@@ -25,6 +25,7 @@ from pettingzoo import AECEnv
 from envs.core import wrappers
 from envs.core.checks import as_seed, none_for_live_agent
 from envs.core.game import Game, RuleError
+from envs.core.rendering import Canvas
 
 
 def turn_based_metadata(name: str, render_fps: int = 2) -> dict[str, Any]:
@@ -217,8 +218,6 @@ class TurnBasedEnv(AECEnv, EzPickle):
             raise RuntimeError(f"{self.metadata['name']}: call reset() before render()")
         if self.render_mode == "ansi":
             return self.renderer.ansi(self.game, self.game_state, self.last_move)
-        from envs.core.rendering import Canvas
-
         if self._canvas is None:
             self._canvas = Canvas(
                 self.renderer.size(self.game),

@@ -72,7 +72,7 @@ class Param:
                     return pair
         else:  # pragma: no cover - a declaration error, not a user error
             raise ValueError(f"{game}: parameter {self.name} has unknown kind {self.kind!r}")
-        from envs.core.game import RuleError
+        from envs.core.game import RuleError  # here, not at the top: game.py imports this module
 
         raise RuleError(f"{game}: {self.name} must be {self.accepted()}, got {value!r} ({type(value).__name__})")
 

@@ -21,7 +21,7 @@ HIGHLIGHT = (255, 200, 0)
 
 def _pygame():
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    import pygame
+    import pygame  # pygame loads on the first drawing only
 
     return pygame
 
@@ -91,7 +91,7 @@ def surface_to_array(surface) -> np.ndarray:
 
 def save_gif(frames: Sequence[np.ndarray], path: str | Path, fps: float = 2.0, hold_last: int = 3) -> Path:
     """Write RGB frames as an animated GIF (the last frame held a little longer)."""
-    from PIL import Image
+    from PIL import Image  # Pillow loads for GIFs only
 
     if not frames:
         raise ValueError("save_gif: no frames to write")

@@ -130,7 +130,7 @@ def _hexagon(x: float, y: float, s: float) -> list[tuple[float, float]]:
 
 
 def draw(surface, game: HexRookGame, state: HexState, last: tuple[int, int] | None) -> None:
-    import pygame
+    import pygame  # pygame loads on the first drawing only
 
     w, h = size(game)
     surface.fill(rendering.BACKGROUND)
@@ -172,7 +172,7 @@ def draw(surface, game: HexRookGame, state: HexState, last: tuple[int, int] | No
 
 def _draw_stores(surface, game: HexRookGame, state: HexState, width: int) -> None:
     """Each seat's store: its colour, a row of bead marks and the count."""
-    import pygame
+    import pygame  # pygame loads on the first drawing only
 
     for seat in (0, 1):
         right = seat == 1

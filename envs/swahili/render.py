@@ -107,7 +107,7 @@ def _band_polygon(side: int, row: int) -> list[tuple[float, float]]:
 
 
 def _disk(surface, pos, colour, count: int, radius: int, rim=None) -> None:
-    import pygame
+    import pygame  # pygame loads on the first drawing only
 
     pygame.draw.circle(surface, colour, pos, radius)
     if rim is not None:
@@ -116,7 +116,7 @@ def _disk(surface, pos, colour, count: int, radius: int, rim=None) -> None:
 
 
 def draw(surface, game: SwahiliGame, state: SwahiliState, last: tuple[int, int] | None) -> None:
-    import pygame
+    import pygame  # pygame loads on the first drawing only
 
     n = game.num_players
     sides = SIDES[n]

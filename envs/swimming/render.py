@@ -96,7 +96,7 @@ def _seat_position(game: SwimmingGame, seat: int) -> tuple[float, float]:
 
 
 def _draw_card(surface, card: int | None, x: float, y: float, highlight: bool = False) -> None:
-    import pygame
+    import pygame  # pygame loads on the first drawing only
 
     rect = pygame.Rect(int(x), int(y), CARD_W, CARD_H)
     if card is None:
@@ -123,7 +123,7 @@ def _draw_card(surface, card: int | None, x: float, y: float, highlight: bool = 
 
 
 def draw(surface, game: SwimmingGame, state: SwimmingState, last) -> None:
-    import pygame
+    import pygame  # pygame loads on the first drawing only
 
     surface.fill(rendering.BACKGROUND)
     pygame.draw.ellipse(surface, (40, 110, 60), pygame.Rect(110, 95, 540, 320))

@@ -72,7 +72,7 @@ def spot_position(cell: int) -> tuple[float, float]:
 
 
 def draw(surface, game: SwivalGame, state: SwivalState, last: tuple[int, int] | None) -> None:
-    import pygame
+    import pygame  # pygame loads on the first drawing only
 
     surface.fill(rendering.BACKGROUND)
     for ring, radius in enumerate(RING_RADII):

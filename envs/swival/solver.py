@@ -135,7 +135,7 @@ def _kernel():
     """The compiled search module: numba is imported, and the search compiled or loaded from the cache, on the
     first call, before any solve starts its clock (so a cold compile never counts against ``seconds``)."""
     global _compiled
-    from envs.swival import _solver_kernel as kernel
+    from envs.swival import _solver_kernel as kernel  # numba loads with the first solve only
 
     if not _compiled:
         status, frames, moves = kernel.new_stack()

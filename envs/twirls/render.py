@@ -89,7 +89,7 @@ def point(game: TwirlsGame, cell: int) -> tuple[int, int]:
 
 
 def draw(surface, game: TwirlsGame, state: TwirlsState, last: tuple[int, int] | None) -> None:
-    import pygame
+    import pygame  # pygame loads on the first drawing only
 
     n = game.size
     width, height = size(game)
