@@ -469,6 +469,21 @@ class BatchedGame:
         self.engine.from_rules(self, self._board(i), state)
         self._mask_fresh = False
 
+    def copy_boards(self, source: BatchedGame, from_boards: np.ndarray, to_boards: np.ndarray) -> None:
+        """Board ``from_boards[k]`` of ``source`` (a batch of the same engine, any size; this one too) becomes
+        board ``to_boards[k]`` here: every per-board array, the board's random stream included."""
+        if source.engine is not self.engine:
+            raise ValueError(f"{self.engine.name}: boards copy between batches of one engine only")
+        from_boards, to_boards = np.asarray(from_boards), np.asarray(to_boards)
+        if from_boards.shape != to_boards.shape:
+            raise ValueError(f"{self.engine.name}: {from_boards.size} boards to copy onto {to_boards.size}")
+        self._to_move[to_boards] = source._to_move[from_boards]
+        self._over[to_boards] = source._over[from_boards]
+        self.rng[to_boards] = source.rng[from_boards]
+        for name, array in self.arrays.items():
+            array[to_boards] = source.arrays[name][from_boards]
+        self._mask_fresh = False
+
     # -- checks ------------------------------------------------------------------------
     def _board(self, i: int) -> int:
         if not isinstance(i, (int, np.integer)) or not 0 <= i < self.num_envs:

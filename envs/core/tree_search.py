@@ -1,0 +1,383 @@
+"""Gumbel AlphaZero tree search inside a batched engine: N boards' trees grown at once.
+
+Each simulation walks every tree from its root to a leaf (a numba kernel over
+plain arrays, knowing no game), copies the leaves' parent positions into a
+scratch batch, plays each leaf's action there with the engine's own kernel,
+and evaluates every new position with one call of the network for the whole
+batch. The root considers the top ``considered`` actions of Gumbel-perturbed
+network logits and halves them sequentially over the simulations; below the
+root the action maximises the improved policy minus the visit share
+(Danihelka et al. 2022; mctx's ``gumbel_muzero_policy`` with
+``qtransform_completed_by_mix_value``). Values are per seat, so that a 3-4
+player game backs up each player's own value; rewards and game ends come from
+the engine.
+
+A node keeps its network's ``candidates`` best legal actions (the root: the
+``considered`` Gumbel-top ones); the improved policy of the root, the training
+target, covers every legal action. The network is any
+``evaluate(observations (k, obs), masks (k, A) bool) -> (logits (k, A), values (k, P))``
+whose values are in seat order from the mover's (column 0: the mover).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import namedtuple
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from envs.core.batched import BatchedGame
+
+Evaluate = Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
+NO_NODE = -1
+
+
+def considered_visits(considered: int, simulations: int) -> np.ndarray:
+    """The visit count the root's chosen action has before simulation ``k`` (sequential halving, as mctx's
+    ``get_sequence_of_considered_visits``): each phase gives every remaining action the same visits."""
+    if considered <= 1:
+        return np.arange(simulations, dtype=np.int32)
+    phases = math.ceil(math.log2(considered))
+    out: list[int] = []
+    visits = [0] * considered
+    remaining = considered
+    while len(out) < simulations:
+        extra = max(1, simulations // (phases * remaining))
+        for _ in range(extra):
+            out.extend(visits[:remaining])
+            for i in range(remaining):
+                visits[i] += 1
+        remaining = max(2, remaining // 2)
+    return np.array(out[:simulations], dtype=np.int32)
+
+
+@dataclass
+class SearchResult:
+    """What a search says of each root: its ``action`` (-1 where the game is over), the improved ``policy``
+    (N, A) over the legal actions (the training target), the root's ``value`` (N, P) by seat, and the
+    candidates' ``visits``."""
+
+    action: np.ndarray
+    policy: np.ndarray
+    value: np.ndarray
+    visits: np.ndarray
+
+
+TREE_ARRAYS = ("action", "logit", "child", "visits", "value_sum", "raw_value", "reward", "mover", "terminal", "gumbel")
+Trees = namedtuple("Trees", TREE_ARRAYS)  # the kernels' one tree argument (numba takes a named tuple of arrays)
+
+
+def new_trees(trees: int, nodes: int, width: int, players: int) -> Trees:
+    """N trees of at most ``nodes`` nodes with ``width`` candidate actions each (see the module docstring):
+    per candidate its action (-1: none), prior logit and child node (-1: not expanded); per node its visits,
+    value sum and network value by seat, the reward by seat on entering it, its mover and whether the game
+    is over there; per root candidate its Gumbel noise."""
+    return Trees(
+        action=np.full((trees, nodes, width), -1, dtype=np.int32),
+        logit=np.full((trees, nodes, width), -np.inf, dtype=np.float32),
+        child=np.full((trees, nodes, width), NO_NODE, dtype=np.int32),
+        visits=np.zeros((trees, nodes), dtype=np.int32),
+        value_sum=np.zeros((trees, nodes, players), dtype=np.float64),
+        raw_value=np.zeros((trees, nodes, players), dtype=np.float32),
+        reward=np.zeros((trees, nodes, players), dtype=np.float32),
+        mover=np.zeros((trees, nodes), dtype=np.int8),
+        terminal=np.zeros((trees, nodes), dtype=np.bool_),
+        gumbel=np.zeros((trees, width), dtype=np.float32),
+    )
+
+
+def clear_trees(t: Trees) -> None:
+    for name, fill in (("action", -1), ("logit", -np.inf), ("child", NO_NODE), ("visits", 0), ("value_sum", 0.0)):
+        getattr(t, name)[:] = fill
+    for name in ("raw_value", "reward", "mover", "terminal", "gumbel"):
+        getattr(t, name)[:] = 0
+
+
+# -- the tree kernels (numba; they know no game) ---------------------------------------------------------------
+@njit(cache=True)
+def _completed_scores(t, i, n, scale, init):
+    """At node ``n`` of tree ``i``, from its mover's side: the candidates' prior logits (-inf: none), sigma of
+    their completed Q (unvisited ones: the mixed value), their visits, the visits' total and the mixed value."""
+    width = t.action.shape[2]
+    p = t.mover[i, n]
+    q, visits, logits = np.zeros(width), np.zeros(width), np.full(width, -np.inf)
+    top = -np.inf
+    for k in range(width):
+        if t.action[i, n, k] >= 0:
+            logits[k] = t.logit[i, n, k]
+            top = max(top, logits[k])
+    norm = 0.0
+    for k in range(width):
+        if logits[k] > -np.inf:
+            norm += math.exp(logits[k] - top)
+    total, probs_visited, weighted, most = 0.0, 0.0, 0.0, 0.0
+    for k in range(width):
+        c = t.child[i, n, k]
+        if c >= 0 and t.visits[i, c] > 0:
+            visits[k] = t.visits[i, c]
+            q[k] = t.reward[i, c, p] + t.value_sum[i, c, p] / t.visits[i, c]
+            prob = max(math.exp(logits[k] - top) / norm, 1e-30)
+            probs_visited += prob
+            weighted += prob * q[k]
+            total += visits[k]
+            most = max(most, visits[k])
+    mixed = t.raw_value[i, n, p]
+    if total > 0:
+        mixed = (t.raw_value[i, n, p] + total * weighted / probs_visited) / (total + 1)
+    low, high = np.inf, -np.inf
+    for k in range(width):
+        if logits[k] > -np.inf:
+            if visits[k] == 0:
+                q[k] = mixed
+            low, high = min(low, q[k]), max(high, q[k])
+    sigma = np.full(width, -np.inf)
+    for k in range(width):
+        if logits[k] > -np.inf:
+            sigma[k] = (init + most) * scale * (q[k] - low) / max(high - low, 1e-8)
+    return logits, sigma, visits, total, mixed
+
+
+@njit(cache=True)
+def _pick(t, i, n, target, scale, init):
+    """The candidate to follow at node ``n`` of tree ``i`` (-1: none): at the root the best Gumbel score among
+    those with the visits sequential halving asks for; below, the improved policy minus the visit share."""
+    logits, sigma, visits, total, _ = _completed_scores(t, i, n, scale, init)
+    best, pick = -np.inf, -1
+    if n == 0:
+        for k in range(logits.shape[0]):
+            if logits[k] > -np.inf and visits[k] == target:
+                score = t.gumbel[i, k] + logits[k] + sigma[k]
+                if score > best:
+                    best, pick = score, k
+        if pick < 0:  # every candidate is past the target (fewer candidates than halving planned): least visited
+            for k in range(logits.shape[0]):
+                if logits[k] > -np.inf and -visits[k] > best:
+                    best, pick = -visits[k], k
+        return pick
+    top = -np.inf
+    for k in range(logits.shape[0]):
+        top = max(top, logits[k] + sigma[k])
+    norm = 0.0
+    for k in range(logits.shape[0]):
+        if logits[k] > -np.inf:
+            norm += math.exp(logits[k] + sigma[k] - top)
+    for k in range(logits.shape[0]):
+        if logits[k] > -np.inf:
+            score = math.exp(logits[k] + sigma[k] - top) / norm - visits[k] / (1.0 + total)
+            if score > best:
+                best, pick = score, k
+    return pick
+
+
+@njit(cache=True)
+def _select(t, trees, target, scale, init, walk):
+    """Walk trees ``0..trees-1`` from their roots: ``walk.path[i, :walk.depth[i]]`` the nodes passed, ending on
+    an unexpanded candidate (``walk.parent[i]``, ``walk.slot[i]``) or a finished game (``slot`` -1)."""
+    for i in range(trees):
+        n, d = 0, 0
+        walk.parent[i], walk.slot[i] = -1, -1
+        while True:
+            walk.path[i, d] = n
+            d += 1
+            if t.terminal[i, n]:
+                break
+            pick = _pick(t, i, n, target[i], scale, init)
+            if pick < 0:  # no candidate (no legal move): treated as the end
+                break
+            c = t.child[i, n, pick]
+            if c < 0:
+                walk.parent[i], walk.slot[i] = n, pick
+                break
+            n = c
+        walk.depth[i] = d
+
+
+@njit(cache=True)
+def _backup(t, trees, walk):
+    """Back each walk's leaf value (the network's; 0 where the game is over) up its path, each node's reward
+    added on the way to its parent."""
+    players = t.value_sum.shape[2]
+    g = np.zeros(players)
+    for i in range(trees):
+        d = walk.depth[i]
+        leaf = walk.path[i, d - 1]
+        for p in range(players):
+            g[p] = 0.0 if t.terminal[i, leaf] else t.raw_value[i, leaf, p]
+        for j in range(d - 1, -1, -1):
+            node = walk.path[i, j]
+            t.visits[i, node] += 1
+            for p in range(players):
+                t.value_sum[i, node, p] += g[p]
+                g[p] += t.reward[i, node, p]
+
+
+Walk = namedtuple("Walk", ("path", "depth", "parent", "slot"))  # one simulation's walks, for the kernels
+
+
+class TreeSearch:
+    """Gumbel AlphaZero search for the boards of one engine (see the module docstring).
+
+    Args:
+        batch: any batch of the engine; searches start from boards of batches like it.
+        evaluate: the network (see the module docstring).
+        trees: how many roots one :meth:`run` searches at most.
+        simulations: simulations a search (>= 1).
+        considered: root actions considered (Gumbel top-k, then halved).
+        candidates: legal actions a node below the root keeps (its network's best).
+        value_scale, visit_init: sigma(q) = (visit_init + max visits) * value_scale * q (mctx's defaults).
+        seed: the Gumbel noise's generator.
+    """
+
+    def __init__(
+        self,
+        batch: BatchedGame,
+        evaluate: Evaluate,
+        trees: int,
+        simulations: int = 16,
+        considered: int = 16,
+        candidates: int = 16,
+        value_scale: float = 0.1,
+        visit_init: float = 50.0,
+        seed: int | None = None,
+    ) -> None:
+        for label, value in (("trees", trees), ("simulations", simulations), ("considered", considered)):
+            if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 1:
+                raise ValueError(f"tree search: {label} must be an int >= 1, got {value!r}")
+        if not isinstance(candidates, (int, np.integer)) or isinstance(candidates, bool) or candidates < 1:
+            raise ValueError(f"tree search: candidates must be an int >= 1, got {candidates!r}")
+        self.engine, self.evaluate = batch.engine, evaluate
+        self.simulations, self.considered, self.candidates = int(simulations), int(considered), int(candidates)
+        self.value_scale, self.visit_init = float(value_scale), float(visit_init)
+        self.rng = np.random.default_rng(seed)
+        self.num_trees, self.nodes, self.players = int(trees), self.simulations + 1, batch.num_players
+        self.store = BatchedGame(self.engine, self.num_trees * self.nodes, seed=0)  # tree i's node n: i*nodes+n
+        self.scratch = BatchedGame(self.engine, self.num_trees, seed=0)
+        self.trees = new_trees(self.num_trees, self.nodes, max(self.considered, self.candidates), self.players)
+        self.halving = {m: considered_visits(m, self.simulations) for m in range(self.considered + 1)}
+
+    def run(self, batch: BatchedGame, boards: np.ndarray, gumbel: bool = True) -> SearchResult:
+        """Search from ``batch``'s ``boards`` (at most ``trees`` of them); ``gumbel=False``: no noise (to play)."""
+        boards = np.asarray(boards, dtype=np.int64)
+        if boards.ndim != 1 or boards.size > self.num_trees:
+            raise ValueError(f"tree search: at most {self.num_trees} boards a run, got {boards.shape}")
+        k = boards.size
+        clear_trees(self.trees)
+        self.store.copy_boards(batch, boards, np.arange(k) * self.nodes)
+        self.scratch.copy_boards(batch, boards, np.arange(k))
+        root_logits = self._expand_roots(k, gumbel)
+        considered = (self.trees.action[:k, 0] >= 0).sum(axis=1)
+        walk = Walk(
+            np.zeros((k, self.nodes + 1), dtype=np.int32), np.zeros(k, dtype=np.int32),
+            np.zeros(k, dtype=np.int32), np.zeros(k, dtype=np.int32),
+        )  # fmt: skip
+        for sim in range(self.simulations):
+            target = np.array([self.halving[m][sim] for m in considered], dtype=np.int32)
+            _select(self.trees, k, target, self.value_scale, self.visit_init, walk)
+            self._expand(k, walk)
+            _backup(self.trees, k, walk)
+        return self._result(k, root_logits)
+
+    # -- steps ---------------------------------------------------------------------------------------------
+    def _evaluate(self, batch: BatchedGame, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(masked logits (k, A), values (k, P) by absolute seat, movers (k,)) of ``batch``'s boards ``rows``."""
+        movers = batch.to_move[rows].astype(np.int64)
+        masks = batch.legal_mask(rows)
+        logits, values = self.evaluate(batch.observe(batch.to_move)[rows], masks)
+        logits = np.where(masks, np.asarray(logits, dtype=np.float32), -np.inf)
+        seats = (movers[:, None] + np.arange(self.players)[None, :]) % self.players  # column j: mover + j
+        absolute = np.zeros((rows.size, self.players), dtype=np.float32)
+        np.put_along_axis(absolute, seats, np.asarray(values, dtype=np.float32), axis=1)
+        return logits, absolute, movers
+
+    def _keep(self, trees: np.ndarray, nodes: np.ndarray, logits: np.ndarray, width: int, noise: np.ndarray):
+        """The ``width`` best legal actions of each node by ``logits + noise`` become its candidates."""
+        t = self.trees
+        width = min(width, logits.shape[1])
+        order = np.argsort(-(logits + noise), axis=1, kind="stable")[:, :width]
+        chosen = np.take_along_axis(logits, order, axis=1)
+        legal = chosen > -np.inf
+        t.action[trees[:, None], nodes[:, None], np.arange(width)] = np.where(legal, order, -1)
+        t.logit[trees[:, None], nodes[:, None], np.arange(width)] = np.where(legal, chosen, -np.inf)
+        return order, legal
+
+    def _expand_roots(self, k: int, gumbel: bool) -> np.ndarray:
+        """The roots' network outputs and candidates (the Gumbel-top ``considered``); their full logits."""
+        t = self.trees
+        t.terminal[:k, 0] = self.scratch.over[:k]
+        live = np.flatnonzero(~t.terminal[:k, 0])
+        logits = np.full((k, self.engine.num_actions), -np.inf, dtype=np.float32)
+        if live.size:
+            logits[live], t.raw_value[live, 0], t.mover[live, 0] = self._evaluate(self.scratch, live)
+            noise = self.rng.gumbel(size=(live.size, logits.shape[1])).astype(np.float32)
+            noise = noise if gumbel else np.zeros_like(noise)
+            order, legal = self._keep(live, np.zeros(live.size, dtype=np.int64), logits[live], self.considered, noise)
+            t.gumbel[live, : order.shape[1]] = np.where(legal, np.take_along_axis(noise, order, axis=1), 0.0)
+        return logits
+
+    def _expand(self, k: int, walk: Walk) -> None:
+        """A new node where a walk ended on an unexpanded candidate: its parent's position stepped by the
+        candidate's action (in the scratch batch), stored and evaluated; the walk then ends on it."""
+        t = self.trees
+        grow = np.flatnonzero(walk.slot[:k] >= 0)
+        if grow.size == 0:
+            return
+        parent, slot = walk.parent[grow], walk.slot[grow]
+        new = self._new_nodes(grow)
+        self.scratch.copy_boards(self.store, grow * self.nodes + parent, grow)
+        actions = np.full(self.num_trees, -1, dtype=np.int64)
+        actions[grow] = t.action[grow, parent, slot]
+        rewards, over = self.scratch.step(actions)
+        self.store.copy_boards(self.scratch, grow, grow * self.nodes + new)
+        t.child[grow, parent, slot] = new
+        t.reward[grow, new] = rewards[grow]
+        t.terminal[grow, new] = over[grow]
+        live = ~over[grow]
+        if live.any():
+            rows, nodes = grow[live], new[live]
+            logits, t.raw_value[rows, nodes], t.mover[rows, nodes] = self._evaluate(self.scratch, rows)
+            self._keep(rows, nodes, logits, self.candidates, np.zeros_like(logits))
+        walk.path[grow, walk.depth[grow]] = new
+        walk.depth[grow] += 1
+
+    def _new_nodes(self, trees: np.ndarray) -> np.ndarray:
+        """The next free node of each of ``trees`` (one simulation adds at most one node a tree)."""
+        used = (self.trees.child[trees] >= 0).reshape(trees.size, -1).sum(axis=1)
+        return (used + 1).astype(np.int32)
+
+    def _result(self, k: int, root_logits: np.ndarray) -> SearchResult:
+        """Each root's action (the final halving's best), its improved policy over all legal actions, its value."""
+        t = self.trees
+        action = np.full(k, -1, dtype=np.int64)
+        policy = np.zeros((k, self.engine.num_actions), dtype=np.float32)
+        value = np.zeros((k, self.players), dtype=np.float32)
+        visits = np.zeros((k, t.action.shape[2]), dtype=np.int32)
+        for i in np.flatnonzero((~t.terminal[:k, 0]) & (t.action[:k, 0, 0] >= 0)):
+            logits, sigma, counts, _, mixed = _completed_scores(t, i, 0, self.value_scale, self.visit_init)
+            valid = logits > -np.inf
+            visits[i] = counts
+            score = np.where(valid & (counts == counts[valid].max()), t.gumbel[i] + logits + sigma, -np.inf)
+            action[i] = t.action[i, 0, int(np.argmax(score))]
+            policy[i] = self._improved_policy(i, root_logits[i], sigma, counts, mixed)
+            value[i] = t.value_sum[i, 0] / max(t.visits[i, 0], 1)
+        return SearchResult(action, policy, value, visits)
+
+    def _improved_policy(self, i: int, full_logits: np.ndarray, sigma: np.ndarray, counts: np.ndarray, mixed: float):
+        """softmax(prior logits + sigma(completed Q)) over every legal action of root ``i``: the candidates with
+        their own sigma, the other legal actions completed by the mixed value as unvisited candidates are."""
+        t = self.trees
+        valid = t.action[i, 0] >= 0
+        mover = t.mover[i, 0]
+        q = [t.reward[i, c, mover] + t.value_sum[i, c, mover] / t.visits[i, c] for c in t.child[i, 0][counts > 0]]
+        low, high = min([*q, mixed]), max([*q, mixed])
+        unvisited = (self.visit_init + counts.max()) * self.value_scale * (mixed - low) / max(high - low, 1e-8)
+        scores = full_logits.astype(np.float64) + unvisited
+        scores[t.action[i, 0][valid]] = full_logits[t.action[i, 0][valid]] + sigma[valid]
+        scores -= scores[np.isfinite(scores)].max()
+        out = np.where(np.isfinite(scores), np.exp(scores), 0.0)
+        return out / out.sum()
+
+
+__all__ = ["SearchResult", "TreeSearch", "Trees", "considered_visits", "new_trees"]
