@@ -396,8 +396,123 @@ def bench_batched(args: Any) -> None:
         cases = [(n, p) for n in names if GAMES[n].batched for p in (GAMES[n].variants if args.variants else [{}])]
         rows["batch"] = batch_run(cases, seconds=args.seconds or 1.0, rounds=args.rounds)
         print(format_batch_table(rows["batch"]))
+    if getattr(args, "search", False):
+        cases = [(n, p) for n in names if GAMES[n].batched for p in (GAMES[n].variants if args.variants else [{}])]
+        rows["search"] = search_run(cases, seconds=args.seconds or 1.0, rounds=args.rounds)
+        print(format_search_table(rows["search"]))
     if args.ppo:
         rows["ppo"] = [r for n in names if GAMES[n].batched for r in ppo_run(n, rounds=args.rounds, steps=args.steps)]
         print(format_ppo_table(rows["ppo"]))
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=2))
+
+
+# -- tree search in the engine (swgym bench --search) -------------------------------------------------------------
+SEARCH_SIZES = (1, 64, 1024)
+
+
+def search_positions(name: str, params: dict, boards: int, seed: int = 0):
+    """A batch of ``boards`` positions a few random moves into their games (none finished)."""
+    import envs
+
+    batch = envs.make_batched(name, boards, seed=seed, **params)
+    for _ in range(6):
+        batch.step(batch.random_actions(), autoreset=True)
+    return batch
+
+
+def search_simulations_per_second(
+    name: str, params: dict, trees: int, seconds: float, simulations: int = 16, network: bool = True
+) -> float:
+    """The engine's tree search with the shipped network on ``trees`` positions at once: simulations/s
+    (each simulation adds at most one node to each tree). ``network=False``: a network that costs nothing
+    (every move alike, every position a draw), so the figure is the search's and the engine's alone."""
+    from envs.core.tree_search import TreeSearch
+    from policies import shipped_path
+    from policies.gumbel import evaluator
+    from policies.numpy_policy import NumpyPolicy
+
+    batch = search_positions(name, params, trees)
+    policy = NumpyPolicy(shipped_path(name, **params), game=name, params=params)
+    players = batch.num_players
+    evaluate = evaluator(policy, players) if network else lambda o, m: (np.zeros(m.shape), np.zeros((len(m), players)))
+    search = TreeSearch(batch, evaluate, trees=trees, simulations=simulations, seed=0)
+    live = np.flatnonzero(~batch.over)
+    runs, start = 0, time.perf_counter()
+    while True:
+        search.run(batch, live)
+        runs += 1
+        if time.perf_counter() - start > seconds:
+            break
+    return runs * simulations * live.size / (time.perf_counter() - start)
+
+
+def play_time_nodes_per_second(name: str, params: dict, positions: int, seconds: float) -> float | None:
+    """Nodes/s of the shipped hard's own play-time search (policies/search.py) on the same kind of positions, one
+    at a time; None where the shipped hard does not search with it (its nodes are not counted the same way)."""
+    from policies import load
+    from policies.search import PolicySearch
+
+    player = load(name, "hard", seed=0, **params)
+    if not isinstance(player, PolicySearch):
+        return None
+    batch = search_positions(name, params, positions)
+    obs, masks = batch.observe(batch.to_move), batch.legal_mask()
+    nodes, start = 0, time.perf_counter()
+    for i in np.flatnonzero(~batch.over):
+        player.act(obs[i], masks[i], batch.board_state(int(i)))
+        nodes += player.nodes
+        if time.perf_counter() - start > seconds:
+            break
+    return nodes / (time.perf_counter() - start)
+
+
+def search_run(games: list[tuple[str, dict]], seconds: float = 1.0, rounds: int = 3) -> list[dict[str, Any]]:
+    """Simulations/s of the engine's tree search at N = 1, 64, 1024 trees per game (medians of interleaved
+    rounds, each measurement run once untimed first), beside the play-time search's nodes/s."""
+    makers: dict[tuple[str, str], Callable[[float], float | None]] = {}
+    for name, params in games:
+        label = name + ("" if not params else " " + " ".join(f"{k}={v}" for k, v in params.items()))
+        for n in SEARCH_SIZES:
+            makers[(label, f"tree N={n}")] = lambda t, name=name, params=params, n=n: search_simulations_per_second(
+                name, params, n, t
+            )
+        makers[(label, "tree N=1024, free net")] = lambda t, name=name, params=params: search_simulations_per_second(
+            name, params, 1024, t, network=False
+        )
+        makers[(label, "play-time")] = lambda t, name=name, params=params: play_time_nodes_per_second(
+            name, params, 64, t
+        )
+    for measure in makers.values():
+        measure(WARM_UP_SECONDS)
+    samples: dict[tuple[str, str], list[float | None]] = {k: [] for k in makers}
+    for _ in range(rounds):
+        for key, measure in makers.items():
+            samples[key].append(measure(seconds))
+    rows = []
+    for (label, how), v in samples.items():
+        if any(x is None for x in v):
+            continue
+        median = statistics.median(v)
+        old = samples[(label, "play-time")]
+        base = statistics.median(old) if old and None not in old else None
+        rows.append(
+            {
+                "env": label,
+                "search": how,
+                "median_per_s": median,
+                "x_play_time": None if base is None or how == "play-time" else median / base,
+                "samples": v,
+            }
+        )
+    return rows
+
+
+def format_search_table(rows: list[dict[str, Any]]) -> str:
+    """The --search table: tree search simulations/s (a node each) and the play-time search's nodes/s."""
+    width = max(len(r["env"]) for r in rows)
+    out = [f"{'env':<{width}}  {'search':>22}  {'nodes/s (median)':>16}  {'x play-time search':>18}"]
+    for r in rows:
+        ratio = f"{r['x_play_time']:>18.1f}" if r["x_play_time"] is not None else ""
+        out.append(f"{r['env']:<{width}}  {r['search']:>22}  {r['median_per_s']:>16,.0f}  {ratio}".rstrip())
+    return "\n".join(out)

@@ -179,7 +179,7 @@ def cmd_bench(args: argparse.Namespace) -> None:
         )
     if args.steps is not None and not args.ppo:
         raise SystemExit("swgym bench: --steps counts PPO env steps and goes with --ppo only")
-    if args.batch or args.ppo:
+    if args.batch or args.ppo or args.search:
         from scripts.bench import bench_batched
 
         return bench_batched(args)
@@ -303,7 +303,10 @@ def build_parser() -> argparse.ArgumentParser:
             "(--seconds, --rounds, --variants). "
             "--ppo: MaskablePPO env steps/s on the batched vector env and on 8 single-agent envs, with the batched "
             "run's seconds split into engine, opponents, torch and updates; each run is a count of env steps "
-            "(--steps; default 8 rollouts of the game's training config), so --seconds is refused."
+            "(--steps; default 8 rollouts of the game's training config), so --seconds is refused. "
+            "--search: simulations/s of the engine's tree search with the shipped network at N = 1, 64, 1024 "
+            "trees (one node a tree each), beside the nodes/s of the shipped hard's play-time search on positions "
+            "of the same kind (--seconds, --rounds, --variants)."
         ),
     )
     p.add_argument("games", nargs="*")
@@ -314,6 +317,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--batch", action="store_true", help="the batched engines and the vector env beside the AEC envs")
     p.add_argument("--ppo", action="store_true", help="MaskablePPO env steps/s: batched vector env vs single-agent")
     p.add_argument("--steps", type=positive_int, default=None, help="--ppo: env steps of each timed batched run")
+    p.add_argument(
+        "--search", action="store_true", help="the engine's tree search at N = 1, 64, 1024 vs the play-time search"
+    )
     p.set_defaults(func=cmd_bench)
 
     p = sub.add_parser("eval", help="a seeded series between players, seats rotated: W/D/L with 95%% CI")

@@ -215,6 +215,50 @@ def _backup(t, trees, walk):
 
 
 Walk = namedtuple("Walk", ("path", "depth", "parent", "slot"))  # one simulation's walks, for the kernels
+Roots = namedtuple("Roots", ("action", "policy", "value", "visits"))  # what a search says of each root
+
+
+@njit(cache=True)
+def _root_results(t, root_logits, scale, init, out):
+    """Each root's action (the best Gumbel score among the most visited), its improved policy
+    softmax(logits + sigma(completed Q)) over every legal action (those not among its candidates completed by
+    the mixed value, as unvisited candidates are) and its mean value by seat."""
+    for i in range(root_logits.shape[0]):
+        out.action[i] = -1
+        if t.terminal[i, 0] or t.action[i, 0, 0] < 0:
+            continue
+        logits, sigma, visits, _, mixed = _completed_scores(t, i, 0, scale, init)
+        most, best = -1.0, -np.inf
+        low, high = mixed, mixed
+        for k in range(logits.shape[0]):
+            if logits[k] > -np.inf:
+                most = max(most, visits[k])
+                out.visits[i, k] = visits[k]
+                if visits[k] > 0:
+                    c = t.child[i, 0, k]
+                    q = t.reward[i, c, t.mover[i, 0]] + t.value_sum[i, c, t.mover[i, 0]] / t.visits[i, c]
+                    low, high = min(low, q), max(high, q)
+        for k in range(logits.shape[0]):
+            if logits[k] > -np.inf and visits[k] == most and t.gumbel[i, k] + logits[k] + sigma[k] > best:
+                best = t.gumbel[i, k] + logits[k] + sigma[k]
+                out.action[i] = t.action[i, 0, k]
+        unvisited = (init + most) * scale * (mixed - low) / max(high - low, 1e-8)
+        top = -np.inf
+        for a in range(root_logits.shape[1]):
+            out.policy[i, a] = root_logits[i, a] + unvisited
+        for k in range(logits.shape[0]):
+            if logits[k] > -np.inf:
+                out.policy[i, t.action[i, 0, k]] = logits[k] + sigma[k]
+        for a in range(root_logits.shape[1]):
+            top = max(top, out.policy[i, a])
+        total = 0.0
+        for a in range(root_logits.shape[1]):
+            out.policy[i, a] = math.exp(out.policy[i, a] - top) if root_logits[i, a] > -np.inf else 0.0
+            total += out.policy[i, a]
+        for a in range(root_logits.shape[1]):
+            out.policy[i, a] /= total
+        for p in range(t.value_sum.shape[2]):
+            out.value[i, p] = t.value_sum[i, 0, p] / max(t.visits[i, 0], 1)
 
 
 class TreeSearch:
@@ -296,7 +340,12 @@ class TreeSearch:
         """The ``width`` best legal actions of each node by ``logits + noise`` become its candidates."""
         t = self.trees
         width = min(width, logits.shape[1])
-        order = np.argsort(-(logits + noise), axis=1, kind="stable")[:, :width]
+        scores = logits + noise
+        order = np.argpartition(-scores, width - 1, axis=1)[:, :width] if width < scores.shape[1] else None
+        if order is None:
+            order = np.argsort(-scores, axis=1, kind="stable")
+        else:  # the best ``width``, best first
+            order = np.take_along_axis(order, np.argsort(-np.take_along_axis(scores, order, axis=1), axis=1), axis=1)
         chosen = np.take_along_axis(logits, order, axis=1)
         legal = chosen > -np.inf
         t.action[trees[:, None], nodes[:, None], np.arange(width)] = np.where(legal, order, -1)
@@ -348,36 +397,15 @@ class TreeSearch:
         return (used + 1).astype(np.int32)
 
     def _result(self, k: int, root_logits: np.ndarray) -> SearchResult:
-        """Each root's action (the final halving's best), its improved policy over all legal actions, its value."""
-        t = self.trees
-        action = np.full(k, -1, dtype=np.int64)
-        policy = np.zeros((k, self.engine.num_actions), dtype=np.float32)
-        value = np.zeros((k, self.players), dtype=np.float32)
-        visits = np.zeros((k, t.action.shape[2]), dtype=np.int32)
-        for i in np.flatnonzero((~t.terminal[:k, 0]) & (t.action[:k, 0, 0] >= 0)):
-            logits, sigma, counts, _, mixed = _completed_scores(t, i, 0, self.value_scale, self.visit_init)
-            valid = logits > -np.inf
-            visits[i] = counts
-            score = np.where(valid & (counts == counts[valid].max()), t.gumbel[i] + logits + sigma, -np.inf)
-            action[i] = t.action[i, 0, int(np.argmax(score))]
-            policy[i] = self._improved_policy(i, root_logits[i], sigma, counts, mixed)
-            value[i] = t.value_sum[i, 0] / max(t.visits[i, 0], 1)
-        return SearchResult(action, policy, value, visits)
-
-    def _improved_policy(self, i: int, full_logits: np.ndarray, sigma: np.ndarray, counts: np.ndarray, mixed: float):
-        """softmax(prior logits + sigma(completed Q)) over every legal action of root ``i``: the candidates with
-        their own sigma, the other legal actions completed by the mixed value as unvisited candidates are."""
-        t = self.trees
-        valid = t.action[i, 0] >= 0
-        mover = t.mover[i, 0]
-        q = [t.reward[i, c, mover] + t.value_sum[i, c, mover] / t.visits[i, c] for c in t.child[i, 0][counts > 0]]
-        low, high = min([*q, mixed]), max([*q, mixed])
-        unvisited = (self.visit_init + counts.max()) * self.value_scale * (mixed - low) / max(high - low, 1e-8)
-        scores = full_logits.astype(np.float64) + unvisited
-        scores[t.action[i, 0][valid]] = full_logits[t.action[i, 0][valid]] + sigma[valid]
-        scores -= scores[np.isfinite(scores)].max()
-        out = np.where(np.isfinite(scores), np.exp(scores), 0.0)
-        return out / out.sum()
+        """Each root's action, improved policy over all legal actions and value (:func:`_root_results`)."""
+        out = Roots(
+            np.full(k, -1, dtype=np.int64),
+            np.zeros((k, self.engine.num_actions), dtype=np.float64),
+            np.zeros((k, self.players), dtype=np.float64),
+            np.zeros((k, self.trees.action.shape[2]), dtype=np.int32),
+        )
+        _root_results(self.trees, root_logits, self.value_scale, self.visit_init, out)
+        return SearchResult(out.action, out.policy.astype(np.float32), out.value.astype(np.float32), out.visits)
 
 
 __all__ = ["SearchResult", "TreeSearch", "Trees", "considered_visits", "new_trees"]
