@@ -17,12 +17,12 @@ from envs.core.tree_search import Evaluate
 
 
 def evaluator(policy: object, players: int) -> Evaluate:
-    """The search's ``evaluate(observations, masks)`` of a numpy ``policy`` (``forward -> logits, values``)."""
+    """The search's ``evaluate(observations)`` of a numpy ``policy`` (``forward -> logits, values``)."""
     if players < 2:
         raise ValueError(f"evaluator: a game has at least 2 players, got {players}")
     forward: Callable = policy.forward  # type: ignore[attr-defined]
 
-    def evaluate(observations: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def evaluate(observations: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         logits, values = forward(observations)
         values = np.asarray(values, dtype=np.float32).reshape(len(observations), -1)
         if values.shape[1] == players:

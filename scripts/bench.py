@@ -435,7 +435,8 @@ def search_simulations_per_second(
     batch = search_positions(name, params, trees)
     policy = NumpyPolicy(shipped_path(name, **params), game=name, params=params)
     players = batch.num_players
-    evaluate = evaluator(policy, players) if network else lambda o, m: (np.zeros(m.shape), np.zeros((len(m), players)))
+    free = np.zeros((trees, batch.num_actions), dtype=np.float32), np.zeros((trees, players), dtype=np.float32)
+    evaluate = evaluator(policy, players) if network else lambda o: (free[0][: len(o)], free[1][: len(o)])
     search = TreeSearch(batch, evaluate, trees=trees, simulations=simulations, seed=0)
     live = np.flatnonzero(~batch.over)
     runs, start = 0, time.perf_counter()

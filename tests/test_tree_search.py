@@ -19,12 +19,13 @@ GAMES = [
 ]
 
 
-def noisy_network(players, seed=0):
+def noisy_network(batch, seed=0):
     """A network of random logits and values (seeded): trees of every shape."""
     rng = np.random.default_rng(seed)
 
-    def evaluate(observations, masks):
-        return rng.normal(size=masks.shape).astype(np.float32), rng.uniform(-1, 1, (len(masks), players))
+    def evaluate(observations):
+        n = len(observations)
+        return rng.normal(size=(n, batch.num_actions)).astype(np.float32), rng.uniform(-1, 1, (n, batch.num_players))
 
     return evaluate
 
@@ -61,7 +62,7 @@ def test_every_node_is_the_rules_position_of_its_path(name, params):
         batch.step(batch.random_actions(), autoreset=True)
     game = batch.engine.game
     observe = envs.make_raw(name, **params).observe_state
-    search = TreeSearch(batch, noisy_network(batch.num_players), trees=12, simulations=24, considered=4, seed=3)
+    search = TreeSearch(batch, noisy_network(batch), trees=12, simulations=24, considered=4, seed=3)
     search.run(batch, np.arange(12))
     t, rng = search.trees, np.random.default_rng(0)
     checked = 0
@@ -92,7 +93,7 @@ def test_a_seeded_search_repeats_and_picks_legal_moves(name, params):
         batch.step(batch.random_actions(), autoreset=True)
     results = []
     for _ in range(2):
-        search = TreeSearch(batch, noisy_network(batch.num_players, seed=5), trees=16, simulations=12, seed=7)
+        search = TreeSearch(batch, noisy_network(batch, seed=5), trees=16, simulations=12, seed=7)
         results.append(search.run(batch, np.arange(16)))
     a, b = results
     np.testing.assert_array_equal(a.action, b.action)
@@ -120,8 +121,8 @@ def test_the_search_finds_a_win_the_network_does_not_see():
         batch.step(batch.random_actions(), autoreset=True)
     assert wins.size >= 8
 
-    def flat(observations, masks):
-        return np.zeros(masks.shape, np.float32), np.zeros((len(masks), 2), np.float32)
+    def flat(observations):
+        return np.zeros((len(observations), 73), np.float32), np.zeros((len(observations), 2), np.float32)
 
     search = TreeSearch(batch, flat, trees=wins.size, simulations=160, considered=73, seed=0)
     result = search.run(batch, wins, gumbel=False)
@@ -139,8 +140,9 @@ def test_values_are_by_seat_in_a_three_player_game():
     for _ in range(6):
         batch.step(batch.random_actions(), autoreset=True)
 
-    def mover_wins(observations, masks):
-        return np.zeros(masks.shape, np.float32), np.tile(np.float32([1.0, 0.0, -1.0]), (len(masks), 1))
+    def mover_wins(observations):
+        n = len(observations)
+        return np.zeros((n, 12), np.float32), np.tile(np.float32([1.0, 0.0, -1.0]), (n, 1))
 
     live = np.flatnonzero(~batch.over)
     search = TreeSearch(batch, mover_wins, trees=live.size, simulations=1, seed=0)
@@ -170,5 +172,5 @@ def test_values_are_by_seat_in_a_three_player_game():
 def test_bad_settings_are_named(kwargs, named):
     batch = envs.make_batched("swival", 4, seed=0)
     with pytest.raises(ValueError) as err:
-        TreeSearch(batch, noisy_network(2), **kwargs)
+        TreeSearch(batch, noisy_network(batch), **kwargs)
     assert named in str(err.value)

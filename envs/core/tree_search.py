@@ -15,8 +15,9 @@ the engine.
 A node keeps its network's ``candidates`` best legal actions (the root: the
 ``considered`` Gumbel-top ones); the improved policy of the root, the training
 target, covers every legal action. The network is any
-``evaluate(observations (k, obs), masks (k, A) bool) -> (logits (k, A), values (k, P))``
-whose values are in seat order from the mover's (column 0: the mover).
+``evaluate(observations (k, obs)) -> (logits (k, A), values (k, P))``
+whose values are in seat order from the mover's (column 0: the mover); the
+search masks the logits itself.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from numba import njit
 
 from envs.core.batched import BatchedGame
 
-Evaluate = Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
+Evaluate = Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]
 NO_NODE = -1
 
 
@@ -325,46 +326,65 @@ class TreeSearch:
         return self._result(k, root_logits)
 
     # -- steps ---------------------------------------------------------------------------------------------
-    def _evaluate(self, batch: BatchedGame, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(masked logits (k, A), values (k, P) by absolute seat, movers (k,)) of ``batch``'s boards ``rows``."""
+    def _evaluate(self, batch: BatchedGame, rows: np.ndarray):
+        """``batch``'s boards ``rows`` through the network: their legal actions (k, L) (-1 padding) with their
+        logits (-inf padding), values (k, P) by absolute seat and movers (k,)."""
         movers = batch.to_move[rows].astype(np.int64)
-        masks = batch.legal_mask(rows)
-        logits, values = self.evaluate(batch.observe(batch.to_move)[rows], masks)
-        logits = np.where(masks, np.asarray(logits, dtype=np.float32), -np.inf)
+        logits, values = self.evaluate(batch.observe(batch.to_move)[rows])
+        actions, chosen = self._legal_logits(batch, rows, np.asarray(logits, dtype=np.float32))
         seats = (movers[:, None] + np.arange(self.players)[None, :]) % self.players  # column j: mover + j
         absolute = np.zeros((rows.size, self.players), dtype=np.float32)
         np.put_along_axis(absolute, seats, np.asarray(values, dtype=np.float32), axis=1)
-        return logits, absolute, movers
+        return actions, chosen, absolute, movers
 
-    def _keep(self, trees: np.ndarray, nodes: np.ndarray, logits: np.ndarray, width: int, noise: np.ndarray):
-        """The ``width`` best legal actions of each node by ``logits + noise`` become its candidates."""
+    def _legal_logits(self, batch: BatchedGame, rows: np.ndarray, logits: np.ndarray):
+        """The legal actions of boards ``rows`` and their ``logits``: from the engine's list of legal moves where
+        it keeps one (thousands of actions, a few dozen legal), else from the legal mask."""
+        if self.engine.legal_list is None:
+            masks = batch.legal_mask(rows)
+            actions = np.where(masks, np.arange(masks.shape[1]), -1)
+            return actions, np.where(masks, logits, -np.inf).astype(np.float32)
+        batch.ensure_legal()
+        moves, count = (batch.arrays[name][rows] for name in self.engine.legal_list)
+        valid = np.arange(moves.shape[1]) < np.asarray(count).reshape(-1, 1)
+        actions = np.where(valid, moves.astype(np.int64), -1)
+        chosen = np.where(valid, np.take_along_axis(logits, np.maximum(actions, 0), axis=1), -np.inf)
+        return actions, chosen.astype(np.float32)
+
+    def _keep(self, trees: np.ndarray, nodes: np.ndarray, actions: np.ndarray, logits: np.ndarray, width: int,
+              noise: np.ndarray | None = None) -> np.ndarray:  # fmt: skip
+        """The ``width`` best legal actions of each node by ``logits + noise`` become its candidates; returns the
+        columns of ``actions`` kept (best first)."""
         t = self.trees
-        width = min(width, logits.shape[1])
-        scores = logits + noise
-        order = np.argpartition(-scores, width - 1, axis=1)[:, :width] if width < scores.shape[1] else None
-        if order is None:
-            order = np.argsort(-scores, axis=1, kind="stable")
-        else:  # the best ``width``, best first
+        width = min(width, actions.shape[1])
+        scores = logits if noise is None else logits + noise
+        if width < scores.shape[1]:
+            order = np.argpartition(-scores, width - 1, axis=1)[:, :width]
             order = np.take_along_axis(order, np.argsort(-np.take_along_axis(scores, order, axis=1), axis=1), axis=1)
-        chosen = np.take_along_axis(logits, order, axis=1)
-        legal = chosen > -np.inf
-        t.action[trees[:, None], nodes[:, None], np.arange(width)] = np.where(legal, order, -1)
-        t.logit[trees[:, None], nodes[:, None], np.arange(width)] = np.where(legal, chosen, -np.inf)
-        return order, legal
+        else:
+            order = np.argsort(-scores, axis=1, kind="stable")
+        kept = np.take_along_axis(logits, order, axis=1)
+        legal = kept > -np.inf
+        columns = np.arange(width)
+        t.action[trees[:, None], nodes[:, None], columns] = np.where(legal, np.take_along_axis(actions, order, 1), -1)
+        t.logit[trees[:, None], nodes[:, None], columns] = np.where(legal, kept, -np.inf)
+        return order
 
     def _expand_roots(self, k: int, gumbel: bool) -> np.ndarray:
-        """The roots' network outputs and candidates (the Gumbel-top ``considered``); their full logits."""
+        """The roots' network outputs and candidates (the Gumbel-top ``considered``); their legal logits (k, A)."""
         t = self.trees
         t.terminal[:k, 0] = self.scratch.over[:k]
         live = np.flatnonzero(~t.terminal[:k, 0])
-        logits = np.full((k, self.engine.num_actions), -np.inf, dtype=np.float32)
+        full = np.full((k, self.engine.num_actions), -np.inf, dtype=np.float32)
         if live.size:
-            logits[live], t.raw_value[live, 0], t.mover[live, 0] = self._evaluate(self.scratch, live)
-            noise = self.rng.gumbel(size=(live.size, logits.shape[1])).astype(np.float32)
-            noise = noise if gumbel else np.zeros_like(noise)
-            order, legal = self._keep(live, np.zeros(live.size, dtype=np.int64), logits[live], self.considered, noise)
-            t.gumbel[live, : order.shape[1]] = np.where(legal, np.take_along_axis(noise, order, axis=1), 0.0)
-        return logits
+            actions, logits, t.raw_value[live, 0], t.mover[live, 0] = self._evaluate(self.scratch, live)
+            rows, cols = np.nonzero(actions >= 0)
+            full[live[rows], actions[rows, cols]] = logits[rows, cols]
+            noise = self.rng.gumbel(size=logits.shape).astype(np.float32) if gumbel else np.zeros_like(logits)
+            order = self._keep(live, np.zeros(live.size, dtype=np.int64), actions, logits, self.considered, noise)
+            kept = np.take_along_axis(noise, order, axis=1)
+            t.gumbel[live, : order.shape[1]] = np.where(t.action[live, 0, : order.shape[1]] >= 0, kept, 0.0)
+        return full
 
     def _expand(self, k: int, walk: Walk) -> None:
         """A new node where a walk ended on an unexpanded candidate: its parent's position stepped by the
@@ -386,8 +406,8 @@ class TreeSearch:
         live = ~over[grow]
         if live.any():
             rows, nodes = grow[live], new[live]
-            logits, t.raw_value[rows, nodes], t.mover[rows, nodes] = self._evaluate(self.scratch, rows)
-            self._keep(rows, nodes, logits, self.candidates, np.zeros_like(logits))
+            actions, logits, t.raw_value[rows, nodes], t.mover[rows, nodes] = self._evaluate(self.scratch, rows)
+            self._keep(rows, nodes, actions, logits, self.candidates)
         walk.path[grow, walk.depth[grow]] = new
         walk.depth[grow] += 1
 
