@@ -272,7 +272,8 @@ class TreeSearch:
         simulations: simulations a search (>= 1).
         considered: root actions considered (Gumbel top-k, then halved).
         candidates: legal actions a node below the root keeps (its network's best).
-        value_scale, visit_init: sigma(q) = (visit_init + max visits) * value_scale * q (mctx's defaults).
+        value_scale: sigma(q) = (visit_init + max visits) * value_scale * q (mctx's default 0.1).
+        visit_init: see ``value_scale`` (mctx's default 50).
         seed: the Gumbel noise's generator.
     """
 
