@@ -146,7 +146,7 @@ def past_hard_file(game: str, rev: str, folder: Path, **params: Any) -> Path:
     return path
 
 
-SEARCH_KINDS = ("alphabeta", "rollouts", "mcts")
+SEARCH_KINDS = ("alphabeta", "rollouts", "mcts", "gumbel")
 
 
 def _with_search(
@@ -155,8 +155,9 @@ def _with_search(
     """The policy file's play-time search around its network.
 
     ``search["kind"]``: ``"alphabeta"`` (the default; :class:`policies.search.PolicySearch`),
-    ``"rollouts"`` (:class:`policies.rollouts.RolloutSearch`) or ``"mcts"`` (PUCT guided by the network,
-    :class:`policies.mcts.PolicyMCTS`); the other keys are its settings.
+    ``"rollouts"`` (:class:`policies.rollouts.RolloutSearch`), ``"mcts"`` (PUCT guided by the network,
+    :class:`policies.mcts.PolicyMCTS`) or ``"gumbel"`` (the engine's tree search,
+    :class:`policies.gumbel.GumbelPlayer`); the other keys are its settings.
     """
     settings = dict(search)
     kind = settings.pop("kind", "alphabeta")
@@ -173,6 +174,10 @@ def _with_search(
             from policies.mcts import PolicyMCTS
 
             return PolicyMCTS(policy, game, params, seed=seed, **settings)
+        if kind == "gumbel":
+            from policies.gumbel import GumbelPlayer  # numba loads with the engine's tree search only
+
+            return GumbelPlayer(policy, game, params, seed=seed, **settings)
     except (TypeError, ValueError) as err:
         raise PolicyFileError(f"policy file {path}: its search settings {search} are not valid ({err})") from None
     raise PolicyFileError(f"policy file {path}: unknown search kind {kind!r}; known: {', '.join(SEARCH_KINDS)}")

@@ -10,10 +10,14 @@ networks carry a value per seat).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
-from envs.core.tree_search import Evaluate
+from envs.core.batched import BatchedGame
+from envs.core.tree_search import Evaluate, TreeSearch
+from envs.registry import batched_engine
+from policies.network_search import NetworkSearch
 
 
 def evaluator(policy: object, players: int) -> Evaluate:
@@ -33,4 +37,30 @@ def evaluator(policy: object, players: int) -> Evaluate:
     return evaluate
 
 
-__all__ = ["evaluator"]
+class GumbelPlayer(NetworkSearch):
+    """A policy file's network with the engine's tree search: each move a search of ``simulations`` (a counted
+    budget: the same position and seed give the same move) from the rules state, without Gumbel noise.
+
+    The policy file's ``search`` meta: ``{"kind": "gumbel", "simulations": 16, "considered": 16}``.
+    """
+
+    def __init__(
+        self, policy: Any, name: str, params: dict[str, Any] | None, simulations: int = 16, considered: int = 16,
+        candidates: int = 16, seed: int | None = None,
+    ) -> None:  # fmt: skip
+        self._attach(policy, name, params)
+        self.batch = BatchedGame(batched_engine(name, **(params or {})), 1, seed=0)
+        self.search = TreeSearch(
+            self.batch, evaluator(policy, self.batch.num_players), 1, simulations, considered, candidates, seed=seed
+        )
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        self.search.rng = np.random.default_rng(seed)
+
+    def searched_move(self, observation: np.ndarray, action_mask: np.ndarray, state: Any) -> int:
+        self.batch.set_board(0, state)
+        return int(self.search.run(self.batch, np.zeros(1, dtype=np.int64), gumbel=False).action[0])
+
+
+__all__ = ["GumbelPlayer", "evaluator"]

@@ -388,16 +388,18 @@ def _add_training_commands(sub) -> None:
     p.add_argument("--no-progress", action="store_true")
     p.add_argument(
         "--backend",
-        choices=("sb3", "rllib"),
+        choices=("sb3", "rllib", "gumbel"),
         default="sb3",
-        help="sb3: MaskablePPO (default); rllib: Ray RLlib self-play (needs the rllib extra)",
+        help="sb3: MaskablePPO (default); rllib: Ray RLlib self-play (needs the rllib extra); gumbel: Gumbel "
+        "Expert Iteration, the engine's tree search writing the targets (the config's \"gumbel\" section; "
+        "--iterations)",
     )
     p.add_argument(
         "--address",
         default=None,
         help="rllib: a running Ray cluster to train on (e.g. auto or HOST:6379); default: Ray started here",
     )
-    p.add_argument("--iterations", type=positive_int, default=None, help="rllib: training iterations")
+    p.add_argument("--iterations", type=positive_int, default=None, help="rllib, gumbel: training iterations")
     p.add_argument(
         "--env-runners",
         type=positive_int,

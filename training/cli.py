@@ -11,6 +11,8 @@ from pathlib import Path
 def cmd_train(args: argparse.Namespace) -> None:
     if getattr(args, "backend", "sb3") == "rllib":
         return cmd_train_rllib(args)
+    if getattr(args, "backend", "sb3") == "gumbel":
+        return cmd_train_gumbel(args)
     rllib_only = [
         f"--{n.replace('_', '-')}"
         for n in ("address", "iterations", "env_runners", "rule", "seed")
@@ -36,6 +38,27 @@ def cmd_train(args: argparse.Namespace) -> None:
     summary = train(config, out, ship_to=ship, progress_bar=bar, **resume)
     print(json.dumps({k: v for k, v in summary.items() if k != "curve"}, indent=2))
     print(f"learning curve: {out / 'learning_curve.png'}" + (f"; shipped to {ship}" if ship else ""))
+
+
+def cmd_train_gumbel(args: argparse.Namespace) -> None:
+    """Gumbel Expert Iteration (training/gumbel.py) from the config's ``"gumbel"`` section."""
+    from dataclasses import replace  # on use: swgym starts fast
+
+    from training.gumbel import Settings, train  # on use: swgym starts fast
+    from training.selfplay import load_config  # on use: swgym starts fast
+
+    unsupported = [f"--{n}" for n in ("ship", "env", "address", "env_runners", "steps") if getattr(args, n, None)]
+    if unsupported:
+        raise ValueError(f"{', '.join(unsupported)} not supported with --backend gumbel")
+    config = load_config(args.config or args.game)
+    settings = Settings.from_config(config.get("gumbel"), where=f"{args.config or args.game} config: gumbel")
+    if args.iterations:
+        settings = replace(settings, iterations=args.iterations)
+    params = {**config["params"], **(getattr(args, "params", None) or {})}
+    out = Path(args.out or f"runs/{args.game}_gumbel")
+    summary = train(args.game, params, settings, out, resume=getattr(args, "resume", False))
+    print(json.dumps({k: v for k, v in summary.items() if k != "curve"}, indent=2))
+    print(f"network: {summary['network']} (swgym eval {args.game} {summary['network']} medium)")
 
 
 def cmd_train_rllib(args: argparse.Namespace) -> None:

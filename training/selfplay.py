@@ -99,7 +99,16 @@ def load_config(game_or_path: str) -> dict[str, Any]:
         user = json.loads(path.read_text())
     except json.JSONDecodeError as err:
         raise ValueError(f"training config {path} is not valid JSON: {err}") from None
-    known = set(DEFAULTS) | {"game", "search", "comment", "shaping", "imitation", "value_members", "value_fit"}
+    known = set(DEFAULTS) | {
+        "game",
+        "search",
+        "comment",
+        "shaping",
+        "imitation",
+        "value_members",
+        "value_fit",
+        "gumbel",
+    }
     unknown = set(user) - known
     if unknown:
         raise ValueError(f"training config {path}: unknown key(s) {sorted(unknown)}")

@@ -1,0 +1,95 @@
+"""Gumbel Expert Iteration (training/gumbel.py) and the player it ships (policies/gumbel.py): settings named when
+wrong, the exported network equal to the torch one, a tiny run end to end (chunks, resume, the file playing with
+its search), and seeded repeats."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+import envs
+from envs.core.opponents import RandomOpponent
+from envs.play import play_game
+from policies import load
+from policies.gumbel import GumbelPlayer
+from policies.numpy_policy import NumpyPolicy
+from training.gumbel import Network, Settings, generate, train, write_network
+
+TINY = {"boards": 16, "games": 16, "simulations": 8, "cheap_simulations": 2, "full_share": 0.5, "hidden": [16]}
+
+
+@pytest.mark.parametrize(
+    ("section", "named"),
+    [
+        ({"iterationz": 3}, "unknown setting(s) ['iterationz']"),
+        ({"boards": 0}, "boards must be a whole number >= 1, got 0"),
+        ({"simulations": 2.5}, "simulations must be a whole number >= 0, got 2.5"),
+        ({"full_share": 1.5}, "full_share must be in (0, 1], got 1.5"),
+        ({"full_share": True}, "full_share must be a number above 0, got True"),
+        ({"hidden": [32, 0]}, "hidden must be a list of layer widths >= 1, got [32, 0]"),
+        ({"activation": "gelu"}, "activation must be one of ['relu', 'tanh'], got 'gelu'"),
+    ],
+)
+def test_bad_settings_are_named(section, named):
+    with pytest.raises(ValueError) as err:
+        Settings.from_config(section, where="swival config: gumbel")
+    assert named in str(err.value) and "swival config: gumbel" in str(err.value)
+
+
+def test_the_policy_file_plays_as_the_torch_network(tmp_path):
+    torch.manual_seed(0)
+    net = Network(78, 73, (24, 12), "relu")
+    path = write_network(net, tmp_path / "net.npz", "swival", {}, {"kind": "gumbel", "simulations": 4})
+    policy = NumpyPolicy(path, game="swival")
+    obs = np.random.default_rng(0).random((50, 78), dtype=np.float32)
+    logits, values = net(torch.as_tensor(obs))
+    mine_logits, mine_values = policy.forward(obs)
+    np.testing.assert_allclose(mine_logits, logits.detach().numpy(), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(mine_values, values.detach().numpy(), rtol=1e-5, atol=1e-5)
+
+
+def test_a_generator_records_full_searches_only_and_repeats_with_its_seed(tmp_path):
+    settings = Settings.from_config(TINY)
+    first = generate("swival", {}, None, settings, seed=3, out=tmp_path / "a.npz")
+    generate("swival", {}, None, settings, seed=3, out=tmp_path / "b.npz")
+    a, b = np.load(tmp_path / "a.npz"), np.load(tmp_path / "b.npz")
+    for key in ("obs", "actions", "probs", "value", "seat", "game"):
+        np.testing.assert_array_equal(a[key], b[key])
+    assert first["games"] >= 16 and first["positions"] == len(a["value"]) > 0
+    np.testing.assert_allclose(a["probs"].sum(axis=1), 1.0, rtol=1e-5)
+    assert set(np.unique(a["value"]).tolist()) <= {-1.0, 0.0, 1.0}
+    assert set(np.unique(a["game"]).tolist()) <= set(range(16))
+    every = generate("swival", {}, None, Settings.from_config({**TINY, "full_share": 1.0}), 3, tmp_path / "c.npz")
+    assert 0.3 < first["positions"] / every["positions"] < 0.7  # playout caps: about half the moves recorded
+
+
+def test_a_tiny_run_resumes_and_its_file_plays_with_its_search(tmp_path):
+    settings = Settings.from_config({**TINY, "iterations": 2})
+    lines = []
+    summary = train("swival", {}, settings, tmp_path, log=lines.append)
+    assert summary["iteration"] == 2 and len(summary["curve"]) == 2 and len(lines) == 2
+    assert sorted(p.name for p in (tmp_path / "games").iterdir()) == ["chunk_00000.npz", "chunk_00001.npz"]
+    again = train(
+        "swival", {}, Settings.from_config({**TINY, "iterations": 3}), tmp_path, resume=True, log=lines.append
+    )
+    assert again["iteration"] == 3 and [c["iteration"] for c in again["curve"]] == [1, 2, 3]
+    assert lines[2].startswith("[gumbel swival] resumed at iteration 2")
+    player = load("swival", str(tmp_path / "network.npz"), seed=0)
+    assert isinstance(player, GumbelPlayer) and player.search.simulations == 8
+    record = play_game("swival", [player, RandomOpponent(0)], seed=0)
+    assert record.plies > 5 and sorted(record.returns) in ([-1.0, 1.0], [0.0, 0.0])
+
+
+def test_the_gumbel_player_repeats_its_moves(tmp_path):
+    torch.manual_seed(1)
+    path = write_network(Network(78, 73, (16,), "tanh"), tmp_path / "n.npz", "swival", {}, {"kind": "gumbel"})
+    batch = envs.make_batched("swival", 8, seed=2)
+    for _ in range(4):
+        batch.step(batch.random_actions(), autoreset=True)
+    obs, masks = batch.observe(batch.to_move), batch.legal_mask()
+    moves = []
+    for _ in range(2):
+        player = load("swival", str(path), seed=5)
+        moves.append([player.act(obs[i], masks[i], batch.board_state(i)) for i in np.flatnonzero(~batch.over)])
+    assert moves[0] == moves[1] and all(masks[i, a] for i, a in zip(np.flatnonzero(~batch.over), moves[0]))

@@ -1,0 +1,287 @@
+"""Gumbel Expert Iteration: self-play with the engine's tree search makes the targets, a network learns them.
+
+One iteration: the generator plays ``boards`` games at once on the batched
+engine, every move searched by :class:`envs.core.tree_search.TreeSearch` with
+the current network (``simulations``; a share ``1 - full_share`` of the moves
+gets only ``cheap_simulations`` and is not recorded: playout-cap
+randomisation), and writes each recorded position (observation, the search's
+improved policy as its ``target_width`` largest entries, the game's result for
+the mover) to ``games/chunk_<k>.npz``. The learner reads the newest chunks (the
+replay buffer, ``buffer_positions``), fits the network (cross-entropy to the
+improved policy, squared error to the result) and writes ``network.npz`` (a
+policy file, numpy only), which the next iteration's generator plays.
+Generators and learner exchange only files. A checkpoint (network, optimizer,
+iteration, curve) is written after every iteration; ``resume`` goes on from it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+
+from envs.core.tree_search import TreeSearch
+from envs.registry import make_batched
+from policies.gumbel import evaluator
+from policies.numpy_policy import FORMAT_VERSION, NumpyPolicy, write_policy_file
+
+ACTIVATIONS = {"tanh": nn.Tanh, "relu": nn.ReLU}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """A run's settings (the ``"gumbel"`` section of a training config; every key optional)."""
+
+    iterations: int = 10
+    boards: int = 256  # games played at once by the generator
+    games: int = 256  # finished games an iteration records
+    simulations: int = 16
+    cheap_simulations: int = 4
+    full_share: float = 0.25  # moves searched with ``simulations`` (recorded); the others cheap, not recorded
+    considered: int = 16
+    target_width: int = 16  # largest entries of the improved policy kept per position
+    buffer_positions: int = 200_000
+    hidden: tuple[int, ...] = (128, 128)
+    activation: str = "tanh"
+    learning_rate: float = 1e-3
+    batch_size: int = 1024
+    epochs: int = 2  # passes over the buffer an iteration
+    seed: int = 0
+
+    @classmethod
+    def from_config(cls, section: dict[str, Any] | None, where: str = "gumbel") -> Settings:
+        """The settings of ``section``, every value checked by name."""
+        section = dict(section or {})
+        known = {f.name: f for f in fields(cls)}
+        unknown = sorted(set(section) - set(known))
+        if unknown:
+            raise ValueError(f"{where}: unknown setting(s) {unknown}; known: {sorted(known)}")
+        for key, value in section.items():
+            default = known[key].default
+            if key == "hidden":
+                if not (isinstance(value, list) and value and all(isinstance(v, int) and v >= 1 for v in value)):
+                    raise ValueError(f"{where}: hidden must be a list of layer widths >= 1, got {value!r}")
+                section[key] = tuple(value)
+            elif key == "activation":
+                if value not in ACTIVATIONS:
+                    raise ValueError(f"{where}: activation must be one of {sorted(ACTIVATIONS)}, got {value!r}")
+            elif isinstance(default, int) and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
+                raise ValueError(f"{where}: {key} must be a whole number >= 0, got {value!r}")
+            elif isinstance(default, float) and (
+                isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value <= 1e6
+            ):
+                raise ValueError(f"{where}: {key} must be a number above 0, got {value!r}")
+        settings = cls(**section)
+        if not 0 < settings.full_share <= 1:
+            raise ValueError(f"{where}: full_share must be in (0, 1], got {settings.full_share!r}")
+        for key in ("iterations", "boards", "games", "simulations", "cheap_simulations", "considered", "batch_size"):
+            if getattr(settings, key) < 1:
+                raise ValueError(f"{where}: {key} must be a whole number >= 1, got {getattr(settings, key)!r}")
+        return settings
+
+
+# -- the network -------------------------------------------------------------------------------------------------
+class Network(nn.Module):
+    """A policy tower with a head of every action's logit, and a value tower with the mover's value (linear, as
+    :class:`policies.numpy_policy.NumpyPolicy` plays it)."""
+
+    def __init__(self, observations: int, actions: int, hidden: tuple[int, ...], activation: str) -> None:
+        super().__init__()
+        act = ACTIVATIONS[activation]
+
+        def tower() -> nn.Sequential:
+            layers: list[nn.Module] = []
+            width = observations
+            for h in hidden:
+                layers += [nn.Linear(width, h), act()]
+                width = h
+            return nn.Sequential(*layers)
+
+        self.policy_net, self.value_net = tower(), tower()
+        self.action_head, self.value_head = nn.Linear(hidden[-1], actions), nn.Linear(hidden[-1], 1)
+        self.activation = activation
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        return self.action_head(self.policy_net(x)), self.value_head(self.value_net(x))[:, 0]
+
+
+def write_network(net: Network, path: Path, name: str, params: dict[str, Any], search: dict[str, Any]) -> Path:
+    """``net`` as a policy file (numpy arrays and JSON meta, no pickle) that names its ``search``."""
+    linears = {t: [m for m in getattr(net, t) if isinstance(m, nn.Linear)] for t in ("policy_net", "value_net")}
+    meta = {
+        "format": FORMAT_VERSION,
+        "game": name,
+        "params": params,
+        "observation_shape": [linears["policy_net"][0].in_features],
+        "num_actions": net.action_head.out_features,
+        "activation": net.activation,
+        "layers": {"pi": len(linears["policy_net"]), "vf": len(linears["value_net"])},
+        "search": search,
+    }
+    arrays: dict[str, np.ndarray] = {}
+    for prefix, tower in (("pi", "policy_net"), ("vf", "value_net")):
+        for i, layer in enumerate(linears[tower]):
+            arrays[f"{prefix}_w{i}"] = layer.weight.detach().numpy().T.astype(np.float32)
+            arrays[f"{prefix}_b{i}"] = layer.bias.detach().numpy().astype(np.float32)
+    for key, layer in (("action", net.action_head), ("value", net.value_head)):
+        arrays[f"{key}_w"] = layer.weight.detach().numpy().T.astype(np.float32)
+        arrays[f"{key}_b"] = layer.bias.detach().numpy().astype(np.float32)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return write_policy_file(path, meta, arrays)
+
+
+# -- the generator -----------------------------------------------------------------------------------------------
+def generate(name: str, params: dict[str, Any], network: Path | None, s: Settings, seed: int, out: Path) -> dict:
+    """Self-play of ``s.games`` games with the tree search (the ``network`` file's; None: a network that rates
+    every move alike and every position a draw), the fully searched positions written to ``out``."""
+    batch = make_batched(name, s.boards, seed=seed, **params)
+    players = batch.num_players
+    if network is None:
+        zeros = np.zeros((s.boards, batch.num_actions), np.float32), np.zeros((s.boards, 1), np.float32)
+        evaluate = evaluator(_Flat(zeros), players)
+    else:
+        evaluate = evaluator(NumpyPolicy(network, game=name, params=params), players)
+    rng = np.random.default_rng(seed)
+    full = TreeSearch(batch, evaluate, s.boards, s.simulations, s.considered, seed=seed + 1)
+    cheap = TreeSearch(batch, evaluate, s.boards, s.cheap_simulations, s.considered, seed=seed + 2)
+    record = _Record(s.games, s.boards, players, s.target_width)
+    while record.finished < s.games:
+        live = np.flatnonzero(~batch.over & (record.game_of >= 0))
+        chosen = rng.random(live.size) < s.full_share
+        actions = np.full(s.boards, -1, dtype=np.int64)
+        for search, rows, keep in ((full, live[chosen], True), (cheap, live[~chosen], False)):
+            if rows.size:
+                result = search.run(batch, rows)
+                actions[rows] = result.action
+                if keep:
+                    record.add(batch, rows, result.policy)
+        rewards, done = batch.step(actions)
+        record.end_step(batch, rewards, done)
+    return record.save(out)
+
+
+class _Flat:
+    """A network that rates every move alike and every position a draw (the first iteration's)."""
+
+    def __init__(self, zeros: tuple[np.ndarray, np.ndarray]) -> None:
+        self.zeros = zeros
+
+    def forward(self, observations: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return self.zeros[0][: len(observations)], self.zeros[1][: len(observations)]
+
+
+class _Record:
+    """The positions a generator keeps and the games they belong to (each board's game id; -1 once all
+    ``games`` have started)."""
+
+    def __init__(self, games: int, boards: int, players: int, width: int) -> None:
+        self.games, self.width = games, width
+        self.game_of = np.where(np.arange(boards) < games, np.arange(boards), -1)
+        self.started, self.finished = min(boards, games), 0
+        self.returns = np.zeros((games, players))
+        self.chunks: dict[str, list[np.ndarray]] = {k: [] for k in ("obs", "actions", "probs", "seat", "game")}
+
+    def add(self, batch: Any, rows: np.ndarray, policy: np.ndarray) -> None:
+        top = np.argsort(-policy, axis=1)[:, : self.width]
+        probs = np.take_along_axis(policy, top, axis=1)
+        self.chunks["obs"].append(batch.observe(batch.to_move)[rows])
+        self.chunks["actions"].append(top.astype(np.int16))
+        self.chunks["probs"].append((probs / probs.sum(axis=1, keepdims=True)).astype(np.float32))
+        self.chunks["seat"].append(batch.to_move[rows].astype(np.int8))
+        self.chunks["game"].append(self.game_of[rows])
+
+    def end_step(self, batch: Any, rewards: np.ndarray, done: np.ndarray) -> None:
+        playing = self.game_of >= 0
+        self.returns[self.game_of[playing]] += rewards[playing]
+        ended = np.flatnonzero(done & playing)
+        self.finished += ended.size
+        batch.reset_where(done)
+        for b in ended:
+            self.game_of[b] = self.started if self.started < self.games else -1
+            self.started += self.started < self.games
+
+    def save(self, out: Path) -> dict[str, Any]:
+        data = {k: np.concatenate(v) if v else np.zeros(0) for k, v in self.chunks.items()}
+        seat = data["seat"].astype(np.int64)
+        data["value"] = self.returns[data["game"], seat].astype(np.float32)  # the game's result for the mover
+        out.parent.mkdir(parents=True, exist_ok=True)
+        np.savez_compressed(out.with_suffix(".tmp.npz"), **data)
+        os.replace(out.with_suffix(".tmp.npz"), out)
+        return {"positions": int(len(seat)), "games": self.finished, "path": str(out)}
+
+
+# -- the learner -------------------------------------------------------------------------------------------------
+def load_buffer(folder: Path, limit: int) -> dict[str, np.ndarray]:
+    """The newest chunks of ``folder`` up to ``limit`` positions, oldest first."""
+    chunks, total = [], 0
+    for path in sorted(folder.glob("chunk_*.npz"), reverse=True):
+        with np.load(path, allow_pickle=False) as f:
+            chunk = {k: f[k] for k in ("obs", "actions", "probs", "value")}
+        chunks.append(chunk)
+        total += len(chunk["value"])
+        if total >= limit:
+            break
+    return {k: np.concatenate([c[k] for c in reversed(chunks)])[-limit:] for k in chunks[0]}
+
+
+def learn(net: Network, optimizer: torch.optim.Optimizer, data: dict[str, np.ndarray], s: Settings, seed: int):
+    """``s.epochs`` passes over ``data`` in shuffled minibatches; the mean policy and value losses."""
+    obs, actions = torch.as_tensor(data["obs"]), torch.as_tensor(data["actions"].astype(np.int64))
+    probs, value = torch.as_tensor(data["probs"]), torch.as_tensor(data["value"])
+    gen = torch.Generator().manual_seed(seed)
+    losses = []
+    for _ in range(s.epochs):
+        for rows in torch.randperm(len(value), generator=gen).split(s.batch_size):
+            logits, v = net(obs[rows])
+            log_p = torch.log_softmax(logits, dim=1).gather(1, actions[rows])
+            policy_loss = -(probs[rows] * log_p).sum(dim=1).mean()
+            value_loss = ((v - value[rows]) ** 2).mean()
+            optimizer.zero_grad()
+            (policy_loss + value_loss).backward()
+            optimizer.step()
+            losses.append((policy_loss.item(), value_loss.item()))
+    return tuple(float(x) for x in np.mean(losses, axis=0))
+
+
+# -- the run -----------------------------------------------------------------------------------------------------
+def train(name: str, params: dict[str, Any], s: Settings, out: Path, resume: bool = False, log=print) -> dict:
+    """Iterations of generate then learn into ``out`` (see the module docstring); the run's summary."""
+    torch.set_num_threads(1)
+    out.mkdir(parents=True, exist_ok=True)
+    probe = make_batched(name, 1, **params)
+    net = Network(probe.obs_size, probe.num_actions, s.hidden, s.activation)
+    optimizer = torch.optim.Adam(net.parameters(), lr=s.learning_rate)
+    state = {"iteration": 0, "curve": [], "minutes": 0.0, "settings": asdict(s)}
+    if resume and (out / "checkpoint.json").exists():
+        state = json.loads((out / "checkpoint.json").read_text())
+        weights = torch.load(out / "checkpoint.pt", weights_only=True)
+        net.load_state_dict(weights["net"])
+        optimizer.load_state_dict(weights["optimizer"])
+        log(f"[gumbel {name}] resumed at iteration {state['iteration']}")
+    search = {"kind": "gumbel", "simulations": s.simulations, "considered": s.considered}
+    while state["iteration"] < s.iterations:
+        clock, k = time.time(), state["iteration"]
+        network = out / "network.npz" if k > 0 else None
+        made = generate(name, params, network, s, s.seed * 1_000_003 + k, out / "games" / f"chunk_{k:05d}.npz")
+        losses = learn(net, optimizer, load_buffer(out / "games", s.buffer_positions), s, s.seed + k)
+        write_network(net, out / "network.npz", name, params, search)
+        state["iteration"] = k + 1
+        state["minutes"] += (time.time() - clock) / 60
+        state["curve"].append({"iteration": k + 1, "minutes": round(state["minutes"], 2), **made, "losses": losses})
+        torch.save({"net": net.state_dict(), "optimizer": optimizer.state_dict()}, out / "checkpoint.pt")
+        (out / "checkpoint.json").write_text(json.dumps(state, indent=2))
+        log(
+            f"[gumbel {name}] iteration {k + 1}/{s.iterations}, {state['minutes']:.1f} min: {made['games']} games, "
+            f"{made['positions']} positions, policy loss {losses[0]:.3f}, value loss {losses[1]:.3f}"
+        )
+    return {"network": str(out / "network.npz"), **state}
+
+
+__all__ = ["Network", "Settings", "generate", "learn", "load_buffer", "train", "write_network"]
