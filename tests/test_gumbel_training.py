@@ -65,16 +65,21 @@ def test_a_generator_records_full_searches_only_and_repeats_with_its_seed(tmp_pa
 
 
 def test_a_tiny_run_resumes_and_its_file_plays_with_its_search(tmp_path):
-    settings = Settings.from_config({**TINY, "iterations": 2})
+    settings = Settings.from_config(
+        {**TINY, "iterations": 2, "eval_every": 2, "eval_games": 2, "eval_opponent": "random"}
+    )
     lines = []
     summary = train("swival", {}, settings, tmp_path, log=lines.append)
-    assert summary["iteration"] == 2 and len(summary["curve"]) == 2 and len(lines) == 2
+    assert summary["iteration"] == 2 and len(summary["curve"]) == 2 and len(lines) == 3
+    evaluation = summary["curve"][1]["eval"]
+    assert set(evaluation) == {"network", "search"} and all(sum(wdl) == 2 for wdl in evaluation.values())
+    assert "network vs random" in lines[2] and "search vs random" in lines[2]
     assert sorted(p.name for p in (tmp_path / "games").iterdir()) == ["chunk_00000.npz", "chunk_00001.npz"]
     again = train(
         "swival", {}, Settings.from_config({**TINY, "iterations": 3}), tmp_path, resume=True, log=lines.append
     )
     assert again["iteration"] == 3 and [c["iteration"] for c in again["curve"]] == [1, 2, 3]
-    assert lines[2].startswith("[gumbel swival] resumed at iteration 2")
+    assert lines[3].startswith("[gumbel swival] resumed at iteration 2")
     player = load("swival", str(tmp_path / "network.npz"), seed=0)
     assert isinstance(player, GumbelPlayer) and player.search.simulations == 8
     record = play_game("swival", [player, RandomOpponent(0)], seed=0)

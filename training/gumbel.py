@@ -28,7 +28,9 @@ import torch
 from torch import nn
 
 from envs.core.tree_search import TreeSearch
+from envs.play import play_series
 from envs.registry import make_batched
+from policies import load
 from policies.gumbel import evaluator
 from policies.numpy_policy import FORMAT_VERSION, NumpyPolicy, write_policy_file
 
@@ -53,6 +55,9 @@ class Settings:
     learning_rate: float = 1e-3
     batch_size: int = 1024
     epochs: int = 2  # passes over the buffer an iteration
+    eval_every: int = 0  # iterations between evaluations (0: none)
+    eval_games: int = 40  # games a side of the evaluation: the network alone, and with its search
+    eval_opponent: str = "medium"
     seed: int = 0
 
     @classmethod
@@ -69,6 +74,9 @@ class Settings:
                 if not (isinstance(value, list) and value and all(isinstance(v, int) and v >= 1 for v in value)):
                     raise ValueError(f"{where}: hidden must be a list of layer widths >= 1, got {value!r}")
                 section[key] = tuple(value)
+            elif key == "eval_opponent":
+                if not isinstance(value, str):
+                    raise ValueError(f"{where}: eval_opponent must be an opponent name, got {value!r}")
             elif key == "activation":
                 if value not in ACTIVATIONS:
                     raise ValueError(f"{where}: activation must be one of {sorted(ACTIVATIONS)}, got {value!r}")
@@ -281,7 +289,31 @@ def train(name: str, params: dict[str, Any], s: Settings, out: Path, resume: boo
             f"[gumbel {name}] iteration {k + 1}/{s.iterations}, {state['minutes']:.1f} min: {made['games']} games, "
             f"{made['positions']} positions, policy loss {losses[0]:.3f}, value loss {losses[1]:.3f}"
         )
+        if s.eval_every and (k + 1) % s.eval_every == 0:
+            state["curve"][-1]["eval"] = evaluate(name, params, out / "network.npz", s, seed=k)
+            (out / "checkpoint.json").write_text(json.dumps(state, indent=2))
+            log(f"[gumbel {name}] iteration {k + 1}: {_eval_line(state['curve'][-1]['eval'], s.eval_opponent)}")
     return {"network": str(out / "network.npz"), **state}
+
+
+def evaluate(name: str, params: dict[str, Any], network: Path, s: Settings, seed: int) -> dict[str, list[int]]:
+    """Wins, draws and losses against ``s.eval_opponent`` of the network alone (greedy) and with its search,
+    ``s.eval_games`` games each, seats alternated."""
+    out = {}
+    for label, player in (
+        ("network", NumpyPolicy(network, game=name, params=params)),
+        ("search", load(name, str(network), seed=seed, **params)),
+    ):
+        result = play_series(name, [player, s.eval_opponent], s.eval_games, seed=seed, **params)
+        out[label] = [result.wins[0], result.draws[0], result.losses[0]]
+    return out
+
+
+def _eval_line(result: dict[str, list[int]], opponent: str) -> str:
+    return "; ".join(
+        f"{label} vs {opponent} {w} W / {d} D / {lost} L (score {(w + d / 2) / max(w + d + lost, 1):.0%})"
+        for label, (w, d, lost) in result.items()
+    )
 
 
 __all__ = ["Network", "Settings", "generate", "learn", "load_buffer", "train", "write_network"]
