@@ -158,7 +158,7 @@ def test_game_page_snippets_run(game, capsys):
     assert "reward" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("page", ["training.md", "evaluation.md"])
+@pytest.mark.parametrize("page", ["training.md", "evaluation.md", "search.md"])
 def test_written_pages_snippets_run(page):
     """The training and evaluation pages' Python blocks run as written, the training cut to one short rollout."""
     pytest.importorskip("sb3_contrib")
