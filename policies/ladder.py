@@ -116,7 +116,7 @@ def save_ladder(result: dict[str, Any], out_dir: str | Path) -> tuple[Path, Path
         import matplotlib
     except ImportError:
         raise ImportError(
-            "save_ladder draws its chart with matplotlib, which is not installed: pip install 'swgym[train]'"
+            "save_ladder draws its chart with matplotlib, which is not installed: pip install -e '.[train]' in the swgym checkout"
         ) from None
 
     matplotlib.use("Agg")
