@@ -67,17 +67,24 @@ def report(
 
 
 def markdown(rows: list[dict[str, Any]]) -> str:
+    """The EVAL.md table: each row's W / D / L, win rate with its interval, score (wins + half the draws) and,
+    with more than two players, the fair share (what one of n equal players wins), so that a drawn-out
+    series or a four-player 24% reads for what it is."""
     out = [
-        "| game | rules | entrant | against | W / D / L | win rate | 95% CI | s/move: median, max |",
-        "|---|---|---|---|---|---|---|---|",
+        "| game | rules | entrant | against | W / D / L | win rate | 95% CI | score | fair share | s/move: median, max |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         rules = ", ".join(f"{k}={v}" for k, v in r["params"].items()) or "default"
         lo, hi = r["win_ci95"]
         think = f"{r['median_move_s']:.3f}, {r['max_move_s']:.3f}" if "max_move_s" in r else "-"
+        games = r["wins"] + r["draws"] + r["losses"]
+        players = 1 + int(str(r["against"]).split(" x ")[0]) if " x " in str(r["against"]) else 2
+        fair = f"{1 / players:.0%}" if players > 2 else "-"
         out.append(
             f"| {r['game']} | {rules} | {r['entrant']} | {r['against']} | {r['wins']} / {r['draws']} / "
-            f"{r['losses']} | {r['win_rate']:.1%} | {lo:.1%}-{hi:.1%} | {think} |"
+            f"{r['losses']} | {r['win_rate']:.1%} | {lo:.1%}-{hi:.1%} | {(r['wins'] + r['draws'] / 2) / games:.1%} "
+            f"| {fair} | {think} |"
         )
     return "\n".join(out)
 

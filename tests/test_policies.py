@@ -447,3 +447,31 @@ def test_network_without_a_shipped_file_says_so(monkeypatch, tmp_path):
     monkeypatch.setattr(policies, "POLICY_DIR", tmp_path)
     with pytest.raises(FileNotFoundError, match="no hard opponent is shipped"):
         policies.load("swival", "network")
+
+
+@pytest.mark.parametrize(
+    ("against", "wdl", "params", "cells"),
+    [
+        ("1 x medium", (8, 392, 0), {}, "| 2.0% | 1.0%-3.9% | 51.0% | - |"),  # unbeaten: the score says so
+        ("3 x medium", (96, 0, 304), {"num_players": 4}, "| 24.0% | 20.1%-28.4% | 24.0% | 25% |"),
+        ("5 x easy", (60, 0, 340), {"num_players": 6}, "| 15.0% | 11.8%-18.8% | 15.0% | 17% |"),
+    ],
+)
+def test_eval_table_shows_score_and_fair_share(against, wdl, params, cells):
+    from policies.evaluation import wilson_interval
+    from policies.report import markdown
+
+    wins, draws, losses = wdl
+    games = wins + draws + losses
+    row = {
+        "game": "swival",
+        "params": params,
+        "entrant": "hard",
+        "against": against,
+        "wins": wins,
+        "draws": draws,
+        "losses": losses,
+        "win_rate": wins / games,
+        "win_ci95": wilson_interval(wins, games),
+    }
+    assert cells in markdown([row]).splitlines()[2]
