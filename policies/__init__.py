@@ -78,7 +78,8 @@ def load(
                 from policies.sb3_opponent import SB3Opponent
             except ImportError as err:
                 raise ImportError(
-                    f"{path}: loading a trusted SB3 .zip needs the training extras (pip install -e '.[train]' in the swgym checkout): {err}"
+                    f"{path}: loading a trusted SB3 .zip needs the training extras "
+                    f"(pip install -e '.[train]' in the swgym checkout): {err}"
                 ) from None
             return SB3Opponent(path, game=game, seed=seed, **params)
         from policies.sb3_zip import read_sb3_zip

@@ -116,7 +116,8 @@ def save_ladder(result: dict[str, Any], out_dir: str | Path) -> tuple[Path, Path
         import matplotlib
     except ImportError:
         raise ImportError(
-            "save_ladder draws its chart with matplotlib, which is not installed: pip install -e '.[train]' in the swgym checkout"
+            "save_ladder draws its chart with matplotlib, which is not installed: "
+            "pip install -e '.[train]' in the swgym checkout"
         ) from None
 
     matplotlib.use("Agg")

@@ -71,7 +71,8 @@ def markdown(rows: list[dict[str, Any]]) -> str:
     with more than two players, the fair share (what one of n equal players wins), so that a drawn-out
     series or a four-player 24% reads for what it is."""
     out = [
-        "| game | rules | entrant | against | W / D / L | win rate | 95% CI | score | fair share | s/move: median, max |",
+        "| game | rules | entrant | against | W / D / L | win rate | 95% CI | score | fair share "
+        "| s/move: median, max |",
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
