@@ -74,6 +74,7 @@ def test_a_tiny_run_resumes_and_its_file_plays_with_its_search(tmp_path):
     evaluation = summary["curve"][1]["eval"]
     assert set(evaluation) == {"network", "search"} and all(sum(wdl) == 2 for wdl in evaluation.values())
     assert "network vs random" in lines[2] and "search vs random" in lines[2]
+    assert (tmp_path / "learning_curve.png").stat().st_size > 1000
     assert sorted(p.name for p in (tmp_path / "games").iterdir()) == ["chunk_00000.npz", "chunk_00001.npz"]
     again = train(
         "swival", {}, Settings.from_config({**TINY, "iterations": 3}), tmp_path, resume=True, log=lines.append

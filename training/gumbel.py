@@ -293,7 +293,33 @@ def train(name: str, params: dict[str, Any], s: Settings, out: Path, resume: boo
             state["curve"][-1]["eval"] = evaluate(name, params, out / "network.npz", s, seed=k)
             (out / "checkpoint.json").write_text(json.dumps(state, indent=2))
             log(f"[gumbel {name}] iteration {k + 1}: {_eval_line(state['curve'][-1]['eval'], s.eval_opponent)}")
+            write_curve(state["curve"], out / "learning_curve.png", f"{name}: score against {s.eval_opponent}")
     return {"network": str(out / "network.npz"), **state}
+
+
+def write_curve(curve: list[dict[str, Any]], path: Path, title: str) -> Path | None:
+    """The evaluations' scores (wins + half the draws) by wall-clock hour, the network alone and with its
+    search, as a PNG; None when there is no evaluation yet."""
+    points = [c for c in curve if "eval" in c]
+    if not points:
+        return None
+    import matplotlib  # loaded for the picture only
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    hours = [c["minutes"] / 60 for c in points]
+    for label in ("network", "search"):
+        scores = [(c["eval"][label][0] + c["eval"][label][1] / 2) / max(sum(c["eval"][label]), 1) for c in points]
+        ax.plot(hours, scores, marker="o", label="network alone" if label == "network" else "network + search")
+    ax.set(xlabel="training hours (this machine)", ylabel="score", ylim=(0, 1), title=title)
+    ax.axhline(0.5, color="grey", lw=0.5)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path
 
 
 def evaluate(name: str, params: dict[str, Any], network: Path, s: Settings, seed: int) -> dict[str, list[int]]:
