@@ -294,7 +294,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser(
         "bench",
         help="speed: random play vs connect_four_v3, the batched engines (--batch), MaskablePPO (--ppo)",
-        description="Speed figures, each the median of interleaved rounds. Three modes:",
+        description="Speed figures, each the median of interleaved rounds. Four modes:",
         epilog=(
             "default: agent-steps/s of random play through each game's AEC env, and the ratio to PettingZoo's "
             "connect_four_v3 (--seconds, --rounds, --variants). "
