@@ -99,3 +99,19 @@ def test_the_gumbel_player_repeats_its_moves(tmp_path):
         player = load("swival", str(path), seed=5)
         moves.append([player.act(obs[i], masks[i], batch.board_state(i)) for i in np.flatnonzero(~batch.over)])
     assert moves[0] == moves[1] and all(masks[i, a] for i, a in zip(np.flatnonzero(~batch.over), moves[0]))
+
+
+def test_recorded_positions_seen_through_symmetries_keep_their_moves_legal(tmp_path):
+    """Swival's positions are recorded through a random rotation or mirror: the target moves turn with the
+    board, so every move the target weighs places on a cell the recorded observation shows empty."""
+    plain = generate("swival", {}, None, Settings.from_config({**TINY, "symmetries": 0}), 4, tmp_path / "p.npz")
+    turned = generate("swival", {}, None, Settings.from_config(TINY), 4, tmp_path / "t.npz")
+    a, b = np.load(tmp_path / "p.npz"), np.load(tmp_path / "t.npz")
+    assert plain["positions"] == turned["positions"]
+    np.testing.assert_array_equal(a["value"], b["value"])  # the same games: only how they are seen differs
+    assert (a["obs"] != b["obs"]).any(axis=1).mean() > 0.5
+    for data in (a, b):
+        weighed = (data["probs"] > 0) & (data["actions"] < 72)
+        rows, cols = np.nonzero(weighed)
+        cells = data["actions"][rows, cols] // 3
+        assert (data["obs"][rows, 48 + cells] == 1).all()

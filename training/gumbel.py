@@ -6,7 +6,8 @@ the current network (``simulations``; a share ``1 - full_share`` of the moves
 gets only ``cheap_simulations`` and is not recorded: playout-cap
 randomisation), and writes each recorded position (observation, the search's
 improved policy as its ``target_width`` largest entries, the game's result for
-the mover) to ``games/chunk_<k>.npz``. The learner reads the newest chunks (the
+the mover; seen through a random symmetry of the rules where the game declares
+them) to ``games/chunk_<k>.npz``. The learner reads the newest chunks (the
 replay buffer, ``buffer_positions``), fits the network (cross-entropy to the
 improved policy, squared error to the result) and writes ``network.npz`` (a
 policy file, numpy only), which the next iteration's generator plays.
@@ -29,7 +30,7 @@ from torch import nn
 
 from envs.core.tree_search import TreeSearch
 from envs.play import play_series
-from envs.registry import make_batched
+from envs.registry import game_module, make_batched
 from policies import load
 from policies.gumbel import evaluator
 from policies.numpy_policy import FORMAT_VERSION, NumpyPolicy, write_policy_file
@@ -49,6 +50,7 @@ class Settings:
     full_share: float = 0.25  # moves searched with ``simulations`` (recorded); the others cheap, not recorded
     considered: int = 16
     target_width: int = 16  # largest entries of the improved policy kept per position
+    symmetries: int = 1  # 1: each recorded position is seen through a random symmetry the game declares; 0: as is
     buffer_positions: int = 200_000
     hidden: tuple[int, ...] = (128, 128)
     activation: str = "tanh"
@@ -159,7 +161,8 @@ def generate(name: str, params: dict[str, Any], network: Path | None, s: Setting
     rng = np.random.default_rng(seed)
     full = TreeSearch(batch, evaluate, s.boards, s.simulations, s.considered, seed=seed + 1)
     cheap = TreeSearch(batch, evaluate, s.boards, s.cheap_simulations, s.considered, seed=seed + 2)
-    record = _Record(s.games, s.boards, players, s.target_width)
+    symmetries = game_module(name).raw_env.symmetries(batch.engine.game) if s.symmetries else []
+    record = _Record(s.games, s.boards, players, s.target_width, symmetries, np.random.default_rng([seed, 1]))
     while record.finished < s.games:
         live = np.flatnonzero(~batch.over & (record.game_of >= 0))
         chosen = rng.random(live.size) < s.full_share
@@ -189,8 +192,9 @@ class _Record:
     """The positions a generator keeps and the games they belong to (each board's game id; -1 once all
     ``games`` have started)."""
 
-    def __init__(self, games: int, boards: int, players: int, width: int) -> None:
-        self.games, self.width = games, width
+    def __init__(self, games: int, boards: int, players: int, width: int, symmetries: list, rng: Any) -> None:
+        self.games, self.width, self.rng = games, width, rng
+        self.symmetries = [(sym.observation, np.argsort(sym.action)) for sym in symmetries]
         self.game_of = np.where(np.arange(boards) < games, np.arange(boards), -1)
         self.started, self.finished = min(boards, games), 0
         self.returns = np.zeros((games, players))
@@ -199,7 +203,13 @@ class _Record:
     def add(self, batch: Any, rows: np.ndarray, policy: np.ndarray) -> None:
         top = np.argsort(-policy, axis=1)[:, : self.width]
         probs = np.take_along_axis(policy, top, axis=1)
-        self.chunks["obs"].append(batch.observe(batch.to_move)[rows])
+        obs = batch.observe(batch.to_move)[rows]
+        if self.symmetries:  # each position through a random symmetry: its observation and its moves alike
+            pick = self.rng.integers(len(self.symmetries), size=rows.size)
+            for g, (observation, back) in enumerate(self.symmetries):
+                these = pick == g
+                obs[these], top[these] = obs[these][:, observation], back[top[these]]
+        self.chunks["obs"].append(obs)
         self.chunks["actions"].append(top.astype(np.int16))
         self.chunks["probs"].append((probs / probs.sum(axis=1, keepdims=True)).astype(np.float32))
         self.chunks["seat"].append(batch.to_move[rows].astype(np.int8))

@@ -14,7 +14,8 @@ snapshots (undo) and render dispatch lives here, once.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from collections.abc import Callable
+from typing import Any, ClassVar, NamedTuple
 
 import gymnasium
 import numpy as np
@@ -82,6 +83,11 @@ class TurnBasedEnv(AECEnv, EzPickle):
     @staticmethod
     def observe_state(game: Game, state: Any, seat: int) -> np.ndarray:
         raise NotImplementedError
+
+    @staticmethod
+    def symmetries(game: Game) -> list[Symmetry]:
+        """The transformations under which the rules play the same (none unless a game declares them)."""
+        return []
 
     # -- PettingZoo API ------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
@@ -234,6 +240,20 @@ class TurnBasedEnv(AECEnv, EzPickle):
             self._canvas = None
 
 
+class Symmetry(NamedTuple):
+    """A transformation of positions under which the rules play the same, e.g. a rotation of the board.
+
+    ``state(s)``: the transformed rules state (a new object). ``observation`` and ``action``: index arrays such
+    that the transformed position's observation is ``obs[observation]`` and its legal mask ``mask[action]``
+    (so the transformed position's action ``b`` is the original's ``action[b]``). A test plays every
+    declared symmetry against the rules.
+    """
+
+    state: Callable[[Any], Any]
+    observation: np.ndarray
+    action: np.ndarray
+
+
 def wrap(raw: TurnBasedEnv) -> AECEnv:
     """PettingZoo's usual wrappers: illegal move loses (-1), bounds, call order."""
     env = wrappers.TerminateIllegalWrapper(raw, illegal_reward=-1)
@@ -241,4 +261,4 @@ def wrap(raw: TurnBasedEnv) -> AECEnv:
     return wrappers.OrderEnforcingWrapper(env)
 
 
-__all__ = ["TurnBasedEnv", "turn_based_metadata", "wrap", "RuleError"]
+__all__ = ["RuleError", "Symmetry", "TurnBasedEnv", "turn_based_metadata", "wrap"]

@@ -52,7 +52,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.aec import TurnBasedEnv, turn_based_metadata
+from envs.core.aec import Symmetry, TurnBasedEnv, turn_based_metadata
 from envs.swival import render
 from envs.swival.rules import MIDDLE, SwivalGame, SwivalState, bits_array, has_line
 
@@ -84,3 +84,28 @@ class raw_env(TurnBasedEnv):
         obs[76] = game.counters_left(state, seat) / 12.0
         obs[77] = game.counters_left(state, 1 - seat) / 12.0
         return obs
+
+    @staticmethod
+    def symmetries(game: SwivalGame) -> list[Symmetry]:
+        """The 16 symmetries of the rings: 8 rotations (every ring by the same steps), each also mirrored
+        (spoke k to 7 - k, which turns a left swivel into a right one)."""
+        out = []
+        for mirror in (False, True):
+            for turn in range(8):
+                spoke = [((7 - k) if mirror else k) for k in range(8)]
+                cells = np.array([ring * 8 + (spoke[k] + turn) % 8 for ring in range(3) for k in range(8)])
+                out.append(_symmetry(cells, (0, 2, 1) if mirror else (0, 1, 2)))
+        return out
+
+
+def _symmetry(cells: np.ndarray, swivels: tuple[int, int, int]) -> Symmetry:
+    """The symmetry that takes cell ``c`` to ``cells[c]`` and swivel ``s`` to ``swivels[s]``."""
+    back = np.argsort(cells)  # back[cells[c]] = c
+    observation = np.concatenate([back, 24 + back, 48 + back, np.arange(72, OBSERVATION_SIZE)])
+    action = np.array([back[a // 3] * 3 + swivels[a % 3] for a in range(72)] + [72])  # swivels is its own inverse
+
+    def state(s: SwivalState) -> SwivalState:
+        boards = [sum(1 << int(cells[c]) for c in range(24) if b >> c & 1) for b in s.boards]
+        return SwivalState(boards, s.to_move, s.winner, s.over, s.plies)
+
+    return Symmetry(state, observation, action)
