@@ -73,7 +73,8 @@ def load(
                 from policies.sb3_opponent import SB3Opponent
             except ImportError as err:
                 raise ImportError(
-                    f"{path}: loading a trusted SB3 .zip needs the training extras (pip install swgym[train]): {err}"
+                    f"{path}: loading a trusted SB3 .zip needs the training extras "
+                    f"(from a clone: pip install -e '.[train]'): {err}"
                 ) from None
             return SB3Opponent(path, game=game, seed=seed, **params)
         from policies.sb3_zip import read_sb3_zip

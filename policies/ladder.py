@@ -116,7 +116,8 @@ def save_ladder(result: dict[str, Any], out_dir: str | Path) -> tuple[Path, Path
         import matplotlib
     except ImportError:
         raise ImportError(
-            "save_ladder draws its chart with matplotlib, which is not installed: pip install 'swgym[train]'"
+            "save_ladder draws its chart with matplotlib, which is not installed: "
+            "from a clone, pip install -e '.[train]'"
         ) from None
 
     matplotlib.use("Agg")

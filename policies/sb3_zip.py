@@ -67,7 +67,8 @@ def read_sb3_zip(path: str | Path, game: str, params: dict[str, Any]) -> tuple[d
         import torch
     except ImportError:
         raise ImportError(
-            f"{path}: reading an SB3 .zip model needs torch; install the training extras (pip install swgym[train])"
+            f"{path}: reading an SB3 .zip model needs torch; install the training extras "
+            "(from a clone: pip install -e '.[train]')"
         ) from None
     try:
         with zipfile.ZipFile(path) as archive:

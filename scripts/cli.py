@@ -23,14 +23,14 @@ GOLDEN_DIR = Path(__file__).resolve().parent.parent / "tests" / "golden"
 
 # What each command needs beyond a plain install, and the extra that brings it
 # (pyproject.toml's [project.optional-dependencies]); checked before any work.
-TRAIN_EXTRA = "pip install 'swgym[train]'"
+TRAIN_EXTRA = "pip install -e '.[train]' (from a clone of swgym)"
 NEEDS = {
     "train": ("torch", "stable_baselines3", "sb3_contrib", "tensorboard", "tqdm", "rich", "matplotlib"),
     "export": ("torch", "stable_baselines3", "sb3_contrib"),
     "ladder": ("matplotlib",),
 }
 # swgym train --backend rllib: Ray's own extra (it pins its gymnasium; a virtualenv of its own, see the Makefile)
-RLLIB_EXTRA = "pip install 'swgym[rllib]' (in a virtualenv of its own: make .venv-rllib)"
+RLLIB_EXTRA = "pip install -e '.[rllib]' (from a clone, in a virtualenv of its own: make test-rllib makes .venv-rllib)"
 RLLIB_NEEDS = ("torch", "ray")
 
 

@@ -122,7 +122,7 @@ def _run_without_extras(argv, cwd):
 def test_without_the_training_extras_the_command_says_which_extra(argv, tmp_path):
     done = _run_without_extras(argv, tmp_path)
     assert done.returncode != 0
-    assert "pip install 'swgym[train]'" in done.stderr and "Traceback" not in done.stderr
+    assert "pip install -e '.[train]'" in done.stderr and "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
     assert not list(tmp_path.iterdir())  # no work done, nothing written
 
@@ -130,7 +130,7 @@ def test_without_the_training_extras_the_command_says_which_extra(argv, tmp_path
 def test_without_ray_train_on_rllib_says_which_extra(tmp_path):
     done = _run_without_extras(["train", "swival", "--backend", "rllib", "--out", "run"], tmp_path)
     assert done.returncode != 0
-    assert "pip install 'swgym[rllib]'" in done.stderr and "Traceback" not in done.stderr
+    assert "pip install -e '.[rllib]'" in done.stderr and "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
     assert not list(tmp_path.iterdir())
 
