@@ -30,6 +30,14 @@ RESULTS = ROOT / "results"
 README = ROOT / "README.md"
 
 
+def provenance_records() -> list[dict]:
+    """``results/provenance.json``'s records (what produced each shown result), ``[]`` without the file."""
+    import json
+
+    path = RESULTS / "provenance.json"
+    return json.loads(path.read_text())["records"] if path.exists() else []
+
+
 GETTING_STARTED = """# Getting started
 
 ## Install
@@ -181,27 +189,77 @@ for _ in range(8):
     return out
 
 
-def eval_rows(game: str, eval_md: str) -> str:
+def ladder_chart(game: str) -> Path:
+    """The newest Elo chart of ``game``: ``results/2026-11-ladders/`` (with references) before ``results/``."""
+    newer = RESULTS / "2026-11-ladders" / f"{game}_ladder.png"
+    return newer if newer.exists() else RESULTS / f"{game}_ladder.png"
+
+
+def _score(wdl: str, against: str) -> str:
+    """Wins plus half the draws, as a share of the games; beside it the fair share when more than two play."""
+    wins, draws, losses = (int(x) for x in wdl.split("/"))
+    score = f"{(wins + draws / 2) / (wins + draws + losses):.1%}"
+    players = int(against.split(" x ")[0]) + 1 if " x " in against else 2
+    return score if players == 2 else f"{score} (fair share {1 / players:.0%})"
+
+
+def eval_rows(game: str, eval_md: str, records: list[dict] | None = None) -> str:
     """The table of ``results/EVAL.md`` cut to the rows of ``game``, without its game column (a markdown table),
-    or "" when it has no such rows."""
+    or "" when it has no such rows. A table with a ``W / D / L`` column gets a score column after it; a row whose
+    provenance record (``records``) is marked stale gets a dagger and a line under the table."""
     lines = [line for line in eval_md.splitlines() if line.startswith("|")]
     if len(lines) < 2:
         return ""
     rows = [line for line in lines[2:] if line.split("|")[1].strip() == game]
-    return "\n".join("|" + line.split("|", 2)[2] for line in lines[:2] + rows) if rows else ""
+    if not rows:
+        return ""
+    header = [c.strip() for c in lines[0].split("|")[1:-1]]
+    wdl = header.index("W / D / L") if "W / D / L" in header and "score" not in header else None
+    stale = {r["part"]: r for r in records or [] if r["result"] == "results/EVAL.md" and r.get("stale")}
+    notes = []
+    out = []
+    for line in lines[:2] + rows:
+        cells = [c.strip() for c in line.split("|")[1:-1]]
+        if wdl is not None:
+            if line is lines[0]:
+                extra = "score"
+            elif line is lines[1]:
+                extra = "---"
+            else:
+                extra = _score(cells[wdl], cells[3])
+            cells.insert(wdl + 1, extra)
+        record = stale.get(" | ".join(cells[:4]))
+        if record:
+            cells[2] += " †"
+            sha = next(iter(record["policies"].values()))[:12]
+            notes.append(
+                f"† {cells[2][:-2]} against {cells[3]}: {record['note']} (sha256 {sha}..., commit "
+                f"{record['commit'][:7]}); `swgym results` measures it again."
+            )
+        out.append("| " + " | ".join(cells[1:]) + " |")
+    return "\n".join(out) + ("\n\n" + "\n\n".join(notes) if notes else "")
 
 
-def game_markdown(game: str, eval_md: str, has_ladder: bool) -> str:
-    """The whole page of ``game``."""
+def game_markdown(game: str, eval_md: str, has_ladder: bool, records: list[dict] | None = None) -> str:
+    """The whole page of ``game``; ``records``: the results' provenance (``results/provenance.json``)."""
     entry = GAMES[game]
     title, body = doc_page(game)
     code = snippets(game)
     others = " --others medium" if entry.variants[0].get("num_players", 2) > 2 else ""
+    stale = {r["result"]: r for r in records or [] if r.get("stale")}
+
+    def earlier(result: str) -> str:  # the caption's mark of a picture made with an earlier hard
+        record = stale.get(result)
+        if not record:
+            return ""
+        sha = next(iter(record["policies"].values()))[:12]
+        return f" ({record['note']}, sha256 {sha}...; <code>swgym results</code> makes it again)"
+
     parts = [
         f"# {title}",
         f'<div class="game-pictures" markdown>\n'
         f'<figure markdown="span">\n  ![{title}: hard (player_0) against medium](../assets/{game}.gif)\n'
-        f"  <figcaption>hard (player_0) against medium</figcaption>\n</figure>\n"
+        f"  <figcaption>hard (player_0) against medium{earlier(f'docs/assets/{game}.gif')}</figcaption>\n</figure>\n"
         f'<figure markdown="span">\n  ![The {title} board](../assets/{game}_board.png)\n'
         f'  <figcaption>the board, <code>render_mode="rgb_array"</code></figcaption>\n</figure>\n</div>',
         f"*The animation: `swgym watch {game} --p0 hard --p1 medium{others}`. "
@@ -226,14 +284,17 @@ def game_markdown(game: str, eval_md: str, has_ladder: bool) -> str:
     else:
         parts += ["### Batched engine", f'{title} has no batched engine yet (`envs.GAMES["{game}"].batched`).']
     parts.append("## Evaluation")
-    table = eval_rows(game, eval_md)
+    table = eval_rows(game, eval_md, records)
     parts.append(
         "400 games a matchup, seats rotated, from `results/EVAL.md` (`swgym report`):\n\n" + table
         if table
         else "No evaluation rows in `results/EVAL.md` yet (`swgym report`)."
     )
     if has_ladder:
+        chart = ladder_chart(game).relative_to(ROOT).as_posix()
         parts += ["### Elo ladder", f"![{title} Elo ladder](../assets/results/{game}_ladder.png)"]
+        if earlier(chart):
+            parts.append(f"*The ladder{earlier(chart)}.*")
     return "\n\n".join(parts) + "\n"
 
 
@@ -321,13 +382,14 @@ def main() -> None:
 
     readme = README.read_text()
     eval_md = (RESULTS / "EVAL.md").read_text() if (RESULTS / "EVAL.md").exists() else ""
+    records = provenance_records()
     for game in GAMES:
-        chart = RESULTS / f"{game}_ladder.png"
+        chart = ladder_chart(game)
         if chart.exists():
             with mkdocs_gen_files.open(f"assets/results/{game}_ladder.png", "wb") as f:
                 f.write(chart.read_bytes())
         with mkdocs_gen_files.open(f"games/{game}.md", "w") as f:
-            f.write(game_markdown(game, eval_md, chart.exists()))
+            f.write(game_markdown(game, eval_md, chart.exists(), records))
     with mkdocs_gen_files.open("index.md", "w") as f:
         f.write(index_markdown(readme))
     with mkdocs_gen_files.open("getting-started.md", "w") as f:

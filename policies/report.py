@@ -30,13 +30,17 @@ def report(
     seed: int = 1,
     variants: dict[str, list[dict]] | None = None,
     jobs: int = 1,
+    pairs: list[tuple[str, str]] | None = None,
 ) -> list[dict[str, Any]]:
-    """One row per (game, variant, matchup): the first entrant's W/D/L and 95% CI."""
+    """One row per (game, variant, matchup): the first entrant's W/D/L and 95% CI; ``pairs``: only these
+    matchups (entrant, opponent)."""
     rows = []
     for name in names or list(GAMES):
         for params in (variants or {}).get(name, [GAMES[name].variants[0]]):
             n = make_raw(name, **params).game.num_players
             for first, other in matchups(name, params):
+                if pairs is not None and (first, other) not in pairs:
+                    continue
                 started = time.time()
                 result = evaluate(name, [first] + [other] * (n - 1), games, seed=seed, jobs=jobs, **params)
                 row = table_rows(result)[0]
@@ -66,10 +70,17 @@ def report(
     return rows
 
 
+def score(wins: int, draws: int, losses: int, players: int) -> str:
+    """Wins plus half the draws, as a share of the games; with more than two players the fair share beside it
+    (what an equal player scores: 25% at 4 players)."""
+    share = f"{(wins + draws / 2) / (wins + draws + losses):.1%}"
+    return share if players == 2 else f"{share} (fair share {1 / players:.0%})"
+
+
 def markdown(rows: list[dict[str, Any]]) -> str:
     out = [
-        "| game | rules | entrant | against | W / D / L | win rate | 95% CI | s/move: median, max |",
-        "|---|---|---|---|---|---|---|---|",
+        "| game | rules | entrant | against | W / D / L | score | win rate | 95% CI | s/move: median, max |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         rules = ", ".join(f"{k}={v}" for k, v in r["params"].items()) or "default"
@@ -77,7 +88,8 @@ def markdown(rows: list[dict[str, Any]]) -> str:
         think = f"{r['median_move_s']:.3f}, {r['max_move_s']:.3f}" if "max_move_s" in r else "-"
         out.append(
             f"| {r['game']} | {rules} | {r['entrant']} | {r['against']} | {r['wins']} / {r['draws']} / "
-            f"{r['losses']} | {r['win_rate']:.1%} | {lo:.1%}-{hi:.1%} | {think} |"
+            f"{r['losses']} | {score(r['wins'], r['draws'], r['losses'], r['players'])} | {r['win_rate']:.1%} | "
+            f"{lo:.1%}-{hi:.1%} | {think} |"
         )
     return "\n".join(out)
 

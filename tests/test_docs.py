@@ -53,15 +53,28 @@ EVAL_TABLE = (
 @pytest.mark.parametrize(
     "game, markdown, expected",
     [  # the game's rows, its column dropped (the page is the game)
-        ("swival", EVAL_TABLE, "| entrant | W |\n|---|---|\n| hard | 8 |\n| medium | 386 |"),
-        ("twirls", EVAL_TABLE, "| entrant | W |\n|---|---|\n| hard | 352 |"),
+        ("swival", EVAL_TABLE, "| entrant | W |\n| --- | --- |\n| hard | 8 |\n| medium | 386 |"),
+        ("twirls", EVAL_TABLE, "| entrant | W |\n| --- | --- |\n| hard | 352 |"),
         ("swish", EVAL_TABLE, ""),  # no rows: the page says so instead
         ("swival", "", ""),  # no results/EVAL.md
-        ("swival", "intro\n\n" + EVAL_TABLE, "| entrant | W |\n|---|---|\n| hard | 8 |\n| medium | 386 |"),
+        ("swival", "intro\n\n" + EVAL_TABLE, "| entrant | W |\n| --- | --- |\n| hard | 8 |\n| medium | 386 |"),
     ],
 )
 def test_eval_rows(game, markdown, expected):
     assert gen_pages.eval_rows(game, markdown) == expected
+
+
+def test_eval_rows_get_a_score_and_the_fair_share_beside_it():
+    table = (
+        "| game | rules | entrant | against | W / D / L |\n|---|---|---|---|---|\n"
+        "| swival | default | hard | 1 x medium | 8 / 392 / 0 |\n"
+        "| swimming | num_players=4 | hard | 3 x medium | 96 / 0 / 304 |\n"
+    )
+    assert (
+        gen_pages.eval_rows("swival", table).splitlines()[2] == "| default | hard | 1 x medium | 8 / 392 / 0 | 51.0% |"
+    )
+    assert gen_pages.eval_rows("swimming", table).splitlines()[0].endswith("| W / D / L | score |")
+    assert gen_pages.eval_rows("swimming", table).splitlines()[2].endswith("| 96 / 0 / 304 | 24.0% (fair share 25%) |")
 
 
 @pytest.mark.parametrize(

@@ -321,6 +321,16 @@ def test_report_rows_replace_their_matchups_and_keep_the_rest(tmp_path):
     assert "| swahili | num_players=2 | medium | 1 x random | 99 / " in (tmp_path / "EVAL.md").read_text()
 
 
+def test_report_pairs_and_the_score_column():
+    from policies.report import markdown, report, score
+
+    rows = report(2, ["swival"], seed=0, pairs=[("medium", "random")])
+    assert [(r["entrant"], r["against"]) for r in rows] == [("medium", "1 x random")]
+    assert markdown(rows).splitlines()[0].split(" | ")[4:6] == ["W / D / L", "score"]
+    assert score(8, 392, 0, 2) == "51.0%"  # an unbeaten drawer, not a loser
+    assert score(96, 0, 304, 4) == "24.0% (fair share 25%)"
+
+
 def test_value_members_must_match_the_policy_file(tmp_path):
     import shutil
 
