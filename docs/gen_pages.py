@@ -61,6 +61,12 @@ The environments alone need only `pip install -e .` (numpy, gymnasium, pettingzo
 ## Your first environment
 
 {using}
+
+## Where to go next
+
+* [Conventions](conventions.md): illegal moves, masks, seeds, opponents and copies, the same in every game.
+* The games' pages (Swival first: [Swival](games/swival.md)): rules, observation, actions, results.
+* [Training](training.md) a player, [Evaluation](evaluation.md) of one, [Playing and watching](playing.md).
 """
 
 PLAYING = """# Playing and watching
@@ -329,6 +335,7 @@ def index_markdown(readme: str) -> str:
             flags=re.M,
         )
     description = description.replace("on its\ndoc page", "on its\npage here")
+    description = description.replace("](docs/", "](")  # the README's pictures, seen from docs/
     return (
         f"# swgym\n\n{description.strip()}\n\n## Quick start\n\n{readme_commands(readme)}\n\n"
         f"{explained.strip()} More in [Getting started](getting-started.md).\n"
@@ -395,7 +402,10 @@ def main() -> None:
     with mkdocs_gen_files.open("getting-started.md", "w") as f:
         f.write(
             GETTING_STARTED.format(
-                commands=readme_commands(readme), using=readme_section(readme, "Using the environments")
+                commands=readme_commands(readme),
+                using=readme_section(readme, "Using the environments").replace(
+                    "(`docs/conventions.md`)", "([Conventions](conventions.md))"
+                ),
             )
         )
     with mkdocs_gen_files.open("playing.md", "w") as f:

@@ -171,6 +171,15 @@ def test_game_page_snippets_run(game, capsys):
     assert "reward" in capsys.readouterr().out
 
 
+def test_readme_example_prints_the_game_s_returns(capsys):
+    """Getting started's example (the README's) plays a whole game and prints each player's return."""
+    blocks = _code_blocks(gen_pages.readme_section((ROOT / "README.md").read_text(), "Using the environments"))
+    assert len(blocks) == 2
+    for code in blocks:
+        exec(compile(code, "<README.md>", "exec"), {"__name__": "docs_snippet"})
+    assert capsys.readouterr().out.strip() == "{'player_0': 1.0, 'player_1': -1.0}"
+
+
 @pytest.mark.parametrize("page", ["training.md", "evaluation.md"])
 def test_written_pages_snippets_run(page):
     """The training and evaluation pages' Python blocks run as written, the training cut to one short rollout."""
