@@ -261,11 +261,14 @@ def game_markdown(game: str, eval_md: str, has_ladder: bool, records: list[dict]
         sha = next(iter(record["policies"].values()))[:12]
         return f" ({record['note']}, sha256 {sha}...; <code>swgym results</code> makes it again)"
 
+    gif = next((r for r in records or [] if r["result"] == f"docs/assets/{game}.gif"), {})
+    gif_outcome = f", seed {gif['seed']}: {gif['outcome'].split(': ', 1)[-1]}" if "outcome" in gif else ""
     parts = [
         f"# {title}",
         f'<div class="game-pictures" markdown>\n'
         f'<figure markdown="span">\n  ![{title}: hard (player_0) against medium](../assets/{game}.gif)\n'
-        f"  <figcaption>hard (player_0) against medium{earlier(f'docs/assets/{game}.gif')}</figcaption>\n</figure>\n"
+        f"  <figcaption>hard (player_0) against medium{gif_outcome}{earlier(f'docs/assets/{game}.gif')}"
+        "</figcaption>\n</figure>\n"
         f'<figure markdown="span">\n  ![The {title} board](../assets/{game}_board.png)\n'
         f'  <figcaption>the board, <code>render_mode="rgb_array"</code></figcaption>\n</figure>\n</div>',
         f"*The animation: `swgym watch {game} --p0 hard --p1 medium{others}`. "

@@ -61,3 +61,10 @@ def problems(records: list[dict[str, Any]], root: str | Path = ROOT) -> list[str
         if current and r.get("stale"):
             found.append(f"{where}: marked stale, but its policy files are the shipped ones")
     return found
+
+
+def shipped_file(game: str, params: dict[str, Any]) -> str:
+    """The shipped hard file of ``game`` under rule ``params``, relative to the repository."""
+    from policies import shipped_path
+
+    return shipped_path(game, **params).relative_to(ROOT).as_posix()

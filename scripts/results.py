@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from policies.provenance import ROOT, is_current, load_records, save_records, sha256
+from policies.provenance import ROOT, find, is_current, load_records, save_records, sha256
 
 RESULTS = ROOT / "results"
 
@@ -70,25 +70,32 @@ def _assets():
     return module
 
 
-def _picture(record: dict[str, Any], games: int) -> str:
-    name = Path(record["result"]).stem
-    assets = _assets()
-    if name.endswith("_board"):
-        assets.board_png(name.removesuffix("_board"), ROOT / record["result"])
-        return "make docs-assets (docs/make_assets.py: board_png)"
-    assets.main([name])
-    return f"make docs-assets (docs/make_assets.py {name})"
+def picture_record(records: list[dict[str, Any]], result: str, command: str, policies: dict, **extra: Any) -> None:
+    """Write (in ``records``) what made the picture ``result``: ``command``, today, the commit, the sha256 of each
+    of ``policies`` (paths) and ``extra`` (a GIF's seed and outcome)."""
+    record = next((r for r in records if r["result"] == result), None)
+    if record is None:
+        record = {}
+        records.append(record)
+    record.clear()
+    record.update(
+        result=result,
+        part="",
+        command=command,
+        date=datetime.date.today().isoformat(),
+        commit=_commit(),
+        policies={p: sha256(ROOT / p) for p in policies},
+        **extra,
+    )
 
 
 def regenerate(record: dict[str, Any], games: int) -> None:
-    """Make ``record``'s result again and rewrite the record (in place)."""
+    """Make ``record``'s result (an EVAL row or a ladder) again and rewrite the record (in place)."""
     result = record["result"]
     if result == "results/EVAL.md":
         command = _eval_row(record, games)
     elif result.endswith("_ladder.png"):
         command = _ladder(record, games)
-    elif result.startswith("docs/assets/"):
-        command = _picture(record, games)
     else:
         raise ValueError(f"swgym results does not know how to make {result}")
     record.update(
@@ -102,17 +109,20 @@ def regenerate(record: dict[str, Any], games: int) -> None:
 
 
 def main(redo_all: bool = False, dry_run: bool = False, games: int = 400) -> int:
-    """Regenerate the results that need it, printing progress; returns how many were (or would be) made."""
+    """Make again the results that need it, printing progress; returns how many were (or would be) made."""
     records = load_records()
-    todo = [r for r in records if redo_all or r.get("stale") or not is_current(r)]
+    todo = [(r["result"], r["part"]) for r in records if redo_all or r.get("stale") or not is_current(r)]
     print(f"swgym results: {len(todo)} of {len(records)} results to make", flush=True)
-    for i, record in enumerate(todo, 1):
-        where = record["result"] + (f" [{record['part']}]" if record["part"] else "")
-        print(f"[{i}/{len(todo)}] {where}", flush=True)
+    for i, (result, part) in enumerate(todo, 1):
+        print(f"[{i}/{len(todo)}] {result}" + (f" [{part}]" if part else ""), flush=True)
         if dry_run:
             continue
         started = time.time()
-        regenerate(record, games)
-        save_records(records)  # after each result: an interrupted run goes on from here
+        if result.startswith("docs/assets/"):  # the game's GIF and board picture; make_assets.py records them
+            _assets().main([Path(result).stem.removesuffix("_board")])
+        else:
+            records = load_records()  # as the last result left them
+            regenerate(find(records, result, part), games)
+            save_records(records)  # after each result: an interrupted run goes on from here
         print(f"[{i}/{len(todo)}] done in {time.time() - started:.0f} s", flush=True)
     return len(todo)
