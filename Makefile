@@ -5,7 +5,7 @@
 #   gymnasium, so the rllib extra never goes into .venv/).
 # make results: every shown result measured on other policy files than the shipped ones, made again (swgym results;
 #   resumable, slow: run on a quiet machine); make test fails while one is not marked stale (tests/test_provenance.py).
-# make docs: the documentation site in site/; make docs-assets: its GIFs and board pictures (slow, by hand, committed).
+# make docs: the documentation site in site/ (open site/index.html from disk: the offline plugin); make docs-assets: its GIFs and board pictures (slow, by hand, committed).
 # Each venv is created on first use: torch 2.13.0 (CPU) first, then the project.
 
 PYTHON ?= $(shell command -v python3.11 || command -v python3)

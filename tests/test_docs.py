@@ -155,6 +155,11 @@ def _griffe_roles():
         ("kernel call::\n\n    to_move", "kernel call:\n\n    to_move"),
         ("plain ``code`` and a: b", "plain ``code`` and a: b"),
         ("a line\n::\n", "a line\n::\n"),  # a bare :: line is left alone
+        (  # examples become a code block
+            "Make one:\n\n    >>> import envs\n    >>> env = envs.make(\n    ...     'swival')\nthen",
+            "Make one:\n\n```pycon\n>>> import envs\n>>> env = envs.make(\n...     'swival')\n```\nthen",
+        ),
+        (">>> a\ntext", "```pycon\n>>> a\n```\ntext"),
     ],
 )
 def test_griffe_roles_clean(docstring, shown):
@@ -219,8 +224,10 @@ def test_site_builds_strict(tmp_path):
         timeout=300,
     )
     assert done.returncode == 0, done.stderr[-3000:]
-    for game in GAMES:
-        html = (tmp_path / "games" / game / "index.html").read_text()
+    for game in GAMES:  # pages as files (the offline plugin): the site works opened from disk
+        html = (tmp_path / "games" / f"{game}.html").read_text()
         assert f"{game}.gif" in html and "<table>" in html
         assert (tmp_path / "assets" / "results" / f"{game}_ladder.png").exists()
-    assert "doc-function" in (tmp_path / "reference" / "training" / "index.html").read_text()
+    assert "doc-function" in (tmp_path / "reference" / "training.html").read_text()
+    assert 'href="getting-started.html"' in (tmp_path / "index.html").read_text()
+    assert (tmp_path / "search" / "search_index.js").exists()  # search without a server
