@@ -263,6 +263,7 @@ def game_markdown(game: str, eval_md: str, has_ladder: bool, records: list[dict]
 
     gif = next((r for r in records or [] if r["result"] == f"docs/assets/{game}.gif"), {})
     gif_outcome = f", seed {gif['seed']}: {gif['outcome'].split(': ', 1)[-1]}" if "outcome" in gif else ""
+    seed = f" --seed {gif['seed']}" if "seed" in gif else ""
     parts = [
         f"# {title}",
         f'<div class="game-pictures" markdown>\n'
@@ -271,7 +272,7 @@ def game_markdown(game: str, eval_md: str, has_ladder: bool, records: list[dict]
         "</figcaption>\n</figure>\n"
         f'<figure markdown="span">\n  ![The {title} board](../assets/{game}_board.png)\n'
         f'  <figcaption>the board, <code>render_mode="rgb_array"</code></figcaption>\n</figure>\n</div>',
-        f"*The animation: `swgym watch {game} --p0 hard --p1 medium{others}`. "
+        f"*The animation: `swgym watch {game} --p0 hard --p1 medium{others}{seed}`. "
         f'From here down to "Usage", the env\'s doc page: `help({entry.module})`.*',
         body,
         "## Usage",

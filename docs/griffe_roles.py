@@ -19,6 +19,8 @@ def _code(match: re.Match) -> str:
 
 def fence_examples(text: str) -> str:
     """Each run of ``>>>`` / ``...`` lines as a fenced ``pycon`` block, so Markdown shows it as code."""
+    if "```" in text:  # fenced already (or by its author)
+        return text
     out: list[str] = []
     in_block = False
     for line in text.split("\n"):
@@ -45,3 +47,8 @@ class RestRoles(griffe.Extension):
     def on_object(self, *, obj: griffe.Object, **kwargs) -> None:
         if obj.docstring is not None:
             obj.docstring.value = clean(obj.docstring.value)
+
+    def on_package(self, *, pkg: griffe.Module, **kwargs) -> None:
+        """The package's own docstring (``on_object`` sees only what is inside it)."""
+        if pkg.docstring is not None:
+            pkg.docstring.value = clean(pkg.docstring.value)

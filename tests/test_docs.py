@@ -231,3 +231,7 @@ def test_site_builds_strict(tmp_path):
     assert "doc-function" in (tmp_path / "reference" / "training.html").read_text()
     assert 'href="getting-started.html"' in (tmp_path / "index.html").read_text()
     assert (tmp_path / "search" / "search_index.js").exists()  # search without a server
+    envs_page = (tmp_path / "reference" / "envs.html").read_text()
+    assert (
+        '<span class="gp">&gt;&gt;&gt; </span>' in envs_page and "<blockquote>" not in envs_page
+    )  # >>> examples as code
