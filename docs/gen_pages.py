@@ -85,6 +85,8 @@ swgym watch twirls --p0 medium --p1 easy --rule board_size=8 --mp4 twirls.mp4
 
 ## Playing
 
+![The play app: Twirls of Action against random, a stone selected, its destinations marked](assets/play_app.png)
+
 ```
 swgym play swival --vs medium [--seat 1] [--think 3] [--name ann] [--db FILE] [--tui]
 swgym scores [--game swival] [--clear] [--remove NAME] [--db FILE]
@@ -147,32 +149,42 @@ def snippets(game: str) -> dict[str, str]:
     entry = GAMES[game]
     rules = _call(entry.variants[0])
     out = {
-        "pettingzoo": f'''import envs
+        "pettingzoo": f'''import numpy as np
+
+import envs
 
 # PettingZoo AEC env; an illegal move ends the game with -1 for the mover
 env = envs.make("{game}"{rules}, render_mode="ansi")
 env.reset(seed=42)
+rng = np.random.default_rng(42)  # random legal moves, from a generator of its own
+returns = dict.fromkeys(env.agents, 0.0)
 for agent in env.agent_iter():
     obs, reward, terminated, truncated, info = env.last()
-    legal = obs["action_mask"].nonzero()[0]
-    env.step(None if terminated or truncated else int(legal[0]))
+    returns[agent] += reward
+    legal = np.flatnonzero(obs["action_mask"])
+    env.step(None if terminated or truncated else int(rng.choice(legal)))
 print(env.render())
+print("returns", returns)
 ''',
         "gymnasium": f'''import gymnasium
+import numpy as np
+
 import envs  # noqa: F401  (registers the swgym/... ids)
 
 # the learner's seat is drawn per episode (seat= fixes it)
 env = gymnasium.make("{entry.gym_id}", opponent="medium"{rules},
                      dict_observation=True)
 obs, info = env.reset(seed=0)
-done = False
+rng = np.random.default_rng(0)
+episode_return, done = 0.0, False
 while not done:
     # int8 legal moves; also obs["action_mask"] and env.unwrapped.action_masks()
     mask = info["action_mask"]
-    action = int(mask.nonzero()[0][0])
+    action = int(rng.choice(np.flatnonzero(mask)))
     obs, reward, terminated, truncated, info = env.step(action)
+    episode_return += reward
     done = terminated or truncated
-print("reward", reward)
+print("episode return", episode_return)
 ''',
     }
     if entry.batched:
@@ -181,16 +193,22 @@ print("reward", reward)
 # a Gymnasium VectorEnv of 256 boards: the learner holds one seat on each
 vec = envs.make_vec("{game}", 256, opponent="random", seed=0{rules})
 obs, info = vec.reset()
-for _ in range(8):
+finished = 0
+for _ in range(50):
     masks = vec.action_masks()               # (256, actions) bool
     obs, rewards, terminated, truncated, info = vec.step(masks.argmax(axis=1))
+    finished += int((terminated | truncated).sum())
+print("games finished on the 256 boards:", finished)
 
 # every seat's moves from you (self-play)
 batch = envs.make_batched("{game}", 256, seed=0{rules})
-for _ in range(8):
+games = 0
+for _ in range(50):
     mask = batch.legal_mask()                # the mover's legal actions per board
     obs = batch.observe(batch.to_move)       # each board seen by its mover
     rewards, done = batch.step(mask.argmax(axis=1), autoreset=True)
+    games += int(done.sum())
+print("self-play games finished:", games)
 '''
     return out
 
@@ -340,8 +358,16 @@ def index_markdown(readme: str) -> str:
         )
     description = description.replace("on its\ndoc page", "on its\npage here")
     description = description.replace("](docs/", "](")  # the README's pictures, seen from docs/
+    titles = {g: doc_page(g)[0] for g in GAMES}
+    gallery = "\n".join(
+        f'<figure markdown="span">\n  [![{titles[g]}](assets/{g}_board.png)](games/{g}.md)\n'
+        f'  <figcaption markdown="span">[{titles[g]}](games/{g}.md)</figcaption>\n</figure>'
+        for g in GAMES
+    )
+    description = re.sub(r"^!\[[^\]]*\]\([^)]*\)\n", "", description, flags=re.M)  # the gallery shows them all
     return (
-        f"# swgym\n\n{description.strip()}\n\n## Quick start\n\n{readme_commands(readme)}\n\n"
+        f"# swgym\n\n{description.strip()}\n\n"
+        f'<div class="gallery" markdown>\n{gallery}\n</div>\n\n## Quick start\n\n{readme_commands(readme)}\n\n'
         f"{explained.strip()} More in [Getting started](getting-started.md).\n"
     )
 
@@ -412,6 +438,8 @@ def main() -> None:
                 ),
             )
         )
+    with mkdocs_gen_files.open("assets/play_app.png", "wb") as f:  # the play app as tests/test_app.py sees it
+        f.write((ROOT / "tests" / "screens" / "twirls.png").read_bytes())
     with mkdocs_gen_files.open("playing.md", "w") as f:
         f.write(PLAYING.format(playing=readme_section(readme, "Playing")))
     with mkdocs_gen_files.open("opponents.md", "w") as f:

@@ -173,7 +173,9 @@ def test_game_page_snippets_run(game, capsys):
     assert len(blocks) == (3 if GAMES[game].batched else 2)
     for code in blocks:
         exec(compile(code, f"<docs/games/{game}.md>", "exec"), {"__name__": "docs_snippet"})
-    assert "reward" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "returns {'player_0': " in out and "episode return " in out  # whole games, their returns
+    assert ("games finished on the 256 boards: " in out) == bool(GAMES[game].batched)
 
 
 def test_readme_example_prints_the_game_s_returns(capsys):
@@ -229,7 +231,11 @@ def test_site_builds_strict(tmp_path):
         assert f"{game}.gif" in html and "<table>" in html
         assert (tmp_path / "assets" / "results" / f"{game}_ladder.png").exists()
     assert "doc-function" in (tmp_path / "reference" / "training.html").read_text()
-    assert 'href="getting-started.html"' in (tmp_path / "index.html").read_text()
+    index = (tmp_path / "index.html").read_text()
+    assert 'href="getting-started.html"' in index
+    assert all(f'href="games/{game}.html"><img' in index for game in GAMES)  # the gallery
+    assert "assets/play_app.png" in (tmp_path / "playing.html").read_text()
+    assert (tmp_path / "assets" / "play_app.png").stat().st_size > 10_000
     assert (tmp_path / "search" / "search_index.js").exists()  # search without a server
     envs_page = (tmp_path / "reference" / "envs.html").read_text()
     assert (
