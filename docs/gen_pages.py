@@ -403,7 +403,14 @@ def reference_markdown(package: str, about: str, submodules: bool) -> str:
         ]
     else:
         names.append(f"{package}.registry")
-    return f"# {package}\n\n{about}\n\n" + "\n\n".join(f"::: {name}" for name in names) + "\n"
+    sections = [f"::: {name}" for name in names]
+    if not submodules:  # what the package re-exports is shown once, under the package's name
+        module = importlib.import_module(names[1])
+        top = importlib.import_module(package)
+        shown = sorted(n for n in vars(top) if not n.startswith("_") and getattr(module, n, None) is getattr(top, n))
+        if shown:
+            sections[1] += '\n    options:\n      filters: ["!^_", "!^(' + "|".join(shown) + ')$"]'
+    return f"# {package}\n\n{about}\n\n" + "\n\n".join(sections) + "\n"
 
 
 def rllib_note(docs_dir: Path) -> str:

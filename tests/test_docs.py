@@ -206,6 +206,12 @@ def test_rllib_section_links_only_an_existing_page(tmp_path, present, expected):
     assert expected in note and (("rllib.md" in note) == present)
 
 
+def test_reference_shows_a_re_export_once():
+    page = gen_pages.reference_markdown("envs", "about", submodules=False)
+    assert "::: envs\n" in page and "::: envs.registry\n    options:\n      filters:" in page
+    assert "make_vec|register_gymnasium)$" in page and "GameEntry" not in page
+
+
 def test_reference_lists_every_module():
     page = gen_pages.reference_markdown("envs.core", "shared", True)
     for path in (ROOT / "envs" / "core").glob("[!_]*.py"):
