@@ -3,7 +3,9 @@
 # make test: lint, the documentation built with --strict (docs-check), the whole test suite, then make test-rllib.
 # make test-rllib: RLlib self-play end to end and the Tianshou recipe, in .venv-rllib/ (Ray pins its own
 #   gymnasium, so the rllib extra never goes into .venv/).
-# make docs: the documentation site in site/; make docs-assets: its GIFs and board pictures (slow, by hand, committed).
+# make results: every shown result measured on other policy files than the shipped ones, made again (swgym results;
+#   resumable, slow: run on a quiet machine); make test fails while one is not marked stale (tests/test_provenance.py).
+# make docs: the documentation site in site/ (open site/index.html from disk: the offline plugin); make docs-assets: its GIFs and board pictures (slow, by hand, committed).
 # Each venv is created on first use: torch 2.13.0 (CPU) first, then the project.
 
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
@@ -15,7 +17,7 @@ RLLIB_PY    := $(RLLIB_VENV)/bin/python
 RLLIB_STAMP := $(RLLIB_VENV)/.installed
 CHECK_TORCH := import torch; assert torch.__version__ == "2.13.0+cpu", "another torch: " + torch.__version__
 
-.PHONY: demo lint test test-rllib bench docs docs-check docs-assets clean-venv
+.PHONY: demo lint test test-rllib bench results docs docs-check docs-assets clean-venv
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -65,6 +67,9 @@ test-rllib: $(RLLIB_STAMP)
 
 bench: $(STAMP)
 	$(VENV)/bin/swgym bench
+
+results: $(STAMP)
+	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy OPENBLAS_NUM_THREADS=1 $(VENV)/bin/swgym results
 
 clean-venv:
 	rm -rf $(VENV) $(RLLIB_VENV)

@@ -30,6 +30,14 @@ RESULTS = ROOT / "results"
 README = ROOT / "README.md"
 
 
+def provenance_records() -> list[dict]:
+    """``results/provenance.json``'s records (what produced each shown result), ``[]`` without the file."""
+    import json
+
+    path = RESULTS / "provenance.json"
+    return json.loads(path.read_text())["records"] if path.exists() else []
+
+
 GETTING_STARTED = """# Getting started
 
 ## Install
@@ -53,6 +61,12 @@ The environments alone need only `pip install -e .` (numpy, gymnasium, pettingzo
 ## Your first environment
 
 {using}
+
+## Where to go next
+
+* [Conventions](conventions.md): illegal moves, masks, seeds, opponents and copies, the same in every game.
+* The games' pages (Swival first: [Swival](games/swival.md)): rules, observation, actions, results.
+* [Training](training.md) a player, [Evaluation](evaluation.md) of one, [Playing and watching](playing.md).
 """
 
 PLAYING = """# Playing and watching
@@ -70,6 +84,8 @@ swgym watch twirls --p0 medium --p1 easy --rule board_size=8 --mp4 twirls.mp4
 ```
 
 ## Playing
+
+![The play app: Twirls of Action against random, a stone selected, its destinations marked](assets/play_app.png)
 
 ```
 swgym play swival --vs medium [--seat 1] [--think 3] [--name ann] [--db FILE] [--tui]
@@ -133,32 +149,42 @@ def snippets(game: str) -> dict[str, str]:
     entry = GAMES[game]
     rules = _call(entry.variants[0])
     out = {
-        "pettingzoo": f'''import envs
+        "pettingzoo": f'''import numpy as np
+
+import envs
 
 # PettingZoo AEC env; an illegal move ends the game with -1 for the mover
 env = envs.make("{game}"{rules}, render_mode="ansi")
 env.reset(seed=42)
+rng = np.random.default_rng(42)  # random legal moves, from a generator of its own
+returns = dict.fromkeys(env.agents, 0.0)
 for agent in env.agent_iter():
     obs, reward, terminated, truncated, info = env.last()
-    legal = obs["action_mask"].nonzero()[0]
-    env.step(None if terminated or truncated else int(legal[0]))
+    returns[agent] += reward
+    legal = np.flatnonzero(obs["action_mask"])
+    env.step(None if terminated or truncated else int(rng.choice(legal)))
 print(env.render())
+print("returns", returns)
 ''',
         "gymnasium": f'''import gymnasium
+import numpy as np
+
 import envs  # noqa: F401  (registers the swgym/... ids)
 
 # the learner's seat is drawn per episode (seat= fixes it)
 env = gymnasium.make("{entry.gym_id}", opponent="medium"{rules},
                      dict_observation=True)
 obs, info = env.reset(seed=0)
-done = False
+rng = np.random.default_rng(0)
+episode_return, done = 0.0, False
 while not done:
     # int8 legal moves; also obs["action_mask"] and env.unwrapped.action_masks()
     mask = info["action_mask"]
-    action = int(mask.nonzero()[0][0])
+    action = int(rng.choice(np.flatnonzero(mask)))
     obs, reward, terminated, truncated, info = env.step(action)
+    episode_return += reward
     done = terminated or truncated
-print("reward", reward)
+print("episode return", episode_return)
 ''',
     }
     if entry.batched:
@@ -167,44 +193,104 @@ print("reward", reward)
 # a Gymnasium VectorEnv of 256 boards: the learner holds one seat on each
 vec = envs.make_vec("{game}", 256, opponent="random", seed=0{rules})
 obs, info = vec.reset()
-for _ in range(8):
+finished = 0
+for _ in range(50):
     masks = vec.action_masks()               # (256, actions) bool
     obs, rewards, terminated, truncated, info = vec.step(masks.argmax(axis=1))
+    finished += int((terminated | truncated).sum())
+print("games finished on the 256 boards:", finished)
 
 # every seat's moves from you (self-play)
 batch = envs.make_batched("{game}", 256, seed=0{rules})
-for _ in range(8):
+games = 0
+for _ in range(50):
     mask = batch.legal_mask()                # the mover's legal actions per board
     obs = batch.observe(batch.to_move)       # each board seen by its mover
     rewards, done = batch.step(mask.argmax(axis=1), autoreset=True)
+    games += int(done.sum())
+print("self-play games finished:", games)
 '''
     return out
 
 
-def eval_rows(game: str, eval_md: str) -> str:
+def ladder_chart(game: str) -> Path:
+    """The newest Elo chart of ``game``: ``results/2026-11-ladders/`` (with references) before ``results/``."""
+    newer = RESULTS / "2026-11-ladders" / f"{game}_ladder.png"
+    return newer if newer.exists() else RESULTS / f"{game}_ladder.png"
+
+
+def _score(wdl: str, against: str) -> str:
+    """Wins plus half the draws, as a share of the games; beside it the fair share when more than two play."""
+    wins, draws, losses = (int(x) for x in wdl.split("/"))
+    score = f"{(wins + draws / 2) / (wins + draws + losses):.1%}"
+    players = int(against.split(" x ")[0]) + 1 if " x " in against else 2
+    return score if players == 2 else f"{score} (fair share {1 / players:.0%})"
+
+
+def eval_rows(game: str, eval_md: str, records: list[dict] | None = None) -> str:
     """The table of ``results/EVAL.md`` cut to the rows of ``game``, without its game column (a markdown table),
-    or "" when it has no such rows."""
+    or "" when it has no such rows. A table with a ``W / D / L`` column gets a score column after it; a row whose
+    provenance record (``records``) is marked stale gets a dagger and a line under the table."""
     lines = [line for line in eval_md.splitlines() if line.startswith("|")]
     if len(lines) < 2:
         return ""
     rows = [line for line in lines[2:] if line.split("|")[1].strip() == game]
-    return "\n".join("|" + line.split("|", 2)[2] for line in lines[:2] + rows) if rows else ""
+    if not rows:
+        return ""
+    header = [c.strip() for c in lines[0].split("|")[1:-1]]
+    wdl = header.index("W / D / L") if "W / D / L" in header and "score" not in header else None
+    stale = {r["part"]: r for r in records or [] if r["result"] == "results/EVAL.md" and r.get("stale")}
+    notes = []
+    out = []
+    for line in lines[:2] + rows:
+        cells = [c.strip() for c in line.split("|")[1:-1]]
+        if wdl is not None:
+            if line is lines[0]:
+                extra = "score"
+            elif line is lines[1]:
+                extra = "---"
+            else:
+                extra = _score(cells[wdl], cells[3])
+            cells.insert(wdl + 1, extra)
+        record = stale.get(" | ".join(cells[:4]))
+        if record:
+            cells[2] += " †"
+            sha = next(iter(record["policies"].values()))[:12]
+            notes.append(
+                f"† {cells[2][:-2]} against {cells[3]}: {record['note']} (sha256 {sha}..., commit "
+                f"{record['commit'][:7]}); `swgym results` measures it again."
+            )
+        out.append("| " + " | ".join(cells[1:]) + " |")
+    return "\n".join(out) + ("\n\n" + "\n\n".join(notes) if notes else "")
 
 
-def game_markdown(game: str, eval_md: str, has_ladder: bool) -> str:
-    """The whole page of ``game``."""
+def game_markdown(game: str, eval_md: str, has_ladder: bool, records: list[dict] | None = None) -> str:
+    """The whole page of ``game``; ``records``: the results' provenance (``results/provenance.json``)."""
     entry = GAMES[game]
     title, body = doc_page(game)
     code = snippets(game)
     others = " --others medium" if entry.variants[0].get("num_players", 2) > 2 else ""
+    stale = {r["result"]: r for r in records or [] if r.get("stale")}
+
+    def earlier(result: str) -> str:  # the caption's mark of a picture made with an earlier hard
+        record = stale.get(result)
+        if not record:
+            return ""
+        sha = next(iter(record["policies"].values()))[:12]
+        return f" ({record['note']}, sha256 {sha}...; <code>swgym results</code> makes it again)"
+
+    gif = next((r for r in records or [] if r["result"] == f"docs/assets/{game}.gif"), {})
+    gif_outcome = f", seed {gif['seed']}: {gif['outcome'].split(': ', 1)[-1]}" if "outcome" in gif else ""
+    seed = f" --seed {gif['seed']}" if "seed" in gif else ""
     parts = [
         f"# {title}",
         f'<div class="game-pictures" markdown>\n'
         f'<figure markdown="span">\n  ![{title}: hard (player_0) against medium](../assets/{game}.gif)\n'
-        f"  <figcaption>hard (player_0) against medium</figcaption>\n</figure>\n"
+        f"  <figcaption>hard (player_0) against medium{gif_outcome}{earlier(f'docs/assets/{game}.gif')}"
+        "</figcaption>\n</figure>\n"
         f'<figure markdown="span">\n  ![The {title} board](../assets/{game}_board.png)\n'
         f'  <figcaption>the board, <code>render_mode="rgb_array"</code></figcaption>\n</figure>\n</div>',
-        f"*The animation: `swgym watch {game} --p0 hard --p1 medium{others}`. "
+        f"*The animation: `swgym watch {game} --p0 hard --p1 medium{others}{seed}`. "
         f'From here down to "Usage", the env\'s doc page: `help({entry.module})`.*',
         body,
         "## Usage",
@@ -226,14 +312,17 @@ def game_markdown(game: str, eval_md: str, has_ladder: bool) -> str:
     else:
         parts += ["### Batched engine", f'{title} has no batched engine yet (`envs.GAMES["{game}"].batched`).']
     parts.append("## Evaluation")
-    table = eval_rows(game, eval_md)
+    table = eval_rows(game, eval_md, records)
     parts.append(
         "400 games a matchup, seats rotated, from `results/EVAL.md` (`swgym report`):\n\n" + table
         if table
         else "No evaluation rows in `results/EVAL.md` yet (`swgym report`)."
     )
     if has_ladder:
+        chart = ladder_chart(game).relative_to(ROOT).as_posix()
         parts += ["### Elo ladder", f"![{title} Elo ladder](../assets/results/{game}_ladder.png)"]
+        if earlier(chart):
+            parts.append(f"*The ladder{earlier(chart)}.*")
     return "\n\n".join(parts) + "\n"
 
 
@@ -268,8 +357,17 @@ def index_markdown(readme: str) -> str:
             flags=re.M,
         )
     description = description.replace("on its\ndoc page", "on its\npage here")
+    description = description.replace("](docs/", "](")  # the README's pictures, seen from docs/
+    titles = {g: doc_page(g)[0] for g in GAMES}
+    gallery = "\n".join(
+        f'<figure markdown="span">\n  [![{titles[g]}](assets/{g}_board.png)](games/{g}.md)\n'
+        f'  <figcaption markdown="span">[{titles[g]}](games/{g}.md)</figcaption>\n</figure>'
+        for g in GAMES
+    )
+    description = re.sub(r"^!\[[^\]]*\]\([^)]*\)\n", "", description, flags=re.M)  # the gallery shows them all
     return (
-        f"# swgym\n\n{description.strip()}\n\n## Quick start\n\n{readme_commands(readme)}\n\n"
+        f"# swgym\n\n{description.strip()}\n\n"
+        f'<div class="gallery" markdown>\n{gallery}\n</div>\n\n## Quick start\n\n{readme_commands(readme)}\n\n'
         f"{explained.strip()} More in [Getting started](getting-started.md).\n"
     )
 
@@ -305,7 +403,14 @@ def reference_markdown(package: str, about: str, submodules: bool) -> str:
         ]
     else:
         names.append(f"{package}.registry")
-    return f"# {package}\n\n{about}\n\n" + "\n\n".join(f"::: {name}" for name in names) + "\n"
+    sections = [f"::: {name}" for name in names]
+    if not submodules:  # what the package re-exports is shown once, under the package's name
+        module = importlib.import_module(names[1])
+        top = importlib.import_module(package)
+        shown = sorted(n for n in vars(top) if not n.startswith("_") and getattr(module, n, None) is getattr(top, n))
+        if shown:
+            sections[1] += '\n    options:\n      filters: ["!^_", "!^(' + "|".join(shown) + ')$"]'
+    return f"# {package}\n\n{about}\n\n" + "\n\n".join(sections) + "\n"
 
 
 def rllib_note(docs_dir: Path) -> str:
@@ -321,21 +426,27 @@ def main() -> None:
 
     readme = README.read_text()
     eval_md = (RESULTS / "EVAL.md").read_text() if (RESULTS / "EVAL.md").exists() else ""
+    records = provenance_records()
     for game in GAMES:
-        chart = RESULTS / f"{game}_ladder.png"
+        chart = ladder_chart(game)
         if chart.exists():
             with mkdocs_gen_files.open(f"assets/results/{game}_ladder.png", "wb") as f:
                 f.write(chart.read_bytes())
         with mkdocs_gen_files.open(f"games/{game}.md", "w") as f:
-            f.write(game_markdown(game, eval_md, chart.exists()))
+            f.write(game_markdown(game, eval_md, chart.exists(), records))
     with mkdocs_gen_files.open("index.md", "w") as f:
         f.write(index_markdown(readme))
     with mkdocs_gen_files.open("getting-started.md", "w") as f:
         f.write(
             GETTING_STARTED.format(
-                commands=readme_commands(readme), using=readme_section(readme, "Using the environments")
+                commands=readme_commands(readme),
+                using=readme_section(readme, "Using the environments").replace(
+                    "(`docs/conventions.md`)", "([Conventions](conventions.md))"
+                ),
             )
         )
+    with mkdocs_gen_files.open("assets/play_app.png", "wb") as f:  # the play app as tests/test_app.py sees it
+        f.write((ROOT / "tests" / "screens" / "twirls.png").read_bytes())
     with mkdocs_gen_files.open("playing.md", "w") as f:
         f.write(PLAYING.format(playing=readme_section(readme, "Playing")))
     with mkdocs_gen_files.open("opponents.md", "w") as f:

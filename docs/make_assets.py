@@ -1,8 +1,11 @@
 """Make the documentation's pictures (``make docs-assets``; slow, run by hand, the results are committed).
 
-For every game: ``docs/assets/<game>.gif``, a hard vs medium game written by ``swgym watch --gif`` and shrunk
+For every game: ``docs/assets/<game>.gif``, a hard vs medium game written by ``swgym watch --gif`` (the first seed
+from ``--seed`` on, of ``--tries``, at which hard wins, else the last tried) and shrunk
 (frames thinned, scaled down, one palette) to well under 1 MB, and ``docs/assets/<game>_board.png``, the board
 from ``render_mode="rgb_array"`` after a few seeded random moves. The site's build only links to these files.
+Each picture's record in ``results/provenance.json`` gets the command, date, commit, policy file hashes, and for a
+GIF its seed and outcome (the page's caption).
 """
 
 from __future__ import annotations
@@ -19,7 +22,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import envs  # noqa: E402
-from scripts.cli import main as swgym  # noqa: E402
+from policies import provenance  # noqa: E402
+from scripts.results import picture_record  # noqa: E402
+from scripts.watch import watch  # noqa: E402
 
 ASSETS = ROOT / "docs" / "assets"
 MAX_FRAMES = 48  # a longer game is thinned evenly (first and last frames kept)
@@ -75,34 +80,37 @@ def board_png(game: str, target: Path, moves: int = 6, seed: int = 3) -> None:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("games", nargs="*", help="games to make pictures of (default: all)")
-    parser.add_argument("--seed", type=int, default=1, help="seed of the watched games")
+    parser.add_argument("--seed", type=int, default=1, help="first seed of the watched games")
+    parser.add_argument("--tries", type=int, default=5, help="seeds tried for a game the hard opponent wins")
     args = parser.parse_args(argv)
     games = args.games or envs.list_games()
     unknown = [g for g in games if g not in envs.GAMES]
     if unknown:
         raise SystemExit(f"make_assets: unknown game(s) {', '.join(unknown)}; the games are: {', '.join(envs.GAMES)}")
     ASSETS.mkdir(parents=True, exist_ok=True)
+    records = provenance.load_records()
     for game in games:
         board_png(game, ASSETS / f"{game}_board.png")
+        picture_record(records, f"docs/assets/{game}_board.png", "make docs-assets (docs/make_assets.py)", {})
+        params = envs.GAMES[game].variants[0]
+        players = ["hard"] + ["medium"] * (envs.make_raw(game, **params).game.num_players - 1)
         with tempfile.TemporaryDirectory() as tmp:
             raw = Path(tmp) / "game.gif"
-            swgym(
-                [
-                    "watch",
-                    game,
-                    "--p0",
-                    "hard",
-                    "--p1",
-                    "medium",
-                    "--others",
-                    "medium",
-                    "--seed",
-                    str(args.seed),
-                    "--gif",
-                    str(raw),
-                ]
-            )
+            for seed in range(args.seed, args.seed + args.tries):
+                outcome = watch(game, players, seed=seed, gif=str(raw), **params)
+                print(f"{game}, seed {seed}: {outcome}", flush=True)
+                if "player_0 (hard) won" in outcome:
+                    break
             nbytes = shrink_gif(raw, ASSETS / f"{game}.gif")
+        picture_record(
+            records,
+            f"docs/assets/{game}.gif",
+            f"python docs/make_assets.py {game} --seed {args.seed} --tries {args.tries}",
+            {provenance.shipped_file(game, params): None},
+            seed=seed,
+            outcome=outcome.split("; ")[0],
+        )
+        provenance.save_records(records)
         print(f"{game}: {ASSETS / f'{game}.gif'} ({nbytes // 1000} kB), {ASSETS / f'{game}_board.png'}", flush=True)
 
 

@@ -79,7 +79,7 @@ def load(
             except ImportError as err:
                 raise ImportError(
                     f"{path}: loading a trusted SB3 .zip needs the training extras "
-                    f"(pip install -e '.[train]' in the swgym checkout): {err}"
+                    f"(from a clone: pip install -e '.[train]'): {err}"
                 ) from None
             return SB3Opponent(path, game=game, seed=seed, **params)
         from policies.sb3_zip import read_sb3_zip

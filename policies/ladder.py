@@ -117,7 +117,7 @@ def save_ladder(result: dict[str, Any], out_dir: str | Path) -> tuple[Path, Path
     except ImportError:
         raise ImportError(
             "save_ladder draws its chart with matplotlib, which is not installed: "
-            "pip install -e '.[train]' in the swgym checkout"
+            "from a clone, pip install -e '.[train]'"
         ) from None
 
     matplotlib.use("Agg")

@@ -4,7 +4,7 @@ It knows a game only through the rules contract every game fulfils
 (:class:`envs.core.game.Game`): ``determinize``, ``to_move``, ``legal_mask``,
 ``apply`` (with its per-seat rewards), ``is_over``. So it measures how far a
 learned player stands above plain search with a real budget, in every game
-alike (issue 22: medium is not the only yardstick).
+alike: medium is not the only yardstick.
 
 * UCT (UCB1 on each node's children) with uniformly random play-outs; a
   play-out stops at the game's end or after ``playout_plies`` plies.

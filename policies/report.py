@@ -30,13 +30,17 @@ def report(
     seed: int = 1,
     variants: dict[str, list[dict]] | None = None,
     jobs: int = 1,
+    pairs: list[tuple[str, str]] | None = None,
 ) -> list[dict[str, Any]]:
-    """One row per (game, variant, matchup): the first entrant's W/D/L and 95% CI."""
+    """One row per (game, variant, matchup): the first entrant's W/D/L and 95% CI; ``pairs``: only these
+    matchups (entrant, opponent)."""
     rows = []
     for name in names or list(GAMES):
         for params in (variants or {}).get(name, [GAMES[name].variants[0]]):
             n = make_raw(name, **params).game.num_players
             for first, other in matchups(name, params):
+                if pairs is not None and (first, other) not in pairs:
+                    continue
                 started = time.time()
                 result = evaluate(name, [first] + [other] * (n - 1), games, seed=seed, jobs=jobs, **params)
                 row = table_rows(result)[0]
@@ -66,26 +70,27 @@ def report(
     return rows
 
 
+def score(wins: int, draws: int, losses: int, players: int) -> str:
+    """Wins plus half the draws, as a share of the games; with more than two players the fair share beside it
+    (what an equal player scores: 25% at 4 players)."""
+    share = f"{(wins + draws / 2) / (wins + draws + losses):.1%}"
+    return share if players == 2 else f"{share} (fair share {1 / players:.0%})"
+
+
 def markdown(rows: list[dict[str, Any]]) -> str:
-    """The EVAL.md table: each row's W / D / L, win rate with its interval, score (wins + half the draws) and,
-    with more than two players, the fair share (what one of n equal players wins), so that a drawn-out
-    series or a four-player 24% reads for what it is."""
+    """The EVAL.md table: each row's W / D / L, score (:func:`score`) and win rate with its interval."""
     out = [
-        "| game | rules | entrant | against | W / D / L | win rate | 95% CI | score | fair share "
-        "| s/move: median, max |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| game | rules | entrant | against | W / D / L | score | win rate | 95% CI | s/move: median, max |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         rules = ", ".join(f"{k}={v}" for k, v in r["params"].items()) or "default"
         lo, hi = r["win_ci95"]
         think = f"{r['median_move_s']:.3f}, {r['max_move_s']:.3f}" if "max_move_s" in r else "-"
-        games = r["wins"] + r["draws"] + r["losses"]
-        players = 1 + int(str(r["against"]).split(" x ")[0]) if " x " in str(r["against"]) else 2
-        fair = f"{1 / players:.0%}" if players > 2 else "-"
         out.append(
             f"| {r['game']} | {rules} | {r['entrant']} | {r['against']} | {r['wins']} / {r['draws']} / "
-            f"{r['losses']} | {r['win_rate']:.1%} | {lo:.1%}-{hi:.1%} | {(r['wins'] + r['draws'] / 2) / games:.1%} "
-            f"| {fair} | {think} |"
+            f"{r['losses']} | {score(r['wins'], r['draws'], r['losses'], r['players'])} | {r['win_rate']:.1%} | "
+            f"{lo:.1%}-{hi:.1%} | {think} |"
         )
     return "\n".join(out)
 

@@ -68,7 +68,7 @@ def read_sb3_zip(path: str | Path, game: str, params: dict[str, Any]) -> tuple[d
     except ImportError:
         raise ImportError(
             f"{path}: reading an SB3 .zip model needs torch; install the training extras "
-            "(pip install -e '.[train]' in the swgym checkout)"
+            "(from a clone: pip install -e '.[train]')"
         ) from None
     try:
         with zipfile.ZipFile(path) as archive:

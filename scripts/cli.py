@@ -23,14 +23,14 @@ GOLDEN_DIR = Path(__file__).resolve().parent.parent / "tests" / "golden"
 
 # What each command needs beyond a plain install, and the extra that brings it
 # (pyproject.toml's [project.optional-dependencies]); checked before any work.
-TRAIN_EXTRA = "pip install -e '.[train]' in the swgym checkout (make does it)"
+TRAIN_EXTRA = "pip install -e '.[train]' (from a clone of swgym)"
 NEEDS = {
     "train": ("torch", "stable_baselines3", "sb3_contrib", "tensorboard", "tqdm", "rich", "matplotlib"),
     "export": ("torch", "stable_baselines3", "sb3_contrib"),
     "ladder": ("matplotlib",),
 }
 # swgym train --backend rllib: Ray's own extra (it pins its gymnasium; a virtualenv of its own, see the Makefile)
-RLLIB_EXTRA = "pip install -e '.[rllib]' in a virtualenv of its own (make .venv-rllib does it)"
+RLLIB_EXTRA = "pip install -e '.[rllib]' (from a clone, in a virtualenv of its own: make test-rllib makes .venv-rllib)"
 RLLIB_NEEDS = ("torch", "ray")
 
 
@@ -208,6 +208,12 @@ def cmd_eval(args: argparse.Namespace) -> None:
         Path(args.json).write_text(json.dumps({"game": args.game, "params": params, "rows": rows}, indent=2))
 
 
+def cmd_results(args: argparse.Namespace) -> None:
+    from scripts import results
+
+    results.main(redo_all=args.all, dry_run=args.dry_run, games=args.games)
+
+
 def cmd_golden(args: argparse.Namespace) -> None:
     from envs.playthrough import record
     from envs.registry import GAMES
@@ -351,6 +357,14 @@ def _add_training_commands(sub) -> None:
     p.add_argument("--games-only-default", action="store_true", help="only each game's default rules")
     p.add_argument("--jobs", type=positive_int, default=1, help="processes per series (same result as 1)")
     p.set_defaults(func=_training_command("report"))
+
+    p = sub.add_parser(
+        "results", help="make again every shown result measured on other policy files than the shipped ones"
+    )
+    p.add_argument("--all", action="store_true", help="every result, not only those that need it")
+    p.add_argument("--dry-run", action="store_true", help="list what would be made")
+    p.add_argument("--games", type=positive_int, default=400, help="games per EVAL matchup")
+    p.set_defaults(func=cmd_results)
 
     p = sub.add_parser(
         "ladder", help="Elo ladder random < easy < medium < hard from round-robin series (needs the train extra)"

@@ -53,15 +53,28 @@ EVAL_TABLE = (
 @pytest.mark.parametrize(
     "game, markdown, expected",
     [  # the game's rows, its column dropped (the page is the game)
-        ("swival", EVAL_TABLE, "| entrant | W |\n|---|---|\n| hard | 8 |\n| medium | 386 |"),
-        ("twirls", EVAL_TABLE, "| entrant | W |\n|---|---|\n| hard | 352 |"),
+        ("swival", EVAL_TABLE, "| entrant | W |\n| --- | --- |\n| hard | 8 |\n| medium | 386 |"),
+        ("twirls", EVAL_TABLE, "| entrant | W |\n| --- | --- |\n| hard | 352 |"),
         ("swish", EVAL_TABLE, ""),  # no rows: the page says so instead
         ("swival", "", ""),  # no results/EVAL.md
-        ("swival", "intro\n\n" + EVAL_TABLE, "| entrant | W |\n|---|---|\n| hard | 8 |\n| medium | 386 |"),
+        ("swival", "intro\n\n" + EVAL_TABLE, "| entrant | W |\n| --- | --- |\n| hard | 8 |\n| medium | 386 |"),
     ],
 )
 def test_eval_rows(game, markdown, expected):
     assert gen_pages.eval_rows(game, markdown) == expected
+
+
+def test_eval_rows_get_a_score_and_the_fair_share_beside_it():
+    table = (
+        "| game | rules | entrant | against | W / D / L |\n|---|---|---|---|---|\n"
+        "| swival | default | hard | 1 x medium | 8 / 392 / 0 |\n"
+        "| swimming | num_players=4 | hard | 3 x medium | 96 / 0 / 304 |\n"
+    )
+    assert (
+        gen_pages.eval_rows("swival", table).splitlines()[2] == "| default | hard | 1 x medium | 8 / 392 / 0 | 51.0% |"
+    )
+    assert gen_pages.eval_rows("swimming", table).splitlines()[0].endswith("| W / D / L | score |")
+    assert gen_pages.eval_rows("swimming", table).splitlines()[2].endswith("| 96 / 0 / 304 | 24.0% (fair share 25%) |")
 
 
 @pytest.mark.parametrize(
@@ -142,6 +155,11 @@ def _griffe_roles():
         ("kernel call::\n\n    to_move", "kernel call:\n\n    to_move"),
         ("plain ``code`` and a: b", "plain ``code`` and a: b"),
         ("a line\n::\n", "a line\n::\n"),  # a bare :: line is left alone
+        (  # examples become a code block
+            "Make one:\n\n    >>> import envs\n    >>> env = envs.make(\n    ...     'swival')\nthen",
+            "Make one:\n\n```pycon\n>>> import envs\n>>> env = envs.make(\n...     'swival')\n```\nthen",
+        ),
+        (">>> a\ntext", "```pycon\n>>> a\n```\ntext"),
     ],
 )
 def test_griffe_roles_clean(docstring, shown):
@@ -155,7 +173,18 @@ def test_game_page_snippets_run(game, capsys):
     assert len(blocks) == (3 if GAMES[game].batched else 2)
     for code in blocks:
         exec(compile(code, f"<docs/games/{game}.md>", "exec"), {"__name__": "docs_snippet"})
-    assert "reward" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "returns {'player_0': " in out and "episode return " in out  # whole games, their returns
+    assert ("games finished on the 256 boards: " in out) == bool(GAMES[game].batched)
+
+
+def test_readme_example_prints_the_game_s_returns(capsys):
+    """Getting started's example (the README's) plays a whole game and prints each player's return."""
+    blocks = _code_blocks(gen_pages.readme_section((ROOT / "README.md").read_text(), "Using the environments"))
+    assert len(blocks) == 2
+    for code in blocks:
+        exec(compile(code, "<README.md>", "exec"), {"__name__": "docs_snippet"})
+    assert capsys.readouterr().out.strip() == "{'player_0': 1.0, 'player_1': -1.0}"
 
 
 @pytest.mark.parametrize("page", ["training.md", "evaluation.md", "search.md"])
@@ -175,6 +204,12 @@ def test_rllib_section_links_only_an_existing_page(tmp_path, present, expected):
         (tmp_path / "rllib.md").write_text("# RLlib\n")
     note = gen_pages.rllib_note(tmp_path)
     assert expected in note and (("rllib.md" in note) == present)
+
+
+def test_reference_shows_a_re_export_once():
+    page = gen_pages.reference_markdown("envs", "about", submodules=False)
+    assert "::: envs\n" in page and "::: envs.registry\n    options:\n      filters:" in page
+    assert "make_vec|register_gymnasium)$" in page and "GameEntry" not in page
 
 
 def test_reference_lists_every_module():
@@ -197,8 +232,18 @@ def test_site_builds_strict(tmp_path):
         timeout=300,
     )
     assert done.returncode == 0, done.stderr[-3000:]
-    for game in GAMES:
-        html = (tmp_path / "games" / game / "index.html").read_text()
+    for game in GAMES:  # pages as files (the offline plugin): the site works opened from disk
+        html = (tmp_path / "games" / f"{game}.html").read_text()
         assert f"{game}.gif" in html and "<table>" in html
         assert (tmp_path / "assets" / "results" / f"{game}_ladder.png").exists()
-    assert "doc-function" in (tmp_path / "reference" / "training" / "index.html").read_text()
+    assert "doc-function" in (tmp_path / "reference" / "training.html").read_text()
+    index = (tmp_path / "index.html").read_text()
+    assert 'href="getting-started.html"' in index
+    assert all(f'href="games/{game}.html"><img' in index for game in GAMES)  # the gallery
+    assert "assets/play_app.png" in (tmp_path / "playing.html").read_text()
+    assert (tmp_path / "assets" / "play_app.png").stat().st_size > 10_000
+    assert (tmp_path / "search" / "search_index.js").exists()  # search without a server
+    envs_page = (tmp_path / "reference" / "envs.html").read_text()
+    assert (
+        '<span class="gp">&gt;&gt;&gt; </span>' in envs_page and "<blockquote>" not in envs_page
+    )  # >>> examples as code

@@ -29,7 +29,7 @@ ranks. Set-ups (x = Black, w = White, first row = top rank):
   The destination D is the empty cell at distance N from P in a direction
   turned 45 or 90 degrees, either way, from the direction P->O. O and D are
   then always on one straight line, which must hold no stone between them.
-  The path from P to D may be blocked. (The seed's examples on 8x8: D8->D5
+  The path from P to D may be blocked. (Examples on 8x8: D8->D5
   pivoting on A5; A6->E6 on C8; C8->C4 on E6, with D5 between E6 and C4.)
 * Goal: all the mover's stones form one 8-connected group and none has more
   than `max_neighbors` friendly 8-neighbours. Only the mover can win on a
