@@ -313,7 +313,7 @@ class BatchedVectorEnv(VectorEnv):
         actions = self._learner_actions(actions, ~resetting)
         rewards = np.where(resetting, 0.0, self._carried).astype(np.float32)
         self._carried[~resetting] = 0.0
-        self._move(actions, rewards)
+        self._move(actions, rewards, checked=True)
         self._play_others(rewards)
         done = self._learner_out() & ~resetting
         infos: dict[str, Any] = {}
@@ -464,9 +464,10 @@ class BatchedVectorEnv(VectorEnv):
             self._out = ~self.batch.in_game(self.seats)
         return self._out
 
-    def _move(self, actions: np.ndarray, into: np.ndarray) -> None:
-        """Play ``actions`` (-1: no move) and add what the learner's seat received to ``into``."""
-        rewards, _ = self.batch.step(actions)
+    def _move(self, actions: np.ndarray, into: np.ndarray, checked: bool = False) -> None:
+        """Play ``actions`` (-1: no move; ``checked``: each -1 or legal, see BatchedGame.step) and add what the
+        learner's seat received to ``into``."""
+        rewards, _ = self.batch.step(actions, checked=checked)
         into += rewards[self._boards, self.seats]
         self._masks = self._out = None
 
@@ -511,8 +512,8 @@ class BatchedVectorEnv(VectorEnv):
                     boards = np.flatnonzero(waiting & (index == k))
                     if boards.size:
                         actions[boards] = self._opponent_actions(opp, boards, to_move)
-            try:
-                self._move(actions, into)
+            try:  # the built-in opponents' moves are legal by construction; the others' the engine checks
+                self._move(actions, into, checked=all(isinstance(o, (RandomBatch, EngineBot)) for o in self.opponents))
             except ValueError:  # the engine refused a move: say whose
                 raise self._illegal_opponent_moves(actions, index, to_move) from None
 

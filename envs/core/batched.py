@@ -443,14 +443,18 @@ class BatchedGame:
         return out
 
     # -- moving -----------------------------------------------------------------------
-    def step(self, actions: np.ndarray, autoreset: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    def step(
+        self, actions: np.ndarray, autoreset: bool = False, checked: bool = False
+    ) -> tuple[np.ndarray, np.ndarray]:
         """Play one action per board for its seat to move; -1 (or a finished board): no move.
 
         Returns (rewards (N, num_players) float32 of this move by seat, done (N,)
         bool: the game on the board is over). With ``autoreset`` finished boards
         get a new game after the rewards are read (``done`` still says which).
+        ``checked``: ``actions`` are int64, each -1 or legal, as the caller has made sure (the vector env
+        checks its learner's against the masks it handed out); they are not checked again.
         """
-        actions = self._check_actions(actions)
+        actions = actions if checked else self._check_actions(actions)
         rewards = np.zeros((self.num_envs, self.num_players), dtype=np.float32)
         self.engine.step(actions, rewards, self.rng, self._to_move, self._over, *self._game_arrays)
         self._mask_fresh = False
@@ -494,6 +498,12 @@ class BatchedGame:
         if isinstance(seats, (int, np.integer)):
             seats = np.full(self.num_envs, seats, dtype=np.int8)
         seats = np.asarray(seats)
+        if (
+            seats.dtype == np.int8
+            and seats.shape == (self.num_envs,)
+            and (seats.view(np.uint8) < self.num_players).all()
+        ):
+            return seats  # the common case in one pass (a negative int8 reads as >= 128)
         if seats.shape != (self.num_envs,) or seats.dtype.kind not in "iu":
             raise ValueError(
                 f"{self.engine.name}: seats must be an int or ints of shape ({self.num_envs},), "
