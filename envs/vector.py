@@ -497,6 +497,10 @@ class BatchedVectorEnv(VectorEnv):
         """The other seats move, batched, until every board's learner is to move or out; what the learner's
         seat receives meanwhile is added to ``into``."""
         batch = self.batch
+        if batch.engine.random_others is not None and all(isinstance(o, RandomBatch) for o in self.opponents):
+            into += batch.play_random_others(self.seats)  # the whole loop compiled
+            self._masks = self._out = None
+            return
         while True:
             to_move = batch.to_move
             waiting = ~self._learner_out() & (to_move != self.seats)

@@ -110,6 +110,39 @@ def test_same_seed_same_games_and_streams_differ_by_board(name, params):
     assert len({int(s) for s in batch_a.rng}) == 16
 
 
+def random_others_in_python(batch, seats):
+    """play_random_others written as the Python loop it replaces: random picks for the waiting boards, a step."""
+    received = np.zeros(batch.num_envs, dtype=np.float32)
+    while True:
+        waiting = batch.in_game(seats) & (batch.to_move != seats)
+        if not waiting.any():
+            return received
+        rewards, _ = batch.step(batch.random_actions(waiting))
+        received += rewards[np.arange(batch.num_envs), seats]
+
+
+@pytest.mark.parametrize(("name", "params"), BATCHED)
+def test_compiled_random_others_play_as_the_python_loop(name, params):
+    """The compiled loop draws the same moves from the same streams and pays the learner's seat the same."""
+    compiled_batch, python_batch = (envs.make_batched(name, 64, seed=3, **params) for _ in range(2))
+    seats = (np.arange(64) % compiled_batch.num_players).astype(np.int8)
+    ended = 0
+    for _ in range(600):  # long enough for some Twirls games to end
+        got = compiled_batch.play_random_others(seats)
+        np.testing.assert_array_equal(got, random_others_in_python(python_batch, seats))
+        np.testing.assert_array_equal(compiled_batch.legal_mask(), python_batch.legal_mask())
+        for mine, theirs in zip(compiled_batch.state, python_batch.state):
+            np.testing.assert_array_equal(mine, theirs)
+        ended += compiled_batch.over.sum()
+        learner = compiled_batch.random_actions(compiled_batch.in_game(seats))
+        python_batch.random_actions(python_batch.in_game(seats))  # the same draw from the same streams
+        compiled_batch.step(learner)
+        python_batch.step(learner)
+        compiled_batch.reset_done()
+        python_batch.reset_done()
+    assert ended > 0  # games ended on the opponents' moves: their final rewards were compared
+
+
 def test_import_envs_does_not_import_numba():
     code = "import sys, envs; envs.make('swival'); print('numba' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

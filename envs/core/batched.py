@@ -30,14 +30,13 @@ serves every variant of a game). The kernels a game writes (``@njit(cache=True)`
 * ``observe(seats, out, to_move, over, *arrays)``: ``out`` (N, obs) float32,
   board ``i`` seen by ``seats[i]``, exactly the encoding of the game's AEC env.
 
-numba is imported by this module only, and this module only on first use of a
-batched engine (``envs.make_batched`` / ``envs.make_vec``), so ``import envs``
-stays fast. Compiled kernels are cached on disk (``cache=True``): beside the
-source when it is writable, else in numba's user cache dir; set
-``NUMBA_CACHE_DIR`` to put the cache elsewhere (e.g. a read-only install
-shipped with a prebuilt cache). numba checks a cached kernel against its own
-file only: after editing a helper here that a game's kernel calls (e.g.
-:func:`randint`), delete that game's ``__pycache__/*.nbi``/``*.nbc``.
+numba is imported on first use of a batched engine (``envs.make_batched`` /
+``envs.make_vec``), so ``import envs`` stays fast. Kernels are compiled with
+:func:`envs.core.jit.njit` and cached on disk: beside the source when it is
+writable, else in numba's user cache dir; set ``NUMBA_CACHE_DIR`` to put the
+cache elsewhere (e.g. a read-only install shipped with a prebuilt cache). A
+cached kernel is stale as soon as any file of the package changes, so a
+helper here (e.g. :func:`randint`) can be edited without clearing caches.
 """
 
 from __future__ import annotations
@@ -48,9 +47,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from numba import njit
 
 from envs.core.checks import as_seed
+from envs.core.jit import njit
 
 CORE_ARRAYS = ("to_move", "over", "rng")
 
@@ -192,6 +191,47 @@ def random_listed_actions(
             out[i] = moves[i, randint(rng, i, num_moves[i])]
 
 
+@njit(cache=False, inline="always")  # numba cannot cache kernels passed as arguments: inlined, they are globals
+def random_others_loop(legal, step, seats, alive, received, scratch, state) -> None:
+    """Uniform legal moves for every seat but ``seats[i]`` on each board, all in one compiled loop, until on
+    every board ``seats[i]`` is to move or out (its game over, or ``alive[i, seats[i]]`` False); what that seat
+    receives meanwhile is added to ``received[i]``.
+
+    ``legal`` and ``step`` are the engine's kernels, ``state`` the batch's (:attr:`BatchedGame.state`);
+    ``scratch`` is (mask rows, mask, moves, num_moves, listed, picks, rewards) as :class:`BatchedGame` keeps
+    them. Each round lists the moves of the boards still waiting only (the others are handed to ``legal`` as
+    finished), so a few boards with many moves to play cost little; on return the mask holds every board's
+    legal moves of the current position. A game's engine hands it its kernels in
+    a kernel of its own, ``Engine.random_others(seats, alive, received, scratch, state)``, e.g.::
+
+        @njit
+        def random_others(seats, alive, received, scratch, state):
+            random_others_loop(legal, step, seats, alive, received, scratch, state)
+    """
+    mask_rows, mask, moves, num_moves, listed, picks, rewards = scratch
+    to_move, over, rng = state[0], state[1], state[2]
+    n = seats.shape[0]
+    waiting, idle = np.empty(n, dtype=np.bool_), np.empty(n, dtype=np.bool_)
+    while True:
+        anyone = False
+        for i in range(n):
+            waiting[i] = not over[i] and alive[i, seats[i]] and to_move[i] != seats[i]
+            idle[i] = not waiting[i]
+            anyone |= waiting[i]
+        if not anyone:
+            legal(mask, to_move, over, *state[3:])
+            return
+        legal(mask, to_move, idle, *state[3:])  # the waiting boards' moves only: the others pass as finished
+        if listed:
+            random_listed_actions(moves, num_moves, rng, waiting, picks)
+        else:
+            random_legal_actions(mask_rows, rng, waiting, picks)
+        rewards[:] = 0.0
+        step(picks, rewards, rng, to_move, over, *state[3:])
+        for i in range(n):
+            received[i] += rewards[i, seats[i]]
+
+
 NO_MOVE = -1  # the action of a board that does not move this step (BatchedGame.step)
 
 
@@ -278,6 +318,9 @@ class Engine:
     boards' streams. The vector env plays these opponents through them instead
     of asking the Python bot board by board.
 
+    ``random_others``: the game's kernels in the core's random-opponent loop (:func:`random_others_loop`);
+    :meth:`BatchedGame.play_random_others` runs it.
+
     ``seats_in_game``: for games that players leave before the end (Swimming's
     sunk players), the name of a (num_players,) bool array of the game's, True
     while the seat still plays; :meth:`BatchedGame.in_game` reads it.
@@ -301,6 +344,7 @@ class Engine:
     legal_list: tuple[str, str] | None = None  # (moves, num_moves): see below
     bots: dict[str, Callable[[BatchedGame, np.ndarray], np.ndarray]] = field(default_factory=dict)  # by name: see above
     seats_in_game: str | None = None  # a (num_players,) bool array: the seat still plays (see in_game)
+    random_others: Callable | None = None  # the game's kernel around random_others_loop (see there)
 
 
 class BatchedGame:
@@ -349,6 +393,8 @@ class BatchedGame:
         self._listed = None if engine.legal_list is None else tuple(self.arrays[k] for k in engine.legal_list)
         self._mask_fresh = False
         self._all = np.ones(n, dtype=bool)
+        self._everyone = np.ones((n, engine.num_players), dtype=bool)  # every seat plays (see in_game)
+        self._scratch = None  # play_random_others' buffers, made on first use
         self.reset(seed)
 
     # -- state ------------------------------------------------------------------
@@ -443,6 +489,26 @@ class BatchedGame:
         return out
 
     # -- moving -----------------------------------------------------------------------
+    def play_random_others(self, seats: np.ndarray | int) -> np.ndarray:
+        """Uniform legal moves (from the boards' streams) for every seat but ``seats[i]`` on board ``i``, until
+        on every board ``seats[i]`` is to move or out of the game; one compiled loop for the whole batch.
+
+        Returns (N,) float32: what seat ``seats[i]`` received meanwhile (the vector env's random opponents).
+        """
+        if self.engine.random_others is None:
+            raise ValueError(f"{self.engine.name}: this engine has no random_others kernel (Engine.random_others)")
+        seats = self._seats(seats).astype(np.int8, copy=False)
+        received = np.zeros(self.num_envs, dtype=np.float32)
+        alive = self._everyone if self.engine.seats_in_game is None else self.arrays[self.engine.seats_in_game]
+        if self._scratch is None:
+            moves, num_moves = self._listed if self._listed is not None else (np.zeros((1, 1), np.int16), self._all)
+            rewards = np.zeros((self.num_envs, self.num_players), dtype=np.float32)
+            picks = np.empty(self.num_envs, dtype=np.int64)
+            self._scratch = (self._mask_rows, self._mask, moves, num_moves, self._listed is not None, picks, rewards)
+        self.engine.random_others(seats, alive, received, self._scratch, self.state)
+        self._mask_fresh = True
+        return received
+
     def step(
         self, actions: np.ndarray, autoreset: bool = False, checked: bool = False
     ) -> tuple[np.ndarray, np.ndarray]:

@@ -28,9 +28,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
 from envs.core.batched import BatchedGame
+from envs.core.jit import njit
 
 Evaluate = Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]
 NO_NODE = -1

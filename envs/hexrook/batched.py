@@ -34,9 +34,9 @@ every move scored as :class:`envs.hexrook.bots.MediumBot` scores it
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from envs.core.batched import BatchedGame, Engine, randint
+from envs.core.batched import BatchedGame, Engine, randint, random_others_loop
+from envs.core.jit import njit
 from envs.hexrook.board import (
     BEAD,
     EMPTY,
@@ -808,6 +808,12 @@ def medium_actions(batch: BatchedGame, boards: np.ndarray) -> np.ndarray:
 
 
 # -- one board and the rules' state ---------------------------------------------------------
+@njit(cache=True)
+def random_others(seats, alive, received, scratch, state):
+    """The core's random-opponent loop over this game's kernels (``Engine.random_others``)."""
+    random_others_loop(legal, step, seats, alive, received, scratch, state)
+
+
 def to_rules(batch: BatchedGame, i: int) -> HexState:
     """Board ``i`` as the rules' :class:`HexState`."""
     a = batch.arrays
@@ -927,6 +933,7 @@ def engine_for(rules: HexRookGame, capture: int) -> Engine:
         reset=reset,
         legal=legal,
         step=step,
+        random_others=random_others,
         observe=observe,
         to_rules=to_rules,
         from_rules=from_rules,
@@ -949,6 +956,7 @@ __all__ = [
     "medium_kernel",
     "medium_scores",
     "observe",
+    "random_others",
     "reset",
     "step",
     "to_rules",

@@ -16,9 +16,9 @@ side by side to keep it so.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from envs.core.batched import BatchedGame, Engine
+from envs.core.batched import BatchedGame, Engine, random_others_loop
+from envs.core.jit import njit
 from envs.swahili.env import BLOCK, observation_size
 from envs.swahili.rules import (
     CAPTURE_POINTS,
@@ -180,6 +180,12 @@ def observe(seats, out, to_move, over, rows, centre, compound, pending, plies, p
             out[i, base + 1 + NUM_ROWS + (to_move[i] - seat) % n] = 1.0
 
 
+@njit(cache=True)
+def random_others(seats, alive, received, scratch, state):
+    """The core's random-opponent loop over this game's kernels (``Engine.random_others``)."""
+    random_others_loop(legal, step, seats, alive, received, scratch, state)
+
+
 def to_rules(batch: BatchedGame, i: int) -> SwahiliState:
     """Board ``i`` as the rules' :class:`SwahiliState`."""
     a = batch.arrays
@@ -261,6 +267,7 @@ def engine(**params) -> Engine:
         reset=reset,
         legal=legal,
         step=step,
+        random_others=random_others,
         observe=observe,
         to_rules=to_rules,
         from_rules=from_rules,

@@ -26,9 +26,9 @@ move of a round per board: a large ``max_round_turns`` costs memory, not time.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from envs.core.batched import BatchedGame, Engine, randint
+from envs.core.batched import BatchedGame, Engine, randint, random_others_loop
+from envs.core.jit import njit
 from envs.swimming.env import PER_SEAT, observation_size
 from envs.swimming.rules import (
     BINGO2,
@@ -914,6 +914,12 @@ def _replayed_moves(game: SwimmingGame, state: SwimmingState, deck: list[int], a
     return start.moves
 
 
+@njit(cache=True)
+def random_others(seats, alive, received, scratch, state):
+    """The core's random-opponent loop over this game's kernels (``Engine.random_others``)."""
+    random_others_loop(legal, step, seats, alive, received, scratch, state)
+
+
 def to_rules(batch: BatchedGame, i: int) -> SwimmingState:
     """Board ``i`` as the rules' :class:`SwimmingState` (``moves`` rebuilt by replaying the round's record)."""
     a = batch.arrays
@@ -1065,6 +1071,7 @@ def engine(**params) -> Engine:
         reset=reset,
         legal=legal,
         step=step,
+        random_others=random_others,
         observe=observe,
         to_rules=to_rules,
         from_rules=from_rules,

@@ -27,10 +27,11 @@ Table entry ``i`` is ``table[i, 0]`` (the key, ``me << 24 | op``) and
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-FULL = (1 << 24) - 1
-MIDDLE = 0xFF00
+from envs.core.jit import njit
+from envs.swival import rules
+from envs.swival.rules import FULL, MIDDLE
+
 MAX_MOVES = 72  # 24 cells x 3 swivels
 STACK = 25  # one frame per ply, 24 plies at most below the root
 
@@ -59,22 +60,8 @@ def new_stack(alpha: int = -1, beta: int = 1) -> tuple[np.ndarray, np.ndarray, n
     return status, frames, moves
 
 
-@njit(cache=True, inline="always")
-def has_line(b):
-    return (b & (b >> 8) & (b >> 16) & 0xFF) != 0
-
-
-@njit(cache=True, inline="always")
-def swivel(b, d):
-    """Turn the middle ring: d = 0 none, 1 left (k -> k-1), 2 right (k -> k+1)."""
-    if d == 0:
-        return b
-    m = (b >> 8) & 0xFF
-    if d == 1:
-        m = (m >> 1) | ((m & 1) << 7)
-    else:
-        m = ((m << 1) & 0xFF) | (m >> 7)
-    return (b & ~MIDDLE) | (m << 8)
+has_line = njit(inline="always")(rules.has_line)  # the rules' own functions, compiled
+swivel = njit(inline="always")(rules.swivel)
 
 
 @njit(cache=True, inline="always")

@@ -9,31 +9,18 @@ Actions, observations and rewards are exactly those of ``envs/swival/env.py``;
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from envs.core.batched import BatchedGame, Engine
+from envs.core.batched import BatchedGame, Engine, random_others_loop
+from envs.core.jit import njit
 from envs.swival.env import OBSERVATION_SIZE
-from envs.swival.rules import NUM_ACTIONS, SwivalGame, SwivalState
+from envs.swival.rules import MIDDLE, NUM_ACTIONS, SwivalGame, SwivalState, has_line, swivel
 
 _FULL = np.uint32((1 << 24) - 1)
-_MIDDLE = np.uint32(0xFF << 8)
+_MIDDLE = np.uint32(MIDDLE)
 
 
-@njit(cache=True, inline="always")
-def _has_line(bits):
-    return (bits & (bits >> 8) & (bits >> 16) & 0xFF) != 0
-
-
-@njit(cache=True, inline="always")
-def _swivel(bits, direction):
-    if direction == 0:
-        return bits
-    mid = (bits >> 8) & 0xFF
-    if direction == 1:
-        mid = (mid >> 1) | ((mid & 1) << 7)
-    else:
-        mid = ((mid << 1) & 0xFF) | (mid >> 7)
-    return (bits & ~_MIDDLE) | (mid << 8)
+_has_line = njit(inline="always")(has_line)  # the rules' own functions, compiled
+_swivel = njit(inline="always")(swivel)
 
 
 @njit(cache=True, inline="always")
@@ -122,6 +109,12 @@ def observe(seats, out, to_move, over, boards, plies, winner):
         out[i, 77] = (12 - _popcount(opp)) / 12.0
 
 
+@njit(cache=True)
+def random_others(seats, alive, received, scratch, state):
+    """The core's random-opponent loop over this game's kernels (``Engine.random_others``)."""
+    random_others_loop(legal, step, seats, alive, received, scratch, state)
+
+
 def to_rules(batch: BatchedGame, i: int) -> SwivalState:
     """Board ``i`` as the rules' :class:`SwivalState`."""
     w = int(batch.arrays["winner"][i])
@@ -154,6 +147,7 @@ def engine(**params) -> Engine:
         reset=reset,
         legal=legal,
         step=step,
+        random_others=random_others,
         observe=observe,
         to_rules=to_rules,
         from_rules=from_rules,

@@ -27,11 +27,11 @@ COUNTERS_ON_RINGS = 12
 
 
 def has_line(bits: int) -> bool:
-    """True when ``bits`` holds a whole spoke."""
-    for spoke in SPOKES:  # noqa: SIM110 (a hot path: the loop beats any() over a generator)
-        if bits & spoke == spoke:
-            return True
-    return False
+    """True when ``bits`` holds a whole spoke (cells k, 8 + k and 16 + k for some k).
+
+    This and :func:`swivel` are the batched engine's and the solver's too, compiled there (envs/core/jit.py).
+    """
+    return (bits & (bits >> 8) & (bits >> 16) & 0xFF) != 0
 
 
 def swivel(bits: int, direction: int) -> int:

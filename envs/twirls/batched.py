@@ -29,10 +29,10 @@ from __future__ import annotations
 from functools import cache
 
 import numpy as np
-from numba import njit
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
-from envs.core.batched import BatchedGame, Engine
+from envs.core.batched import BatchedGame, Engine, random_others_loop
+from envs.core.jit import njit
 from envs.twirls.rules import SETUPS, VECTORS, TwirlsGame, TwirlsState, parse_setup, tables
 
 EMPTY, BORDER = 0, 3
@@ -566,6 +566,12 @@ def pack_stones(black: int, white: int, size: int, cell_of: np.ndarray) -> tuple
     return bits, board, stones, count
 
 
+@njit(cache=True)
+def random_others(seats, alive, received, scratch, state):
+    """The core's random-opponent loop over this game's kernels (``Engine.random_others``)."""
+    random_others_loop(legal, step, seats, alive, received, scratch, state)
+
+
 def to_rules(batch: BatchedGame, i: int) -> TwirlsState:
     """Board ``i`` as the rules' :class:`TwirlsState`."""
     a = batch.arrays
@@ -640,6 +646,7 @@ def engine(**params) -> Engine:
         reset=reset,
         legal=legal,
         step=step,
+        random_others=random_others,
         observe=observe,
         to_rules=to_rules,
         from_rules=from_rules,

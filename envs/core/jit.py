@@ -1,0 +1,69 @@
+"""``njit``: numba's compiler with an on-disk cache that goes stale with any source of the ``envs`` package.
+
+numba stamps a cached kernel with its own file only. A kernel compiled with a
+helper from another file (``randint`` here, a game's kernels handed to a core
+loop, a constant imported from a game's ``env.py``) keeps running the old
+helper after that file changes. Every kernel of the package is compiled with
+:func:`njit` from this module instead: its cache entries are stamped with one
+hash of all the package's ``.py`` files, so an edit anywhere recompiles every
+kernel that is used next, and nothing stale runs. Helpers can therefore live
+once, in the file they belong to.
+
+Importing this module imports numba; only the batched engines, the tree
+search and the Swival solver do, on first use (``import envs`` stays fast).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import cache
+from pathlib import Path
+
+import numba
+from numba.core import caching
+
+PACKAGE = Path(__file__).resolve().parents[1]  # envs/
+
+
+@cache
+def package_stamp() -> str:
+    """One hash of every ``.py`` file under ``envs/`` (path and content), computed once per process."""
+    digest = hashlib.sha256()
+    for path in sorted(PACKAGE.rglob("*.py")):
+        digest.update(path.relative_to(PACKAGE).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+class _PackageStamp:
+    """A numba cache locator whose freshness stamp is :func:`package_stamp` for the package's files."""
+
+    def get_source_stamp(self):
+        if Path(self._py_file).resolve().is_relative_to(PACKAGE):
+            return package_stamp()
+        return super().get_source_stamp()
+
+
+def _stamped(locator: type) -> type:
+    return type(f"Package{locator.__name__}", (_PackageStamp, locator), {})
+
+
+_LOCATORS = tuple(  # public names since numba 0.60's successors; underscored before
+    getattr(caching, name, None) or getattr(caching, "_" + name)
+    for name in ("UserProvidedCacheLocator", "InTreeCacheLocator", "UserWideCacheLocator")
+)
+_IMPL = getattr(caching, "CacheImpl", None) or caching._CacheImpl  # where numba lists its locators
+if not any(issubclass(c, _PackageStamp) for c in _IMPL._locator_classes):
+    _IMPL._locator_classes = [
+        *(_stamped(c) for c in _LOCATORS),
+        *(c for c in _IMPL._locator_classes if c not in _LOCATORS),
+    ]
+
+
+def njit(*args, **kwargs):
+    """``numba.njit`` with ``cache=True`` by default, the cache stamped by :func:`package_stamp`."""
+    kwargs.setdefault("cache", True)
+    return numba.njit(*args, **kwargs)
+
+
+__all__ = ["PACKAGE", "njit", "package_stamp"]
