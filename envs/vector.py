@@ -13,7 +13,7 @@ when its game is over or its seat has left the game (Swimming: sunk).
 
 Opponents (one spec for every other seat, or a list with one per other seat):
 
-* ``"random"``: a uniform legal move, chosen inside the compiled kernel;
+* ``"random"``: a uniform legal move; all the random seats of the batch move in one compiled loop
 * a policy file path (``.npz``, SB3 ``.zip``), ``"network"`` (the shipped
   hard's network) or a ``NumpyPolicy``: its network, one forward pass for all
   boards to move; no play-time search;
