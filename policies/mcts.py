@@ -285,14 +285,14 @@ class PolicyMCTS(NetworkSearch, MCTS):
     def __init__(
         self,
         policy: Any,
-        game: str,
+        name: str,
         params: dict[str, Any] | None = None,
         uniform_share: float = 0.0,
         **settings: Any,
     ) -> None:
-        self._attach(policy, game, params)
-        guide = NetworkGuide(policy, self.rules, self.observe, uniform_share)
-        MCTS.__init__(self, self.rules, guide=guide, **settings)
+        self._attach(policy, name, params)
+        guide = NetworkGuide(policy, self.game, self.observe, uniform_share)
+        MCTS.__init__(self, self.game, guide=guide, **settings)
 
     def reset(self, seed: int | None = None) -> None:
         MCTS.reset(self, seed)
@@ -317,10 +317,10 @@ def parse_name(name: str) -> int:
     return int(count)
 
 
-def make_mcts(game: str, name: str = NAME, seed: int | None = None, **params: Any) -> MCTS:
-    """The opponent named ``name`` (``"mcts"`` or ``"mcts:N"``) for ``game`` with rule ``params``."""
-    simulations = parse_name(name)
-    return MCTS(game_module(game).raw_env.game_cls(**params), simulations=simulations, seed=seed)
+def make_mcts(name: str, opponent: str = NAME, seed: int | None = None, **params: Any) -> MCTS:
+    """The opponent named ``opponent`` (``"mcts"`` or ``"mcts:N"``) for game ``name`` with rule ``params``."""
+    simulations = parse_name(opponent)
+    return MCTS(game_module(name).raw_env.game_cls(**params), simulations=simulations, seed=seed)
 
 
 __all__ = ["DEFAULT_SIMULATIONS", "MCTS", "NetworkGuide", "PolicyMCTS", "make_mcts", "parse_name"]

@@ -4,7 +4,7 @@ A hard opponent is a policy file's network wrapped in a search over the
 game's rules (:class:`policies.search.PolicySearch`,
 :class:`policies.rollouts.RolloutSearch`, :class:`policies.mcts.PolicyMCTS`).
 All three keep the policy and its meta, build the rules they search from
-``(game, params)``, pass ``reset`` on to the network, play the bare network
+``(name, params)``, pass ``reset`` on to the network, play the bare network
 when no rules state is given (an env-only client) and show the network's view
 in ``explain``; this base class holds that once.
 """
@@ -21,13 +21,13 @@ from envs.registry import game_module
 class NetworkSearch:
     """Base class of the play-time searches: subclasses implement :meth:`searched_move`."""
 
-    def _attach(self, policy: Any, game: str, params: dict[str, Any] | None) -> Any:
-        """Keep ``policy`` (and its meta), build ``game``'s rules under ``params`` and the
+    def _attach(self, policy: Any, name: str, params: dict[str, Any] | None) -> Any:
+        """Keep ``policy`` (and its meta), build game ``name``'s rules (``self.game``) under ``params`` and the
         observation function of its env; returns the env class (for searches that need more of it)."""
-        raw = game_module(game).raw_env
+        raw = game_module(name).raw_env
         self.policy = policy
         self.meta = policy.meta
-        self.rules = raw.game_cls(**(params or {}))
+        self.game = raw.game_cls(**(params or {}))
         self.observe = raw.observe_state
         return raw
 

@@ -63,7 +63,7 @@ class RolloutSearch(NetworkSearch):
     def __init__(
         self,
         policy: NumpyPolicy,
-        game: str,
+        name: str,
         params: dict[str, Any] | None = None,
         samples: int = 24,
         width: int = 4,
@@ -85,16 +85,16 @@ class RolloutSearch(NetworkSearch):
             raise ValueError(f"rollout search belief_deals ({belief_deals}) must be 0 or at least samples ({samples})")
         if not belief_power > 0:
             raise ValueError(f"rollout search belief_power must be > 0, got {belief_power}")
-        self._attach(policy, game, params)
+        self._attach(policy, name, params)
         for key, actions in (("always", always), ("network_moves", network_moves)):
             bad = [
                 a
                 for a in actions
-                if isinstance(a, bool) or not isinstance(a, int) or not 0 <= a < self.rules.num_actions
+                if isinstance(a, bool) or not isinstance(a, int) or not 0 <= a < self.game.num_actions
             ]
             if bad:
                 raise ValueError(
-                    f"rollout search {key}: {bad} are not actions of {game} (0..{self.rules.num_actions - 1})"
+                    f"rollout search {key}: {bad} are not actions of {name} (0..{self.game.num_actions - 1})"
                 )
         if network_moves and playout == "network":
             raise ValueError(
@@ -103,17 +103,17 @@ class RolloutSearch(NetworkSearch):
             )
         self.playout_bot = None
         if playout != "network":
-            bots = importlib.import_module(entry(game).bots_module).BOTS
+            bots = importlib.import_module(entry(name).bots_module).BOTS
             if playout not in bots:
                 raise ValueError(
-                    f"rollout search playout must be 'network' or a bot level of {game} "
+                    f"rollout search playout must be 'network' or a bot level of {name} "
                     f"({', '.join(map(repr, bots))}), got {playout!r}"
                 )
-            self.playout_bot = bots[playout](self.rules, seed=seed)
+            self.playout_bot = bots[playout](self.game, seed=seed)
         self.samples, self.width, self.always = samples, width, tuple(always)
         self.margin_weight = margin_weight
         self.belief_deals, self.belief_power = belief_deals, belief_power
-        self.network_moves = np.zeros(self.rules.num_actions, dtype=bool)
+        self.network_moves = np.zeros(self.game.num_actions, dtype=bool)
         self.network_moves[list(network_moves)] = True
         self.rng = np.random.default_rng(seed)
         self.scores: dict[int, float] = {}  # candidate -> its score at the last move (lower is better)
@@ -139,9 +139,9 @@ class RolloutSearch(NetworkSearch):
         self, state: Any, observation: np.ndarray | None = None, action_mask: np.ndarray | None = None
     ) -> int:
         """The candidate with the lowest play-out score (ties: the network's favourite)."""
-        me = self.rules.to_move(state)
+        me = self.game.to_move(state)
         if observation is None or action_mask is None:
-            observation, action_mask = self.observe(self.rules, state, me), self.rules.legal_mask(state)
+            observation, action_mask = self.observe(self.game, state, me), self.game.legal_mask(state)
         moves, probs = self.candidates(observation, action_mask)
         self.scores = {}
         if len(moves) == 1:
@@ -154,8 +154,8 @@ class RolloutSearch(NetworkSearch):
     def deals(self, state: Any, me: int) -> list[Any]:
         """``samples`` deals of what ``me`` cannot see; with ``belief_deals``, drawn by :meth:`belief_weights`."""
         if not self.belief_deals:
-            return [self.rules.determinize(state, me, self.rng) for _ in range(self.samples)]
-        pool = [self.rules.determinize(state, me, self.rng) for _ in range(self.belief_deals)]
+            return [self.game.determinize(state, me, self.rng) for _ in range(self.samples)]
+        pool = [self.game.determinize(state, me, self.rng) for _ in range(self.belief_deals)]
         weights = self.belief_weights(pool, me)
         if weights is None:  # nobody else has moved this round: every deal is as likely
             return pool[: self.samples]
@@ -166,7 +166,7 @@ class RolloutSearch(NetworkSearch):
 
         None when the others have made no move this round.
         """
-        rules = self.rules
+        rules = self.game
         observations, masks, actions, owners = [], [], [], []
         for k, deal in enumerate(deals):
             for past, action in rules.past_decisions(deal, me):
@@ -184,7 +184,7 @@ class RolloutSearch(NetworkSearch):
 
     def play_out(self, deals: list[Any], move: int, me: int) -> float:
         """Mean over ``deals`` of (``me`` lost the round) - ``margin_weight`` * margin, after ``move``."""
-        rules = self.rules
+        rules = self.game
         start = rules.round_key(deals[0])
         total = 0.0
         live = []
@@ -208,7 +208,7 @@ class RolloutSearch(NetworkSearch):
 
     def _advance(self, states: list[Any]) -> None:
         """One move in each of ``states`` by the play-out policy."""
-        rules = self.rules
+        rules = self.game
         if self.playout_bot is not None:
             masks = [rules.legal_mask(state) for state in states]
             timed = self._network_timed(states, masks) if self.network_moves.any() else {}
@@ -229,7 +229,7 @@ class RolloutSearch(NetworkSearch):
         asked = [k for k, mask in enumerate(masks) if (mask & self.network_moves).any()]
         if not asked:
             return {}
-        rules = self.rules
+        rules = self.game
         observations = np.stack([self.observe(rules, states[k], rules.to_move(states[k])) for k in asked])
         legal = np.stack([masks[k] for k in asked])
         probs = masked_softmax(self.policy.logits(observations), legal)

@@ -76,7 +76,7 @@ class PolicySearch(NetworkSearch):
     def __init__(
         self,
         policy: NumpyPolicy,
-        game: str,
+        name: str,
         params: dict[str, Any] | None = None,
         depth: int = 2,
         width: int = 8,
@@ -103,12 +103,12 @@ class PolicySearch(NetworkSearch):
             raise ValueError(f"search max_work must be >= 0 (0: no cap), got {max_work}")
         if leaf_value not in ("network", "none"):
             raise ValueError(f"search leaf_value must be 'network' or 'none', got {leaf_value!r}")
-        for name, value, least in (("solve_from_empty", solve_from_empty, 0), ("solve_nodes", solve_nodes, 1)):
+        for setting, value, least in (("solve_from_empty", solve_from_empty, 0), ("solve_nodes", solve_nodes, 1)):
             if not isinstance(value, int) or isinstance(value, bool) or value < least:
-                raise ValueError(f"search {name} must be an int >= {least}, got {value!r}")
-        self._attach(policy, game, params)
-        if self.rules.num_players != 2:
-            raise ValueError(f"{game}: play-time search is for two-player games, not {self.rules.num_players}")
+                raise ValueError(f"search {setting} must be an int >= {least}, got {value!r}")
+        self._attach(policy, name, params)
+        if self.game.num_players != 2:
+            raise ValueError(f"{name}: play-time search is for two-player games, not {self.game.num_players}")
         self.depth, self.width, self.leaf_wins = depth, width or 10**9, leaf_wins  # width 0: every legal move
         self.use_value = leaf_value == "network"
         self.root_width = root_width or 10**9  # 0: every legal move at the root
@@ -121,10 +121,10 @@ class PolicySearch(NetworkSearch):
         self.searched_depth = 0  # plies the last move was searched to (below ``depth`` when capped)
         self._work_cap = np.inf
         self.solve_from_empty, self.solve_nodes = solve_from_empty, solve_nodes
-        self.oracle_module = entry(game).solver if solve_from_empty else ""  # by name: the search stays picklable
+        self.oracle_module = entry(name).solver if solve_from_empty else ""  # by name: the search stays picklable
         if solve_from_empty:
             if not self.oracle_module:
-                raise ValueError(f"search solve_from_empty needs an exact solver, and {game} has none")
+                raise ValueError(f"search solve_from_empty needs an exact solver, and {name} has none")
             self.oracle.warm_up()
         self.solved = False  # whether the last move came from the solver
         self.solver_nodes = 0  # solver nodes spent on the last move
@@ -170,7 +170,7 @@ class PolicySearch(NetworkSearch):
         if oracle is None or oracle.empty_cells(state) > self.solve_from_empty:
             return None
         self.nodes = self.work = self.searched_depth = 0
-        me = self.rules.to_move(state)
+        me = self.game.to_move(state)
 
         def solve(position: Any, keep_table: bool, window: tuple[int, int] = (-1, 1), most: int = 0) -> int | None:
             left = most or self.solve_nodes - self.solver_nodes
@@ -182,9 +182,9 @@ class PolicySearch(NetworkSearch):
 
         def keeps(child: Any, most: int = 0) -> bool | None:
             """Whether the move to ``child`` keeps the target value (None: not known within the nodes left)."""
-            if self.rules.is_over(child):
+            if self.game.is_over(child):
                 return self._outcome(child, me) == target
-            if self.rules.to_move(child) == me:  # is it worth at least the target? (a narrow window asks less)
+            if self.game.to_move(child) == me:  # is it worth at least the target? (a narrow window asks less)
                 bound = solve(child, keep_table=True, window=(target - 1, target), most=most)
                 return None if bound is None else bound >= target
             bound = solve(child, keep_table=True, window=(-target, 1 - target), most=most)  # at most -target?
@@ -197,7 +197,7 @@ class PolicySearch(NetworkSearch):
         children = {a: self._child(state, a) for a in order}
         if target == 1:  # a move that wins at once
             for action in order:
-                if self.rules.is_over(children[action]) and self._outcome(children[action], me) == 1:
+                if self.game.is_over(children[action]) and self._outcome(children[action], me) == 1:
                     self.solved = True
                     return action, 1.0
         for action in order:
@@ -208,7 +208,7 @@ class PolicySearch(NetworkSearch):
                 self.solved = True
                 return action, float(target)
         else:
-            raise RuntimeError(f"{self.rules.name}: no move keeps the solved value {target} of the position {state}")
+            raise RuntimeError(f"{self.game.name}: no move keeps the solved value {target} of the position {state}")
         # Out of nodes: the network's favourite among the moves the root's own solve proved (the table
         # answers for them in one node each), if it proved any.
         for action in order:
@@ -218,7 +218,7 @@ class PolicySearch(NetworkSearch):
         return None
 
     def _search_root(self, state: Any, depth: int) -> tuple[int, float]:
-        me = self.rules.to_move(state)
+        me = self.game.to_move(state)
         best_action, best_value = -1, -np.inf
         alpha, beta = -np.inf, np.inf
         built: dict[int, Any] = {}
@@ -244,7 +244,7 @@ class PolicySearch(NetworkSearch):
         to play out go into ``built`` (action -> position), for the caller to reuse.
         """
         width = self.width if width is None else width
-        mask = self.rules.legal_mask(state)
+        mask = self.game.legal_mask(state)
         legal = np.flatnonzero(mask)
         if not ordered and legal.size <= width:
             return legal.tolist()
@@ -255,13 +255,13 @@ class PolicySearch(NetworkSearch):
                 built.update(zip(legal.tolist(), children))
         else:
             self._spend(NETWORK_PASS_WORK)
-            logits = self.policy.logits_of(self.observe(self.rules, state, self.rules.to_move(state)), legal)
+            logits = self.policy.logits_of(self.observe(self.game, state, self.game.to_move(state)), legal)
             chosen = legal[np.argsort(-masked_softmax(logits, np.ones(legal.size, dtype=bool)), kind="stable")[:width]]
         moves = [int(a) for a in chosen]
         if legal.size > width:
             chosen_set = set(moves)
             rest = [int(a) for a in legal if int(a) not in chosen_set]
-            for a in self.rules.ending_moves(state, rest, self.rng):
+            for a in self.game.ending_moves(state, rest, self.rng):
                 moves.insert(0 if game_enders_first else len(moves), a)
         return moves
 
@@ -269,32 +269,32 @@ class PolicySearch(NetworkSearch):
         """One ply deep, for the player to move: the value head on each move's result
         (one batched pass), a finished game scored beyond it (+2 won, 0 drawn, -2 lost);
         and those results."""
-        mover = self.rules.to_move(state)
+        mover = self.game.to_move(state)
         children = [self._child(state, int(a)) for a in legal]
         values = self._value_head(children, mover)
         for i, child in enumerate(children):
-            if self.rules.is_over(child):
+            if self.game.is_over(child):
                 values[i] = 2.0 * self._outcome(child, mover)
         return values, children
 
     def _outcome(self, finished: Any, seat: int) -> float:
         """+1 / -1 / 0: a finished game won, lost or drawn for ``seat``."""
-        winners = self.rules.winners(finished)
+        winners = self.game.winners(finished)
         return 0.0 if not winners else (1.0 if seat in winners else -1.0)
 
     def _can_win_now(self, state: Any, seat: int) -> bool:
         """Whether ``seat``, to move, has a move that wins at once."""
-        legal = [int(a) for a in np.flatnonzero(self.rules.legal_mask(state))]
+        legal = [int(a) for a in np.flatnonzero(self.game.legal_mask(state))]
         return any(
-            seat in self.rules.winners(self._child(state, a)) for a in self.rules.ending_moves(state, legal, self.rng)
+            seat in self.game.winners(self._child(state, a)) for a in self.game.ending_moves(state, legal, self.rng)
         )
 
     def _value(self, state: Any, depth: int, alpha: float, beta: float, me: int) -> float:
         """Minimax value for seat ``me`` (alpha-beta)."""
-        if self.rules.is_over(state) or depth == 0:
+        if self.game.is_over(state) or depth == 0:
             return self._leaf_value(state, me, alpha=alpha, beta=beta)
         self.nodes += 1
-        maximise = self.rules.to_move(state) == me
+        maximise = self.game.to_move(state) == me
         lost = -1.0 if maximise else 1.0  # the value of a proven loss for the player to move
         best = -np.inf if maximise else np.inf
         # one ply above the leaves the value head scores every child, so their order cannot matter
@@ -325,7 +325,7 @@ class PolicySearch(NetworkSearch):
                 break
             # Every move searched so far loses: a loss is only proven once every
             # legal move has been refuted, so search the ones the width left out.
-            candidates = [int(a) for a in np.flatnonzero(self.rules.legal_mask(state)) if int(a) not in tried]
+            candidates = [int(a) for a in np.flatnonzero(self.game.legal_mask(state)) if int(a) not in tried]
         return best
 
     def _child(self, state: Any, action: int, built: dict[int, Any] | None = None) -> Any:
@@ -333,8 +333,8 @@ class PolicySearch(NetworkSearch):
         if built and action in built:
             return built.pop(action)
         self._spend(1)
-        child = self.rules.copy_state(state)
-        self.rules.apply(child, action, self.rng)
+        child = self.game.copy_state(state)
+        self.game.apply(child, action, self.rng)
         return child
 
     def _spend(self, work: int) -> None:
@@ -351,9 +351,9 @@ class PolicySearch(NetworkSearch):
         0 with ``leaf_value="none"``), extended by the quiescence search (within
         the window ``alpha``, ``beta``: a value outside it is only a bound)."""
         self.nodes += 1
-        if self.rules.is_over(state):
+        if self.game.is_over(state):
             return self._outcome(state, me)
-        to_move = self.rules.to_move(state)
+        to_move = self.game.to_move(state)
         if self.leaf_wins and self._can_win_now(state, to_move):
             return 1.0 if to_move == me else -1.0
         if not self.use_value:
@@ -367,10 +367,10 @@ class PolicySearch(NetworkSearch):
     def _quiesce(self, state: Any, me: int, stand: float, plies: int, alpha: float, beta: float) -> float:
         """Value for ``me`` of a leaf whose static value is ``stand``, the player to
         move free to stop or to play one of its biggest captures (alpha-beta)."""
-        captures = self.rules.capturing_moves(state)[: self.quiescence_width] if plies else []
+        captures = self.game.capturing_moves(state)[: self.quiescence_width] if plies else []
         if not captures:
             return stand
-        maximise = self.rules.to_move(state) == me
+        maximise = self.game.to_move(state) == me
         best = stand
         if maximise:
             alpha = max(alpha, best)
@@ -382,7 +382,7 @@ class PolicySearch(NetworkSearch):
         heads = self._value_head(children, me) if self.use_value else np.zeros(len(children))
         for child, head in zip(children, heads):
             self.nodes += 1
-            if self.rules.is_over(child):
+            if self.game.is_over(child):
                 value = self._outcome(child, me)
             else:
                 value = self._quiesce(child, me, float(head), plies - 1, alpha, beta)
@@ -396,13 +396,13 @@ class PolicySearch(NetworkSearch):
 
     def _value_head(self, states: list[Any], me: int) -> np.ndarray:
         """The value head on ``states`` in one forward pass, for seat ``me`` (finished games: 0)."""
-        live = [i for i, state in enumerate(states) if not self.rules.is_over(state)]
+        live = [i for i, state in enumerate(states) if not self.game.is_over(state)]
         values = np.zeros(len(states))
         if live:
             self._spend(NETWORK_PASS_WORK)
-            seats = [self.rules.to_move(states[i]) for i in live]
+            seats = [self.game.to_move(states[i]) for i in live]
             head = self.policy.values(
-                np.stack([self.observe(self.rules, states[i], seat) for i, seat in zip(live, seats)])
+                np.stack([self.observe(self.game, states[i], seat) for i, seat in zip(live, seats)])
             )
             values[live] = np.clip(head, -1.0, 1.0) * np.where(np.array(seats) == me, 1.0, -1.0)
         return values

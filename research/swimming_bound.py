@@ -28,7 +28,7 @@ from policies.rollouts import RolloutSearch
 
 def told_the_hands(search: RolloutSearch) -> RolloutSearch:
     """``search`` with every deal keeping the true hands (the stock reshuffled) and no weighing of deals."""
-    rules = search.rules
+    rules = search.game
 
     def true_hands(state, seat, rng):
         deal = rules.copy_state(state)

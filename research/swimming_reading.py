@@ -49,7 +49,7 @@ def network_model(search: Any) -> MoveModel:
     """The log probability of a move under the network of the hard policy ``search``."""
 
     def log_prob(state: SwimmingState, mask: np.ndarray, action: int) -> float:
-        observation = search.observe(search.rules, state, state.to_move)
+        observation = search.observe(search.game, state, state.to_move)
         return float(masked_log_softmax(search.policy.logits(observation[None]), mask[None])[0, action])
 
     return log_prob
@@ -151,7 +151,7 @@ def run(
 ) -> Reader:
     """Games of four mediums (4 players) until ``positions`` (a player seen at a move of seat 0) are measured."""
     search = load("swimming", "hard", num_players=4)
-    rules = search.rules
+    rules = search.game
     models = {"network": network_model(search), "medium": bot_model(MediumBot(rules, seed=seed + 1), tries)}
     reader = Reader(rules, models, guesses, np.random.default_rng(seed), positions, seed)
     game = 0

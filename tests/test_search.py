@@ -71,8 +71,8 @@ def test_work_cap_drops_a_ply_when_the_search_is_too_big(cap_offset, searched_de
 
 def test_search_proves_the_loss_it_avoids():
     search = PolicySearch(preference_policy([PLACE_O5_SWIVEL_LEFT]), "swival", depth=2, width=1, leaf_value="none")
-    child = search.rules.copy_state(DANGER)
-    search.rules.apply(child, PLACE_O5_SWIVEL_LEFT, np.random.default_rng(0))
+    child = search.game.copy_state(DANGER)
+    search.game.apply(child, PLACE_O5_SWIVEL_LEFT, np.random.default_rng(0))
     assert search._value(child, 1, -np.inf, np.inf, me=0) == -1.0
 
 
@@ -139,8 +139,8 @@ PLACE_O4 = 4 * 3
 def test_a_win_is_proven_only_when_every_reply_fails(name, state, expected):
     # Width 1 shows the opponent only "place o4, no swivel", which leaves my line standing.
     search = PolicySearch(preference_policy([PLACE_O4]), "swival", depth=2, width=1, leaf_value="none")
-    assert search._value(search.rules.copy_state(state), 2, -np.inf, np.inf, me=0) == expected
-    assert search._value(search.rules.copy_state(state), 2, -np.inf, np.inf, me=1) == -expected
+    assert search._value(search.game.copy_state(state), 2, -np.inf, np.inf, me=0) == expected
+    assert search._value(search.game.copy_state(state), 2, -np.inf, np.inf, me=1) == -expected
 
 
 def test_batched_leaf_values_pick_the_same_moves_as_one_at_a_time():
@@ -154,7 +154,7 @@ def test_batched_leaf_values_pick_the_same_moves_as_one_at_a_time():
     network = load("swish", "hard", **params).policy
     batched = PolicySearch(network, "swish", params, depth=2, width=6)
     single = OneLeafAtATime(network, "swish", params, depth=2, width=6)
-    rules, rng = batched.rules, np.random.default_rng(7)
+    rules, rng = batched.game, np.random.default_rng(7)
     compared = 0
     while compared < 12:
         state = rules.new_state(rng)
@@ -176,7 +176,7 @@ def test_ordering_by_the_legal_moves_logits_alone_keeps_the_full_heads_order(gam
 
     network = load(game, "network", **params)
     search = PolicySearch(network, game, params, depth=1, width=8)
-    rules, rng = search.rules, np.random.default_rng(3)
+    rules, rng = search.game, np.random.default_rng(3)
     compared = 0
     while compared < 60:
         state = rules.new_state(rng)
@@ -252,9 +252,9 @@ def test_quiescence_lets_the_player_to_move_stop_capturing(beads_to_win, static_
     network, params, state, favourite, block = squeeze_exchange(beads_to_win)
     search = PolicySearch(network, "squeeze", params, depth=1, width=0, quiescence=2)
     after_favourite, after_block = search._child(state, favourite), search._child(state, block)
-    assert len(search.rules.capturing_moves(after_favourite)) == 1
+    assert len(search.game.capturing_moves(after_favourite)) == 1
     assert search._quiesce(after_favourite, 0, static_value, 2, -np.inf, np.inf) == expected
-    assert search.rules.capturing_moves(after_block) == []
+    assert search.game.capturing_moves(after_block) == []
     assert search._quiesce(after_block, 0, static_value, 2, -np.inf, np.inf) == static_value
 
 
@@ -263,7 +263,7 @@ def test_value_order_tries_the_winning_capture_first():
     by_policy = PolicySearch(network, "squeeze", params, depth=1, width=0)
     by_value = PolicySearch(network, "squeeze", params, depth=1, width=0, order_by="value")
     black_to_move = by_value._child(state, favourite)
-    (winning_capture,) = by_value.rules.capturing_moves(black_to_move)
+    (winning_capture,) = by_value.game.capturing_moves(black_to_move)
     assert by_value._candidates(black_to_move)[0] == winning_capture
     assert by_policy._candidates(black_to_move)[0] != winning_capture  # the network ranks it low
 
@@ -275,7 +275,7 @@ def test_value_order_changes_the_work_not_the_values():
     network = load("squeeze", "hard", **params).policy
     by_policy = PolicySearch(network, "squeeze", params, depth=2, width=0, quiescence=1)
     by_value = PolicySearch(network, "squeeze", params, depth=2, width=0, quiescence=1, order_by="value")
-    rules, rng = by_policy.rules, np.random.default_rng(3)
+    rules, rng = by_policy.game, np.random.default_rng(3)
     state, compared, nodes = rules.new_state(rng), 0, [0, 0]
     while not rules.is_over(state) and compared < 15:
         if rules.legal_mask(state).sum() > 1 and rules.to_move(state) == 0:
