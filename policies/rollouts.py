@@ -202,12 +202,12 @@ class RolloutSearch(NetworkSearch):
                 else:
                     running.append(state)
             if running:
-                self._advance(running)
+                self.advance(running)
             live = running
         return total / len(deals)
 
-    def _advance(self, states: list[Any]) -> None:
-        """One move in each of ``states`` by the play-out policy."""
+    def advance(self, states: list[Any]) -> None:
+        """One move in each of ``states`` (played in place) by the play-out policy: the bot, or the network."""
         rules = self.game
         if self.playout_bot is not None:
             masks = [rules.legal_mask(state) for state in states]

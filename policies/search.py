@@ -193,7 +193,7 @@ class PolicySearch(NetworkSearch):
         target = solve(state, keep_table=False)
         if target is None or target < 0:
             return None
-        order = self._candidates(state, width=10**9)  # every legal move, the network's favourite first
+        order = self.candidates(state, width=10**9)  # every legal move, the network's favourite first
         children = {a: self._child(state, a) for a in order}
         if target == 1:  # a move that wins at once
             for action in order:
@@ -222,14 +222,14 @@ class PolicySearch(NetworkSearch):
         best_action, best_value = -1, -np.inf
         alpha, beta = -np.inf, np.inf
         built: dict[int, Any] = {}
-        for action in self._candidates(state, self.root_width, game_enders_first=False, built=built):
-            value = self._value(self._child(state, action, built), depth - 1, alpha, beta, me)
+        for action in self.candidates(state, self.root_width, game_enders_first=False, built=built):
+            value = self.value(self._child(state, action, built), depth - 1, me, alpha, beta)
             if value > best_value:
                 best_action, best_value = action, value
             alpha = max(alpha, value - 1e-9)  # keep equal values exact, for the tie-break
         return best_action, float(best_value)
 
-    def _candidates(
+    def candidates(
         self,
         state: Any,
         width: int | None = None,
@@ -237,7 +237,8 @@ class PolicySearch(NetworkSearch):
         ordered: bool = True,
         built: dict[int, Any] | None = None,
     ) -> list[int]:
-        """The network's ``width`` favourite legal moves (``order_by``), best first, and every game-ending move.
+        """The moves the search tries at ``state``: the network's ``width`` favourite legal moves
+        (``order_by``), best first, and every game-ending move.
 
         With ``ordered=False`` and a width that takes every move, the legal moves
         come unordered, without asking the network. Positions the ordering had
@@ -289,8 +290,9 @@ class PolicySearch(NetworkSearch):
             seat in self.game.winners(self._child(state, a)) for a in self.game.ending_moves(state, legal, self.rng)
         )
 
-    def _value(self, state: Any, depth: int, alpha: float, beta: float, me: int) -> float:
-        """Minimax value for seat ``me`` (alpha-beta)."""
+    def value(self, state: Any, depth: int, me: int, alpha: float = -np.inf, beta: float = np.inf) -> float:
+        """The searched value of ``state`` for seat ``me``, ``depth`` plies deep (alpha-beta in the window
+        ``alpha``, ``beta``: a value outside it is only a bound); 1 a proven win, -1 a proven loss."""
         if self.game.is_over(state) or depth == 0:
             return self._leaf_value(state, me, alpha=alpha, beta=beta)
         self.nodes += 1
@@ -299,7 +301,7 @@ class PolicySearch(NetworkSearch):
         best = -np.inf if maximise else np.inf
         # one ply above the leaves the value head scores every child, so their order cannot matter
         built: dict[int, Any] = {}
-        candidates = self._candidates(state, ordered=not (depth == 1 and self.use_value), built=built)
+        candidates = self.candidates(state, ordered=not (depth == 1 and self.use_value), built=built)
         tried: set[int] = set()
         while candidates:
             tried.update(candidates)
@@ -312,7 +314,7 @@ class PolicySearch(NetworkSearch):
                 if depth == 1:
                     value = self._leaf_value(child, me, None if head is None else float(head[i]), alpha, beta)
                 else:
-                    value = self._value(child, depth - 1, alpha, beta, me)
+                    value = self.value(child, depth - 1, me, alpha, beta)
                 if maximise:
                     best = max(best, value)
                     alpha = max(alpha, value)

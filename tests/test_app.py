@@ -57,7 +57,7 @@ def click_key(app, key):
         pos = app.button(s.adapter.button_label(s.game, s.state, key)).rect.center
     else:
         pos = app.board_point(key)
-        assert s.adapter.hit(s.game, s.state, s.seat, app._board_pos(pos)) == key
+        assert s.adapter.hit(s.game, s.state, s.seat, app.board_pos(pos)) == key
     click_at(app, pos)
 
 

@@ -245,7 +245,7 @@ def test_the_network_times_its_moves_in_the_play_outs(network_order, network_mov
         network_moves=network_moves,
         seed=0,
     )
-    search._advance([state])
+    search.advance([state])
     assert (state.knocker == 0) is knocks and state.moves[-1].seat == 0
 
 

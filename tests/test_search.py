@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from envs.squeeze.rules import SqueezeGame
 from envs.swival.rules import NUM_ACTIONS, WIN_ACTION, SwivalState
 from policies.search import PolicySearch
 
@@ -73,7 +74,7 @@ def test_search_proves_the_loss_it_avoids():
     search = PolicySearch(preference_policy([PLACE_O5_SWIVEL_LEFT]), "swival", depth=2, width=1, leaf_value="none")
     child = search.game.copy_state(DANGER)
     search.game.apply(child, PLACE_O5_SWIVEL_LEFT, np.random.default_rng(0))
-    assert search._value(child, 1, -np.inf, np.inf, me=0) == -1.0
+    assert search.value(child, 1, me=0) == -1.0
 
 
 def test_search_without_state_plays_the_bare_network():
@@ -139,21 +140,29 @@ PLACE_O4 = 4 * 3
 def test_a_win_is_proven_only_when_every_reply_fails(name, state, expected):
     # Width 1 shows the opponent only "place o4, no swivel", which leaves my line standing.
     search = PolicySearch(preference_policy([PLACE_O4]), "swival", depth=2, width=1, leaf_value="none")
-    assert search._value(search.game.copy_state(state), 2, -np.inf, np.inf, me=0) == expected
-    assert search._value(search.game.copy_state(state), 2, -np.inf, np.inf, me=1) == -expected
+    assert search.value(search.game.copy_state(state), 2, me=0) == expected
+    assert search.value(search.game.copy_state(state), 2, me=1) == -expected
 
 
 def test_batched_leaf_values_pick_the_same_moves_as_one_at_a_time():
     from policies import load
 
-    class OneLeafAtATime(PolicySearch):
-        def _value_head(self, states, me):
-            return np.concatenate([PolicySearch._value_head(self, [s], me) for s in states])
+    class OneLeafAtATime:
+        """The network, asked for one position's value at a time."""
+
+        def __init__(self, network):
+            self.network = network
+
+        def values(self, observations):
+            return np.concatenate([self.network.values(row[None]) for row in observations])
+
+        def __getattr__(self, attribute):
+            return getattr(self.network, attribute)
 
     params = {"setup": "random"}
     network = load("swish", "hard", **params).policy
     batched = PolicySearch(network, "swish", params, depth=2, width=6)
-    single = OneLeafAtATime(network, "swish", params, depth=2, width=6)
+    single = PolicySearch(OneLeafAtATime(network), "swish", params, depth=2, width=6)
     rules, rng = batched.game, np.random.default_rng(7)
     compared = 0
     while compared < 12:
@@ -187,7 +196,7 @@ def test_ordering_by_the_legal_moves_logits_alone_keeps_the_full_heads_order(gam
             logits = network.logits(observation)[0]
             assert network.logits_of(observation, legal) == pytest.approx(logits[legal], abs=1e-5)
             full_order = legal[np.argsort(-masked_softmax(logits, mask)[legal], kind="stable")][: search.width]
-            candidates = search._candidates(state)
+            candidates = search.candidates(state)
             assert [a for a in candidates if a in set(full_order.tolist())] == full_order.tolist()
             compared += 1
             rules.apply(state, int(rng.choice(legal)), rng)
@@ -250,22 +259,52 @@ def test_quiescence_sees_the_capture_past_the_horizon(depth, quiescence, blocks)
 )
 def test_quiescence_lets_the_player_to_move_stop_capturing(beads_to_win, static_value, expected):
     network, params, state, favourite, block = squeeze_exchange(beads_to_win)
-    search = PolicySearch(network, "squeeze", params, depth=1, width=0, quiescence=2)
-    after_favourite, after_block = search._child(state, favourite), search._child(state, block)
-    assert len(search.game.capturing_moves(after_favourite)) == 1
-    assert search._quiesce(after_favourite, 0, static_value, 2, -np.inf, np.inf) == expected
-    assert search.game.capturing_moves(after_block) == []
-    assert search._quiesce(after_block, 0, static_value, 2, -np.inf, np.inf) == static_value
+    game = SqueezeGame(**params)
+    after_favourite, after_block = played(game, state, favourite), played(game, state, block)
+    leaves = [after_favourite, after_block]  # black to move: the network gives them white's static_value
+    search = PolicySearch(StaticValue(network, game, leaves, -static_value), "squeeze", params, width=0, quiescence=2)
+    assert len(game.capturing_moves(after_favourite)) == 1
+    assert search.value(after_favourite, 0, me=0) == expected
+    assert game.capturing_moves(after_block) == []
+    assert search.value(after_block, 0, me=0) == static_value
+
+
+def played(game, state, action):
+    """A copy of ``state`` with ``action`` played."""
+    child = game.copy_state(state)
+    game.apply(child, action, np.random.default_rng(0))
+    return child
+
+
+class StaticValue:
+    """``network`` whose value head reads ``value`` on the observations of ``states`` (each seen by its mover)."""
+
+    def __init__(self, network, game, states, value):
+        from envs.registry import game_module
+
+        observe = game_module(game.name).raw_env.observe_state
+        self.network, self.value = network, value
+        self.marked = [observe(game, s, game.to_move(s)) for s in states]
+
+    def values(self, observations):
+        head = np.asarray(self.network.values(observations), dtype=float).copy()
+        for k, row in enumerate(observations):
+            if any(np.array_equal(row, marked) for marked in self.marked):
+                head[k] = self.value
+        return head
+
+    def __getattr__(self, attribute):
+        return getattr(self.network, attribute)
 
 
 def test_value_order_tries_the_winning_capture_first():
     network, params, state, favourite, _ = squeeze_exchange()
     by_policy = PolicySearch(network, "squeeze", params, depth=1, width=0)
     by_value = PolicySearch(network, "squeeze", params, depth=1, width=0, order_by="value")
-    black_to_move = by_value._child(state, favourite)
+    black_to_move = played(by_value.game, state, favourite)
     (winning_capture,) = by_value.game.capturing_moves(black_to_move)
-    assert by_value._candidates(black_to_move)[0] == winning_capture
-    assert by_policy._candidates(black_to_move)[0] != winning_capture  # the network ranks it low
+    assert by_value.candidates(black_to_move)[0] == winning_capture
+    assert by_policy.candidates(black_to_move)[0] != winning_capture  # the network ranks it low
 
 
 def test_value_order_changes_the_work_not_the_values():

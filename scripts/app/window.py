@@ -200,7 +200,7 @@ class App:
         elif event.type == pg.MOUSEMOTION:
             pos = event.pos
             s.hover = (
-                s.adapter.hit(s.game, s.state, s.seat, self._board_pos(pos))
+                s.adapter.hit(s.game, s.state, s.seat, self.board_pos(pos))
                 if self.board_rect.collidepoint(pos)
                 else None
             )
@@ -220,11 +220,12 @@ class App:
                     self.draw()
                 return
         if self.board_rect.collidepoint(pos) and not self.show_scores:
-            key = s.adapter.hit(s.game, s.state, s.seat, self._board_pos(pos))
+            key = s.adapter.hit(s.game, s.state, s.seat, self.board_pos(pos))
             s.click(key)
             self.draw()
 
-    def _board_pos(self, pos):
+    def board_pos(self, pos):
+        """A window point in the board's own coordinates (what the game's ``hit`` reads); see :meth:`board_point`."""
         return pos[0] - self.board_rect.x, pos[1] - self.board_rect.y
 
     def _key(self, event) -> None:
