@@ -9,12 +9,17 @@ import pytest
 import envs
 from envs.registry import GAMES, game_module
 
-DECLARED = [name for name in GAMES if game_module(name).raw_env.symmetries(envs.make_raw(name).game)]
+DECLARED = [
+    pytest.param(name, params, id=f"{name}-{params}")
+    for name, entry in GAMES.items()
+    for params in entry.variants
+    if game_module(name).raw_env.symmetries(envs.make_raw(name, **params).game)
+]
 
 
-def positions(name, count, seed=0):
+def positions(name, count, seed=0, **params):
     """Rules states of random play, some way into their games."""
-    env = envs.make_raw(name)
+    env = envs.make_raw(name, **params)
     game, rng = env.game, np.random.default_rng(seed)
     out = []
     while len(out) < count:
@@ -34,9 +39,18 @@ def test_swival_declares_its_sixteen_symmetries():
     assert (symmetries[0].action == np.arange(73)).all()  # the first is the identity
 
 
-@pytest.mark.parametrize("name", DECLARED)
-def test_a_transformed_position_plays_as_the_original(name):
-    game, observe, states = positions(name, 30)
+@pytest.mark.parametrize(("name", "size"), [("twirls", 9), ("twirls", 8)])
+def test_twirls_declares_the_eight_symmetries_of_its_square(name, size):
+    game = envs.make_raw(name, board_size=size).game
+    symmetries = game_module(name).raw_env.symmetries(game)
+    assert len({s.action.tobytes() for s in symmetries}) == 8
+    assert (symmetries[0].action == np.arange(game.num_actions)).all()
+    assert all(sorted(s.action) == list(range(game.num_actions)) for s in symmetries)  # each a permutation
+
+
+@pytest.mark.parametrize(("name", "params"), DECLARED)
+def test_a_transformed_position_plays_as_the_original(name, params):
+    game, observe, states = positions(name, 30, **params)
     rng = np.random.default_rng(1)
     for state in states:
         mask = game.legal_mask(state)

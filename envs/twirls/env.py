@@ -70,9 +70,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.aec import TurnBasedEnv, turn_based_metadata
+from envs.core.aec import Symmetry, TurnBasedEnv, turn_based_metadata
 from envs.twirls import render
-from envs.twirls.rules import BLACK, TwirlsGame, TwirlsState
+from envs.twirls.rules import BLACK, TURNS, TwirlsGame, TwirlsState
 
 
 class raw_env(TurnBasedEnv):
@@ -103,3 +103,48 @@ class raw_env(TurnBasedEnv):
         obs[tail + 4] = game.limits[1 - seat] / 8.0
         obs[tail + 5] = state.plies / game.max_plies
         return obs
+
+    @staticmethod
+    def symmetries(game: TwirlsGame) -> list[Symmetry]:
+        """The 8 symmetries of the square board: 4 quarter turns, each also mirrored (file f to size - 1 - f).
+
+        A twirl is an origin, the direction to its pivot and a turn: a quarter turn clockwise moves the
+        direction two steps clockwise; the mirror reflects it and turns a clockwise twirl into an
+        anticlockwise one.
+        """
+        size = game.size
+        out = []
+        for mirror in (False, True):
+            for quarter in range(4):
+                cells, directions = np.arange(size * size), np.arange(8)
+                if mirror:
+                    cells = (cells // size) * size + (size - 1 - cells % size)
+                    directions = (8 - directions) % 8
+                for _ in range(quarter):  # (f, r) -> (r, size - 1 - f); direction d -> d + 2
+                    cells = (size - 1 - cells % size) * size + cells // size
+                    directions = (directions + 2) % 8
+                out.append(_symmetry(game, cells, directions, mirror))
+        return out
+
+
+def _symmetry(game: TwirlsGame, cells: np.ndarray, directions: np.ndarray, mirror: bool) -> Symmetry:
+    """The symmetry taking cell ``c`` to ``cells[c]``, direction ``d`` to ``directions[d]``, and (``mirror``)
+    every turn to its opposite."""
+    n = game.size * game.size
+    back, back_direction = np.argsort(cells), np.argsort(directions)
+    turn_back = np.array([TURNS.index(-t) for t in TURNS]) if mirror else np.arange(len(TURNS))
+    observation = np.concatenate([back, n + back, 2 * n + back, np.arange(3 * n, 3 * n + 6)])
+    image = np.arange(n * 32)
+    origin, direction, turn = image // 32, image // 4 % 8, image % 4
+    action = np.append(back[origin] * 32 + back_direction[direction] * 4 + turn_back[turn], game.swap_action)
+
+    def moved(bits: int) -> int:
+        return sum(1 << int(cells[c]) for c in range(n) if bits >> c & 1)
+
+    def state(s: TwirlsState) -> TwirlsState:
+        last = None if s.last is None else tuple(int(cells[c]) for c in s.last)
+        return TwirlsState(
+            [moved(b) for b in s.stones], s.colour_to_move, s.swapped, s.plies, s.over, s.winner, last, None
+        )
+
+    return Symmetry(state, observation, action)
