@@ -4,7 +4,7 @@ A game's ``env.py`` subclasses :class:`TurnBasedEnv` and supplies only:
 
 * ``game_cls``: its :class:`~envs.core.game.Game` subclass;
 * ``metadata`` (``name``, ``render_modes``, ``render_fps``);
-* ``observation_shape(game)`` and ``observe_state(game, state, seat)``;
+* ``observation(game)`` (the vector's named pieces) and ``observe_state(game, state, seat)``;
 * ``renderer``: an object with ``ansi(game, state, last)``, ``size(game)`` and
   ``draw(surface, game, state, last)`` (see :mod:`envs.core.rendering`).
 
@@ -26,6 +26,7 @@ from pettingzoo import AECEnv
 from envs.core import wrappers
 from envs.core.checks import as_seed, none_for_live_agent
 from envs.core.game import Game, RuleError
+from envs.core.observation import Observation
 from envs.core.rendering import Canvas
 
 
@@ -77,8 +78,13 @@ class TurnBasedEnv(AECEnv, EzPickle):
 
     # -- what a game supplies ------------------------------------------------
     @staticmethod
-    def observation_shape(game: Game) -> tuple[int, ...]:
+    def observation(game: Game) -> Observation:
+        """The observation vector's named pieces (:mod:`envs.core.observation`), under ``game``'s rule values."""
         raise NotImplementedError
+
+    @classmethod
+    def observation_shape(cls, game: Game) -> tuple[int, ...]:
+        return (cls.observation(game).size,)
 
     @staticmethod
     def observe_state(game: Game, state: Any, seat: int) -> np.ndarray:

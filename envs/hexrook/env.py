@@ -7,9 +7,12 @@ Each game's ``env.py`` (:mod:`envs.swish.env`, :mod:`envs.squeeze.env`) fills
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 
 from envs.core.aec import TurnBasedEnv
+from envs.core.observation import Observation, Piece
 from envs.hexrook import render
 from envs.hexrook.board import BEAD, EMPTY, NUM_BEADS, PHASE_PLAY, ROOKS_PER_COLOUR, HexRookGame, HexState
 
@@ -70,20 +73,22 @@ next player has no legal move (no rooks left, or all blocked) and loses.
 Readable names (`env.action_name(a)`): `e1-e4` a move, `e1xe4` a move that
 captures, `W@a1` / `B@a1` / `o@e5` a placement, then the choice names.
 
-## Observation (from the observing player's side; `n` = cells)
+## Observation (from the observing player's side; radius 4, 61 cells)
 | index | meaning |
 |---|---|
-| 0 .. n-1 | own rooks (white rooks while colours are not chosen yet) |
-| n .. 2n-1 | opponent's rooks (black rooks while colours are not chosen yet) |
-| 2n .. 3n-1 | beads |
-| 3n .. 4n-1 | empty cells |
-| 4n .. 5n-1 | edge cells (constant) |
-| 5n .. 5n+3 | phase one-hot: set-up, choice, colour pick, play |
-| 5n+4, 5n+5 | the observer plays white / black (both 0 before the choice) |
-| 5n+6 | the observer makes the first rook move (known after the choice) |
-| 5n+7, 5n+8 | own / opponent's store / beads_to_win (at most 1) |
-| 5n+9 | rook moves played / max_plies |
-| 5n+10 .. 5n+12 | white rooks / black rooks / beads still to place (/3, /3, /19) |
+| 0-60 | own rooks (white rooks while colours are not chosen yet) |
+| 61-121 | opponent's rooks (black rooks while colours are not chosen yet) |
+| 122-182 | beads |
+| 183-243 | empty cells |
+| 244-304 | edge cells (constant) |
+| 305-308 | phase one-hot: set-up, choice, colour pick, play |
+| 309-310 | the observer plays white / black (both 0 before the choice) |
+| 311 | the observer makes the first rook move (known after the choice) |
+| 312-313 | own / opponent's store / beads_to_win (at most 1) |
+| 314 | rook moves played / max_plies |
+| 315-317 | white rooks / black rooks / beads still to place (/3, /3, /19) |
+
+Other radii keep the order, with one value per cell in each of the first five pieces.
 
 ## Rewards
 +1 to the winner, -1 to the loser, 0 each for a draw.
@@ -100,7 +105,6 @@ captures, `W@a1` / `B@a1` / `o@e5` a placement, then the choice names.
 * v0: first release.
 """
 
-EXTRA_FEATURES = 13
 # _PLANES[own code - 1][cell code]: the cell's entries in the 4 board planes (own rooks, enemy rooks, beads, empty)
 _PLANES = np.zeros((2, 4, 4), dtype=np.float32)
 for _own in (1, 2):
@@ -109,16 +113,30 @@ for _own in (1, 2):
 _TEMPLATES: dict[int, np.ndarray] = {}
 
 
-def _observation_size(game: HexRookGame) -> int:
-    return 5 * game.hex.n + EXTRA_FEATURES
+@cache
+def _observation(n: int) -> Observation:
+    """The observation of a board of ``n`` cells."""
+    return Observation(
+        Piece("own", n, "own rooks (white rooks while colours are not chosen yet)"),
+        Piece("opponent", n, "opponent's rooks (black rooks while colours are not chosen yet)"),
+        Piece("beads", n, "beads"),
+        Piece("empty", n, "empty cells"),
+        Piece("edge", n, "edge cells (constant)"),
+        Piece("phase", 4, "phase one-hot: set-up, choice, colour pick, play"),
+        Piece("colour", 2, "the observer plays white / black (both 0 before the choice)"),
+        Piece("first_mover", 1, "the observer makes the first rook move (known after the choice)"),
+        Piece("stores", 2, "own / opponent's store / beads_to_win (at most 1)"),
+        Piece("plies", 1, "rook moves played / max_plies"),
+        Piece("to_place", 3, "white rooks / black rooks / beads still to place (/3, /3, /19)"),
+    )
 
 
 def _template(game: HexRookGame) -> np.ndarray:
     """All-zero observation with the constant edge plane filled in (one per radius)."""
     if game.radius not in _TEMPLATES:
         n = game.hex.n
-        t = np.zeros(_observation_size(game), dtype=np.float32)
-        t[4 * n : 5 * n] = game.hex.is_edge
+        t = np.zeros(_observation(n).size, dtype=np.float32)
+        t[_observation(n)["edge"]] = game.hex.is_edge
         _TEMPLATES[game.radius] = t
     return _TEMPLATES[game.radius]
 
@@ -129,31 +147,26 @@ class HexRookEnv(TurnBasedEnv):
     renderer = render
 
     @staticmethod
-    def observation_shape(game: HexRookGame) -> tuple[int, ...]:
-        return (_observation_size(game),)
+    def observation(game: HexRookGame) -> Observation:
+        return _observation(game.hex.n)
 
     @staticmethod
     def observe_state(game: HexRookGame, state: HexState, seat: int) -> np.ndarray:
         n = game.hex.n
+        layout = _observation(n)
         obs = _template(game).copy()
         colour = state.colour[seat]
         own = 1 if colour < 0 else colour + 1
         obs[: 4 * n].reshape(4, n)[:] = _PLANES[own - 1].take(np.frombuffer(state.board, dtype=np.uint8), axis=0).T
-        extra = [0.0] * EXTRA_FEATURES
-        extra[state.phase] = 1.0
+        obs[layout.start("phase") + state.phase] = 1.0
         if colour >= 0:
-            extra[4 + colour] = 1.0
-        if state.first_mover == seat:
-            extra[6] = 1.0
+            obs[layout.start("colour") + colour] = 1.0
+        obs[layout["first_mover"]] = state.first_mover == seat
         params = game.params
         target = params["beads_to_win"]
-        extra[7] = min(1.0, state.stores[seat] / target)
-        extra[8] = min(1.0, state.stores[1 - seat] / target)
-        extra[9] = min(1.0, state.plies / params["max_plies"])
+        obs[layout["stores"]] = min(1.0, state.stores[seat] / target), min(1.0, state.stores[1 - seat] / target)
+        obs[layout["plies"]] = min(1.0, state.plies / params["max_plies"])
         if state.phase != PHASE_PLAY:
             left = state.to_place()
-            extra[10] = left[0] / ROOKS_PER_COLOUR
-            extra[11] = left[1] / ROOKS_PER_COLOUR
-            extra[12] = left[2] / NUM_BEADS
-        obs[5 * n :] = extra
+            obs[layout["to_place"]] = left[0] / ROOKS_PER_COLOUR, left[1] / ROOKS_PER_COLOUR, left[2] / NUM_BEADS
         return obs

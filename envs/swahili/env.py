@@ -40,24 +40,29 @@ While a stop / continue choice is pending, exactly two actions are legal: the
 landing row (continue) and 11 (stop).
 
 ## Observation (from the observer's seat)
-Seats are rotated so that block 0 is the observer, block 1 the next player
-to move after them, and so on. Each block (19 values) for seat ``s``:
+Seats are counted from the observer in turn order: seat +0 is the observer,
+seat +1 the next player to move after them, and so on. With 2 players (the
+default):
 
-| offset | meaning |
+| index | meaning |
 |---|---|
-| 0-10 | pieces of s in rows 1-11, / 12 |
-| 11-15 | s has exactly one piece (capturable) in row 7-11 |
-| 16 | pieces of s in the centre / 12 |
-| 17 | pieces captured by s / (12 (n-1)) |
-| 18 | score of s / (120 + 60 (n-1)) |
+| 0-10 | seat +0: pieces in rows 1-11, / 12 |
+| 11-15 | seat +0: exactly one piece (capturable) in row 7-11 |
+| 16 | seat +0: pieces in the centre / 12 |
+| 17 | seat +0: pieces captured / (12 (n-1)) |
+| 18 | seat +0: score / (120 + 60 (n-1)) |
+| 19-29 | seat +1: pieces in rows 1-11, / 12 |
+| 30-34 | seat +1: exactly one piece (capturable) in row 7-11 |
+| 35 | seat +1: pieces in the centre / 12 |
+| 36 | seat +1: pieces captured / (12 (n-1)) |
+| 37 | seat +1: score / (120 + 60 (n-1)) |
+| 38 | a stop / continue choice is pending |
+| 39-49 | the pending landing row (one-hot, rows 1-11) |
+| 50-51 | the player to move, one-hot by seat from the observer (seat +0 first) |
 
-After the n blocks (index ``19n`` onwards):
-
-| offset | meaning |
-|---|---|
-| 0 | a stop / continue choice is pending |
-| 1-11 | the pending landing row (one-hot, rows 1-11) |
-| 12 .. 12+n-1 | the player to move, one-hot in the rotated order (12 = observer) |
+With n players there are n blocks of 19 values (seat +0 to seat +(n-1)),
+then the pending choice, the landing row and the player to move (n values);
+"captured" is scaled by 12 (n-1) and "score" by 120 + 60 (n-1).
 
 ## Rewards
 * `reward="win"` (default): at the end, 2 players +1 / -1 (0 each on a tie);
@@ -77,19 +82,42 @@ After the n blocks (index ``19n`` onwards):
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 
 from envs.core.aec import TurnBasedEnv, turn_based_metadata
+from envs.core.observation import Observation, Piece
 from envs.swahili import render
 from envs.swahili.rules import FIRST_CAPTURE_ROW, NUM_ROWS, PIECES, SwahiliGame, SwahiliState
 
-BLOCK = 19
-EXTRA = 12  # pending flag + pending row one-hot
+CAPTURABLE_ROWS = NUM_ROWS - FIRST_CAPTURE_ROW
+BLOCK = NUM_ROWS + CAPTURABLE_ROWS + 3  # one seat's values
+
+
+@cache
+def observation_pieces(n: int) -> Observation:
+    """The observation with ``n`` players: a block per seat counted from the observer, then the turn."""
+    pieces = []
+    for r in range(n):
+        pieces += [
+            Piece(f"rows_{r}", NUM_ROWS, f"seat +{r}: pieces in rows 1-11, / 12"),
+            Piece(f"alone_{r}", CAPTURABLE_ROWS, f"seat +{r}: exactly one piece (capturable) in row 7-11"),
+            Piece(f"centre_{r}", 1, f"seat +{r}: pieces in the centre / 12"),
+            Piece(f"captured_{r}", 1, f"seat +{r}: pieces captured / (12 (n-1))"),
+            Piece(f"score_{r}", 1, f"seat +{r}: score / (120 + 60 (n-1))"),
+        ]
+    return Observation(
+        *pieces,
+        Piece("pending", 1, "a stop / continue choice is pending"),
+        Piece("landing", NUM_ROWS, "the pending landing row (one-hot, rows 1-11)"),
+        Piece("to_move", n, "the player to move, one-hot by seat from the observer (seat +0 first)"),
+    )
 
 
 def observation_size(n: int) -> int:
     """Length of the observation vector for ``n`` players."""
-    return BLOCK * n + EXTRA + n
+    return observation_pieces(n).size
 
 
 class raw_env(TurnBasedEnv):
@@ -100,8 +128,8 @@ class raw_env(TurnBasedEnv):
     metadata = turn_based_metadata("swahili_v0")
 
     @staticmethod
-    def observation_shape(game: SwahiliGame) -> tuple[int, ...]:
-        return (observation_size(game.num_players),)
+    def observation(game: SwahiliGame) -> Observation:
+        return observation_pieces(game.num_players)
 
     @staticmethod
     def observe_state(game: SwahiliGame, state: SwahiliState, seat: int) -> np.ndarray:
@@ -117,12 +145,12 @@ class raw_env(TurnBasedEnv):
             values.append(state.centre[s] / PIECES)
             values.append(state.compound[s] / compound_scale)
             values.append(game.score_of(state, s) / score_scale)
-        obs = np.zeros(observation_size(n), dtype=np.float32)
+        layout = observation_pieces(n)
+        obs = np.zeros(layout.size, dtype=np.float32)
         obs[: BLOCK * n] = values
-        base = BLOCK * n
         if state.pending >= 0:
-            obs[base] = 1.0
-            obs[base + 1 + state.pending] = 1.0
+            obs[layout["pending"]] = 1.0
+            obs[layout.start("landing") + state.pending] = 1.0
         if not state.over:
-            obs[base + 1 + NUM_ROWS + (state.to_move - seat) % n] = 1.0
+            obs[layout.start("to_move") + (state.to_move - seat) % n] = 1.0
         return obs

@@ -65,20 +65,31 @@ and removed). The last player left takes the pot.
 In the dealer's choice only 12 and 13 are legal; in play 0-10 always, 11 when
 knocking is allowed.
 
-## Observation (from the observer's seat; relative seat r = (seat - observer) mod n)
+## Observation (from the observer's seat)
+Seats are counted from the observer in turn order (seat +0 is the observer);
+cards c = 0..31 by the deck's order. With 4 players (the default):
+
 | index | meaning |
 |---|---|
 | 0-31 | own hand (during the dealer's choice: the lot the dealer looked at) |
 | 32-63 | the middle |
 | 64-95 | cards seen in the middle and put aside by a refresh |
-| 96 + 32(r-1) + c, r = 1..n-1 | card c is known to be held by relative seat r (it took the card from the middle; with `open_hands` the whole hand) |
-| B + 7r + k, B = 64 + 32n | per relative seat r = 0..n-1: k=0 coins / start coins (capped at 1), 1 swimming, 2 still in the game, 3 dealer, 4 knocked, 5 to move, 6 lost the previous round |
-| B + 7n + 0 | pot / (n * coins) |
-| +1 | stock size / 32 |
-| +2, +3, +4 | phase: dealer's choice, play, game over |
-| +5 | passes in a row / n |
-| +6 | knocking is allowed now |
-| +7 | own hand score / 33 |
+| 96-127 | seat +1 is known to hold the card (it took it from the middle; with `open_hands` its whole hand) |
+| 128-159 | seat +2 is known to hold the card (it took it from the middle; with `open_hands` its whole hand) |
+| 160-191 | seat +3 is known to hold the card (it took it from the middle; with `open_hands` its whole hand) |
+| 192-198 | seat +0: coins / start coins (capped at 1), swimming, still in the game, dealer, knocked, to move, lost the previous round |
+| 199-205 | seat +1: coins / start coins (capped at 1), swimming, still in the game, dealer, knocked, to move, lost the previous round |
+| 206-212 | seat +2: coins / start coins (capped at 1), swimming, still in the game, dealer, knocked, to move, lost the previous round |
+| 213-219 | seat +3: coins / start coins (capped at 1), swimming, still in the game, dealer, knocked, to move, lost the previous round |
+| 220 | pot / (n * coins) |
+| 221 | stock size / 32 |
+| 222-224 | phase: dealer's choice, play, game over |
+| 225 | passes in a row / n |
+| 226 | knocking is allowed now |
+| 227 | own hand score / 33 |
+
+With n players there are n - 1 known-cards pieces of 32 and n seat pieces of 7;
+the pot is scaled by n * coins and the passes by n.
 
 Hidden cards (other hands, the dealer's unseen lot, the stock) never appear.
 
@@ -96,18 +107,50 @@ Hidden cards (other hands, the dealer's unseen lot, the stock) never appear.
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 
 from envs.core.aec import TurnBasedEnv, turn_based_metadata
+from envs.core.observation import Observation, Piece
 from envs.swimming import render
 from envs.swimming.rules import CHOICE, FIRE_SCORE, OVER, PLAY, SwimmingGame, SwimmingState, hand_score
 
 PER_SEAT = 7
+SEAT_MEANING = (
+    "coins / start coins (capped at 1), swimming, still in the game, dealer, knocked, to move, lost the previous round"
+)
+
+
+@cache
+def observation_pieces(n: int) -> Observation:
+    """The observation with ``n`` players: cards seen, then a piece per seat counted from the observer, then
+    the table's state."""
+    return Observation(
+        Piece("hand", 32, "own hand (during the dealer's choice: the lot the dealer looked at)"),
+        Piece("middle", 32, "the middle"),
+        Piece("discards", 32, "cards seen in the middle and put aside by a refresh"),
+        *(
+            Piece(
+                f"known_{r}",
+                32,
+                f"seat +{r} is known to hold the card (it took it from the middle; with `open_hands` its whole hand)",
+            )
+            for r in range(1, n)
+        ),
+        *(Piece(f"seat_{r}", PER_SEAT, f"seat +{r}: {SEAT_MEANING}") for r in range(n)),
+        Piece("pot", 1, "pot / (n * coins)"),
+        Piece("stock", 1, "stock size / 32"),
+        Piece("phase", 3, "phase: dealer's choice, play, game over"),
+        Piece("passes", 1, "passes in a row / n"),
+        Piece("knock", 1, "knocking is allowed now"),
+        Piece("score", 1, "own hand score / 33"),
+    )
 
 
 def observation_size(n: int) -> int:
     """Length of the observation vector for ``n`` players."""
-    return 64 + 32 * n + PER_SEAT * n + 8
+    return observation_pieces(n).size
 
 
 class raw_env(TurnBasedEnv):
@@ -118,17 +161,18 @@ class raw_env(TurnBasedEnv):
     metadata = turn_based_metadata("swimming_v0")
 
     @staticmethod
-    def observation_shape(game: SwimmingGame) -> tuple[int, ...]:
-        return (observation_size(game.num_players),)
+    def observation(game: SwimmingGame) -> Observation:
+        return observation_pieces(game.num_players)
 
     @staticmethod
     def observe_state(game: SwimmingGame, state: SwimmingState, seat: int) -> np.ndarray:
         n = game.num_players
-        obs = np.zeros(observation_size(n), dtype=np.float32)
+        layout = observation_pieces(n)
+        obs = np.zeros(layout.size, dtype=np.float32)
         hand = state.hands[seat]
-        cards = hand + [32 + c for c in state.middle]
+        cards = hand + [layout.start("middle") + c for c in state.middle]
         obs[cards] = 1.0
-        _set_bits(obs, 64, state.discards)
+        _set_bits(obs, layout.start("discards"), state.discards)
         last = state.last
         losers = last.losers if last is not None and last.reason != "void" else ()
         coins, active, phase = state.coins, state.active, state.phase
@@ -136,7 +180,7 @@ class raw_env(TurnBasedEnv):
         for r in range(n):
             s = (seat + r) % n
             if r and active[s]:
-                _set_bits(obs, 64 + 32 * r, game.visible_cards(state, seat, s))
+                _set_bits(obs, layout.start(f"known_{r}"), game.visible_cards(state, seat, s))
             per_seat += (
                 min(coins[s] / game.start_coins, 1.0),
                 active[s] and coins[s] == 0,
@@ -146,10 +190,10 @@ class raw_env(TurnBasedEnv):
                 state.to_move == s and phase != OVER,
                 s in losers,
             )
-        base = 64 + 32 * n
+        base = layout.start("seat_0")
         o = base + PER_SEAT * n
         obs[base:o] = per_seat
-        obs[o : o + 8] = (
+        obs[o : o + 8] = (  # pot, stock, phase (3), passes, knock, score
             state.pot / (n * game.start_coins),
             len(state.deck) / 32.0,
             phase == CHOICE,

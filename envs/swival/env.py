@@ -53,10 +53,25 @@ from __future__ import annotations
 import numpy as np
 
 from envs.core.aec import Symmetry, TurnBasedEnv, turn_based_metadata
+from envs.core.observation import Observation, Piece
 from envs.swival import render
 from envs.swival.rules import MIDDLE, SwivalGame, SwivalState, bits_array, has_line
 
-OBSERVATION_SIZE = 78
+OBSERVATION = Observation(
+    Piece("own", 24, "own counters, by cell"),
+    Piece("opponent", 24, "opponent's counters, by cell"),
+    Piece("empty", 24, "empty cells"),
+    Piece("swivel_middle", 1, "a swivel is allowed after placing on the middle ring (own counters >= 1)"),
+    Piece("swivel_any", 1, "a swivel is allowed after placing anywhere (also an own counter on the middle ring)"),
+    Piece("own_line", 1, "own line of three on the board"),
+    Piece("opponent_line", 1, "opponent's line of three on the board"),
+    Piece("own_left", 1, "own ring counters left / 12"),
+    Piece("opponent_left", 1, "opponent's ring counters left / 12"),
+)
+OBSERVATION_SIZE = OBSERVATION.size
+_OWN, _OPP, _EMPTY, _SWIVEL_MIDDLE, _SWIVEL_ANY, _OWN_LINE, _OPP_LINE, _OWN_LEFT, _OPP_LEFT = (
+    OBSERVATION[p.name] for p in OBSERVATION.pieces
+)
 
 
 class raw_env(TurnBasedEnv):
@@ -67,22 +82,22 @@ class raw_env(TurnBasedEnv):
     metadata = turn_based_metadata("swival_v0")
 
     @staticmethod
-    def observation_shape(game: SwivalGame) -> tuple[int, ...]:
-        return (OBSERVATION_SIZE,)
+    def observation(game: SwivalGame) -> Observation:
+        return OBSERVATION
 
     @staticmethod
     def observe_state(game: SwivalGame, state: SwivalState, seat: int) -> np.ndarray:
         own, opp = state.boards[seat], state.boards[1 - seat]
         obs = np.empty(OBSERVATION_SIZE, dtype=np.float32)
-        obs[0:24] = bits_array(own)
-        obs[24:48] = bits_array(opp)
-        obs[48:72] = 1.0 - obs[0:24] - obs[24:48]
-        obs[72] = own != 0
-        obs[73] = own != 0 and own & MIDDLE != 0
-        obs[74] = has_line(own)
-        obs[75] = has_line(opp)
-        obs[76] = game.counters_left(state, seat) / 12.0
-        obs[77] = game.counters_left(state, 1 - seat) / 12.0
+        obs[_OWN] = bits_array(own)
+        obs[_OPP] = bits_array(opp)
+        obs[_EMPTY] = 1.0 - obs[_OWN] - obs[_OPP]
+        obs[_SWIVEL_MIDDLE] = own != 0
+        obs[_SWIVEL_ANY] = own != 0 and own & MIDDLE != 0
+        obs[_OWN_LINE] = has_line(own)
+        obs[_OPP_LINE] = has_line(opp)
+        obs[_OWN_LEFT] = game.counters_left(state, seat) / 12.0
+        obs[_OPP_LEFT] = game.counters_left(state, 1 - seat) / 12.0
         return obs
 
     @staticmethod

@@ -49,18 +49,20 @@ Directions 0..7 = N, NE, E, SE, S, SW, W, NW (clockwise).
 
 Action names read `d8-d5@a5` (origin-destination@pivot) and `swap`.
 
-## Observation (from the observing player's side; n = size*size)
+## Observation (from the observing player's side; on the default 9x9 board, 81 cells)
 | index | meaning |
 |---|---|
-| 0 .. n-1 | own stones, by cell |
-| n .. 2n-1 | opponent's stones, by cell |
-| 2n .. 3n-1 | empty cells |
-| 3n | the observer plays Black |
-| 3n+1 | the observer is to move |
-| 3n+2 | the swap is available now (White's first turn) |
-| 3n+3 | own `max_neighbors` / 8 |
-| 3n+4 | opponent's `max_neighbors` / 8 |
-| 3n+5 | plies played / `max_plies` |
+| 0-80 | own stones, by cell |
+| 81-161 | opponent's stones, by cell |
+| 162-242 | empty cells |
+| 243 | the observer plays Black |
+| 244 | the observer is to move |
+| 245 | the swap is available now (White's first turn) |
+| 246 | own `max_neighbors` / 8 |
+| 247 | opponent's `max_neighbors` / 8 |
+| 248 | plies played / `max_plies` |
+
+On the 8x8 board the pieces keep their order, 64 cells each.
 
 ## Version history
 * v0: first release.
@@ -68,9 +70,12 @@ Action names read `d8-d5@a5` (origin-destination@pivot) and `swap`.
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 
 from envs.core.aec import Symmetry, TurnBasedEnv, turn_based_metadata
+from envs.core.observation import Observation, Piece
 from envs.twirls import render
 from envs.twirls.rules import BLACK, TURNS, TwirlsGame, TwirlsState
 
@@ -83,25 +88,25 @@ class raw_env(TurnBasedEnv):
     metadata = turn_based_metadata("twirls_v0")
 
     @staticmethod
-    def observation_shape(game: TwirlsGame) -> tuple[int, ...]:
-        return (3 * game.size * game.size + 6,)
+    def observation(game: TwirlsGame) -> Observation:
+        return _observation(game.size * game.size)
 
     @staticmethod
     def observe_state(game: TwirlsGame, state: TwirlsState, seat: int) -> np.ndarray:
         n = game.size * game.size
+        layout = _observation(n)
         colour = game.colour_of(state, seat)
         own, opp = state.stones[colour], state.stones[1 - colour]
-        planes = own | opp << n | (game.tables.full ^ own ^ opp) << (2 * n)
+        planes = own | opp << n | (game.tables.full ^ own ^ opp) << (2 * n)  # own, opponent, empty: one go
         raw = np.frombuffer(planes.to_bytes((3 * n + 7) // 8, "little"), dtype=np.uint8)
-        obs = np.empty(3 * n + 6, dtype=np.float32)
+        obs = np.empty(layout.size, dtype=np.float32)
         obs[: 3 * n] = np.unpackbits(raw, count=3 * n, bitorder="little")
-        tail = 3 * n
-        obs[tail] = colour == BLACK
-        obs[tail + 1] = not state.over and game.to_move(state) == seat
-        obs[tail + 2] = game.swap_available(state)
-        obs[tail + 3] = game.limits[seat] / 8.0
-        obs[tail + 4] = game.limits[1 - seat] / 8.0
-        obs[tail + 5] = state.plies / game.max_plies
+        obs[layout["black"]] = colour == BLACK
+        obs[layout["to_move"]] = not state.over and game.to_move(state) == seat
+        obs[layout["swap"]] = game.swap_available(state)
+        obs[layout["own_limit"]] = game.limits[seat] / 8.0
+        obs[layout["opponent_limit"]] = game.limits[1 - seat] / 8.0
+        obs[layout["plies"]] = state.plies / game.max_plies
         return obs
 
     @staticmethod
@@ -125,6 +130,22 @@ class raw_env(TurnBasedEnv):
                     directions = (directions + 2) % 8
                 out.append(_symmetry(game, cells, directions, mirror))
         return out
+
+
+@cache
+def _observation(n: int) -> Observation:
+    """The observation of a board of ``n`` cells."""
+    return Observation(
+        Piece("own", n, "own stones, by cell"),
+        Piece("opponent", n, "opponent's stones, by cell"),
+        Piece("empty", n, "empty cells"),
+        Piece("black", 1, "the observer plays Black"),
+        Piece("to_move", 1, "the observer is to move"),
+        Piece("swap", 1, "the swap is available now (White's first turn)"),
+        Piece("own_limit", 1, "own `max_neighbors` / 8"),
+        Piece("opponent_limit", 1, "opponent's `max_neighbors` / 8"),
+        Piece("plies", 1, "plies played / `max_plies`"),
+    )
 
 
 def _symmetry(game: TwirlsGame, cells: np.ndarray, directions: np.ndarray, mirror: bool) -> Symmetry:
