@@ -316,23 +316,23 @@ def test_listed_legal_actions_are_the_mask(name):
 
 def toy_engine():
     """A 3-ply game in plain numpy whose first move (seat 0's) scores +1 / -1: the vector env's bookkeeping."""
-    from envs.core.batched import Engine
+    from envs.core.batched import Engine, board_state
 
-    def reset(where, rng, to_move, over, plies):
-        to_move[where], over[where], plies[where] = 0, False, 0
+    def reset(where, s):
+        s.to_move[where], s.over[where], s.plies[where] = 0, False, 0
 
-    def legal(out, to_move, over, plies):
-        out[:] = ~over[:, None]
+    def legal(out, s):
+        out[:] = ~s.over[:, None]
 
-    def step(actions, rewards, rng, to_move, over, plies):
+    def step(actions, rewards, s):
         moving = actions >= 0
-        rewards[moving & (plies == 0)] = (1.0, -1.0)
-        plies[moving] += 1
-        to_move[moving] = 1 - to_move[moving]
-        over[moving & (plies >= 3)] = True
+        rewards[moving & (s.plies == 0)] = (1.0, -1.0)
+        s.plies[moving] += 1
+        s.to_move[moving] = 1 - s.to_move[moving]
+        s.over[moving & (s.plies >= 3)] = True
 
-    def observe(seats, out, to_move, over, plies):
-        out[:, 0] = plies / 3
+    def observe(seats, out, s):
+        out[:, 0] = s.plies / 3
 
     return Engine(
         name="toy",
@@ -346,6 +346,7 @@ def toy_engine():
         observe=observe,
         to_rules=None,
         from_rules=None,
+        state=board_state(__name__, ("plies",)),
     )
 
 

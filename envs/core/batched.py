@@ -6,29 +6,32 @@ state) and this module does the rest, once for all games, as pgx's
 ``core.Env.step`` does: the seat to move, finished boards, rewards by seat,
 autoreset, legality checks with clear errors, and one random stream per board.
 
-State is a struct of arrays with the board as the first axis. Three arrays
-belong to the core and come first in every kernel call::
+State is a struct of arrays with the board as the first axis, handed to
+every kernel as one named tuple ``s`` (the game's :func:`board_state` type).
+Three arrays belong to the core and come first::
 
-    to_move (N,) int8     seat to move
-    over    (N,) bool     the game on this board is finished
-    rng     (N,) uint64   the board's random stream (:func:`next_u64`)
+    s.to_move (N,) int8     seat to move
+    s.over    (N,) bool     the game on this board is finished
+    s.rng     (N,) uint64   the board's random stream (:func:`next_u64`)
 
 followed by the game's own arrays, in the order of ``Engine.arrays``, then
 the variant's constants ``Engine.consts`` (read-only arrays shared by every
 board: a rule-parameter vector, move tables; so that one compiled kernel
-serves every variant of a game). The kernels a game writes (``@njit(cache=True)``, looping over boards):
+serves every variant of a game). A kernel reads ``s.boards[i, k]``; adding an
+array touches only the kernels that use it. The kernels a game writes
+(``@njit``, looping over boards):
 
-* ``reset(where, rng, to_move, over, *arrays)``: a new game on every board with
-  ``where[i]`` (chance drawn with :func:`randint` from the board's stream);
-* ``legal(out, to_move, over, *arrays)``: ``out`` (N, A) bool, all False on a
-  finished board (for A > 128, a view of rows padded to whole 8-byte words:
-  not contiguous unless A is a multiple of 8);
-* ``step(actions, rewards, rng, to_move, over, *arrays)``: play ``actions[i]``
-  on every board with ``actions[i] >= 0`` (the core passes -1 for boards that
-  do not move and only legal actions otherwise) and write that move's reward of
-  every seat into ``rewards[i]`` (zeroed by the core before the call);
-* ``observe(seats, out, to_move, over, *arrays)``: ``out`` (N, obs) float32,
-  board ``i`` seen by ``seats[i]``, exactly the encoding of the game's AEC env.
+* ``reset(where, s)``: a new game on every board with ``where[i]`` (chance
+  drawn with :func:`randint` from the board's stream);
+* ``legal(out, s)``: ``out`` (N, A) bool, all False on a finished board (for
+  A > 128, a view of rows padded to whole 8-byte words: not contiguous unless
+  A is a multiple of 8);
+* ``step(actions, rewards, s)``: play ``actions[i]`` on every board with
+  ``actions[i] >= 0`` (the core passes -1 for boards that do not move and only
+  legal actions otherwise) and write that move's reward of every seat into
+  ``rewards[i]`` (zeroed by the core before the call);
+* ``observe(seats, out, s)``: ``out`` (N, obs) float32, board ``i`` seen by
+  ``seats[i]``, exactly the encoding of the game's AEC env.
 
 numba is imported on first use of a batched engine (``envs.make_batched`` /
 ``envs.make_vec``), so ``import envs`` stays fast. Kernels are compiled with
@@ -42,6 +45,7 @@ helper here (e.g. :func:`randint`) can be edited without clearing caches.
 from __future__ import annotations
 
 import sys
+from collections import namedtuple
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -52,6 +56,15 @@ from envs.core.checks import as_seed
 from envs.core.jit import njit
 
 CORE_ARRAYS = ("to_move", "over", "rng")
+
+
+def board_state(module: str, arrays: tuple[str, ...], consts: tuple[str, ...] = ()) -> type:
+    """The named tuple a game's kernels get as ``s``: the core's arrays, the game's ``arrays``, its ``consts``.
+
+    Bind it at the top of the game's module (``Boards = board_state(__name__, ...)``) so that numba's cache
+    finds the same type in every process.
+    """
+    return namedtuple("Boards", (*CORE_ARRAYS, *arrays, *consts), module=module)
 
 
 # -- one random stream per board (splitmix64, counter-based: no global state) --------
@@ -199,8 +212,8 @@ def random_others_loop(legal, step, seats, alive, received, scratch, state) -> N
 
     ``legal`` and ``step`` are the engine's kernels, ``state`` the batch's (:attr:`BatchedGame.state`);
     ``scratch`` is (mask rows, mask, moves, num_moves, listed, picks, rewards) as :class:`BatchedGame` keeps
-    them. Each round lists the moves of the boards still waiting only (the others are handed to ``legal`` as
-    finished), so a few boards with many moves to play cost little; on return the mask holds every board's
+    them. Each round lists the moves of the boards still waiting only (the others are marked finished for that
+    ``legal`` call), so a few boards with many moves to play cost little; on return the mask holds every board's
     legal moves of the current position. A game's engine hands it its kernels in
     a kernel of its own, ``Engine.random_others(seats, alive, received, scratch, state)``, e.g.::
 
@@ -209,25 +222,28 @@ def random_others_loop(legal, step, seats, alive, received, scratch, state) -> N
             random_others_loop(legal, step, seats, alive, received, scratch, state)
     """
     mask_rows, mask, moves, num_moves, listed, picks, rewards = scratch
-    to_move, over, rng = state[0], state[1], state[2]
+    to_move, over, rng = state.to_move, state.over, state.rng
     n = seats.shape[0]
-    waiting, idle = np.empty(n, dtype=np.bool_), np.empty(n, dtype=np.bool_)
+    waiting, over_now = np.empty(n, dtype=np.bool_), np.empty(n, dtype=np.bool_)
     while True:
         anyone = False
         for i in range(n):
             waiting[i] = not over[i] and alive[i, seats[i]] and to_move[i] != seats[i]
-            idle[i] = not waiting[i]
             anyone |= waiting[i]
         if not anyone:
-            legal(mask, to_move, over, *state[3:])
+            legal(mask, state)
             return
-        legal(mask, to_move, idle, *state[3:])  # the waiting boards' moves only: the others pass as finished
+        for i in range(n):  # the waiting boards' moves only: the others pass as finished for one legal call
+            over_now[i] = over[i]
+            over[i] = not waiting[i]
+        legal(mask, state)
+        over[:] = over_now
         if listed:
             random_listed_actions(moves, num_moves, rng, waiting, picks)
         else:
             random_legal_actions(mask_rows, rng, waiting, picks)
         rewards[:] = 0.0
-        step(picks, rewards, rng, to_move, over, *state[3:])
+        step(picks, rewards, state)
         for i in range(n):
             received[i] += rewards[i, seats[i]]
 
@@ -297,7 +313,8 @@ def board_streams(seed: Any, num_envs: int, where: str) -> np.ndarray:
 class Engine:
     """One game (one rule variant) as a batched engine; built by the game's ``batched.engine(**rules)``.
 
-    ``arrays`` maps each per-board state array to its (shape of one board, dtype).
+    ``arrays`` maps each per-board state array to its (shape of one board, dtype); ``state`` is the game's
+    :func:`board_state` type with those names (and the consts' after them).
     ``to_rules(batch, i)`` / ``from_rules(batch, i, state)`` convert board ``i``
     to and from the rules' state object (tests, bots and search cross there).
     ``has_chance``: the game draws from the boards' streams (in reset or step).
@@ -337,6 +354,7 @@ class Engine:
     observe: Callable
     to_rules: Callable[[BatchedGame, int], Any]
     from_rules: Callable[[BatchedGame, int, Any], None]
+    state: type  # the kernels' named state (board_state): CORE_ARRAYS, then arrays, then consts, by name
     game: Any = None  # the rules' Game object of this variant (for bots and conversions)
     has_chance: bool = False
     params: dict[str, Any] = field(default_factory=dict)
@@ -377,7 +395,14 @@ class BatchedGame:
         self._over = np.ones(n, dtype=bool)
         self.rng = np.zeros(n, dtype=np.uint64)
         self.arrays = {name: np.zeros((n, *shape), dtype=dtype) for name, (shape, dtype) in engine.arrays.items()}
-        self._game_arrays = (*self.arrays.values(), *engine.consts)
+        fields = (*CORE_ARRAYS, *self.arrays)
+        if engine.state._fields[: len(fields)] != fields or len(engine.state._fields) != len(fields) + len(
+            engine.consts
+        ):
+            raise ValueError(
+                f"{engine.name}: the state type's fields {engine.state._fields} are not {fields} followed by "
+                f"{len(engine.consts)} consts"
+            )
         # long rows padded to whole uint64 words, so the random pick counts them 8 bytes at a time (legal_mask() is
         # then a view); short rows stay as they are: the pick's quick draws over the true width mostly hit
         padded = engine.num_actions > 8 * GROUP
@@ -392,6 +417,8 @@ class BatchedGame:
             )
         self._listed = None if engine.legal_list is None else tuple(self.arrays[k] for k in engine.legal_list)
         self._mask_fresh = False
+        #: the kernels' named state: the live arrays (to_move / over hand out copies), then the consts
+        self.state = engine.state(self._to_move, self._over, self.rng, *self.arrays.values(), *engine.consts)
         self._all = np.ones(n, dtype=bool)
         self._everyone = np.ones((n, engine.num_players), dtype=bool)  # every seat plays (see in_game)
         self._scratch = None  # play_random_others' buffers, made on first use
@@ -413,11 +440,6 @@ class BatchedGame:
         self._to_move[i], self._over[i] = to_move, over
         self._mask_fresh = False
 
-    @property
-    def state(self) -> tuple[np.ndarray, ...]:
-        """(to_move, over, rng, *game arrays, *consts): the kernels' state arguments, in order."""
-        return (self._to_move, self._over, self.rng, *self._game_arrays)
-
     def reset(self, seed: Any = None, where: np.ndarray | None = None) -> None:
         """A new game on every board (or on the boards where ``where``), each from its re-seeded stream.
 
@@ -431,7 +453,7 @@ class BatchedGame:
 
     def reset_where(self, where: np.ndarray) -> None:
         """A new game on the boards where ``where`` (bool (N,)), each from its own stream."""
-        self.engine.reset(where, self.rng, self._to_move, self._over, *self._game_arrays)
+        self.engine.reset(where, self.state)
         self._mask_fresh = False
 
     def reset_done(self) -> np.ndarray:
@@ -457,7 +479,7 @@ class BatchedGame:
     def _legal(self) -> np.ndarray:
         """The engine's own mask buffer, computed once per position (never handed out)."""
         if not self._mask_fresh:
-            self.engine.legal(self._mask, self._to_move, self._over, *self._game_arrays)
+            self.engine.legal(self._mask, self.state)
             self._mask_fresh = True
         return self._mask
 
@@ -474,7 +496,7 @@ class BatchedGame:
         seats = self._seats(seats)
         if out is None:
             out = np.empty((self.num_envs, self.obs_size), dtype=np.float32)
-        self.engine.observe(seats, out, self._to_move, self._over, *self._game_arrays)
+        self.engine.observe(seats, out, self.state)
         return out
 
     def random_actions(self, active: np.ndarray | None = None) -> np.ndarray:
@@ -522,7 +544,7 @@ class BatchedGame:
         """
         actions = actions if checked else self._check_actions(actions)
         rewards = np.zeros((self.num_envs, self.num_players), dtype=np.float32)
-        self.engine.step(actions, rewards, self.rng, self._to_move, self._over, *self._game_arrays)
+        self.engine.step(actions, rewards, self.state)
         self._mask_fresh = False
         done = self._over.copy()
         if autoreset:
@@ -625,6 +647,7 @@ __all__ = [
     "NO_MOVE",
     "BatchedGame",
     "Engine",
+    "board_state",
     "checked_actions",
     "board_streams",
     "describe_actions",

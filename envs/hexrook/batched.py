@@ -4,11 +4,8 @@ One set of kernels serves both games and every variant: the capture rule
 (``LEAP``: Swish, :mod:`envs.swish.batched`; ``CUSTODY``: Squeeze,
 :mod:`envs.squeeze.batched`) and the rule parameters are in the consts, and
 each game's rule is written once, below (:func:`_rook_moves`, :func:`_captures`).
-Both games' rules live in this one file on purpose: numba checks a cached kernel
-against its own file only, so a capture rule in another file could be edited
-while the kernels that call it stay stale in the cache.
 
-Per board (``n`` cells, ``span = 2*radius``):
+Per board (``n`` cells, ``span = 2*radius``), the fields of :data:`Boards`:
 
     board (n,) int8        EMPTY, WHITE_ROOK, BLACK_ROOK or BEAD per cell (the rules' codes)
     rooks (2, 3) int16     cells of each colour's rooks, in the rules' list order
@@ -35,7 +32,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.batched import BatchedGame, Engine, randint, random_others_loop
+from envs.core.batched import BatchedGame, Engine, board_state, randint, random_others_loop
 from envs.core.jit import njit
 from envs.hexrook.board import (
     BEAD,
@@ -99,6 +96,26 @@ def _rook_moves(game, b, cell, enemy, rays, raylen, span, row, moves, first, wri
     return count
 
 
+ARRAYS = (
+    "board",
+    "rooks",
+    "nrooks",
+    "phase",
+    "colour",
+    "stores",
+    "plies",
+    "first_mover",
+    "winner",
+    "path",
+    "npath",
+    "capt",
+    "ncapt",
+    "moves",
+    "nmoves",
+)
+Boards = board_state(__name__, ARRAYS, ("params", "rays", "raylen", "edge", "edge_cells", "inner_cells", "fixed"))
+
+
 @njit(cache=True)
 def _captures(game, b, cell, d, dist, own, enemy, rays, raylen, capt):
     """Write into ``capt`` the cells the (legal) move takes, in the rules' order; returns how many.
@@ -159,126 +176,73 @@ def _place(i, b, rooks, nrooks, cells, first, count, code):
 
 
 @njit(cache=True)
-def reset(
-    where,
-    rng,
-    to_move,
-    over,
-    board,
-    rooks,
-    nrooks,
-    phase,
-    colour,
-    stores,
-    plies,
-    first_mover,
-    winner,
-    path,
-    npath,
-    capt,
-    ncapt,
-    moves,
-    nmoves,
-    params,
-    rays,
-    raylen,
-    edge,
-    edge_cells,
-    inner_cells,
-    fixed,
-):
+def reset(where, s):
     """A new game on the boards where ``where``: the variant's set-up (a random one from each board's stream)."""
-    setup = params[P_SETUP]
-    picked_edge = np.empty(edge_cells.shape[0], dtype=np.int16)
-    picked_inner = np.empty(inner_cells.shape[0], dtype=np.int16)
+    setup = s.params[P_SETUP]
+    picked_edge = np.empty(s.edge_cells.shape[0], dtype=np.int16)
+    picked_inner = np.empty(s.inner_cells.shape[0], dtype=np.int16)
     for i in range(where.shape[0]):
         if not where[i]:
             continue
-        b = board[i]
+        b = s.board[i]
         b[:] = EMPTY
-        rooks[i] = -1
-        nrooks[i] = 0
-        colour[i] = -1
-        stores[i] = 0
-        plies[i] = 0
-        first_mover[i] = -1
-        winner[i] = -1
-        npath[i] = 0
-        ncapt[i] = 0
-        over[i] = False
+        s.rooks[i] = -1
+        s.nrooks[i] = 0
+        s.colour[i] = -1
+        s.stores[i] = 0
+        s.plies[i] = 0
+        s.first_mover[i] = -1
+        s.winner[i] = -1
+        s.npath[i] = 0
+        s.ncapt[i] = 0
+        s.over[i] = False
         if setup == SETUP_MARQUISIAN:
-            phase[i] = PHASE_SETUP
-            to_move[i] = 0
+            s.phase[i] = PHASE_SETUP
+            s.to_move[i] = 0
             continue
         if setup == SETUP_FIXED:
-            _place(i, b, rooks, nrooks, fixed, 0, ROOKS_PER_COLOUR, 1)
-            _place(i, b, rooks, nrooks, fixed, ROOKS_PER_COLOUR, ROOKS_PER_COLOUR, 2)
-            _place(i, b, rooks, nrooks, fixed, 2 * ROOKS_PER_COLOUR, NUM_BEADS, BEAD)
+            _place(i, b, s.rooks, s.nrooks, s.fixed, 0, ROOKS_PER_COLOUR, 1)
+            _place(i, b, s.rooks, s.nrooks, s.fixed, ROOKS_PER_COLOUR, ROOKS_PER_COLOUR, 2)
+            _place(i, b, s.rooks, s.nrooks, s.fixed, 2 * ROOKS_PER_COLOUR, NUM_BEADS, BEAD)
         else:  # random: 6 distinct edge cells (the first 3 white), 19 distinct inner cells (partial shuffles)
-            picked_edge[:] = edge_cells
+            picked_edge[:] = s.edge_cells
             for k in range(2 * ROOKS_PER_COLOUR):
-                j = k + randint(rng, i, picked_edge.shape[0] - k)
+                j = k + randint(s.rng, i, picked_edge.shape[0] - k)
                 picked_edge[k], picked_edge[j] = picked_edge[j], picked_edge[k]
-            picked_inner[:] = inner_cells
+            picked_inner[:] = s.inner_cells
             for k in range(NUM_BEADS):
-                j = k + randint(rng, i, picked_inner.shape[0] - k)
+                j = k + randint(s.rng, i, picked_inner.shape[0] - k)
                 picked_inner[k], picked_inner[j] = picked_inner[j], picked_inner[k]
-            _place(i, b, rooks, nrooks, picked_edge, 0, ROOKS_PER_COLOUR, 1)
-            _place(i, b, rooks, nrooks, picked_edge, ROOKS_PER_COLOUR, ROOKS_PER_COLOUR, 2)
-            _place(i, b, rooks, nrooks, picked_inner, 0, NUM_BEADS, BEAD)
-        phase[i] = PHASE_CHOICE
-        to_move[i] = 1
+            _place(i, b, s.rooks, s.nrooks, picked_edge, 0, ROOKS_PER_COLOUR, 1)
+            _place(i, b, s.rooks, s.nrooks, picked_edge, ROOKS_PER_COLOUR, ROOKS_PER_COLOUR, 2)
+            _place(i, b, s.rooks, s.nrooks, picked_inner, 0, NUM_BEADS, BEAD)
+        s.phase[i] = PHASE_CHOICE
+        s.to_move[i] = 1
 
 
 @njit(cache=True)
-def legal(
-    out,
-    to_move,
-    over,
-    board,
-    rooks,
-    nrooks,
-    phase,
-    colour,
-    stores,
-    plies,
-    first_mover,
-    winner,
-    path,
-    npath,
-    capt,
-    ncapt,
-    moves,
-    nmoves,
-    params,
-    rays,
-    raylen,
-    edge,
-    edge_cells,
-    inner_cells,
-    fixed,
-):
+def legal(out, s):
     """``out[i]``: board ``i``'s legal actions (set-up placements, choices or rook moves), also listed in
     ``moves[i, :nmoves[i]]`` for the random pick (``Engine.legal_list``)."""
-    game, n, span = params[P_GAME], params[P_CELLS], params[P_SPAN]
-    place_base, choice_base = params[P_PLACE_BASE], params[P_CHOICE_BASE]
+    game, n, span = s.params[P_GAME], s.params[P_CELLS], s.params[P_SPAN]
+    place_base, choice_base = s.params[P_PLACE_BASE], s.params[P_CHOICE_BASE]
     for i in range(out.shape[0]):
         row = out[i]
-        listed = moves[i]
+        listed = s.moves[i]
         row[:] = False
         m = 0
-        if not over[i]:
-            p = phase[i]
+        if not s.over[i]:
+            p = s.phase[i]
             if p == PHASE_PLAY:
-                col = colour[i, to_move[i]]
-                for k in range(nrooks[i, col]):
+                col = s.colour[i, s.to_move[i]]
+                for k in range(s.nrooks[i, col]):
                     m += _rook_moves(
-                        game, board[i], rooks[i, col, k], 2 - col, rays, raylen, span, row, listed, m, True
+                        game, s.board[i], s.rooks[i, col, k], 2 - col, s.rays, s.raylen, span, row, listed, m, True
                     )
             elif p == PHASE_SETUP:
-                b = board[i]
-                white = nrooks[i, 0] < ROOKS_PER_COLOUR
-                black = nrooks[i, 1] < ROOKS_PER_COLOUR
+                b = s.board[i]
+                white = s.nrooks[i, 0] < ROOKS_PER_COLOUR
+                black = s.nrooks[i, 1] < ROOKS_PER_COLOUR
                 beads = 0
                 for c in range(n):
                     beads += b[c] == BEAD
@@ -287,7 +251,7 @@ def legal(
                     if b[c] != EMPTY:
                         continue
                     for kind, ok in ((0, white), (1, black), (2, bead)):
-                        if ok and (kind == 2) != (edge[c] != 0):
+                        if ok and (kind == 2) != (s.edge[c] != 0):
                             a = place_base + 3 * c + kind
                             row[a] = True
                             listed[m] = a
@@ -297,171 +261,116 @@ def legal(
                     row[a] = True
                     listed[m] = a
                     m += 1
-        nmoves[i] = m
+        s.nmoves[i] = m
 
 
 @njit(cache=True)
-def step(
-    actions,
-    rewards,
-    rng,
-    to_move,
-    over,
-    board,
-    rooks,
-    nrooks,
-    phase,
-    colour,
-    stores,
-    plies,
-    first_mover,
-    winner,
-    path,
-    npath,
-    capt,
-    ncapt,
-    moves,
-    nmoves,
-    params,
-    rays,
-    raylen,
-    edge,
-    edge_cells,
-    inner_cells,
-    fixed,
-):
+def step(actions, rewards, s):
     """Play ``actions[i]`` (-1: none) on every board; the rulings' end checks; rewards by seat."""
-    game, n, span = params[P_GAME], params[P_CELLS], params[P_SPAN]
-    place_base, choice_base = params[P_PLACE_BASE], params[P_CHOICE_BASE]
+    game, n, span = s.params[P_GAME], s.params[P_CELLS], s.params[P_SPAN]
+    place_base, choice_base = s.params[P_PLACE_BASE], s.params[P_CHOICE_BASE]
     unused = np.zeros(1, dtype=np.int16)
     for i in range(actions.shape[0]):
         a = actions[i]
         if a < 0:
             continue
-        me = to_move[i]
-        b = board[i]
+        me = s.to_move[i]
+        b = s.board[i]
         if a < place_base:  # a rook move
             dist = a % span + 1
             cell = a // span // 6
             d = a // span % 6
-            col = colour[i, me]
+            col = s.colour[i, me]
             own, enemy = col + 1, 2 - col
-            taken = _captures(game, b, cell, d, dist, own, enemy, rays, raylen, capt[i])
-            ncapt[i] = taken
-            land = rays[cell, d, dist - 1]
+            taken = _captures(game, b, cell, d, dist, own, enemy, s.rays, s.raylen, s.capt[i])
+            s.ncapt[i] = taken
+            land = s.rays[cell, d, dist - 1]
             b[cell] = EMPTY
             b[land] = own
-            for k in range(nrooks[i, col]):
-                if rooks[i, col, k] == cell:
-                    rooks[i, col, k] = land
+            for k in range(s.nrooks[i, col]):
+                if s.rooks[i, col, k] == cell:
+                    s.rooks[i, col, k] = land
             for t in range(taken):
-                c = capt[i, t]
+                c = s.capt[i, t]
                 if b[c] == BEAD:
-                    stores[i, me] += 1
+                    s.stores[i, me] += 1
                 else:  # an enemy rook leaves play; the others keep their order
                     e = 1 - col
-                    m = nrooks[i, e]
+                    m = s.nrooks[i, e]
                     k = 0
-                    while rooks[i, e, k] != c:
+                    while s.rooks[i, e, k] != c:
                         k += 1
                     for k2 in range(k, m - 1):
-                        rooks[i, e, k2] = rooks[i, e, k2 + 1]
-                    rooks[i, e, m - 1] = -1
-                    nrooks[i, e] = m - 1
+                        s.rooks[i, e, k2] = s.rooks[i, e, k2 + 1]
+                    s.rooks[i, e, m - 1] = -1
+                    s.nrooks[i, e] = m - 1
                 b[c] = EMPTY
-            plies[i] += 1
-            path[i, 0] = cell
+            s.plies[i] += 1
+            s.path[i, 0] = cell
             for k in range(dist):
-                path[i, k + 1] = rays[cell, d, k]
-            npath[i] = dist + 1
-            to_move[i] = 1 - me
+                s.path[i, k + 1] = s.rays[cell, d, k]
+            s.npath[i] = dist + 1
+            s.to_move[i] = 1 - me
         elif a < choice_base:  # a set-up placement
             cell, kind = (a - place_base) // 3, (a - place_base) % 3
             if kind == 2:
                 b[cell] = BEAD
             else:
                 b[cell] = kind + 1
-                rooks[i, kind, nrooks[i, kind]] = cell
-                nrooks[i, kind] += 1
-            if nrooks[i, 0] == ROOKS_PER_COLOUR and nrooks[i, 1] == ROOKS_PER_COLOUR:
+                s.rooks[i, kind, s.nrooks[i, kind]] = cell
+                s.nrooks[i, kind] += 1
+            if s.nrooks[i, 0] == ROOKS_PER_COLOUR and s.nrooks[i, 1] == ROOKS_PER_COLOUR:
                 beads = 0
                 for c in range(n):
                     beads += b[c] == BEAD
                 if beads == NUM_BEADS:
-                    phase[i] = PHASE_CHOICE
-                    to_move[i] = 1
+                    s.phase[i] = PHASE_CHOICE
+                    s.to_move[i] = 1
             continue
         else:  # a choice
             choice = a - choice_base
-            if phase[i] == PHASE_CHOICE:  # player_1 chooses
+            if s.phase[i] == PHASE_CHOICE:  # player_1 chooses
                 if choice == 0:  # "move first": player_0 picks the colours next
-                    first_mover[i] = 1
-                    phase[i] = PHASE_COLOUR
-                    to_move[i] = 0
+                    s.first_mover[i] = 1
+                    s.phase[i] = PHASE_COLOUR
+                    s.to_move[i] = 0
                     continue
-                colour[i, 0] = 2 - choice
-                colour[i, 1] = choice - 1
-                first_mover[i] = 0
+                s.colour[i, 0] = 2 - choice
+                s.colour[i, 1] = choice - 1
+                s.first_mover[i] = 0
             else:  # player_0 picks its colour after "move first"
-                colour[i, 0] = choice - 1
-                colour[i, 1] = 2 - choice
-            phase[i] = PHASE_PLAY
-            to_move[i] = first_mover[i]
+                s.colour[i, 0] = choice - 1
+                s.colour[i, 1] = 2 - choice
+            s.phase[i] = PHASE_PLAY
+            s.to_move[i] = s.first_mover[i]
         # the end, in the rulings' order: the mover has won; the ply limit (draw); the next player cannot move
-        if stores[i, me] >= params[P_BEADS_TO_WIN]:
+        if s.stores[i, me] >= s.params[P_BEADS_TO_WIN]:
             won = me
-        elif plies[i] >= params[P_MAX_PLIES]:
-            over[i] = True
+        elif s.plies[i] >= s.params[P_MAX_PLIES]:
+            s.over[i] = True
             continue
-        elif not _has_move(game, b, rooks[i], nrooks[i], colour[i, to_move[i]], rays, raylen, span, unused):
-            won = 1 - to_move[i]
+        elif not _has_move(game, b, s.rooks[i], s.nrooks[i], s.colour[i, s.to_move[i]], s.rays, s.raylen, span, unused):
+            won = 1 - s.to_move[i]
         else:
             continue
-        over[i] = True
-        winner[i] = won
+        s.over[i] = True
+        s.winner[i] = won
         rewards[i, won] = 1.0
         rewards[i, 1 - won] = -1.0
 
 
 @njit(cache=True)
-def observe(
-    seats,
-    out,
-    to_move,
-    over,
-    board,
-    rooks,
-    nrooks,
-    phase,
-    colour,
-    stores,
-    plies,
-    first_mover,
-    winner,
-    path,
-    npath,
-    capt,
-    ncapt,
-    moves,
-    nmoves,
-    params,
-    rays,
-    raylen,
-    edge,
-    edge_cells,
-    inner_cells,
-    fixed,
-):
+def observe(seats, out, s):
     """``out[i]``: board ``i`` seen by ``seats[i]``, the encoding of :meth:`HexRookEnv.observe_state`."""
-    n = params[P_CELLS]
-    target, max_plies = params[P_BEADS_TO_WIN], params[P_MAX_PLIES]
+    n = s.params[P_CELLS]
+    target, max_plies = s.params[P_BEADS_TO_WIN], s.params[P_MAX_PLIES]
     x = 5 * n  # the extra features
     for i in range(out.shape[0]):
         seat = seats[i]
-        col = colour[i, seat]
+        col = s.colour[i, seat]
         own = 1 if col < 0 else col + 1
         opp = 3 - own
-        b = board[i]
+        b = s.board[i]
         row = out[i]
         beads = 0
         for c in range(n):
@@ -470,21 +379,21 @@ def observe(
             row[n + c] = k == opp
             row[2 * n + c] = k == BEAD
             row[3 * n + c] = k == EMPTY
-            row[4 * n + c] = edge[c]
+            row[4 * n + c] = s.edge[c]
             beads += k == BEAD
         row[x:] = 0.0
-        p = phase[i]
+        p = s.phase[i]
         row[x + p] = 1.0
         if col >= 0:
             row[x + 4 + col] = 1.0
-        if first_mover[i] == seat:
+        if s.first_mover[i] == seat:
             row[x + 6] = 1.0
-        row[x + 7] = min(1.0, stores[i, seat] / target)
-        row[x + 8] = min(1.0, stores[i, 1 - seat] / target)
-        row[x + 9] = min(1.0, plies[i] / max_plies)
+        row[x + 7] = min(1.0, s.stores[i, seat] / target)
+        row[x + 8] = min(1.0, s.stores[i, 1 - seat] / target)
+        row[x + 9] = min(1.0, s.plies[i] / max_plies)
         if p != PHASE_PLAY:
-            row[x + 10] = (ROOKS_PER_COLOUR - nrooks[i, 0]) / ROOKS_PER_COLOUR
-            row[x + 11] = (ROOKS_PER_COLOUR - nrooks[i, 1]) / ROOKS_PER_COLOUR
+            row[x + 10] = (ROOKS_PER_COLOUR - s.nrooks[i, 0]) / ROOKS_PER_COLOUR
+            row[x + 11] = (ROOKS_PER_COLOUR - s.nrooks[i, 1]) / ROOKS_PER_COLOUR
             row[x + 12] = (NUM_BEADS - beads) / NUM_BEADS
 
 
@@ -669,39 +578,7 @@ def _choice_value(
 
 
 @njit(cache=True)
-def medium_kernel(
-    boards,
-    weights,
-    actions,
-    listed,
-    scores,
-    counts,
-    to_move,
-    over,
-    rng,
-    board,
-    rooks,
-    nrooks,
-    phase,
-    colour,
-    stores,
-    plies,
-    first_mover,
-    winner,
-    path,
-    npath,
-    capt,
-    ncapt,
-    moves,
-    nmoves,
-    params,
-    rays,
-    raylen,
-    edge,
-    edge_cells,
-    inner_cells,
-    fixed,
-):
+def medium_kernel(boards, weights, actions, listed, scores, counts, s):
     """The medium bot's move ``actions[k]`` on each board ``boards[k]`` (-1 on a finished one), as
     :class:`envs.hexrook.bots.MediumBot` chooses it; ties and set-up placements drawn from the board's stream.
 
@@ -710,8 +587,8 @@ def medium_kernel(
     medium's is (``counts[k] = 0``; it reads the legal list, so ``legal`` must be fresh). ``weights``: the
     bot's constants (``W_*``).
     """
-    game, n, span = params[P_GAME], params[P_CELLS], params[P_SPAN]
-    target, max_plies, choice_base = params[P_BEADS_TO_WIN], params[P_MAX_PLIES], params[P_CHOICE_BASE]
+    game, n, span = s.params[P_GAME], s.params[P_CELLS], s.params[P_SPAN]
+    target, max_plies, choice_base = s.params[P_BEADS_TO_WIN], s.params[P_MAX_PLIES], s.params[P_CHOICE_BASE]
     width = listed.shape[1]
     work = (
         np.zeros(n * 6 * span, dtype=np.bool_),  # a mask row _rook_moves writes (never read)
@@ -729,24 +606,25 @@ def medium_kernel(
         i = boards[k]
         actions[k] = -1
         counts[k] = 0
-        if over[i]:
+        if s.over[i]:
             continue
-        p = phase[i]
+        p = s.phase[i]
         if p == PHASE_SETUP:
-            if nmoves[i] > 0:
-                actions[k] = moves[i, randint(rng, i, nmoves[i])]
+            if s.nmoves[i] > 0:
+                actions[k] = s.moves[i, randint(s.rng, i, s.nmoves[i])]
             continue
-        me = to_move[i]
+        me = s.to_move[i]
         m = 0
         if p == PHASE_PLAY:
-            need_me, need_them = target - stores[i, me], target - stores[i, 1 - me]
+            need_me, need_them = target - s.stores[i, me], target - s.stores[i, 1 - me]
+            last_ply = s.plies[i] + 1 >= max_plies
             m = _scored_moves(
-                game, board[i], rooks[i], nrooks[i], colour[i, me], need_me, need_them, plies[i] + 1 >= max_plies,
-                rays, raylen, span, weights, listed[k], scores[k], work,
+                game, s.board[i], s.rooks[i], s.nrooks[i], s.colour[i, me], need_me, need_them, last_ply,
+                s.rays, s.raylen, span, weights, listed[k], scores[k], work,
             )  # fmt: skip
         else:  # the choices: each valued by the position it leads to, the opponent's colour pick worst for me
-            args = (game, board[i], rooks[i], nrooks[i])
-            rest = (me, stores[i], plies[i], params, rays, raylen, weights, work)
+            args = (game, s.board[i], s.rooks[i], s.nrooks[i])
+            rest = (me, s.stores[i], s.plies[i], s.params, s.rays, s.raylen, weights, work)
             if p == PHASE_CHOICE:  # "move first" (player_0 then picks the colours), "white", "black"
                 listed[k, 0] = choice_base
                 scores[k, 0] = min(_choice_value(*args, 0, 1, 0, *rest), _choice_value(*args, 1, 1, 0, *rest))
@@ -758,7 +636,7 @@ def medium_kernel(
             else:  # PHASE_COLOUR: player_0 picks its colour, player_1 moves first
                 for ch in (1, 2):
                     listed[k, m] = choice_base + ch
-                    scores[k, m] = _choice_value(*args, ch - 1, first_mover[i], me, *rest)
+                    scores[k, m] = _choice_value(*args, ch - 1, s.first_mover[i], me, *rest)
                     m += 1
         counts[k] = m
         if m == 0:
@@ -769,7 +647,7 @@ def medium_kernel(
         ties = 0
         for j in range(m):
             ties += scores[k, j] == best
-        pick = randint(rng, i, ties)
+        pick = randint(s.rng, i, ties)
         for j in range(m):
             if scores[k, j] == best:
                 if pick == 0:
@@ -797,7 +675,7 @@ def medium_scores(batch: BatchedGame, boards: np.ndarray) -> tuple[np.ndarray, n
     listed = np.empty((boards.size, width), dtype=np.int16)
     scores = np.empty((boards.size, width), dtype=np.float64)
     counts = np.empty(boards.size, dtype=np.int64)
-    medium_kernel(boards, medium_weights(), actions, listed, scores, counts, *batch.state)
+    medium_kernel(boards, medium_weights(), actions, listed, scores, counts, batch.state)
     return actions, listed, scores, counts
 
 
@@ -937,6 +815,7 @@ def engine_for(rules: HexRookGame, capture: int) -> Engine:
         observe=observe,
         to_rules=to_rules,
         from_rules=from_rules,
+        state=Boards,
         game=rules,
         has_chance=rules.params["setup"] == "random",
         params=dict(rules.params),

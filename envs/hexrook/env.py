@@ -131,6 +131,9 @@ def _observation(n: int) -> Observation:
     )
 
 
+EXTRA_FEATURES = _observation(1).size - 5  # the values after the five planes of one value per cell
+
+
 def _template(game: HexRookGame) -> np.ndarray:
     """All-zero observation with the constant edge plane filled in (one per radius)."""
     if game.radius not in _TEMPLATES:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.batched import BatchedGame, Engine, random_others_loop
+from envs.core.batched import BatchedGame, Engine, board_state, random_others_loop
 from envs.core.jit import njit
 from envs.swahili.env import BLOCK, observation_size
 from envs.swahili.rules import (
@@ -40,144 +40,147 @@ _COUNT_VALUE = np.array([c / PIECES for c in range(PIECES + 1)], dtype=np.float3
 _REWARD_SCORE = 0  # consts[0][_REWARD_SCORE]: 1 for reward="score", 0 for reward="win"
 
 
+Boards = board_state(
+    __name__, ("rows", "centre", "compound", "pending", "plies"), ("params", "compound_value", "score_value")
+)
+
+
 @njit(cache=True, inline="always")
-def _points(compound, centre, i, p):
+def _points(s, i, p):
     """Points of seat ``p`` on board ``i`` (the rules' ``points``)."""
-    return CAPTURE_POINTS * np.int64(compound[i, p]) + CENTRE_POINTS * np.int64(centre[i, p])
+    return CAPTURE_POINTS * np.int64(s.compound[i, p]) + CENTRE_POINTS * np.int64(s.centre[i, p])
 
 
 @njit(cache=True)
-def _sow(rows, centre, compound, i, me, row):
+def _sow(s, i, me, row):
     """Seat ``me`` sows its pieces of ``row`` on board ``i`` and captures (the rules' ``sow``); the landing position."""
-    k = rows[i, me, row]
-    rows[i, me, row] = 0
+    k = s.rows[i, me, row]
+    s.rows[i, me, row] = 0
     pos = row
     for _ in range(k):
         pos += 1
         if pos == CENTRE:
-            centre[i, me] += 1
+            s.centre[i, me] += 1
         else:
             if pos > CENTRE:
                 pos = 0
-            rows[i, me, pos] += 1
-    if pos != CENTRE and rows[i, me, pos] == 1 and pos >= FIRST_CAPTURE_ROW:
-        for q in range(rows.shape[1]):
-            if q != me and rows[i, q, pos] == 1:
-                rows[i, q, pos] = 0
-                compound[i, me] += 1
+            s.rows[i, me, pos] += 1
+    if pos != CENTRE and s.rows[i, me, pos] == 1 and pos >= FIRST_CAPTURE_ROW:
+        for q in range(s.rows.shape[1]):
+            if q != me and s.rows[i, q, pos] == 1:
+                s.rows[i, q, pos] = 0
+                s.compound[i, me] += 1
     return pos
 
 
 @njit(cache=True)
-def reset(where, rng, to_move, over, rows, centre, compound, pending, plies, params, compound_value, score_value):
+def reset(where, s):
     for i in range(where.shape[0]):
         if not where[i]:
             continue
-        for p in range(rows.shape[1]):
+        for p in range(s.rows.shape[1]):
             for r in range(NUM_ROWS):
-                rows[i, p, r] = _START_ROWS[r]
-            centre[i, p] = 0
-            compound[i, p] = 0
-        pending[i] = -1
-        plies[i] = 0
-        to_move[i] = 0
-        over[i] = False
+                s.rows[i, p, r] = _START_ROWS[r]
+            s.centre[i, p] = 0
+            s.compound[i, p] = 0
+        s.pending[i] = -1
+        s.plies[i] = 0
+        s.to_move[i] = 0
+        s.over[i] = False
 
 
 @njit(cache=True)
-def legal(out, to_move, over, rows, centre, compound, pending, plies, params, compound_value, score_value):
+def legal(out, s):
     for i in range(out.shape[0]):
         for a in range(NUM_ACTIONS):
             out[i, a] = False
-        if over[i]:
+        if s.over[i]:
             continue
-        if pending[i] >= 0:
-            out[i, pending[i]] = True
+        if s.pending[i] >= 0:
+            out[i, s.pending[i]] = True
             out[i, STOP] = True
             continue
-        me = to_move[i]
+        me = s.to_move[i]
         for r in range(NUM_ROWS):
-            out[i, r] = rows[i, me, r] > 0
+            out[i, r] = s.rows[i, me, r] > 0
 
 
 @njit(cache=True)
-def step(
-    actions, rewards, rng, to_move, over, rows, centre, compound, pending, plies, params, compound_value, score_value
-):
-    n = rows.shape[1]
-    score_rewards = params[_REWARD_SCORE] != 0
+def step(actions, rewards, s):
+    n = s.rows.shape[1]
+    score_rewards = s.params[_REWARD_SCORE] != 0
     before = np.zeros(n, dtype=np.int64)
     for i in range(actions.shape[0]):
         action = actions[i]
         if action < 0:
             continue
-        me = to_move[i]
-        plies[i] += 1
+        me = s.to_move[i]
+        s.plies[i] += 1
         if score_rewards:
             for p in range(n):
-                before[p] = _points(compound, centre, i, p)
+                before[p] = _points(s, i, p)
         if action == STOP:
-            pending[i] = -1
+            s.pending[i] = -1
         else:
-            pos = _sow(rows, centre, compound, i, me, action)
-            pending[i] = pos if pos != CENTRE and rows[i, me, pos] > 1 else -1
-        if pending[i] < 0:  # the move is over
+            pos = _sow(s, i, me, action)
+            s.pending[i] = pos if pos != CENTRE and s.rows[i, me, pos] > 1 else -1
+        if s.pending[i] < 0:  # the move is over
             for p in range(n):
                 empty = True
                 for r in range(NUM_ROWS):
-                    if rows[i, p, r] != 0:
+                    if s.rows[i, p, r] != 0:
                         empty = False
                         break
                 if empty:
-                    over[i] = True
+                    s.over[i] = True
                     break
-            if not over[i]:
-                to_move[i] = (me + 1) % n
+            if not s.over[i]:
+                s.to_move[i] = (me + 1) % n
         if score_rewards:
             total = 0
             for p in range(n):
-                before[p] = _points(compound, centre, i, p) - before[p]  # the gain
+                before[p] = _points(s, i, p) - before[p]  # the gain
                 total += before[p]
             mean = total / n
             for p in range(n):
                 rewards[i, p] = before[p] - mean
-        elif over[i]:
+        elif s.over[i]:
             top = -1
             for p in range(n):
-                top = max(top, _points(compound, centre, i, p))
+                top = max(top, _points(s, i, p))
             won = 0
             for p in range(n):
-                won += _points(compound, centre, i, p) == top
+                won += _points(s, i, p) == top
             if won < n:  # all tied: a draw, zeros
                 win = 1.0 / won
                 lose = -1.0 / (n - won)
                 for p in range(n):
-                    rewards[i, p] = win if _points(compound, centre, i, p) == top else lose
+                    rewards[i, p] = win if _points(s, i, p) == top else lose
 
 
 @njit(cache=True)
-def observe(seats, out, to_move, over, rows, centre, compound, pending, plies, params, compound_value, score_value):
-    n = rows.shape[1]
+def observe(seats, out, s):
+    n = s.rows.shape[1]
     base = BLOCK * n
     for i in range(out.shape[0]):
         seat = seats[i]
         for b in range(n):
-            s = (seat + b) % n
+            who = (seat + b) % n
             o = BLOCK * b
             for r in range(NUM_ROWS):
-                out[i, o + r] = _COUNT_VALUE[rows[i, s, r]]
+                out[i, o + r] = _COUNT_VALUE[s.rows[i, who, r]]
             for r in range(FIRST_CAPTURE_ROW, NUM_ROWS):
-                out[i, o + NUM_ROWS + r - FIRST_CAPTURE_ROW] = 1.0 if rows[i, s, r] == 1 else 0.0
-            out[i, o + 16] = _COUNT_VALUE[centre[i, s]]
-            out[i, o + 17] = compound_value[compound[i, s]]
-            out[i, o + 18] = score_value[_points(compound, centre, i, s)]
+                out[i, o + NUM_ROWS + r - FIRST_CAPTURE_ROW] = 1.0 if s.rows[i, who, r] == 1 else 0.0
+            out[i, o + 16] = _COUNT_VALUE[s.centre[i, who]]
+            out[i, o + 17] = s.compound_value[s.compound[i, who]]
+            out[i, o + 18] = s.score_value[_points(s, i, who)]
         for k in range(base, out.shape[1]):
             out[i, k] = 0.0
-        if pending[i] >= 0:
+        if s.pending[i] >= 0:
             out[i, base] = 1.0
-            out[i, base + 1 + pending[i]] = 1.0
-        if not over[i]:
-            out[i, base + 1 + NUM_ROWS + (to_move[i] - seat) % n] = 1.0
+            out[i, base + 1 + s.pending[i]] = 1.0
+        if not s.over[i]:
+            out[i, base + 1 + NUM_ROWS + (s.to_move[i] - seat) % n] = 1.0
 
 
 @njit(cache=True)
@@ -271,6 +274,7 @@ def engine(**params) -> Engine:
         observe=observe,
         to_rules=to_rules,
         from_rules=from_rules,
+        state=Boards,
         game=rules,
         params=dict(rules.params),
         consts=consts,

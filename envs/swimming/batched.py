@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.batched import BatchedGame, Engine, randint, random_others_loop
+from envs.core.batched import BatchedGame, Engine, board_state, randint, random_others_loop
 from envs.core.jit import njit
 from envs.swimming.env import PER_SEAT, observation_size
 from envs.swimming.rules import (
@@ -93,6 +93,38 @@ def _score(score, a, b, c):
     return np.int64(score[(np.int64(a) << 10) | (np.int64(b) << 5) | np.int64(c)])
 
 
+ARRAYS = (
+    "hands",
+    "middle",
+    "other_lot",
+    "deck",
+    "pos",
+    "public",
+    "discards",
+    "coins",
+    "active",
+    "pot",
+    "dealer",
+    "phase",
+    "knocker",
+    "passes",
+    "turns",
+    "round",
+    "winner",
+    "draw_cards",
+    "last_valid",
+    "last_hands",
+    "last_shown",
+    "last_losers",
+    "last_paid",
+    "last_sunk",
+    "last_reason",
+    "actions",
+    "num_moves",
+)
+Boards = board_state(__name__, ARRAYS, ("params", "score"))
+
+
 @njit(cache=True, inline="always")
 def _sort3(x, i):
     """Sort row ``i`` of an (m, 3) array in place (three cards, or -1s)."""
@@ -124,10 +156,10 @@ def _num_active(active, i, n):
 
 
 @njit(cache=True, inline="always")
-def _knock_allowed(i, phase, knocker, turns, active, params):
-    if phase[i] != PLAY or knocker[i] >= 0:
+def _knock_allowed(i, s):
+    if s.phase[i] != PLAY or s.knocker[i] >= 0:
         return False
-    return params[_KNOCK_FIRST] != 0 or turns[i] >= _num_active(active, i, params[_N])
+    return s.params[_KNOCK_FIRST] != 0 or s.turns[i] >= _num_active(s.active, i, s.params[_N])
 
 
 @njit(cache=True, inline="always")
@@ -144,718 +176,297 @@ def _plane(out, i, offset, mask):
 
 
 @njit(cache=True)
-def _start_round(
-    i,
-    rng,
-    to_move,
-    hands,
-    middle,
-    other_lot,
-    deck,
-    pos,
-    public,
-    discards,
-    coins,
-    active,
-    dealer,
-    phase,
-    knocker,
-    passes,
-    turns,
-    round_,
-    num_moves,
-    n,
-):
+def _start_round(i, s, n):
     """Shuffle the board's deck and deal: three cards to every active seat, two lots to the dealer."""
     for k in range(NUM_CARDS):
-        deck[i, k] = k
+        s.deck[i, k] = k
     for k in range(NUM_CARDS - 1, 0, -1):
-        j = randint(rng, i, k + 1)
-        deck[i, k], deck[i, j] = deck[i, j], deck[i, k]
+        j = randint(s.rng, i, k + 1)
+        s.deck[i, k], s.deck[i, j] = s.deck[i, j], s.deck[i, k]
     p = 0
-    for s in range(n):
-        public[i, s] = 0
-        if active[i, s]:
+    for si in range(n):
+        s.public[i, si] = 0
+        if s.active[i, si]:
             for k in range(3):
-                hands[i, s, k] = deck[i, p + k]
-            _sort3(hands[i], s)
+                s.hands[i, si, k] = s.deck[i, p + k]
+            _sort3(s.hands[i], si)
             for k in range(3):  # the deck keeps each lot sorted too: one deck order per deal
-                deck[i, p + k] = hands[i, s, k]
+                s.deck[i, p + k] = s.hands[i, si, k]
             p += 3
         else:
             for k in range(3):
-                hands[i, s, k] = -1
+                s.hands[i, si, k] = -1
     for k in range(3):
-        other_lot[i, k] = deck[i, p + k]
-        middle[i, k] = -1
-    _sort3(other_lot, i)
+        s.other_lot[i, k] = s.deck[i, p + k]
+        s.middle[i, k] = -1
+    _sort3(s.other_lot, i)
     for k in range(3):
-        deck[i, p + k] = other_lot[i, k]
+        s.deck[i, p + k] = s.other_lot[i, k]
     for b in range(p + 3, NUM_CARDS, 3):  # and each refresh's three (a refresh sorts them anyway)
         for k in range(b + 1, min(b + 3, NUM_CARDS)):
-            c = deck[i, k]
+            c = s.deck[i, k]
             j = k
-            while j > b and deck[i, j - 1] > c:
-                deck[i, j] = deck[i, j - 1]
+            while j > b and s.deck[i, j - 1] > c:
+                s.deck[i, j] = s.deck[i, j - 1]
                 j -= 1
-            deck[i, j] = c
-    pos[i] = p + 3
-    discards[i] = 0
-    phase[i] = CHOICE
-    to_move[i] = dealer[i]
-    knocker[i] = -1
-    passes[i] = 0
-    turns[i] = 0
-    round_[i] += 1
-    num_moves[i] = 0
+            s.deck[i, j] = c
+    s.pos[i] = p + 3
+    s.discards[i] = 0
+    s.phase[i] = CHOICE
+    s.to_move[i] = s.dealer[i]
+    s.knocker[i] = -1
+    s.passes[i] = 0
+    s.turns[i] = 0
+    s.round[i] += 1
+    s.num_moves[i] = 0
 
 
 @njit(cache=True)
-def _showdown(
-    i,
-    reason,
-    rewards,
-    rng,
-    to_move,
-    over,
-    hands,
-    middle,
-    other_lot,
-    deck,
-    pos,
-    public,
-    discards,
-    coins,
-    active,
-    pot,
-    dealer,
-    phase,
-    knocker,
-    passes,
-    turns,
-    round_,
-    winner,
-    last_valid,
-    last_hands,
-    last_shown,
-    last_losers,
-    last_paid,
-    last_sunk,
-    last_reason,
-    num_moves,
-    params,
-    score,
-):
+def _showdown(i, reason, rewards, s):
     """Score the round, collect coins, sink swimmers; the next round or the game's end (rules.showdown)."""
-    n = params[_N]
+    n = s.params[_N]
     fire = -1
     low = 1000
     shown = 0
-    for s in range(n):
-        if active[i, s]:
-            shown |= 1 << s
-            v = _score(score, hands[i, s, 0], hands[i, s, 1], hands[i, s, 2])
+    for si in range(n):
+        if s.active[i, si]:
+            shown |= 1 << si
+            v = _score(s.score, s.hands[i, si, 0], s.hands[i, si, 1], s.hands[i, si, 2])
             if v == FIRE2 and fire < 0:
-                fire = s
+                fire = si
             low = min(low, v)
             for k in range(3):
-                last_hands[i, s, k] = hands[i, s, k]
+                s.last_hands[i, si, k] = s.hands[i, si, k]
         else:
             for k in range(3):
-                last_hands[i, s, k] = -1
+                s.last_hands[i, si, k] = -1
     losers = 0
     all_broke = True
-    for s in range(n):
-        if not active[i, s]:
+    for si in range(n):
+        if not s.active[i, si]:
             continue
         if fire >= 0:
-            lost = s != fire
+            lost = si != fire
         else:
-            lost = _score(score, hands[i, s, 0], hands[i, s, 1], hands[i, s, 2]) == low
+            lost = _score(s.score, s.hands[i, si, 0], s.hands[i, si, 1], s.hands[i, si, 2]) == low
         if lost:
-            losers |= 1 << s
-        if coins[i, s] != 0:
+            losers |= 1 << si
+        if s.coins[i, si] != 0:
             all_broke = False
-    last_valid[i] = True
-    last_shown[i] = shown
-    last_losers[i] = losers
-    last_paid[i] = 0
-    last_sunk[i] = 0
+    s.last_valid[i] = True
+    s.last_shown[i] = shown
+    s.last_losers[i] = losers
+    s.last_paid[i] = 0
+    s.last_sunk[i] = 0
     if losers == shown and all_broke:
-        last_reason[i] = _VOID
-        _start_round(
-            i,
-            rng,
-            to_move,
-            hands,
-            middle,
-            other_lot,
-            deck,
-            pos,
-            public,
-            discards,
-            coins,
-            active,
-            dealer,
-            phase,
-            knocker,
-            passes,
-            turns,
-            round_,
-            num_moves,
-            n,
-        )
+        s.last_reason[i] = _VOID
+        _start_round(i, s, n)
         return
-    last_reason[i] = _FIRE if fire >= 0 else reason
+    s.last_reason[i] = _FIRE if fire >= 0 else reason
     paid = 0
     sunk = 0
-    for s in range(n):
-        if losers & (1 << s):
-            if coins[i, s] > 0:
-                coins[i, s] -= 1
-                pot[i] += 1
-                rewards[i, s] -= 1.0
-                paid |= 1 << s
+    for si in range(n):
+        if losers & (1 << si):
+            if s.coins[i, si] > 0:
+                s.coins[i, si] -= 1
+                s.pot[i] += 1
+                rewards[i, si] -= 1.0
+                paid |= 1 << si
             else:
-                active[i, s] = False
+                s.active[i, si] = False
                 for k in range(3):
-                    hands[i, s, k] = -1
-                sunk |= 1 << s
-    last_paid[i] = paid
-    last_sunk[i] = sunk
-    if _num_active(active, i, n) == 1:
-        w = _next_active(active, i, 0, n)  # the only one left (seat 0 itself counts last)
-        winner[i] = w
-        rewards[i, w] += np.float32(pot[i])
-        phase[i] = OVER
-        over[i] = True
-        to_move[i] = w
+                    s.hands[i, si, k] = -1
+                sunk |= 1 << si
+    s.last_paid[i] = paid
+    s.last_sunk[i] = sunk
+    if _num_active(s.active, i, n) == 1:
+        w = _next_active(s.active, i, 0, n)  # the only one left (seat 0 itself counts last)
+        s.winner[i] = w
+        rewards[i, w] += np.float32(s.pot[i])
+        s.phase[i] = OVER
+        s.over[i] = True
+        s.to_move[i] = w
         return
-    dealer[i] = _next_active(active, i, dealer[i], n)
-    _start_round(
-        i,
-        rng,
-        to_move,
-        hands,
-        middle,
-        other_lot,
-        deck,
-        pos,
-        public,
-        discards,
-        coins,
-        active,
-        dealer,
-        phase,
-        knocker,
-        passes,
-        turns,
-        round_,
-        num_moves,
-        n,
-    )
+    s.dealer[i] = _next_active(s.active, i, s.dealer[i], n)
+    _start_round(i, s, n)
 
 
 # -- kernels ----------------------------------------------------------------------------------
 @njit(cache=True)
-def reset(
-    where,
-    rng,
-    to_move,
-    over,
-    hands,
-    middle,
-    other_lot,
-    deck,
-    pos,
-    public,
-    discards,
-    coins,
-    active,
-    pot,
-    dealer,
-    phase,
-    knocker,
-    passes,
-    turns,
-    round_,
-    winner,
-    draw_cards,
-    last_valid,
-    last_hands,
-    last_shown,
-    last_losers,
-    last_paid,
-    last_sunk,
-    last_reason,
-    actions,
-    num_moves,
-    params,
-    score,
-):
-    n = params[_N]
+def reset(where, s):
+    n = s.params[_N]
     for i in range(where.shape[0]):
         if not where[i]:
             continue
         # the dealer draw: n distinct cards (a partial shuffle); highest rank deals, equal ranks the higher suit
         for k in range(NUM_CARDS):
-            deck[i, k] = k
+            s.deck[i, k] = k
         best = -1
-        for s in range(n):
-            j = s + randint(rng, i, NUM_CARDS - s)
-            deck[i, s], deck[i, j] = deck[i, j], deck[i, s]
-            c = np.int64(deck[i, s])
-            draw_cards[i, s] = c
+        for si in range(n):
+            j = si + randint(s.rng, i, NUM_CARDS - si)
+            s.deck[i, si], s.deck[i, j] = s.deck[i, j], s.deck[i, si]
+            c = np.int64(s.deck[i, si])
+            s.draw_cards[i, si] = c
             key = ((c & 7) << 2) | (c >> 3)
             if key > best:
                 best = key
-                dealer[i] = s
-        for s in range(n):
-            coins[i, s] = params[_COINS]
-            active[i, s] = True
+                s.dealer[i] = si
+        for si in range(n):
+            s.coins[i, si] = s.params[_COINS]
+            s.active[i, si] = True
             for k in range(3):
-                last_hands[i, s, k] = -1
-        pot[i] = 0
-        round_[i] = 0
-        winner[i] = -1
-        last_valid[i] = False
-        last_shown[i] = 0
-        last_losers[i] = 0
-        last_paid[i] = 0
-        last_sunk[i] = 0
-        last_reason[i] = 0
-        over[i] = False
-        _start_round(
-            i,
-            rng,
-            to_move,
-            hands,
-            middle,
-            other_lot,
-            deck,
-            pos,
-            public,
-            discards,
-            coins,
-            active,
-            dealer,
-            phase,
-            knocker,
-            passes,
-            turns,
-            round_,
-            num_moves,
-            n,
-        )
+                s.last_hands[i, si, k] = -1
+        s.pot[i] = 0
+        s.round[i] = 0
+        s.winner[i] = -1
+        s.last_valid[i] = False
+        s.last_shown[i] = 0
+        s.last_losers[i] = 0
+        s.last_paid[i] = 0
+        s.last_sunk[i] = 0
+        s.last_reason[i] = 0
+        s.over[i] = False
+        _start_round(i, s, n)
 
 
 @njit(cache=True)
-def legal(
-    out,
-    to_move,
-    over,
-    hands,
-    middle,
-    other_lot,
-    deck,
-    pos,
-    public,
-    discards,
-    coins,
-    active,
-    pot,
-    dealer,
-    phase,
-    knocker,
-    passes,
-    turns,
-    round_,
-    winner,
-    draw_cards,
-    last_valid,
-    last_hands,
-    last_shown,
-    last_losers,
-    last_paid,
-    last_sunk,
-    last_reason,
-    actions,
-    num_moves,
-    params,
-    score,
-):
+def legal(out, s):
     for i in range(out.shape[0]):
         for a in range(NUM_ACTIONS):
             out[i, a] = False
-        if over[i] or phase[i] == OVER:
+        if s.over[i] or s.phase[i] == OVER:
             continue
-        if phase[i] == CHOICE:
+        if s.phase[i] == CHOICE:
             out[i, KEEP_LOT] = True
             out[i, KEEP_LOT + 1] = True
             continue
         for a in range(KNOCK):
             out[i, a] = True
-        out[i, KNOCK] = _knock_allowed(i, phase, knocker, turns, active, params)
+        out[i, KNOCK] = _knock_allowed(i, s)
 
 
 @njit(cache=True)
-def step(
-    acts,
-    rewards,
-    rng,
-    to_move,
-    over,
-    hands,
-    middle,
-    other_lot,
-    deck,
-    pos,
-    public,
-    discards,
-    coins,
-    active,
-    pot,
-    dealer,
-    phase,
-    knocker,
-    passes,
-    turns,
-    round_,
-    winner,
-    draw_cards,
-    last_valid,
-    last_hands,
-    last_shown,
-    last_losers,
-    last_paid,
-    last_sunk,
-    last_reason,
-    actions,
-    num_moves,
-    params,
-    score,
-):
-    n = params[_N]
+def step(acts, rewards, s):
+    n = s.params[_N]
     for i in range(acts.shape[0]):
         action = acts[i]
         if action < 0:
             continue
-        me = to_move[i]
-        actions[i, num_moves[i]] = action
-        num_moves[i] += 1
-        if phase[i] == CHOICE:
+        me = s.to_move[i]
+        s.actions[i, s.num_moves[i]] = action
+        s.num_moves[i] += 1
+        if s.phase[i] == CHOICE:
             if action != KEEP_LOT:
                 for k in range(3):
-                    middle[i, k] = hands[i, me, k]
-                    hands[i, me, k] = other_lot[i, k]
+                    s.middle[i, k] = s.hands[i, me, k]
+                    s.hands[i, me, k] = s.other_lot[i, k]
             else:
                 for k in range(3):
-                    middle[i, k] = other_lot[i, k]
+                    s.middle[i, k] = s.other_lot[i, k]
             for k in range(3):
-                other_lot[i, k] = -1
-            phase[i] = PLAY
-            to_move[i] = _next_active(active, i, me, n)
-            for s in range(n):
-                if active[i, s] and _score(score, hands[i, s, 0], hands[i, s, 1], hands[i, s, 2]) >= BINGO2:
-                    _showdown(
-                        i,
-                        _BINGO,
-                        rewards,
-                        rng,
-                        to_move,
-                        over,
-                        hands,
-                        middle,
-                        other_lot,
-                        deck,
-                        pos,
-                        public,
-                        discards,
-                        coins,
-                        active,
-                        pot,
-                        dealer,
-                        phase,
-                        knocker,
-                        passes,
-                        turns,
-                        round_,
-                        winner,
-                        last_valid,
-                        last_hands,
-                        last_shown,
-                        last_losers,
-                        last_paid,
-                        last_sunk,
-                        last_reason,
-                        num_moves,
-                        params,
-                        score,
-                    )
+                s.other_lot[i, k] = -1
+            s.phase[i] = PLAY
+            s.to_move[i] = _next_active(s.active, i, me, n)
+            for si in range(n):
+                if (
+                    s.active[i, si]
+                    and _score(s.score, s.hands[i, si, 0], s.hands[i, si, 1], s.hands[i, si, 2]) >= BINGO2
+                ):
+                    _showdown(i, _BINGO, rewards, s)
                     break
             continue
-        turns[i] += 1
+        s.turns[i] += 1
         if action < SWAP_ALL:
             h, m = action // 3, action % 3
-            given = np.int64(hands[i, me, h])
-            taken = np.int64(middle[i, m])
-            hands[i, me, h] = taken
-            middle[i, m] = given
-            _sort3(hands[i], me)
-            _sort3(middle, i)
-            public[i, me] = (np.int64(public[i, me]) & ~(np.int64(1) << given)) | (np.int64(1) << taken)
-            passes[i] = 0
+            given = np.int64(s.hands[i, me, h])
+            taken = np.int64(s.middle[i, m])
+            s.hands[i, me, h] = taken
+            s.middle[i, m] = given
+            _sort3(s.hands[i], me)
+            _sort3(s.middle, i)
+            s.public[i, me] = (np.int64(s.public[i, me]) & ~(np.int64(1) << given)) | (np.int64(1) << taken)
+            s.passes[i] = 0
         elif action == SWAP_ALL:
             seen = np.int64(0)
             for k in range(3):
-                c = middle[i, k]
-                middle[i, k] = hands[i, me, k]
-                hands[i, me, k] = c
+                c = s.middle[i, k]
+                s.middle[i, k] = s.hands[i, me, k]
+                s.hands[i, me, k] = c
                 seen |= np.int64(1) << np.int64(c)
-            public[i, me] = seen
-            passes[i] = 0
+            s.public[i, me] = seen
+            s.passes[i] = 0
         elif action == PASS:
-            passes[i] += 1
+            s.passes[i] += 1
         else:  # KNOCK
-            knocker[i] = me
-            passes[i] = 0
-        if action <= SWAP_ALL and _score(score, hands[i, me, 0], hands[i, me, 1], hands[i, me, 2]) >= BINGO2:
-            _showdown(
-                i,
-                _BINGO,
-                rewards,
-                rng,
-                to_move,
-                over,
-                hands,
-                middle,
-                other_lot,
-                deck,
-                pos,
-                public,
-                discards,
-                coins,
-                active,
-                pot,
-                dealer,
-                phase,
-                knocker,
-                passes,
-                turns,
-                round_,
-                winner,
-                last_valid,
-                last_hands,
-                last_shown,
-                last_losers,
-                last_paid,
-                last_sunk,
-                last_reason,
-                num_moves,
-                params,
-                score,
-            )
+            s.knocker[i] = me
+            s.passes[i] = 0
+        if action <= SWAP_ALL and _score(s.score, s.hands[i, me, 0], s.hands[i, me, 1], s.hands[i, me, 2]) >= BINGO2:
+            _showdown(i, _BINGO, rewards, s)
             continue
-        if knocker[i] < 0 and passes[i] >= _num_active(active, i, n):
-            if NUM_CARDS - pos[i] < 3:
-                _showdown(
-                    i,
-                    _DECK,
-                    rewards,
-                    rng,
-                    to_move,
-                    over,
-                    hands,
-                    middle,
-                    other_lot,
-                    deck,
-                    pos,
-                    public,
-                    discards,
-                    coins,
-                    active,
-                    pot,
-                    dealer,
-                    phase,
-                    knocker,
-                    passes,
-                    turns,
-                    round_,
-                    winner,
-                    last_valid,
-                    last_hands,
-                    last_shown,
-                    last_losers,
-                    last_paid,
-                    last_sunk,
-                    last_reason,
-                    num_moves,
-                    params,
-                    score,
-                )
+        if s.knocker[i] < 0 and s.passes[i] >= _num_active(s.active, i, n):
+            if NUM_CARDS - s.pos[i] < 3:
+                _showdown(i, _DECK, rewards, s)
                 continue
-            d = np.int64(discards[i])
+            d = np.int64(s.discards[i])
             for k in range(3):
-                d |= np.int64(1) << np.int64(middle[i, k])
-                middle[i, k] = deck[i, pos[i] + k]
-            discards[i] = d
-            _sort3(middle, i)
-            pos[i] += 3
-            passes[i] = 0
-        nxt = _next_active(active, i, me, n)
-        if nxt == knocker[i]:
-            _showdown(
-                i,
-                _KNOCK,
-                rewards,
-                rng,
-                to_move,
-                over,
-                hands,
-                middle,
-                other_lot,
-                deck,
-                pos,
-                public,
-                discards,
-                coins,
-                active,
-                pot,
-                dealer,
-                phase,
-                knocker,
-                passes,
-                turns,
-                round_,
-                winner,
-                last_valid,
-                last_hands,
-                last_shown,
-                last_losers,
-                last_paid,
-                last_sunk,
-                last_reason,
-                num_moves,
-                params,
-                score,
-            )
+                d |= np.int64(1) << np.int64(s.middle[i, k])
+                s.middle[i, k] = s.deck[i, s.pos[i] + k]
+            s.discards[i] = d
+            _sort3(s.middle, i)
+            s.pos[i] += 3
+            s.passes[i] = 0
+        nxt = _next_active(s.active, i, me, n)
+        if nxt == s.knocker[i]:
+            _showdown(i, _KNOCK, rewards, s)
             continue
-        if knocker[i] < 0 and turns[i] >= params[_MAX_TURNS]:
-            _showdown(
-                i,
-                _TURN_LIMIT,
-                rewards,
-                rng,
-                to_move,
-                over,
-                hands,
-                middle,
-                other_lot,
-                deck,
-                pos,
-                public,
-                discards,
-                coins,
-                active,
-                pot,
-                dealer,
-                phase,
-                knocker,
-                passes,
-                turns,
-                round_,
-                winner,
-                last_valid,
-                last_hands,
-                last_shown,
-                last_losers,
-                last_paid,
-                last_sunk,
-                last_reason,
-                num_moves,
-                params,
-                score,
-            )
+        if s.knocker[i] < 0 and s.turns[i] >= s.params[_MAX_TURNS]:
+            _showdown(i, _TURN_LIMIT, rewards, s)
             continue
-        to_move[i] = nxt
+        s.to_move[i] = nxt
 
 
 @njit(cache=True)
-def observe(
-    seats,
-    out,
-    to_move,
-    over,
-    hands,
-    middle,
-    other_lot,
-    deck,
-    pos,
-    public,
-    discards,
-    coins,
-    active,
-    pot,
-    dealer,
-    phase,
-    knocker,
-    passes,
-    turns,
-    round_,
-    winner,
-    draw_cards,
-    last_valid,
-    last_hands,
-    last_shown,
-    last_losers,
-    last_paid,
-    last_sunk,
-    last_reason,
-    actions,
-    num_moves,
-    params,
-    score,
-):
-    n = params[_N]
-    start_coins = params[_COINS]
+def observe(seats, out, s):
+    n = s.params[_N]
+    start_coins = s.params[_COINS]
     base = 64 + 32 * n
     o = base + PER_SEAT * n
     for i in range(out.shape[0]):
         seat = seats[i]
-        full = hands[i, seat, 0] >= 0
-        _plane(out, i, 0, _mask3(hands[i, seat]) if full else np.int64(0))
-        _plane(out, i, 32, _mask3(middle[i]) if middle[i, 0] >= 0 else np.int64(0))
-        _plane(out, i, 64, np.int64(discards[i]))
-        losers = np.int64(last_losers[i]) if last_valid[i] and last_reason[i] != _VOID else np.int64(0)
-        ph = phase[i]
+        full = s.hands[i, seat, 0] >= 0
+        _plane(out, i, 0, _mask3(s.hands[i, seat]) if full else np.int64(0))
+        _plane(out, i, 32, _mask3(s.middle[i]) if s.middle[i, 0] >= 0 else np.int64(0))
+        _plane(out, i, 64, np.int64(s.discards[i]))
+        losers = np.int64(s.last_losers[i]) if s.last_valid[i] and s.last_reason[i] != _VOID else np.int64(0)
+        ph = s.phase[i]
         for r in range(n):
-            s = (seat + r) % n
+            si = (seat + r) % n
             if r:
                 seen = np.int64(0)
-                if active[i, s]:
-                    if not params[_OPEN]:
-                        seen = np.int64(public[i, s])
-                    elif hands[i, s, 0] >= 0:
-                        seen = _mask3(hands[i, s])
+                if s.active[i, si]:
+                    if not s.params[_OPEN]:
+                        seen = np.int64(s.public[i, si])
+                    elif s.hands[i, si, 0] >= 0:
+                        seen = _mask3(s.hands[i, si])
                 _plane(out, i, 64 + 32 * r, seen)
             b = base + PER_SEAT * r
-            out[i, b] = min(coins[i, s] / start_coins, 1.0)
-            out[i, b + 1] = active[i, s] and coins[i, s] == 0
-            out[i, b + 2] = active[i, s]
-            out[i, b + 3] = dealer[i] == s
-            out[i, b + 4] = knocker[i] == s
-            out[i, b + 5] = to_move[i] == s and ph != OVER
-            out[i, b + 6] = (losers >> s) & 1
-        out[i, o] = pot[i] / (n * start_coins)
-        out[i, o + 1] = (NUM_CARDS - pos[i]) / 32.0
+            out[i, b] = min(s.coins[i, si] / start_coins, 1.0)
+            out[i, b + 1] = s.active[i, si] and s.coins[i, si] == 0
+            out[i, b + 2] = s.active[i, si]
+            out[i, b + 3] = s.dealer[i] == si
+            out[i, b + 4] = s.knocker[i] == si
+            out[i, b + 5] = s.to_move[i] == si and ph != OVER
+            out[i, b + 6] = (losers >> si) & 1
+        out[i, o] = s.pot[i] / (n * start_coins)
+        out[i, o + 1] = (NUM_CARDS - s.pos[i]) / 32.0
         out[i, o + 2] = ph == CHOICE
         out[i, o + 3] = ph == PLAY
         out[i, o + 4] = ph == OVER
-        out[i, o + 5] = passes[i] / n
-        out[i, o + 6] = to_move[i] == seat and _knock_allowed(i, phase, knocker, turns, active, params)
+        out[i, o + 5] = s.passes[i] / n
+        out[i, o + 6] = s.to_move[i] == seat and _knock_allowed(i, s)
         out[i, o + 7] = 0.0
         if full:
-            v = _score(score, hands[i, seat, 0], hands[i, seat, 1], hands[i, seat, 2])
+            v = _score(s.score, s.hands[i, seat, 0], s.hands[i, seat, 1], s.hands[i, seat, 2])
             out[i, o + 7] = (FIRE_SCORE if v == FIRE2 else v / 2) / FIRE_SCORE
 
 
@@ -1075,6 +686,7 @@ def engine(**params) -> Engine:
         observe=observe,
         to_rules=to_rules,
         from_rules=from_rules,
+        state=Boards,
         game=rules,
         has_chance=True,
         params=dict(rules.params),

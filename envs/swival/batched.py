@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.batched import BatchedGame, Engine, random_others_loop
+from envs.core.batched import BatchedGame, Engine, board_state, random_others_loop
 from envs.core.jit import njit
 from envs.swival.env import OBSERVATION_SIZE
 from envs.swival.rules import MIDDLE, NUM_ACTIONS, SwivalGame, SwivalState, has_line, swivel
 
+Boards = board_state(__name__, ("boards", "plies", "winner"))
 _FULL = np.uint32((1 << 24) - 1)
 _MIDDLE = np.uint32(MIDDLE)
 
@@ -33,68 +34,68 @@ def _popcount(bits):
 
 
 @njit(cache=True)
-def reset(where, rng, to_move, over, boards, plies, winner):
+def reset(where, s):
     for i in range(where.shape[0]):
         if where[i]:
-            boards[i, 0] = 0
-            boards[i, 1] = 0
-            plies[i] = 0
-            winner[i] = -1
-            to_move[i] = 0
-            over[i] = False
+            s.boards[i, 0] = 0
+            s.boards[i, 1] = 0
+            s.plies[i] = 0
+            s.winner[i] = -1
+            s.to_move[i] = 0
+            s.over[i] = False
 
 
 @njit(cache=True)
-def legal(out, to_move, over, boards, plies, winner):
+def legal(out, s):
     for i in range(out.shape[0]):
-        if over[i]:
+        if s.over[i]:
             for a in range(73):
                 out[i, a] = False
             continue
-        me = to_move[i]
-        mover = boards[i, me]
-        empty = ~(mover | boards[i, 1 - me]) & _FULL
+        me = s.to_move[i]
+        mover = s.boards[i, me]
+        empty = ~(mover | s.boards[i, 1 - me]) & _FULL
         swivel_any = (mover & _MIDDLE) != 0
         swivel_middle = mover != 0
         for cell in range(24):
             e = ((empty >> cell) & 1) != 0
-            s = e and (swivel_any or (swivel_middle and 8 <= cell < 16))
+            swivels = e and (swivel_any or (swivel_middle and 8 <= cell < 16))
             out[i, 3 * cell] = e
-            out[i, 3 * cell + 1] = s
-            out[i, 3 * cell + 2] = s
+            out[i, 3 * cell + 1] = swivels
+            out[i, 3 * cell + 2] = swivels
         out[i, 72] = _has_line(mover)
 
 
 @njit(cache=True)
-def step(actions, rewards, rng, to_move, over, boards, plies, winner):
+def step(actions, rewards, s):
     for i in range(actions.shape[0]):
         action = actions[i]
         if action < 0:
             continue
-        me = to_move[i]
-        plies[i] += 1
+        me = s.to_move[i]
+        s.plies[i] += 1
         if action == 72:
-            winner[i] = me
-            over[i] = True
+            s.winner[i] = me
+            s.over[i] = True
             rewards[i, 0] = -1.0
             rewards[i, 1] = -1.0
             rewards[i, me] = 1.0
             continue
         cell, direction = action // 3, action % 3
-        mover = boards[i, me] | np.uint32(1 << cell)
-        boards[i, me] = _swivel(mover, direction)
-        boards[i, 1 - me] = _swivel(boards[i, 1 - me], direction)
-        to_move[i] = 1 - me
-        if (boards[i, 0] | boards[i, 1]) == _FULL and not _has_line(boards[i, 1 - me]):
-            over[i] = True  # draw: full board, the player to move has no line
+        mover = s.boards[i, me] | np.uint32(1 << cell)
+        s.boards[i, me] = _swivel(mover, direction)
+        s.boards[i, 1 - me] = _swivel(s.boards[i, 1 - me], direction)
+        s.to_move[i] = 1 - me
+        if (s.boards[i, 0] | s.boards[i, 1]) == _FULL and not _has_line(s.boards[i, 1 - me]):
+            s.over[i] = True  # draw: full board, the player to move has no line
 
 
 @njit(cache=True)
-def observe(seats, out, to_move, over, boards, plies, winner):
+def observe(seats, out, s):
     for i in range(out.shape[0]):
         seat = seats[i]
-        own = boards[i, seat]
-        opp = boards[i, 1 - seat]
+        own = s.boards[i, seat]
+        opp = s.boards[i, 1 - seat]
         for cell in range(24):
             o = (own >> cell) & 1
             p = (opp >> cell) & 1
@@ -151,6 +152,7 @@ def engine(**params) -> Engine:
         observe=observe,
         to_rules=to_rules,
         from_rules=from_rules,
+        state=Boards,
         game=rules,
         params=dict(rules.params),
     )
