@@ -264,10 +264,92 @@ def legal(out, s):
         s.nmoves[i] = m
 
 
+@njit(cache=True, inline="always")
+def _rook_move(s, i, a, me):
+    """Board ``i``'s player ``me`` plays rook move ``a``: the landing, the captures into the store, the path."""
+    game, span = s.params[P_GAME], s.params[P_SPAN]
+    b = s.board[i]
+    dist = a % span + 1
+    cell = a // span // 6
+    d = a // span % 6
+    col = s.colour[i, me]
+    own, enemy = col + 1, 2 - col
+    taken = _captures(game, b, cell, d, dist, own, enemy, s.rays, s.raylen, s.capt[i])
+    s.ncapt[i] = taken
+    land = s.rays[cell, d, dist - 1]
+    b[cell] = EMPTY
+    b[land] = own
+    for k in range(s.nrooks[i, col]):
+        if s.rooks[i, col, k] == cell:
+            s.rooks[i, col, k] = land
+    for t in range(taken):
+        c = s.capt[i, t]
+        if b[c] == BEAD:
+            s.stores[i, me] += 1
+        else:  # an enemy rook leaves play; the others keep their order
+            e = 1 - col
+            m = s.nrooks[i, e]
+            k = 0
+            while s.rooks[i, e, k] != c:
+                k += 1
+            for k2 in range(k, m - 1):
+                s.rooks[i, e, k2] = s.rooks[i, e, k2 + 1]
+            s.rooks[i, e, m - 1] = -1
+            s.nrooks[i, e] = m - 1
+        b[c] = EMPTY
+    s.plies[i] += 1
+    s.path[i, 0] = cell
+    for k in range(dist):
+        s.path[i, k + 1] = s.rays[cell, d, k]
+    s.npath[i] = dist + 1
+    s.to_move[i] = 1 - me
+
+
+@njit(cache=True, inline="always")
+def _placement(s, i, a):
+    """Board ``i``: set-up placement ``a``; the choice follows once every piece is on the board."""
+    b = s.board[i]
+    cell, kind = (a - s.params[P_PLACE_BASE]) // 3, (a - s.params[P_PLACE_BASE]) % 3
+    if kind == 2:
+        b[cell] = BEAD
+    else:
+        b[cell] = kind + 1
+        s.rooks[i, kind, s.nrooks[i, kind]] = cell
+        s.nrooks[i, kind] += 1
+    if s.nrooks[i, 0] == ROOKS_PER_COLOUR and s.nrooks[i, 1] == ROOKS_PER_COLOUR:
+        beads = 0
+        for c in range(s.params[P_CELLS]):
+            beads += b[c] == BEAD
+        if beads == NUM_BEADS:
+            s.phase[i] = PHASE_CHOICE
+            s.to_move[i] = 1
+
+
+@njit(cache=True, inline="always")
+def _choice(s, i, choice):
+    """Board ``i``: player_1's choice (``choice`` 0: "move first") or player_0's colour after it.
+    Returns whether play starts (False while player_0 still has to pick)."""
+    if s.phase[i] == PHASE_CHOICE:  # player_1 chooses
+        if choice == 0:  # "move first": player_0 picks the colours next
+            s.first_mover[i] = 1
+            s.phase[i] = PHASE_COLOUR
+            s.to_move[i] = 0
+            return False
+        s.colour[i, 0] = 2 - choice
+        s.colour[i, 1] = choice - 1
+        s.first_mover[i] = 0
+    else:  # player_0 picks its colour after "move first"
+        s.colour[i, 0] = choice - 1
+        s.colour[i, 1] = 2 - choice
+    s.phase[i] = PHASE_PLAY
+    s.to_move[i] = s.first_mover[i]
+    return True
+
+
 @njit(cache=True)
 def step(actions, rewards, s):
     """Play ``actions[i]`` (-1: none) on every board; the rulings' end checks; rewards by seat."""
-    game, n, span = s.params[P_GAME], s.params[P_CELLS], s.params[P_SPAN]
+    game, span = s.params[P_GAME], s.params[P_SPAN]
     place_base, choice_base = s.params[P_PLACE_BASE], s.params[P_CHOICE_BASE]
     unused = np.zeros(1, dtype=np.int16)
     for i in range(actions.shape[0]):
@@ -275,81 +357,22 @@ def step(actions, rewards, s):
         if a < 0:
             continue
         me = s.to_move[i]
-        b = s.board[i]
-        if a < place_base:  # a rook move
-            dist = a % span + 1
-            cell = a // span // 6
-            d = a // span % 6
-            col = s.colour[i, me]
-            own, enemy = col + 1, 2 - col
-            taken = _captures(game, b, cell, d, dist, own, enemy, s.rays, s.raylen, s.capt[i])
-            s.ncapt[i] = taken
-            land = s.rays[cell, d, dist - 1]
-            b[cell] = EMPTY
-            b[land] = own
-            for k in range(s.nrooks[i, col]):
-                if s.rooks[i, col, k] == cell:
-                    s.rooks[i, col, k] = land
-            for t in range(taken):
-                c = s.capt[i, t]
-                if b[c] == BEAD:
-                    s.stores[i, me] += 1
-                else:  # an enemy rook leaves play; the others keep their order
-                    e = 1 - col
-                    m = s.nrooks[i, e]
-                    k = 0
-                    while s.rooks[i, e, k] != c:
-                        k += 1
-                    for k2 in range(k, m - 1):
-                        s.rooks[i, e, k2] = s.rooks[i, e, k2 + 1]
-                    s.rooks[i, e, m - 1] = -1
-                    s.nrooks[i, e] = m - 1
-                b[c] = EMPTY
-            s.plies[i] += 1
-            s.path[i, 0] = cell
-            for k in range(dist):
-                s.path[i, k + 1] = s.rays[cell, d, k]
-            s.npath[i] = dist + 1
-            s.to_move[i] = 1 - me
-        elif a < choice_base:  # a set-up placement
-            cell, kind = (a - place_base) // 3, (a - place_base) % 3
-            if kind == 2:
-                b[cell] = BEAD
-            else:
-                b[cell] = kind + 1
-                s.rooks[i, kind, s.nrooks[i, kind]] = cell
-                s.nrooks[i, kind] += 1
-            if s.nrooks[i, 0] == ROOKS_PER_COLOUR and s.nrooks[i, 1] == ROOKS_PER_COLOUR:
-                beads = 0
-                for c in range(n):
-                    beads += b[c] == BEAD
-                if beads == NUM_BEADS:
-                    s.phase[i] = PHASE_CHOICE
-                    s.to_move[i] = 1
+        if a < place_base:
+            _rook_move(s, i, a, me)
+        elif a < choice_base:
+            _placement(s, i, a)
             continue
-        else:  # a choice
-            choice = a - choice_base
-            if s.phase[i] == PHASE_CHOICE:  # player_1 chooses
-                if choice == 0:  # "move first": player_0 picks the colours next
-                    s.first_mover[i] = 1
-                    s.phase[i] = PHASE_COLOUR
-                    s.to_move[i] = 0
-                    continue
-                s.colour[i, 0] = 2 - choice
-                s.colour[i, 1] = choice - 1
-                s.first_mover[i] = 0
-            else:  # player_0 picks its colour after "move first"
-                s.colour[i, 0] = choice - 1
-                s.colour[i, 1] = 2 - choice
-            s.phase[i] = PHASE_PLAY
-            s.to_move[i] = s.first_mover[i]
+        elif not _choice(s, i, a - choice_base):
+            continue
         # the end, in the rulings' order: the mover has won; the ply limit (draw); the next player cannot move
         if s.stores[i, me] >= s.params[P_BEADS_TO_WIN]:
             won = me
         elif s.plies[i] >= s.params[P_MAX_PLIES]:
             s.over[i] = True
             continue
-        elif not _has_move(game, b, s.rooks[i], s.nrooks[i], s.colour[i, s.to_move[i]], s.rays, s.raylen, span, unused):
+        elif not _has_move(
+            game, s.board[i], s.rooks[i], s.nrooks[i], s.colour[i, s.to_move[i]], s.rays, s.raylen, span, unused
+        ):
             won = 1 - s.to_move[i]
         else:
             continue
@@ -402,6 +425,38 @@ def observe(seats, out, s):
 W_WIN, W_THREAT, W_THREAT_CAP, W_ROOK = range(4)
 
 
+@njit(cache=True, inline="always")
+def _squeeze_spots(b, rooks, nr, enemy, rays, raylen, work):
+    """The spots where a Squeeze move captures: each of the ``nr`` rooks closes, in each direction, a row of
+    beads or ``enemy`` rooks ending on an empty cell (the spot). Counts into ``work[1]`` (beads) and ``work[2]``
+    (rooks) by cell, the spots listed in ``work[9]``; returns their number."""
+    spot_beads, spot_rooks, spots = work[1], work[2], work[9]
+    nspots = 0
+    for r in range(nr):
+        cell = rooks[r]
+        for d in range(6):
+            n = raylen[cell, d]
+            if n == 0:
+                continue
+            kind = b[rays[cell, d, 0]]
+            if kind != BEAD and kind != enemy:
+                continue
+            j = 1
+            while j < n and b[rays[cell, d, j]] == kind:
+                j += 1
+            if j == n or b[rays[cell, d, j]] != EMPTY:
+                continue
+            spot = rays[cell, d, j]
+            if spot_beads[spot] == 0 and spot_rooks[spot] == 0:
+                spots[nspots] = spot
+                nspots += 1
+            if kind == BEAD:
+                spot_beads[spot] += j
+            else:
+                spot_rooks[spot] += j
+    return nspots
+
+
 @njit(cache=True)
 def _best_take(game, b, rooks, nr, own, enemy, beads_needed, enemy_rooks, rays, raylen, span, weights, work):
     """(value of the best capture, has any move) for the ``nr`` rooks of ``own`` on ``b``, WIN if one wins at
@@ -440,30 +495,7 @@ def _best_take(game, b, rooks, nr, own, enemy, beads_needed, enemy_rooks, rays, 
                 best = max(best, beads + rook_value * (j - k - beads))
         return best, any_move
     spot_beads, spot_rooks, spots = work[1], work[2], work[9]
-    nspots = 0
-    # the spots: each own rook closes, in each direction, a row of beads or enemy rooks ending on an empty cell
-    for r in range(nr):
-        cell = rooks[r]
-        for d in range(6):
-            n = raylen[cell, d]
-            if n == 0:
-                continue
-            kind = b[rays[cell, d, 0]]
-            if kind != BEAD and kind != enemy:
-                continue
-            j = 1
-            while j < n and b[rays[cell, d, j]] == kind:
-                j += 1
-            if j == n or b[rays[cell, d, j]] != EMPTY:
-                continue
-            spot = rays[cell, d, j]
-            if spot_beads[spot] == 0 and spot_rooks[spot] == 0:
-                spots[nspots] = spot
-                nspots += 1
-            if kind == BEAD:
-                spot_beads[spot] += j
-            else:
-                spot_rooks[spot] += j
+    nspots = _squeeze_spots(b, rooks, nr, enemy, rays, raylen, work)
     done = False
     for r in range(nr):  # the moves: slides; a move takes what its landing cell's spot holds
         cell = rooks[r]

@@ -356,50 +356,10 @@ def step(acts, rewards, s):
         s.actions[i, s.num_moves[i]] = action
         s.num_moves[i] += 1
         if s.phase[i] == CHOICE:
-            if action != KEEP_LOT:
-                for k in range(3):
-                    s.middle[i, k] = s.hands[i, me, k]
-                    s.hands[i, me, k] = s.other_lot[i, k]
-            else:
-                for k in range(3):
-                    s.middle[i, k] = s.other_lot[i, k]
-            for k in range(3):
-                s.other_lot[i, k] = -1
-            s.phase[i] = PLAY
-            s.to_move[i] = _next_active(s.active, i, me, n)
-            for si in range(n):
-                if (
-                    s.active[i, si]
-                    and _score(s.score, s.hands[i, si, 0], s.hands[i, si, 1], s.hands[i, si, 2]) >= BINGO2
-                ):
-                    _showdown(i, _BINGO, rewards, s)
-                    break
+            _dealers_choice(s, i, action, me, rewards)
             continue
         s.turns[i] += 1
-        if action < SWAP_ALL:
-            h, m = action // 3, action % 3
-            given = np.int64(s.hands[i, me, h])
-            taken = np.int64(s.middle[i, m])
-            s.hands[i, me, h] = taken
-            s.middle[i, m] = given
-            _sort3(s.hands[i], me)
-            _sort3(s.middle, i)
-            s.public[i, me] = (np.int64(s.public[i, me]) & ~(np.int64(1) << given)) | (np.int64(1) << taken)
-            s.passes[i] = 0
-        elif action == SWAP_ALL:
-            seen = np.int64(0)
-            for k in range(3):
-                c = s.middle[i, k]
-                s.middle[i, k] = s.hands[i, me, k]
-                s.hands[i, me, k] = c
-                seen |= np.int64(1) << np.int64(c)
-            s.public[i, me] = seen
-            s.passes[i] = 0
-        elif action == PASS:
-            s.passes[i] += 1
-        else:  # KNOCK
-            s.knocker[i] = me
-            s.passes[i] = 0
+        _play_turn(s, i, action, me)
         if action <= SWAP_ALL and _score(s.score, s.hands[i, me, 0], s.hands[i, me, 1], s.hands[i, me, 2]) >= BINGO2:
             _showdown(i, _BINGO, rewards, s)
             continue
@@ -423,6 +383,57 @@ def step(acts, rewards, s):
             _showdown(i, _TURN_LIMIT, rewards, s)
             continue
         s.to_move[i] = nxt
+
+
+@njit(cache=True, inline="always")
+def _dealers_choice(s, i, action, me, rewards):
+    """Board ``i``: the dealer ``me`` keeps its hand (the other lot to the middle) or takes the other lot;
+    play starts, unless a hand already holds 31 (a showdown)."""
+    n = s.params[_N]
+    if action != KEEP_LOT:
+        for k in range(3):
+            s.middle[i, k] = s.hands[i, me, k]
+            s.hands[i, me, k] = s.other_lot[i, k]
+    else:
+        for k in range(3):
+            s.middle[i, k] = s.other_lot[i, k]
+    for k in range(3):
+        s.other_lot[i, k] = -1
+    s.phase[i] = PLAY
+    s.to_move[i] = _next_active(s.active, i, me, n)
+    for si in range(n):
+        if s.active[i, si] and _score(s.score, s.hands[i, si, 0], s.hands[i, si, 1], s.hands[i, si, 2]) >= BINGO2:
+            _showdown(i, _BINGO, rewards, s)
+            break
+
+
+@njit(cache=True, inline="always")
+def _play_turn(s, i, action, me):
+    """Board ``i``: player ``me``'s swap of one card, swap of all three, pass or knock (no end checks)."""
+    if action < SWAP_ALL:
+        h, m = action // 3, action % 3
+        given = np.int64(s.hands[i, me, h])
+        taken = np.int64(s.middle[i, m])
+        s.hands[i, me, h] = taken
+        s.middle[i, m] = given
+        _sort3(s.hands[i], me)
+        _sort3(s.middle, i)
+        s.public[i, me] = (np.int64(s.public[i, me]) & ~(np.int64(1) << given)) | (np.int64(1) << taken)
+        s.passes[i] = 0
+    elif action == SWAP_ALL:
+        seen = np.int64(0)
+        for k in range(3):
+            c = s.middle[i, k]
+            s.middle[i, k] = s.hands[i, me, k]
+            s.hands[i, me, k] = c
+            seen |= np.int64(1) << np.int64(c)
+        s.public[i, me] = seen
+        s.passes[i] = 0
+    elif action == PASS:
+        s.passes[i] += 1
+    else:  # KNOCK
+        s.knocker[i] = me
+        s.passes[i] = 0
 
 
 @njit(cache=True)

@@ -142,9 +142,11 @@ def _gen_moves(me, op, moves, base, rest):
 
 
 @njit(cache=True, inline="always")
-def _evaluate(key, alpha, beta, depth, base, table, mask, gen, moves, rest):
+def _evaluate(key, alpha, beta, depth, base, tt, moves, rest):
     """Visit node ``key`` (me << 24 | op, me to move): (value, alpha, beta, 0) when known without children,
-    else (_EXPANDED, alpha, beta narrowed by the table, number of moves written from ``moves[base]``)."""
+    else (_EXPANDED, alpha, beta narrowed by the table, number of moves written from ``moves[base]``).
+    ``tt``: the transposition table, its bucket mask and generation."""
+    table, mask, gen = tt
     me = key >> 24
     op = key & FULL
     if has_line(me):
@@ -180,15 +182,37 @@ def _evaluate(key, alpha, beta, depth, base, table, mask, gen, moves, rest):
 
 
 @njit(cache=True, inline="always")
-def _save(frames, sp, key, alpha, beta, alpha0, best, nxt, count, depth):
-    frames[sp, F_KEY] = key
-    frames[sp, F_ALPHA] = alpha
-    frames[sp, F_BETA] = beta
-    frames[sp, F_ALPHA0] = alpha0
-    frames[sp, F_BEST] = best
-    frames[sp, F_NEXT] = nxt
-    frames[sp, F_COUNT] = count
-    frames[sp, F_DEPTH] = depth
+def _save(frames, sp, node):
+    """Frame ``sp`` := ``node``: (key, alpha, beta, alpha0, best, next move, move count, depth)."""
+    for k in range(FRAME_SIZE):
+        frames[sp, k] = node[k]
+
+
+@njit(cache=True, inline="always")
+def _load(frames, sp):
+    """Frame ``sp`` as the tuple :func:`_save` takes."""
+    f = frames[sp]
+    return (f[F_KEY], f[F_ALPHA], f[F_BETA], f[F_ALPHA0], f[F_BEST], f[F_NEXT], f[F_COUNT], f[F_DEPTH])
+
+
+@njit(cache=True, inline="always")
+def _done(status, nodes, value):
+    status[ST_NODES] = nodes
+    status[ST_RESULT] = value
+    status[ST_PHASE] = PHASE_DONE
+    return True
+
+
+@njit(cache=True, inline="always")
+def _store_node(tt, key, best, alpha0, beta, depth):
+    """A searched node's value into the table: an upper bound (fail low), a lower bound (cut-off) or exact."""
+    table, mask, gen = tt
+    if best <= alpha0:
+        _store(table, mask, gen, key, -1, best, depth)
+    elif best >= beta:
+        _store(table, mask, gen, key, best, 1, depth)
+    else:
+        _store(table, mask, gen, key, best, best, depth)
 
 
 @njit(cache=True)
@@ -198,7 +222,7 @@ def run(me, op, budget, table, gen, status, frames, moves):
     The first call (``status[ST_PHASE] == PHASE_START``) starts at the root; later calls resume the
     stopped search from the arrays. ``table`` is (2**k, 2) uint64; ``gen`` in 1..255.
     """
-    mask = table.shape[0] - 2  # buckets of 2 entries
+    tt = (table, table.shape[0] - 2, gen)  # buckets of 2 entries
     rest = np.empty(MAX_MOVES, dtype=np.int64)
     if status[ST_PHASE] == PHASE_DONE:
         return True
@@ -206,82 +230,43 @@ def run(me, op, budget, table, gen, status, frames, moves):
     limit = nodes + budget
     if status[ST_PHASE] == PHASE_START:
         depth = 24
-        occ = me | op
         for c in range(24):
-            depth -= (occ >> c) & 1
+            depth -= ((me | op) >> c) & 1
         key = (me << 24) | op
         nodes += 1
-        v, alpha, beta, count = _evaluate(
-            key, status[ST_ALPHA], status[ST_BETA], depth, 0, table, mask, gen, moves, rest
-        )
+        v, alpha, beta, count = _evaluate(key, status[ST_ALPHA], status[ST_BETA], depth, 0, tt, moves, rest)
         if v != _EXPANDED:
-            status[ST_NODES] = nodes
-            status[ST_RESULT] = v
-            status[ST_PHASE] = PHASE_DONE
-            return True
-        sp = 0
-        alpha0 = alpha
-        best = -1
-        nxt = 0
+            return _done(status, nodes, v)
+        sp, alpha0, best, nxt = 0, alpha, -1, 0
         status[ST_PHASE] = PHASE_RUNNING
     else:
         sp = status[ST_SP]
-        key = frames[sp, F_KEY]
-        alpha = frames[sp, F_ALPHA]
-        beta = frames[sp, F_BETA]
-        alpha0 = frames[sp, F_ALPHA0]
-        best = frames[sp, F_BEST]
-        nxt = frames[sp, F_NEXT]
-        count = frames[sp, F_COUNT]
-        depth = frames[sp, F_DEPTH]
+        key, alpha, beta, alpha0, best, nxt, count, depth = _load(frames, sp)
     while True:
         if alpha < beta and nxt < count:
             if nodes >= limit:
-                _save(frames, sp, key, alpha, beta, alpha0, best, nxt, count, depth)
+                _save(frames, sp, (key, alpha, beta, alpha0, best, nxt, count, depth))
                 status[ST_SP] = sp
                 status[ST_NODES] = nodes
                 return False
             child = moves[sp * MAX_MOVES + nxt]
             nxt += 1
             nodes += 1
-            v, calpha, cbeta, ccount = _evaluate(
-                child, -beta, -alpha, depth - 1, (sp + 1) * MAX_MOVES, table, mask, gen, moves, rest
-            )
+            v, calpha, cbeta, ccount = _evaluate(child, -beta, -alpha, depth - 1, (sp + 1) * MAX_MOVES, tt, moves, rest)
             if v == _EXPANDED:
-                _save(frames, sp, key, alpha, beta, alpha0, best, nxt, count, depth)
+                _save(frames, sp, (key, alpha, beta, alpha0, best, nxt, count, depth))
                 sp += 1
-                key = child
-                alpha = calpha
-                beta = cbeta
-                alpha0 = calpha
-                best = -1
-                nxt = 0
-                count = ccount
-                depth -= 1
+                key, alpha, beta, alpha0 = child, calpha, cbeta, calpha
+                best, nxt, count, depth = -1, 0, ccount, depth - 1
                 continue
         else:
             # every move searched, or a cut-off: store the node's bounds and hand its value to the parent
-            if best <= alpha0:
-                _store(table, mask, gen, key, -1, best, depth)
-            elif best >= beta:
-                _store(table, mask, gen, key, best, 1, depth)
-            else:
-                _store(table, mask, gen, key, best, best, depth)
+            _store_node(tt, key, best, alpha0, beta, depth)
             v = best
             if sp == 0:
-                status[ST_NODES] = nodes
-                status[ST_RESULT] = v
-                status[ST_PHASE] = PHASE_DONE
-                return True
+                return _done(status, nodes, v)
             sp -= 1
-            key = frames[sp, F_KEY]
-            alpha = frames[sp, F_ALPHA]
-            beta = frames[sp, F_BETA]
-            alpha0 = frames[sp, F_ALPHA0]
-            best = frames[sp, F_BEST]
-            nxt = frames[sp, F_NEXT]
-            count = frames[sp, F_COUNT]
-            depth = frames[sp, F_DEPTH]
+            key, alpha, beta, alpha0, best, nxt, count, depth = _load(frames, sp)
         if -v > best:
             best = -v
         if best > alpha:

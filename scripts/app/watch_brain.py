@@ -144,11 +144,15 @@ def watch_brain(
     if mp4:
         write_mp4(frames, mp4, fps=fps)
         written.append(f"MP4 written to {mp4}")
+    return _result_line(env, game, names, plies, returns) + "".join(f"; {w}" for w in written)
+
+
+def _result_line(env: Any, game: str, names: list[str], plies: int, returns: np.ndarray) -> str:
+    """``swival: player_0 (hard) won after 17 moves; returns player_0=+1  player_1=-1``."""
     winners = env.game.winners(env.game_state)
     agents = env.possible_agents
     if winners:
         result = f"{game}: " + ", ".join(f"{agents[s]} ({names[s]})" for s in winners) + f" won after {plies} moves"
     else:
         result = f"{game}: draw after {plies} moves"
-    result += "; returns " + "  ".join(f"{a}={r:+g}" for a, r in zip(agents, returns))
-    return result + "".join(f"; {w}" for w in written)
+    return result + "; returns " + "  ".join(f"{a}={r:+g}" for a, r in zip(agents, returns))
