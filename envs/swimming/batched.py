@@ -85,44 +85,13 @@ _GAME_ARRAYS = (
     "actions",
     "num_moves",
 )
+Boards = board_state(__name__, _GAME_ARRAYS, ("params", "score"))
 
 
 # -- helpers (inlined into the kernels) -------------------------------------------------------
 @njit(cache=True, inline="always")
 def _score(score, a, b, c):
     return np.int64(score[(np.int64(a) << 10) | (np.int64(b) << 5) | np.int64(c)])
-
-
-ARRAYS = (
-    "hands",
-    "middle",
-    "other_lot",
-    "deck",
-    "pos",
-    "public",
-    "discards",
-    "coins",
-    "active",
-    "pot",
-    "dealer",
-    "phase",
-    "knocker",
-    "passes",
-    "turns",
-    "round",
-    "winner",
-    "draw_cards",
-    "last_valid",
-    "last_hands",
-    "last_shown",
-    "last_losers",
-    "last_paid",
-    "last_sunk",
-    "last_reason",
-    "actions",
-    "num_moves",
-)
-Boards = board_state(__name__, ARRAYS, ("params", "score"))
 
 
 @njit(cache=True, inline="always")
@@ -677,7 +646,6 @@ def engine(**params) -> Engine:
         "actions": ((record,), np.int8),
         "num_moves": ((), np.int32),
     }
-    assert tuple(arrays) == _GAME_ARRAYS
     consts = (
         np.array(
             [n, rules.knock_first_round, rules.open_hands, rules.start_coins, rules.max_round_turns], dtype=np.int64
