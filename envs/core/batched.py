@@ -17,9 +17,12 @@ Three arrays belong to the core and come first::
 followed by the game's own arrays, in the order of ``Engine.arrays``, then
 the variant's constants ``Engine.consts`` (read-only arrays shared by every
 board: a rule-parameter vector, move tables; so that one compiled kernel
-serves every variant of a game). A kernel reads ``s.boards[i, k]``; adding an
-array touches only the kernels that use it. The kernels a game writes
-(``@njit``, looping over boards):
+serves every variant of a game). A kernel binds the fields it uses once, at
+its top (``boards, plies = s.boards, s.plies``), then loops over the boards;
+adding an array touches only the kernels that use it. Helpers called per board
+take the arrays they need, not ``s``: numba copies the whole tuple into every
+call of a helper, inlined or not (Swimming's legal moves ran 8x slower so).
+The kernels a game writes (``@njit``, looping over boards):
 
 * ``reset(where, s)``: a new game on every board with ``where[i]`` (chance
   drawn with :func:`randint` from the board's stream);
@@ -51,6 +54,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from numba import typeof
 
 from envs.core.checks import as_seed
 from envs.core.jit import njit
@@ -422,6 +426,7 @@ class BatchedGame:
         self._all = np.ones(n, dtype=bool)
         self._everyone = np.ones((n, engine.num_players), dtype=bool)  # every seat plays (see in_game)
         self._scratch = None  # play_random_others' buffers, made on first use
+        self._kernels: dict[str, Callable] = {}  # reset, legal, step compiled for this batch's types
         self.reset(seed)
 
     # -- state ------------------------------------------------------------------
@@ -453,7 +458,8 @@ class BatchedGame:
 
     def reset_where(self, where: np.ndarray) -> None:
         """A new game on the boards where ``where`` (bool (N,)), each from its own stream."""
-        self.engine.reset(where, self.state)
+        where = np.ascontiguousarray(where, dtype=bool)
+        self._compiled("reset", self.engine.reset, where)(where, self.state)
         self._mask_fresh = False
 
     def reset_done(self) -> np.ndarray:
@@ -479,7 +485,7 @@ class BatchedGame:
     def _legal(self) -> np.ndarray:
         """The engine's own mask buffer, computed once per position (never handed out)."""
         if not self._mask_fresh:
-            self.engine.legal(self._mask, self.state)
+            self._compiled("legal", self.engine.legal, self._mask)(self._mask, self.state)
             self._mask_fresh = True
         return self._mask
 
@@ -496,7 +502,10 @@ class BatchedGame:
         seats = self._seats(seats)
         if out is None:
             out = np.empty((self.num_envs, self.obs_size), dtype=np.float32)
-        self.engine.observe(seats, out, self.state)
+        if seats.dtype == np.int8 and seats.flags.c_contiguous and out.dtype == np.float32 and out.flags.c_contiguous:
+            self._compiled("observe", self.engine.observe, seats, out)(seats, out, self.state)
+        else:  # another layout: numba's dispatcher picks (or compiles) the kernel for it
+            self.engine.observe(seats, out, self.state)
         return out
 
     def random_actions(self, active: np.ndarray | None = None) -> np.ndarray:
@@ -542,14 +551,27 @@ class BatchedGame:
         ``checked``: ``actions`` are int64, each -1 or legal, as the caller has made sure (the vector env
         checks its learner's against the masks it handed out); they are not checked again.
         """
-        actions = actions if checked else self._check_actions(actions)
+        actions = np.ascontiguousarray(actions, dtype=np.int64) if checked else self._check_actions(actions)
         rewards = np.zeros((self.num_envs, self.num_players), dtype=np.float32)
-        self.engine.step(actions, rewards, self.state)
+        self._compiled("step", self.engine.step, actions, rewards)(actions, rewards, self.state)
         self._mask_fresh = False
         done = self._over.copy()
         if autoreset:
             self.reset_where(done)
         return rewards, done
+
+    def _compiled(self, name: str, kernel: Callable, *args: np.ndarray) -> Callable:
+        """``kernel``'s compiled code for ``args`` and this batch's state, found once per batch: a call then
+        skips numba's typing of the state's many arrays (about a microsecond a call). The arrays handed to it
+        keep their types: this batch's own buffers, or arrays the caller made of one dtype and layout."""
+        found = self._kernels.get(name)
+        if found is None:
+            if not hasattr(kernel, "compile"):  # a plain Python kernel (tests' toy engines)
+                found = kernel
+            else:
+                found = kernel.compile(tuple(typeof(a) for a in (*args, self.state)))
+            self._kernels[name] = found
+        return found
 
     # -- one board as the rules' state ---------------------------------------------------
     def board_state(self, i: int) -> Any:

@@ -178,71 +178,78 @@ def _place(i, b, rooks, nrooks, cells, first, count, code):
 @njit(cache=True)
 def reset(where, s):
     """A new game on the boards where ``where``: the variant's set-up (a random one from each board's stream)."""
-    setup = s.params[P_SETUP]
-    picked_edge = np.empty(s.edge_cells.shape[0], dtype=np.int16)
-    picked_inner = np.empty(s.inner_cells.shape[0], dtype=np.int16)
+    params, board, rooks, nrooks, colour, stores = s.params, s.board, s.rooks, s.nrooks, s.colour, s.stores
+    plies, first_mover, winner, npath, ncapt = s.plies, s.first_mover, s.winner, s.npath, s.ncapt
+    over, edge_cells, inner_cells, phase, to_move = s.over, s.edge_cells, s.inner_cells, s.phase, s.to_move
+    fixed, rng = s.fixed, s.rng
+    setup = params[P_SETUP]
+    picked_edge = np.empty(edge_cells.shape[0], dtype=np.int16)
+    picked_inner = np.empty(inner_cells.shape[0], dtype=np.int16)
     for i in range(where.shape[0]):
         if not where[i]:
             continue
-        b = s.board[i]
+        b = board[i]
         b[:] = EMPTY
-        s.rooks[i] = -1
-        s.nrooks[i] = 0
-        s.colour[i] = -1
-        s.stores[i] = 0
-        s.plies[i] = 0
-        s.first_mover[i] = -1
-        s.winner[i] = -1
-        s.npath[i] = 0
-        s.ncapt[i] = 0
-        s.over[i] = False
+        rooks[i] = -1
+        nrooks[i] = 0
+        colour[i] = -1
+        stores[i] = 0
+        plies[i] = 0
+        first_mover[i] = -1
+        winner[i] = -1
+        npath[i] = 0
+        ncapt[i] = 0
+        over[i] = False
         if setup == SETUP_MARQUISIAN:
-            s.phase[i] = PHASE_SETUP
-            s.to_move[i] = 0
+            phase[i] = PHASE_SETUP
+            to_move[i] = 0
             continue
         if setup == SETUP_FIXED:
-            _place(i, b, s.rooks, s.nrooks, s.fixed, 0, ROOKS_PER_COLOUR, 1)
-            _place(i, b, s.rooks, s.nrooks, s.fixed, ROOKS_PER_COLOUR, ROOKS_PER_COLOUR, 2)
-            _place(i, b, s.rooks, s.nrooks, s.fixed, 2 * ROOKS_PER_COLOUR, NUM_BEADS, BEAD)
+            _place(i, b, rooks, nrooks, fixed, 0, ROOKS_PER_COLOUR, 1)
+            _place(i, b, rooks, nrooks, fixed, ROOKS_PER_COLOUR, ROOKS_PER_COLOUR, 2)
+            _place(i, b, rooks, nrooks, fixed, 2 * ROOKS_PER_COLOUR, NUM_BEADS, BEAD)
         else:  # random: 6 distinct edge cells (the first 3 white), 19 distinct inner cells (partial shuffles)
-            picked_edge[:] = s.edge_cells
+            picked_edge[:] = edge_cells
             for k in range(2 * ROOKS_PER_COLOUR):
-                j = k + randint(s.rng, i, picked_edge.shape[0] - k)
+                j = k + randint(rng, i, picked_edge.shape[0] - k)
                 picked_edge[k], picked_edge[j] = picked_edge[j], picked_edge[k]
-            picked_inner[:] = s.inner_cells
+            picked_inner[:] = inner_cells
             for k in range(NUM_BEADS):
-                j = k + randint(s.rng, i, picked_inner.shape[0] - k)
+                j = k + randint(rng, i, picked_inner.shape[0] - k)
                 picked_inner[k], picked_inner[j] = picked_inner[j], picked_inner[k]
-            _place(i, b, s.rooks, s.nrooks, picked_edge, 0, ROOKS_PER_COLOUR, 1)
-            _place(i, b, s.rooks, s.nrooks, picked_edge, ROOKS_PER_COLOUR, ROOKS_PER_COLOUR, 2)
-            _place(i, b, s.rooks, s.nrooks, picked_inner, 0, NUM_BEADS, BEAD)
-        s.phase[i] = PHASE_CHOICE
-        s.to_move[i] = 1
+            _place(i, b, rooks, nrooks, picked_edge, 0, ROOKS_PER_COLOUR, 1)
+            _place(i, b, rooks, nrooks, picked_edge, ROOKS_PER_COLOUR, ROOKS_PER_COLOUR, 2)
+            _place(i, b, rooks, nrooks, picked_inner, 0, NUM_BEADS, BEAD)
+        phase[i] = PHASE_CHOICE
+        to_move[i] = 1
 
 
 @njit(cache=True)
 def legal(out, s):
     """``out[i]``: board ``i``'s legal actions (set-up placements, choices or rook moves), also listed in
     ``moves[i, :nmoves[i]]`` for the random pick (``Engine.legal_list``)."""
-    game, n, span = s.params[P_GAME], s.params[P_CELLS], s.params[P_SPAN]
-    place_base, choice_base = s.params[P_PLACE_BASE], s.params[P_CHOICE_BASE]
+    params, moves, nmoves, over, phase, colour = s.params, s.moves, s.nmoves, s.over, s.phase, s.colour
+    nrooks, rays, raylen, board, to_move, rooks = s.nrooks, s.rays, s.raylen, s.board, s.to_move, s.rooks
+    edge = s.edge
+    game, n, span = params[P_GAME], params[P_CELLS], params[P_SPAN]
+    place_base, choice_base = params[P_PLACE_BASE], params[P_CHOICE_BASE]
     for i in range(out.shape[0]):
         row = out[i]
-        listed = s.moves[i]
+        listed = moves[i]
         row[:] = False
         m = 0
-        if not s.over[i]:
-            p = s.phase[i]
+        if not over[i]:
+            p = phase[i]
             if p == PHASE_PLAY:
-                col = s.colour[i, s.to_move[i]]
-                for k in range(s.nrooks[i, col]):
+                col = colour[i, to_move[i]]
+                for k in range(nrooks[i, col]):
                     m += _rook_moves(
-                        game, s.board[i], s.rooks[i, col, k], 2 - col, s.rays, s.raylen, span, row, listed, m, True
+                        game, board[i], rooks[i, col, k], 2 - col, rays, raylen, span, row, listed, m, True
                     )
             elif p == PHASE_SETUP:
-                b = s.board[i]
-                white = s.nrooks[i, 0] < ROOKS_PER_COLOUR
-                black = s.nrooks[i, 1] < ROOKS_PER_COLOUR
+                b = board[i]
+                white = nrooks[i, 0] < ROOKS_PER_COLOUR
+                black = nrooks[i, 1] < ROOKS_PER_COLOUR
                 beads = 0
                 for c in range(n):
                     beads += b[c] == BEAD
@@ -251,7 +258,7 @@ def legal(out, s):
                     if b[c] != EMPTY:
                         continue
                     for kind, ok in ((0, white), (1, black), (2, bead)):
-                        if ok and (kind == 2) != (s.edge[c] != 0):
+                        if ok and (kind == 2) != (edge[c] != 0):
                             a = place_base + 3 * c + kind
                             row[a] = True
                             listed[m] = a
@@ -261,123 +268,104 @@ def legal(out, s):
                     row[a] = True
                     listed[m] = a
                     m += 1
-        s.nmoves[i] = m
-
-
-@njit(cache=True, inline="always")
-def _rook_move(s, i, a, me):
-    """Board ``i``'s player ``me`` plays rook move ``a``: the landing, the captures into the store, the path."""
-    game, span = s.params[P_GAME], s.params[P_SPAN]
-    b = s.board[i]
-    dist = a % span + 1
-    cell = a // span // 6
-    d = a // span % 6
-    col = s.colour[i, me]
-    own, enemy = col + 1, 2 - col
-    taken = _captures(game, b, cell, d, dist, own, enemy, s.rays, s.raylen, s.capt[i])
-    s.ncapt[i] = taken
-    land = s.rays[cell, d, dist - 1]
-    b[cell] = EMPTY
-    b[land] = own
-    for k in range(s.nrooks[i, col]):
-        if s.rooks[i, col, k] == cell:
-            s.rooks[i, col, k] = land
-    for t in range(taken):
-        c = s.capt[i, t]
-        if b[c] == BEAD:
-            s.stores[i, me] += 1
-        else:  # an enemy rook leaves play; the others keep their order
-            e = 1 - col
-            m = s.nrooks[i, e]
-            k = 0
-            while s.rooks[i, e, k] != c:
-                k += 1
-            for k2 in range(k, m - 1):
-                s.rooks[i, e, k2] = s.rooks[i, e, k2 + 1]
-            s.rooks[i, e, m - 1] = -1
-            s.nrooks[i, e] = m - 1
-        b[c] = EMPTY
-    s.plies[i] += 1
-    s.path[i, 0] = cell
-    for k in range(dist):
-        s.path[i, k + 1] = s.rays[cell, d, k]
-    s.npath[i] = dist + 1
-    s.to_move[i] = 1 - me
-
-
-@njit(cache=True, inline="always")
-def _placement(s, i, a):
-    """Board ``i``: set-up placement ``a``; the choice follows once every piece is on the board."""
-    b = s.board[i]
-    cell, kind = (a - s.params[P_PLACE_BASE]) // 3, (a - s.params[P_PLACE_BASE]) % 3
-    if kind == 2:
-        b[cell] = BEAD
-    else:
-        b[cell] = kind + 1
-        s.rooks[i, kind, s.nrooks[i, kind]] = cell
-        s.nrooks[i, kind] += 1
-    if s.nrooks[i, 0] == ROOKS_PER_COLOUR and s.nrooks[i, 1] == ROOKS_PER_COLOUR:
-        beads = 0
-        for c in range(s.params[P_CELLS]):
-            beads += b[c] == BEAD
-        if beads == NUM_BEADS:
-            s.phase[i] = PHASE_CHOICE
-            s.to_move[i] = 1
-
-
-@njit(cache=True, inline="always")
-def _choice(s, i, choice):
-    """Board ``i``: player_1's choice (``choice`` 0: "move first") or player_0's colour after it.
-    Returns whether play starts (False while player_0 still has to pick)."""
-    if s.phase[i] == PHASE_CHOICE:  # player_1 chooses
-        if choice == 0:  # "move first": player_0 picks the colours next
-            s.first_mover[i] = 1
-            s.phase[i] = PHASE_COLOUR
-            s.to_move[i] = 0
-            return False
-        s.colour[i, 0] = 2 - choice
-        s.colour[i, 1] = choice - 1
-        s.first_mover[i] = 0
-    else:  # player_0 picks its colour after "move first"
-        s.colour[i, 0] = choice - 1
-        s.colour[i, 1] = 2 - choice
-    s.phase[i] = PHASE_PLAY
-    s.to_move[i] = s.first_mover[i]
-    return True
+        nmoves[i] = m
 
 
 @njit(cache=True)
-def step(actions, rewards, s):
+def step(actions, rewards, s):  # noqa: PLR0915 (one loop body: per-move helpers handed the state measured 10-15% slower)
     """Play ``actions[i]`` (-1: none) on every board; the rulings' end checks; rewards by seat."""
-    game, span = s.params[P_GAME], s.params[P_SPAN]
-    place_base, choice_base = s.params[P_PLACE_BASE], s.params[P_CHOICE_BASE]
+    params, to_move, board, over, winner, colour = s.params, s.to_move, s.board, s.over, s.winner, s.colour
+    rays, raylen, ncapt, plies, path, npath = s.rays, s.raylen, s.ncapt, s.plies, s.path, s.npath
+    stores, capt, nrooks, phase, first_mover = s.stores, s.capt, s.nrooks, s.phase, s.first_mover
+    rooks = s.rooks
+    game, n, span = params[P_GAME], params[P_CELLS], params[P_SPAN]
+    place_base, choice_base = params[P_PLACE_BASE], params[P_CHOICE_BASE]
     unused = np.zeros(1, dtype=np.int16)
     for i in range(actions.shape[0]):
         a = actions[i]
         if a < 0:
             continue
-        me = s.to_move[i]
-        if a < place_base:
-            _rook_move(s, i, a, me)
-        elif a < choice_base:
-            _placement(s, i, a)
+        me = to_move[i]
+        b = board[i]
+        if a < place_base:  # a rook move
+            dist = a % span + 1
+            cell = a // span // 6
+            d = a // span % 6
+            col = colour[i, me]
+            own, enemy = col + 1, 2 - col
+            taken = _captures(game, b, cell, d, dist, own, enemy, rays, raylen, capt[i])
+            ncapt[i] = taken
+            land = rays[cell, d, dist - 1]
+            b[cell] = EMPTY
+            b[land] = own
+            for k in range(nrooks[i, col]):
+                if rooks[i, col, k] == cell:
+                    rooks[i, col, k] = land
+            for t in range(taken):
+                c = capt[i, t]
+                if b[c] == BEAD:
+                    stores[i, me] += 1
+                else:  # an enemy rook leaves play; the others keep their order
+                    e = 1 - col
+                    m = nrooks[i, e]
+                    k = 0
+                    while rooks[i, e, k] != c:
+                        k += 1
+                    for k2 in range(k, m - 1):
+                        rooks[i, e, k2] = rooks[i, e, k2 + 1]
+                    rooks[i, e, m - 1] = -1
+                    nrooks[i, e] = m - 1
+                b[c] = EMPTY
+            plies[i] += 1
+            path[i, 0] = cell
+            for k in range(dist):
+                path[i, k + 1] = rays[cell, d, k]
+            npath[i] = dist + 1
+            to_move[i] = 1 - me
+        elif a < choice_base:  # a set-up placement
+            cell, kind = (a - place_base) // 3, (a - place_base) % 3
+            if kind == 2:
+                b[cell] = BEAD
+            else:
+                b[cell] = kind + 1
+                rooks[i, kind, nrooks[i, kind]] = cell
+                nrooks[i, kind] += 1
+            if nrooks[i, 0] == ROOKS_PER_COLOUR and nrooks[i, 1] == ROOKS_PER_COLOUR:
+                beads = 0
+                for c in range(n):
+                    beads += b[c] == BEAD
+                if beads == NUM_BEADS:
+                    phase[i] = PHASE_CHOICE
+                    to_move[i] = 1
             continue
-        elif not _choice(s, i, a - choice_base):
-            continue
+        else:  # a choice
+            choice = a - choice_base
+            if phase[i] == PHASE_CHOICE:  # player_1 chooses
+                if choice == 0:  # "move first": player_0 picks the colours next
+                    first_mover[i] = 1
+                    phase[i] = PHASE_COLOUR
+                    to_move[i] = 0
+                    continue
+                colour[i, 0] = 2 - choice
+                colour[i, 1] = choice - 1
+                first_mover[i] = 0
+            else:  # player_0 picks its colour after "move first"
+                colour[i, 0] = choice - 1
+                colour[i, 1] = 2 - choice
+            phase[i] = PHASE_PLAY
+            to_move[i] = first_mover[i]
         # the end, in the rulings' order: the mover has won; the ply limit (draw); the next player cannot move
-        if s.stores[i, me] >= s.params[P_BEADS_TO_WIN]:
+        if stores[i, me] >= params[P_BEADS_TO_WIN]:
             won = me
-        elif s.plies[i] >= s.params[P_MAX_PLIES]:
-            s.over[i] = True
+        elif plies[i] >= params[P_MAX_PLIES]:
+            over[i] = True
             continue
-        elif not _has_move(
-            game, s.board[i], s.rooks[i], s.nrooks[i], s.colour[i, s.to_move[i]], s.rays, s.raylen, span, unused
-        ):
-            won = 1 - s.to_move[i]
+        elif not _has_move(game, b, rooks[i], nrooks[i], colour[i, to_move[i]], rays, raylen, span, unused):
+            won = 1 - to_move[i]
         else:
             continue
-        s.over[i] = True
-        s.winner[i] = won
+        over[i] = True
+        winner[i] = won
         rewards[i, won] = 1.0
         rewards[i, 1 - won] = -1.0
 
@@ -385,15 +373,17 @@ def step(actions, rewards, s):
 @njit(cache=True)
 def observe(seats, out, s):
     """``out[i]``: board ``i`` seen by ``seats[i]``, the encoding of :meth:`HexRookEnv.observe_state`."""
-    n = s.params[P_CELLS]
-    target, max_plies = s.params[P_BEADS_TO_WIN], s.params[P_MAX_PLIES]
+    params, colour, board, phase, edge = s.params, s.colour, s.board, s.phase, s.edge
+    first_mover, stores, plies, nrooks = s.first_mover, s.stores, s.plies, s.nrooks
+    n = params[P_CELLS]
+    target, max_plies = params[P_BEADS_TO_WIN], params[P_MAX_PLIES]
     x = 5 * n  # the extra features
     for i in range(out.shape[0]):
         seat = seats[i]
-        col = s.colour[i, seat]
+        col = colour[i, seat]
         own = 1 if col < 0 else col + 1
         opp = 3 - own
-        b = s.board[i]
+        b = board[i]
         row = out[i]
         beads = 0
         for c in range(n):
@@ -402,21 +392,21 @@ def observe(seats, out, s):
             row[n + c] = k == opp
             row[2 * n + c] = k == BEAD
             row[3 * n + c] = k == EMPTY
-            row[4 * n + c] = s.edge[c]
+            row[4 * n + c] = edge[c]
             beads += k == BEAD
         row[x:] = 0.0
-        p = s.phase[i]
+        p = phase[i]
         row[x + p] = 1.0
         if col >= 0:
             row[x + 4 + col] = 1.0
-        if s.first_mover[i] == seat:
+        if first_mover[i] == seat:
             row[x + 6] = 1.0
-        row[x + 7] = min(1.0, s.stores[i, seat] / target)
-        row[x + 8] = min(1.0, s.stores[i, 1 - seat] / target)
-        row[x + 9] = min(1.0, s.plies[i] / max_plies)
+        row[x + 7] = min(1.0, stores[i, seat] / target)
+        row[x + 8] = min(1.0, stores[i, 1 - seat] / target)
+        row[x + 9] = min(1.0, plies[i] / max_plies)
         if p != PHASE_PLAY:
-            row[x + 10] = (ROOKS_PER_COLOUR - s.nrooks[i, 0]) / ROOKS_PER_COLOUR
-            row[x + 11] = (ROOKS_PER_COLOUR - s.nrooks[i, 1]) / ROOKS_PER_COLOUR
+            row[x + 10] = (ROOKS_PER_COLOUR - nrooks[i, 0]) / ROOKS_PER_COLOUR
+            row[x + 11] = (ROOKS_PER_COLOUR - nrooks[i, 1]) / ROOKS_PER_COLOUR
             row[x + 12] = (NUM_BEADS - beads) / NUM_BEADS
 
 
@@ -619,8 +609,11 @@ def medium_kernel(boards, weights, actions, listed, scores, counts, s):
     medium's is (``counts[k] = 0``; it reads the legal list, so ``legal`` must be fresh). ``weights``: the
     bot's constants (``W_*``).
     """
-    game, n, span = s.params[P_GAME], s.params[P_CELLS], s.params[P_SPAN]
-    target, max_plies, choice_base = s.params[P_BEADS_TO_WIN], s.params[P_MAX_PLIES], s.params[P_CHOICE_BASE]
+    params, over, phase, to_move, rng, rays = s.params, s.over, s.phase, s.to_move, s.rng, s.rays
+    raylen, nmoves, moves, board, rooks, nrooks = s.raylen, s.nmoves, s.moves, s.board, s.rooks, s.nrooks
+    colour, stores, plies, first_mover = s.colour, s.stores, s.plies, s.first_mover
+    game, n, span = params[P_GAME], params[P_CELLS], params[P_SPAN]
+    target, max_plies, choice_base = params[P_BEADS_TO_WIN], params[P_MAX_PLIES], params[P_CHOICE_BASE]
     width = listed.shape[1]
     work = (
         np.zeros(n * 6 * span, dtype=np.bool_),  # a mask row _rook_moves writes (never read)
@@ -638,25 +631,25 @@ def medium_kernel(boards, weights, actions, listed, scores, counts, s):
         i = boards[k]
         actions[k] = -1
         counts[k] = 0
-        if s.over[i]:
+        if over[i]:
             continue
-        p = s.phase[i]
+        p = phase[i]
         if p == PHASE_SETUP:
-            if s.nmoves[i] > 0:
-                actions[k] = s.moves[i, randint(s.rng, i, s.nmoves[i])]
+            if nmoves[i] > 0:
+                actions[k] = moves[i, randint(rng, i, nmoves[i])]
             continue
-        me = s.to_move[i]
+        me = to_move[i]
         m = 0
         if p == PHASE_PLAY:
-            need_me, need_them = target - s.stores[i, me], target - s.stores[i, 1 - me]
-            last_ply = s.plies[i] + 1 >= max_plies
+            need_me, need_them = target - stores[i, me], target - stores[i, 1 - me]
+            last_ply = plies[i] + 1 >= max_plies
             m = _scored_moves(
-                game, s.board[i], s.rooks[i], s.nrooks[i], s.colour[i, me], need_me, need_them, last_ply,
-                s.rays, s.raylen, span, weights, listed[k], scores[k], work,
+                game, board[i], rooks[i], nrooks[i], colour[i, me], need_me, need_them, last_ply,
+                rays, raylen, span, weights, listed[k], scores[k], work,
             )  # fmt: skip
         else:  # the choices: each valued by the position it leads to, the opponent's colour pick worst for me
-            args = (game, s.board[i], s.rooks[i], s.nrooks[i])
-            rest = (me, s.stores[i], s.plies[i], s.params, s.rays, s.raylen, weights, work)
+            args = (game, board[i], rooks[i], nrooks[i])
+            rest = (me, stores[i], plies[i], params, rays, raylen, weights, work)
             if p == PHASE_CHOICE:  # "move first" (player_0 then picks the colours), "white", "black"
                 listed[k, 0] = choice_base
                 scores[k, 0] = min(_choice_value(*args, 0, 1, 0, *rest), _choice_value(*args, 1, 1, 0, *rest))
@@ -668,7 +661,7 @@ def medium_kernel(boards, weights, actions, listed, scores, counts, s):
             else:  # PHASE_COLOUR: player_0 picks its colour, player_1 moves first
                 for ch in (1, 2):
                     listed[k, m] = choice_base + ch
-                    scores[k, m] = _choice_value(*args, ch - 1, s.first_mover[i], me, *rest)
+                    scores[k, m] = _choice_value(*args, ch - 1, first_mover[i], me, *rest)
                     m += 1
         counts[k] = m
         if m == 0:
@@ -679,7 +672,7 @@ def medium_kernel(boards, weights, actions, listed, scores, counts, s):
         ties = 0
         for j in range(m):
             ties += scores[k, j] == best
-        pick = randint(s.rng, i, ties)
+        pick = randint(rng, i, ties)
         for j in range(m):
             if scores[k, j] == best:
                 if pick == 0:

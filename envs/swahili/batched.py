@@ -46,121 +46,128 @@ Boards = board_state(
 
 
 @njit(cache=True, inline="always")
-def _points(s, i, p):
+def _points(compound, centre, i, p):
     """Points of seat ``p`` on board ``i`` (the rules' ``points``)."""
-    return CAPTURE_POINTS * np.int64(s.compound[i, p]) + CENTRE_POINTS * np.int64(s.centre[i, p])
+    return CAPTURE_POINTS * np.int64(compound[i, p]) + CENTRE_POINTS * np.int64(centre[i, p])
 
 
 @njit(cache=True)
-def _sow(s, i, me, row):
+def _sow(rows, centre, compound, i, me, row):
     """Seat ``me`` sows its pieces of ``row`` on board ``i`` and captures (the rules' ``sow``); the landing position."""
-    k = s.rows[i, me, row]
-    s.rows[i, me, row] = 0
+    k = rows[i, me, row]
+    rows[i, me, row] = 0
     pos = row
     for _ in range(k):
         pos += 1
         if pos == CENTRE:
-            s.centre[i, me] += 1
+            centre[i, me] += 1
         else:
             if pos > CENTRE:
                 pos = 0
-            s.rows[i, me, pos] += 1
-    if pos != CENTRE and s.rows[i, me, pos] == 1 and pos >= FIRST_CAPTURE_ROW:
-        for q in range(s.rows.shape[1]):
-            if q != me and s.rows[i, q, pos] == 1:
-                s.rows[i, q, pos] = 0
-                s.compound[i, me] += 1
+            rows[i, me, pos] += 1
+    if pos != CENTRE and rows[i, me, pos] == 1 and pos >= FIRST_CAPTURE_ROW:
+        for q in range(rows.shape[1]):
+            if q != me and rows[i, q, pos] == 1:
+                rows[i, q, pos] = 0
+                compound[i, me] += 1
     return pos
 
 
 @njit(cache=True)
 def reset(where, s):
+    pending, plies, to_move, over, centre = s.pending, s.plies, s.to_move, s.over, s.centre
+    compound, rows = s.compound, s.rows
     for i in range(where.shape[0]):
         if not where[i]:
             continue
-        for p in range(s.rows.shape[1]):
+        for p in range(rows.shape[1]):
             for r in range(NUM_ROWS):
-                s.rows[i, p, r] = _START_ROWS[r]
-            s.centre[i, p] = 0
-            s.compound[i, p] = 0
-        s.pending[i] = -1
-        s.plies[i] = 0
-        s.to_move[i] = 0
-        s.over[i] = False
+                rows[i, p, r] = _START_ROWS[r]
+            centre[i, p] = 0
+            compound[i, p] = 0
+        pending[i] = -1
+        plies[i] = 0
+        to_move[i] = 0
+        over[i] = False
 
 
 @njit(cache=True)
 def legal(out, s):
+    over, to_move, pending, rows = s.over, s.to_move, s.pending, s.rows
     for i in range(out.shape[0]):
         for a in range(NUM_ACTIONS):
             out[i, a] = False
-        if s.over[i]:
+        if over[i]:
             continue
-        if s.pending[i] >= 0:
-            out[i, s.pending[i]] = True
+        if pending[i] >= 0:
+            out[i, pending[i]] = True
             out[i, STOP] = True
             continue
-        me = s.to_move[i]
+        me = to_move[i]
         for r in range(NUM_ROWS):
-            out[i, r] = s.rows[i, me, r] > 0
+            out[i, r] = rows[i, me, r] > 0
 
 
 @njit(cache=True)
 def step(actions, rewards, s):
-    n = s.rows.shape[1]
-    score_rewards = s.params[_REWARD_SCORE] != 0
+    rows, params, to_move, plies, pending, centre = s.rows, s.params, s.to_move, s.plies, s.pending, s.centre
+    compound, over = s.compound, s.over
+    n = rows.shape[1]
+    score_rewards = params[_REWARD_SCORE] != 0
     before = np.zeros(n, dtype=np.int64)
     for i in range(actions.shape[0]):
         action = actions[i]
         if action < 0:
             continue
-        me = s.to_move[i]
-        s.plies[i] += 1
+        me = to_move[i]
+        plies[i] += 1
         if score_rewards:
             for p in range(n):
-                before[p] = _points(s, i, p)
+                before[p] = _points(compound, centre, i, p)
         if action == STOP:
-            s.pending[i] = -1
+            pending[i] = -1
         else:
-            pos = _sow(s, i, me, action)
-            s.pending[i] = pos if pos != CENTRE and s.rows[i, me, pos] > 1 else -1
-        if s.pending[i] < 0:  # the move is over
+            pos = _sow(rows, centre, compound, i, me, action)
+            pending[i] = pos if pos != CENTRE and rows[i, me, pos] > 1 else -1
+        if pending[i] < 0:  # the move is over
             for p in range(n):
                 empty = True
                 for r in range(NUM_ROWS):
-                    if s.rows[i, p, r] != 0:
+                    if rows[i, p, r] != 0:
                         empty = False
                         break
                 if empty:
-                    s.over[i] = True
+                    over[i] = True
                     break
-            if not s.over[i]:
-                s.to_move[i] = (me + 1) % n
+            if not over[i]:
+                to_move[i] = (me + 1) % n
         if score_rewards:
             total = 0
             for p in range(n):
-                before[p] = _points(s, i, p) - before[p]  # the gain
+                before[p] = _points(compound, centre, i, p) - before[p]  # the gain
                 total += before[p]
             mean = total / n
             for p in range(n):
                 rewards[i, p] = before[p] - mean
-        elif s.over[i]:
+        elif over[i]:
             top = -1
             for p in range(n):
-                top = max(top, _points(s, i, p))
+                top = max(top, _points(compound, centre, i, p))
             won = 0
             for p in range(n):
-                won += _points(s, i, p) == top
+                won += _points(compound, centre, i, p) == top
             if won < n:  # all tied: a draw, zeros
                 win = 1.0 / won
                 lose = -1.0 / (n - won)
                 for p in range(n):
-                    rewards[i, p] = win if _points(s, i, p) == top else lose
+                    rewards[i, p] = win if _points(compound, centre, i, p) == top else lose
 
 
 @njit(cache=True)
 def observe(seats, out, s):
-    n = s.rows.shape[1]
+    rows, compound_value, score_value, pending = s.rows, s.compound_value, s.score_value, s.pending
+    over, centre, compound, to_move = s.over, s.centre, s.compound, s.to_move
+    n = rows.shape[1]
     base = BLOCK * n
     for i in range(out.shape[0]):
         seat = seats[i]
@@ -168,19 +175,19 @@ def observe(seats, out, s):
             who = (seat + b) % n
             o = BLOCK * b
             for r in range(NUM_ROWS):
-                out[i, o + r] = _COUNT_VALUE[s.rows[i, who, r]]
+                out[i, o + r] = _COUNT_VALUE[rows[i, who, r]]
             for r in range(FIRST_CAPTURE_ROW, NUM_ROWS):
-                out[i, o + NUM_ROWS + r - FIRST_CAPTURE_ROW] = 1.0 if s.rows[i, who, r] == 1 else 0.0
-            out[i, o + 16] = _COUNT_VALUE[s.centre[i, who]]
-            out[i, o + 17] = s.compound_value[s.compound[i, who]]
-            out[i, o + 18] = s.score_value[_points(s, i, who)]
+                out[i, o + NUM_ROWS + r - FIRST_CAPTURE_ROW] = 1.0 if rows[i, who, r] == 1 else 0.0
+            out[i, o + 16] = _COUNT_VALUE[centre[i, who]]
+            out[i, o + 17] = compound_value[compound[i, who]]
+            out[i, o + 18] = score_value[_points(compound, centre, i, who)]
         for k in range(base, out.shape[1]):
             out[i, k] = 0.0
-        if s.pending[i] >= 0:
+        if pending[i] >= 0:
             out[i, base] = 1.0
-            out[i, base + 1 + s.pending[i]] = 1.0
-        if not s.over[i]:
-            out[i, base + 1 + NUM_ROWS + (s.to_move[i] - seat) % n] = 1.0
+            out[i, base + 1 + pending[i]] = 1.0
+        if not over[i]:
+            out[i, base + 1 + NUM_ROWS + (to_move[i] - seat) % n] = 1.0
 
 
 @njit(cache=True)

@@ -125,10 +125,10 @@ def _num_active(active, i, n):
 
 
 @njit(cache=True, inline="always")
-def _knock_allowed(i, s):
-    if s.phase[i] != PLAY or s.knocker[i] >= 0:
+def _knock_allowed(i, phase, knocker, turns, active, params):
+    if phase[i] != PLAY or knocker[i] >= 0:
         return False
-    return s.params[_KNOCK_FIRST] != 0 or s.turns[i] >= _num_active(s.active, i, s.params[_N])
+    return params[_KNOCK_FIRST] != 0 or turns[i] >= _num_active(active, i, params[_N])
 
 
 @njit(cache=True, inline="always")
@@ -147,306 +147,313 @@ def _plane(out, i, offset, mask):
 @njit(cache=True)
 def _start_round(i, s, n):
     """Shuffle the board's deck and deal: three cards to every active seat, two lots to the dealer."""
+    other_lot, pos, discards, phase, to_move = s.other_lot, s.pos, s.discards, s.phase, s.to_move
+    dealer, knocker, passes, turns, round = s.dealer, s.knocker, s.passes, s.turns, s.round
+    num_moves, deck, rng, public, active, middle = s.num_moves, s.deck, s.rng, s.public, s.active, s.middle
+    hands = s.hands
     for k in range(NUM_CARDS):
-        s.deck[i, k] = k
+        deck[i, k] = k
     for k in range(NUM_CARDS - 1, 0, -1):
-        j = randint(s.rng, i, k + 1)
-        s.deck[i, k], s.deck[i, j] = s.deck[i, j], s.deck[i, k]
+        j = randint(rng, i, k + 1)
+        deck[i, k], deck[i, j] = deck[i, j], deck[i, k]
     p = 0
     for si in range(n):
-        s.public[i, si] = 0
-        if s.active[i, si]:
+        public[i, si] = 0
+        if active[i, si]:
             for k in range(3):
-                s.hands[i, si, k] = s.deck[i, p + k]
-            _sort3(s.hands[i], si)
+                hands[i, si, k] = deck[i, p + k]
+            _sort3(hands[i], si)
             for k in range(3):  # the deck keeps each lot sorted too: one deck order per deal
-                s.deck[i, p + k] = s.hands[i, si, k]
+                deck[i, p + k] = hands[i, si, k]
             p += 3
         else:
             for k in range(3):
-                s.hands[i, si, k] = -1
+                hands[i, si, k] = -1
     for k in range(3):
-        s.other_lot[i, k] = s.deck[i, p + k]
-        s.middle[i, k] = -1
-    _sort3(s.other_lot, i)
+        other_lot[i, k] = deck[i, p + k]
+        middle[i, k] = -1
+    _sort3(other_lot, i)
     for k in range(3):
-        s.deck[i, p + k] = s.other_lot[i, k]
+        deck[i, p + k] = other_lot[i, k]
     for b in range(p + 3, NUM_CARDS, 3):  # and each refresh's three (a refresh sorts them anyway)
         for k in range(b + 1, min(b + 3, NUM_CARDS)):
-            c = s.deck[i, k]
+            c = deck[i, k]
             j = k
-            while j > b and s.deck[i, j - 1] > c:
-                s.deck[i, j] = s.deck[i, j - 1]
+            while j > b and deck[i, j - 1] > c:
+                deck[i, j] = deck[i, j - 1]
                 j -= 1
-            s.deck[i, j] = c
-    s.pos[i] = p + 3
-    s.discards[i] = 0
-    s.phase[i] = CHOICE
-    s.to_move[i] = s.dealer[i]
-    s.knocker[i] = -1
-    s.passes[i] = 0
-    s.turns[i] = 0
-    s.round[i] += 1
-    s.num_moves[i] = 0
+            deck[i, j] = c
+    pos[i] = p + 3
+    discards[i] = 0
+    phase[i] = CHOICE
+    to_move[i] = dealer[i]
+    knocker[i] = -1
+    passes[i] = 0
+    turns[i] = 0
+    round[i] += 1
+    num_moves[i] = 0
 
 
 @njit(cache=True)
 def _showdown(i, reason, rewards, s):
     """Score the round, collect coins, sink swimmers; the next round or the game's end (rules.showdown)."""
-    n = s.params[_N]
+    params, last_valid, last_shown, last_losers = s.params, s.last_valid, s.last_shown, s.last_losers
+    last_paid, last_sunk, last_reason, dealer = s.last_paid, s.last_sunk, s.last_reason, s.dealer
+    active, winner, phase, over, to_move, score = s.active, s.winner, s.phase, s.over, s.to_move, s.score
+    coins, pot, hands, last_hands = s.coins, s.pot, s.hands, s.last_hands
+    n = params[_N]
     fire = -1
     low = 1000
     shown = 0
     for si in range(n):
-        if s.active[i, si]:
+        if active[i, si]:
             shown |= 1 << si
-            v = _score(s.score, s.hands[i, si, 0], s.hands[i, si, 1], s.hands[i, si, 2])
+            v = _score(score, hands[i, si, 0], hands[i, si, 1], hands[i, si, 2])
             if v == FIRE2 and fire < 0:
                 fire = si
             low = min(low, v)
             for k in range(3):
-                s.last_hands[i, si, k] = s.hands[i, si, k]
+                last_hands[i, si, k] = hands[i, si, k]
         else:
             for k in range(3):
-                s.last_hands[i, si, k] = -1
+                last_hands[i, si, k] = -1
     losers = 0
     all_broke = True
     for si in range(n):
-        if not s.active[i, si]:
+        if not active[i, si]:
             continue
         if fire >= 0:
             lost = si != fire
         else:
-            lost = _score(s.score, s.hands[i, si, 0], s.hands[i, si, 1], s.hands[i, si, 2]) == low
+            lost = _score(score, hands[i, si, 0], hands[i, si, 1], hands[i, si, 2]) == low
         if lost:
             losers |= 1 << si
-        if s.coins[i, si] != 0:
+        if coins[i, si] != 0:
             all_broke = False
-    s.last_valid[i] = True
-    s.last_shown[i] = shown
-    s.last_losers[i] = losers
-    s.last_paid[i] = 0
-    s.last_sunk[i] = 0
+    last_valid[i] = True
+    last_shown[i] = shown
+    last_losers[i] = losers
+    last_paid[i] = 0
+    last_sunk[i] = 0
     if losers == shown and all_broke:
-        s.last_reason[i] = _VOID
+        last_reason[i] = _VOID
         _start_round(i, s, n)
         return
-    s.last_reason[i] = _FIRE if fire >= 0 else reason
+    last_reason[i] = _FIRE if fire >= 0 else reason
     paid = 0
     sunk = 0
     for si in range(n):
         if losers & (1 << si):
-            if s.coins[i, si] > 0:
-                s.coins[i, si] -= 1
-                s.pot[i] += 1
+            if coins[i, si] > 0:
+                coins[i, si] -= 1
+                pot[i] += 1
                 rewards[i, si] -= 1.0
                 paid |= 1 << si
             else:
-                s.active[i, si] = False
+                active[i, si] = False
                 for k in range(3):
-                    s.hands[i, si, k] = -1
+                    hands[i, si, k] = -1
                 sunk |= 1 << si
-    s.last_paid[i] = paid
-    s.last_sunk[i] = sunk
-    if _num_active(s.active, i, n) == 1:
-        w = _next_active(s.active, i, 0, n)  # the only one left (seat 0 itself counts last)
-        s.winner[i] = w
-        rewards[i, w] += np.float32(s.pot[i])
-        s.phase[i] = OVER
-        s.over[i] = True
-        s.to_move[i] = w
+    last_paid[i] = paid
+    last_sunk[i] = sunk
+    if _num_active(active, i, n) == 1:
+        w = _next_active(active, i, 0, n)  # the only one left (seat 0 itself counts last)
+        winner[i] = w
+        rewards[i, w] += np.float32(pot[i])
+        phase[i] = OVER
+        over[i] = True
+        to_move[i] = w
         return
-    s.dealer[i] = _next_active(s.active, i, s.dealer[i], n)
+    dealer[i] = _next_active(active, i, dealer[i], n)
     _start_round(i, s, n)
 
 
 # -- kernels ----------------------------------------------------------------------------------
 @njit(cache=True)
 def reset(where, s):
-    n = s.params[_N]
+    params, pot, round, winner, last_valid = s.params, s.pot, s.round, s.winner, s.last_valid
+    last_shown, last_losers, last_paid, last_sunk = s.last_shown, s.last_losers, s.last_paid, s.last_sunk
+    last_reason, over, deck, draw_cards, coins = s.last_reason, s.over, s.deck, s.draw_cards, s.coins
+    active, rng, dealer, last_hands = s.active, s.rng, s.dealer, s.last_hands
+    n = params[_N]
     for i in range(where.shape[0]):
         if not where[i]:
             continue
         # the dealer draw: n distinct cards (a partial shuffle); highest rank deals, equal ranks the higher suit
         for k in range(NUM_CARDS):
-            s.deck[i, k] = k
+            deck[i, k] = k
         best = -1
         for si in range(n):
-            j = si + randint(s.rng, i, NUM_CARDS - si)
-            s.deck[i, si], s.deck[i, j] = s.deck[i, j], s.deck[i, si]
-            c = np.int64(s.deck[i, si])
-            s.draw_cards[i, si] = c
+            j = si + randint(rng, i, NUM_CARDS - si)
+            deck[i, si], deck[i, j] = deck[i, j], deck[i, si]
+            c = np.int64(deck[i, si])
+            draw_cards[i, si] = c
             key = ((c & 7) << 2) | (c >> 3)
             if key > best:
                 best = key
-                s.dealer[i] = si
+                dealer[i] = si
         for si in range(n):
-            s.coins[i, si] = s.params[_COINS]
-            s.active[i, si] = True
+            coins[i, si] = params[_COINS]
+            active[i, si] = True
             for k in range(3):
-                s.last_hands[i, si, k] = -1
-        s.pot[i] = 0
-        s.round[i] = 0
-        s.winner[i] = -1
-        s.last_valid[i] = False
-        s.last_shown[i] = 0
-        s.last_losers[i] = 0
-        s.last_paid[i] = 0
-        s.last_sunk[i] = 0
-        s.last_reason[i] = 0
-        s.over[i] = False
+                last_hands[i, si, k] = -1
+        pot[i] = 0
+        round[i] = 0
+        winner[i] = -1
+        last_valid[i] = False
+        last_shown[i] = 0
+        last_losers[i] = 0
+        last_paid[i] = 0
+        last_sunk[i] = 0
+        last_reason[i] = 0
+        over[i] = False
         _start_round(i, s, n)
 
 
 @njit(cache=True)
 def legal(out, s):
+    phase, knocker, turns, active, params, over = s.phase, s.knocker, s.turns, s.active, s.params, s.over
     for i in range(out.shape[0]):
         for a in range(NUM_ACTIONS):
             out[i, a] = False
-        if s.over[i] or s.phase[i] == OVER:
+        if over[i] or phase[i] == OVER:
             continue
-        if s.phase[i] == CHOICE:
+        if phase[i] == CHOICE:
             out[i, KEEP_LOT] = True
             out[i, KEEP_LOT + 1] = True
             continue
         for a in range(KNOCK):
             out[i, a] = True
-        out[i, KNOCK] = _knock_allowed(i, s)
+        out[i, KNOCK] = _knock_allowed(i, phase, knocker, turns, active, params)
 
 
 @njit(cache=True)
-def step(acts, rewards, s):
-    n = s.params[_N]
+def step(acts, rewards, s):  # noqa: PLR0915 (one loop body: per-move helpers handed the state measured 10-15% slower)
+    params, to_move, actions, num_moves, turns = s.params, s.to_move, s.actions, s.num_moves, s.turns
+    active, phase, hands, middle, public, passes = s.active, s.phase, s.hands, s.middle, s.public, s.passes
+    discards, pos, knocker, other_lot, score = s.discards, s.pos, s.knocker, s.other_lot, s.score
+    deck = s.deck
+    n = params[_N]
     for i in range(acts.shape[0]):
         action = acts[i]
         if action < 0:
             continue
-        me = s.to_move[i]
-        s.actions[i, s.num_moves[i]] = action
-        s.num_moves[i] += 1
-        if s.phase[i] == CHOICE:
-            _dealers_choice(s, i, action, me, rewards)
+        me = to_move[i]
+        actions[i, num_moves[i]] = action
+        num_moves[i] += 1
+        if phase[i] == CHOICE:
+            if action != KEEP_LOT:
+                for k in range(3):
+                    middle[i, k] = hands[i, me, k]
+                    hands[i, me, k] = other_lot[i, k]
+            else:
+                for k in range(3):
+                    middle[i, k] = other_lot[i, k]
+            for k in range(3):
+                other_lot[i, k] = -1
+            phase[i] = PLAY
+            to_move[i] = _next_active(active, i, me, n)
+            for si in range(n):
+                if active[i, si] and _score(score, hands[i, si, 0], hands[i, si, 1], hands[i, si, 2]) >= BINGO2:
+                    _showdown(i, _BINGO, rewards, s)
+                    break
             continue
-        s.turns[i] += 1
-        _play_turn(s, i, action, me)
-        if action <= SWAP_ALL and _score(s.score, s.hands[i, me, 0], s.hands[i, me, 1], s.hands[i, me, 2]) >= BINGO2:
+        turns[i] += 1
+        if action < SWAP_ALL:
+            h, m = action // 3, action % 3
+            given = np.int64(hands[i, me, h])
+            taken = np.int64(middle[i, m])
+            hands[i, me, h] = taken
+            middle[i, m] = given
+            _sort3(hands[i], me)
+            _sort3(middle, i)
+            public[i, me] = (np.int64(public[i, me]) & ~(np.int64(1) << given)) | (np.int64(1) << taken)
+            passes[i] = 0
+        elif action == SWAP_ALL:
+            seen = np.int64(0)
+            for k in range(3):
+                c = middle[i, k]
+                middle[i, k] = hands[i, me, k]
+                hands[i, me, k] = c
+                seen |= np.int64(1) << np.int64(c)
+            public[i, me] = seen
+            passes[i] = 0
+        elif action == PASS:
+            passes[i] += 1
+        else:  # KNOCK
+            knocker[i] = me
+            passes[i] = 0
+        if action <= SWAP_ALL and _score(score, hands[i, me, 0], hands[i, me, 1], hands[i, me, 2]) >= BINGO2:
             _showdown(i, _BINGO, rewards, s)
             continue
-        if s.knocker[i] < 0 and s.passes[i] >= _num_active(s.active, i, n):
-            if NUM_CARDS - s.pos[i] < 3:
+        if knocker[i] < 0 and passes[i] >= _num_active(active, i, n):
+            if NUM_CARDS - pos[i] < 3:
                 _showdown(i, _DECK, rewards, s)
                 continue
-            d = np.int64(s.discards[i])
+            d = np.int64(discards[i])
             for k in range(3):
-                d |= np.int64(1) << np.int64(s.middle[i, k])
-                s.middle[i, k] = s.deck[i, s.pos[i] + k]
-            s.discards[i] = d
-            _sort3(s.middle, i)
-            s.pos[i] += 3
-            s.passes[i] = 0
-        nxt = _next_active(s.active, i, me, n)
-        if nxt == s.knocker[i]:
+                d |= np.int64(1) << np.int64(middle[i, k])
+                middle[i, k] = deck[i, pos[i] + k]
+            discards[i] = d
+            _sort3(middle, i)
+            pos[i] += 3
+            passes[i] = 0
+        nxt = _next_active(active, i, me, n)
+        if nxt == knocker[i]:
             _showdown(i, _KNOCK, rewards, s)
             continue
-        if s.knocker[i] < 0 and s.turns[i] >= s.params[_MAX_TURNS]:
+        if knocker[i] < 0 and turns[i] >= params[_MAX_TURNS]:
             _showdown(i, _TURN_LIMIT, rewards, s)
             continue
-        s.to_move[i] = nxt
-
-
-@njit(cache=True, inline="always")
-def _dealers_choice(s, i, action, me, rewards):
-    """Board ``i``: the dealer ``me`` keeps its hand (the other lot to the middle) or takes the other lot;
-    play starts, unless a hand already holds 31 (a showdown)."""
-    n = s.params[_N]
-    if action != KEEP_LOT:
-        for k in range(3):
-            s.middle[i, k] = s.hands[i, me, k]
-            s.hands[i, me, k] = s.other_lot[i, k]
-    else:
-        for k in range(3):
-            s.middle[i, k] = s.other_lot[i, k]
-    for k in range(3):
-        s.other_lot[i, k] = -1
-    s.phase[i] = PLAY
-    s.to_move[i] = _next_active(s.active, i, me, n)
-    for si in range(n):
-        if s.active[i, si] and _score(s.score, s.hands[i, si, 0], s.hands[i, si, 1], s.hands[i, si, 2]) >= BINGO2:
-            _showdown(i, _BINGO, rewards, s)
-            break
-
-
-@njit(cache=True, inline="always")
-def _play_turn(s, i, action, me):
-    """Board ``i``: player ``me``'s swap of one card, swap of all three, pass or knock (no end checks)."""
-    if action < SWAP_ALL:
-        h, m = action // 3, action % 3
-        given = np.int64(s.hands[i, me, h])
-        taken = np.int64(s.middle[i, m])
-        s.hands[i, me, h] = taken
-        s.middle[i, m] = given
-        _sort3(s.hands[i], me)
-        _sort3(s.middle, i)
-        s.public[i, me] = (np.int64(s.public[i, me]) & ~(np.int64(1) << given)) | (np.int64(1) << taken)
-        s.passes[i] = 0
-    elif action == SWAP_ALL:
-        seen = np.int64(0)
-        for k in range(3):
-            c = s.middle[i, k]
-            s.middle[i, k] = s.hands[i, me, k]
-            s.hands[i, me, k] = c
-            seen |= np.int64(1) << np.int64(c)
-        s.public[i, me] = seen
-        s.passes[i] = 0
-    elif action == PASS:
-        s.passes[i] += 1
-    else:  # KNOCK
-        s.knocker[i] = me
-        s.passes[i] = 0
+        to_move[i] = nxt
 
 
 @njit(cache=True)
 def observe(seats, out, s):
-    n = s.params[_N]
-    start_coins = s.params[_COINS]
+    params, phase, hands, active, pot, passes = s.params, s.phase, s.hands, s.active, s.pot, s.passes
+    knocker, turns, score, discards, last_valid = s.knocker, s.turns, s.score, s.discards, s.last_valid
+    last_losers, dealer, pos, to_move, middle = s.last_losers, s.dealer, s.pos, s.to_move, s.middle
+    last_reason, coins, public = s.last_reason, s.coins, s.public
+    n = params[_N]
+    start_coins = params[_COINS]
     base = 64 + 32 * n
     o = base + PER_SEAT * n
     for i in range(out.shape[0]):
         seat = seats[i]
-        full = s.hands[i, seat, 0] >= 0
-        _plane(out, i, 0, _mask3(s.hands[i, seat]) if full else np.int64(0))
-        _plane(out, i, 32, _mask3(s.middle[i]) if s.middle[i, 0] >= 0 else np.int64(0))
-        _plane(out, i, 64, np.int64(s.discards[i]))
-        losers = np.int64(s.last_losers[i]) if s.last_valid[i] and s.last_reason[i] != _VOID else np.int64(0)
-        ph = s.phase[i]
+        full = hands[i, seat, 0] >= 0
+        _plane(out, i, 0, _mask3(hands[i, seat]) if full else np.int64(0))
+        _plane(out, i, 32, _mask3(middle[i]) if middle[i, 0] >= 0 else np.int64(0))
+        _plane(out, i, 64, np.int64(discards[i]))
+        losers = np.int64(last_losers[i]) if last_valid[i] and last_reason[i] != _VOID else np.int64(0)
+        ph = phase[i]
         for r in range(n):
             si = (seat + r) % n
             if r:
                 seen = np.int64(0)
-                if s.active[i, si]:
-                    if not s.params[_OPEN]:
-                        seen = np.int64(s.public[i, si])
-                    elif s.hands[i, si, 0] >= 0:
-                        seen = _mask3(s.hands[i, si])
+                if active[i, si]:
+                    if not params[_OPEN]:
+                        seen = np.int64(public[i, si])
+                    elif hands[i, si, 0] >= 0:
+                        seen = _mask3(hands[i, si])
                 _plane(out, i, 64 + 32 * r, seen)
             b = base + PER_SEAT * r
-            out[i, b] = min(s.coins[i, si] / start_coins, 1.0)
-            out[i, b + 1] = s.active[i, si] and s.coins[i, si] == 0
-            out[i, b + 2] = s.active[i, si]
-            out[i, b + 3] = s.dealer[i] == si
-            out[i, b + 4] = s.knocker[i] == si
-            out[i, b + 5] = s.to_move[i] == si and ph != OVER
+            out[i, b] = min(coins[i, si] / start_coins, 1.0)
+            out[i, b + 1] = active[i, si] and coins[i, si] == 0
+            out[i, b + 2] = active[i, si]
+            out[i, b + 3] = dealer[i] == si
+            out[i, b + 4] = knocker[i] == si
+            out[i, b + 5] = to_move[i] == si and ph != OVER
             out[i, b + 6] = (losers >> si) & 1
-        out[i, o] = s.pot[i] / (n * start_coins)
-        out[i, o + 1] = (NUM_CARDS - s.pos[i]) / 32.0
+        out[i, o] = pot[i] / (n * start_coins)
+        out[i, o + 1] = (NUM_CARDS - pos[i]) / 32.0
         out[i, o + 2] = ph == CHOICE
         out[i, o + 3] = ph == PLAY
         out[i, o + 4] = ph == OVER
-        out[i, o + 5] = s.passes[i] / n
-        out[i, o + 6] = s.to_move[i] == seat and _knock_allowed(i, s)
+        out[i, o + 5] = passes[i] / n
+        out[i, o + 6] = to_move[i] == seat and _knock_allowed(i, phase, knocker, turns, active, params)
         out[i, o + 7] = 0.0
         if full:
-            v = _score(s.score, s.hands[i, seat, 0], s.hands[i, seat, 1], s.hands[i, seat, 2])
+            v = _score(score, hands[i, seat, 0], hands[i, seat, 1], hands[i, seat, 2])
             out[i, o + 7] = (FIRE_SCORE if v == FIRE2 else v / 2) / FIRE_SCORE
 
 

@@ -35,26 +35,28 @@ def _popcount(bits):
 
 @njit(cache=True)
 def reset(where, s):
+    boards, plies, winner, to_move, over = s.boards, s.plies, s.winner, s.to_move, s.over
     for i in range(where.shape[0]):
         if where[i]:
-            s.boards[i, 0] = 0
-            s.boards[i, 1] = 0
-            s.plies[i] = 0
-            s.winner[i] = -1
-            s.to_move[i] = 0
-            s.over[i] = False
+            boards[i, 0] = 0
+            boards[i, 1] = 0
+            plies[i] = 0
+            winner[i] = -1
+            to_move[i] = 0
+            over[i] = False
 
 
 @njit(cache=True)
 def legal(out, s):
+    over, to_move, boards = s.over, s.to_move, s.boards
     for i in range(out.shape[0]):
-        if s.over[i]:
+        if over[i]:
             for a in range(73):
                 out[i, a] = False
             continue
-        me = s.to_move[i]
-        mover = s.boards[i, me]
-        empty = ~(mover | s.boards[i, 1 - me]) & _FULL
+        me = to_move[i]
+        mover = boards[i, me]
+        empty = ~(mover | boards[i, 1 - me]) & _FULL
         swivel_any = (mover & _MIDDLE) != 0
         swivel_middle = mover != 0
         for cell in range(24):
@@ -68,34 +70,36 @@ def legal(out, s):
 
 @njit(cache=True)
 def step(actions, rewards, s):
+    to_move, plies, boards, winner, over = s.to_move, s.plies, s.boards, s.winner, s.over
     for i in range(actions.shape[0]):
         action = actions[i]
         if action < 0:
             continue
-        me = s.to_move[i]
-        s.plies[i] += 1
+        me = to_move[i]
+        plies[i] += 1
         if action == 72:
-            s.winner[i] = me
-            s.over[i] = True
+            winner[i] = me
+            over[i] = True
             rewards[i, 0] = -1.0
             rewards[i, 1] = -1.0
             rewards[i, me] = 1.0
             continue
         cell, direction = action // 3, action % 3
-        mover = s.boards[i, me] | np.uint32(1 << cell)
-        s.boards[i, me] = _swivel(mover, direction)
-        s.boards[i, 1 - me] = _swivel(s.boards[i, 1 - me], direction)
-        s.to_move[i] = 1 - me
-        if (s.boards[i, 0] | s.boards[i, 1]) == _FULL and not _has_line(s.boards[i, 1 - me]):
-            s.over[i] = True  # draw: full board, the player to move has no line
+        mover = boards[i, me] | np.uint32(1 << cell)
+        boards[i, me] = _swivel(mover, direction)
+        boards[i, 1 - me] = _swivel(boards[i, 1 - me], direction)
+        to_move[i] = 1 - me
+        if (boards[i, 0] | boards[i, 1]) == _FULL and not _has_line(boards[i, 1 - me]):
+            over[i] = True  # draw: full board, the player to move has no line
 
 
 @njit(cache=True)
 def observe(seats, out, s):
+    boards = s.boards
     for i in range(out.shape[0]):
         seat = seats[i]
-        own = s.boards[i, seat]
-        opp = s.boards[i, 1 - seat]
+        own = boards[i, seat]
+        opp = boards[i, 1 - seat]
         for cell in range(24):
             o = (own >> cell) & 1
             p = (opp >> cell) & 1

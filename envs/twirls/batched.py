@@ -189,158 +189,170 @@ def _has_won(board, stones, count, colour, limit, cell_of, dir_step, seen, stack
 # -- the kernels ---------------------------------------------------------------------------
 @njit(cache=True)
 def reset(where, s):
+    start_bits, start_board, start_stones = s.start_bits, s.start_board, s.start_stones
+    start_count, bits, board, stones, count = s.start_count, s.bits, s.board, s.stones, s.count
+    swapped, plies, winner, last, to_move, over = s.swapped, s.plies, s.winner, s.last, s.to_move, s.over
     for i in range(where.shape[0]):
         if where[i]:
-            s.bits[i] = s.start_bits
-            s.board[i] = s.start_board
-            s.stones[i] = s.start_stones
-            s.count[i] = s.start_count
-            s.swapped[i] = False
-            s.plies[i] = 0
-            s.winner[i] = -1
-            s.last[i] = -1
-            s.to_move[i] = 0
-            s.over[i] = False
+            bits[i] = start_bits
+            board[i] = start_board
+            stones[i] = start_stones
+            count[i] = start_count
+            swapped[i] = False
+            plies[i] = 0
+            winner[i] = -1
+            last[i] = -1
+            to_move[i] = 0
+            over[i] = False
 
 
 @njit(cache=True)
 def legal(out, s):
     """``out[i]``: board ``i``'s legal twirls and swap, also listed in ``moves[i, :nmoves[i]]`` for the random pick."""
+    nmoves, over, rays, edge_run, ascending = s.nmoves, s.over, s.rays, s.edge_run, s.ascending
+    file_of, rank_of, dest_dir, dest_len, to_move = s.file_of, s.rank_of, s.dest_dir, s.dest_len, s.to_move
+    swapped, bits, stones, count, moves, plies = s.swapped, s.bits, s.stones, s.count, s.moves, s.plies
     swap = out.shape[1] - 1
     enemy = np.empty(8, dtype=np.bool_)
     run = np.empty(8, dtype=np.int64)
     for i in range(out.shape[0]):
         out[i] = False
-        s.nmoves[i] = 0
-        if s.over[i]:
+        nmoves[i] = 0
+        if over[i]:
             continue
-        colour = s.to_move[i] ^ s.swapped[i]
+        colour = to_move[i] ^ swapped[i]
         m = _write_twirls(
-            s.bits[i],
-            s.stones[i],
-            s.count[i],
+            bits[i],
+            stones[i],
+            count[i],
             colour,
-            s.rays,
-            s.edge_run,
-            s.ascending,
-            s.file_of,
-            s.rank_of,
-            s.dest_dir,
-            s.dest_len,
+            rays,
+            edge_run,
+            ascending,
+            file_of,
+            rank_of,
+            dest_dir,
+            dest_len,
             out,
             i,
             enemy,
             run,
-            s.moves[i],
+            moves[i],
         )
-        if s.plies[i] == 1 and not s.swapped[i]:
+        if plies[i] == 1 and not swapped[i]:
             out[i, swap] = True
-            s.moves[i, m] = swap
+            moves[i, m] = swap
             m += 1
-        s.nmoves[i] = m
+        nmoves[i] = m
 
 
 @njit(cache=True)
 def step(actions, rewards, s):
-    swap = s.params[CELLS] * 32
-    seen = np.zeros(s.board.shape[1], dtype=np.bool_)
-    stack = np.empty(s.stones.shape[2], dtype=np.int64)
+    params, to_move, plies, cell_of, dir_step = s.params, s.to_move, s.plies, s.cell_of, s.dir_step
+    board, stones, swapped, last, bits, count = s.board, s.stones, s.swapped, s.last, s.bits, s.count
+    winner, over, rays, ascending, delta, file_of = s.winner, s.over, s.rays, s.ascending, s.delta, s.file_of
+    rank_of, dest_len, dest_dir, edge_run = s.rank_of, s.dest_len, s.dest_dir, s.edge_run
+    swap = params[CELLS] * 32
+    seen = np.zeros(board.shape[1], dtype=np.bool_)
+    stack = np.empty(stones.shape[2], dtype=np.int64)
     enemy = np.empty(8, dtype=np.bool_)
     run = np.empty(8, dtype=np.int64)
     for i in range(actions.shape[0]):
         action = actions[i]
         if action < 0:
             continue
-        seat = s.to_move[i]
-        s.plies[i] += 1
+        seat = to_move[i]
+        plies[i] += 1
         if action == swap:
-            s.swapped[i] = not s.swapped[i]  # the colour to move stays White, now played by seat 0
-            s.last[i] = -1
+            swapped[i] = not swapped[i]  # the colour to move stays White, now played by seat 0
+            last[i] = -1
         else:
-            colour = seat ^ s.swapped[i]
+            colour = seat ^ swapped[i]
             origin, t = action >> 5, action & 31
             d = t >> 2
             pivot = _first_stone(
-                s.bits[i, 0, 0] | s.bits[i, 1, 0],
-                s.bits[i, 0, 1] | s.bits[i, 1, 1],
-                s.rays[origin * 8 + d],
-                s.ascending[d],
+                bits[i, 0, 0] | bits[i, 1, 0],
+                bits[i, 0, 1] | bits[i, 1, 1],
+                rays[origin * 8 + d],
+                ascending[d],
             )
-            j = max(abs(s.file_of[pivot] - s.file_of[origin]), abs(s.rank_of[pivot] - s.rank_of[origin]))
-            dest = origin + j * s.dest_len[t] * s.delta[s.dest_dir[t]]
-            s.bits[i, colour, origin >> 6] ^= np.uint64(1) << np.uint64(origin & 63)
-            s.bits[i, colour, dest >> 6] ^= np.uint64(1) << np.uint64(dest & 63)
-            s.board[i, s.cell_of[origin]] = EMPTY
-            s.board[i, s.cell_of[dest]] = colour + 1
-            for si in range(s.count[i, colour]):
-                if s.stones[i, colour, si] == origin:
-                    s.stones[i, colour, si] = dest
+            j = max(abs(file_of[pivot] - file_of[origin]), abs(rank_of[pivot] - rank_of[origin]))
+            dest = origin + j * dest_len[t] * delta[dest_dir[t]]
+            bits[i, colour, origin >> 6] ^= np.uint64(1) << np.uint64(origin & 63)
+            bits[i, colour, dest >> 6] ^= np.uint64(1) << np.uint64(dest & 63)
+            board[i, cell_of[origin]] = EMPTY
+            board[i, cell_of[dest]] = colour + 1
+            for si in range(count[i, colour]):
+                if stones[i, colour, si] == origin:
+                    stones[i, colour, si] = dest
                     break
-            s.last[i, 0] = origin
-            s.last[i, 1] = pivot
-            s.last[i, 2] = dest
-        s.to_move[i] = 1 - seat
+            last[i, 0] = origin
+            last[i, 1] = pivot
+            last[i, 2] = dest
+        to_move[i] = 1 - seat
         # the end, in the RULINGS order: the mover has won; the ply limit; the next player has no action
         if _has_won(
-            s.board[i],
-            s.stones[i],
-            s.count[i],
-            seat ^ s.swapped[i],
-            s.params[LIMIT0 + seat],
-            s.cell_of,
-            s.dir_step,
+            board[i],
+            stones[i],
+            count[i],
+            seat ^ swapped[i],
+            params[LIMIT0 + seat],
+            cell_of,
+            dir_step,
             seen,
             stack,
         ):
-            s.winner[i] = seat
-            s.over[i] = True
+            winner[i] = seat
+            over[i] = True
             rewards[i, seat] = 1.0
             rewards[i, 1 - seat] = -1.0
-        elif s.plies[i] >= s.params[MAX_PLIES]:
-            s.over[i] = True
-        elif not (s.plies[i] == 1 and not s.swapped[i]) and not _has_twirl(
-            s.bits[i],
-            s.stones[i],
-            s.count[i],
-            (1 - seat) ^ s.swapped[i],
-            s.rays,
-            s.edge_run,
-            s.ascending,
-            s.file_of,
-            s.rank_of,
-            s.dest_dir,
-            s.dest_len,
+        elif plies[i] >= params[MAX_PLIES]:
+            over[i] = True
+        elif not (plies[i] == 1 and not swapped[i]) and not _has_twirl(
+            bits[i],
+            stones[i],
+            count[i],
+            (1 - seat) ^ swapped[i],
+            rays,
+            edge_run,
+            ascending,
+            file_of,
+            rank_of,
+            dest_dir,
+            dest_len,
             enemy,
             run,
         ):
-            s.winner[i] = seat
-            s.over[i] = True
+            winner[i] = seat
+            over[i] = True
             rewards[i, seat] = 1.0
             rewards[i, 1 - seat] = -1.0
 
 
 @njit(cache=True)
 def observe(seats, out, s):
-    n = s.params[CELLS]
-    limits = (s.params[LIMIT0], s.params[LIMIT1])
-    max_plies = s.params[MAX_PLIES]
+    params, board, swapped, plies, cell_of, over = s.params, s.board, s.swapped, s.plies, s.cell_of, s.over
+    to_move = s.to_move
+    n = params[CELLS]
+    limits = (params[LIMIT0], params[LIMIT1])
+    max_plies = params[MAX_PLIES]
     for i in range(out.shape[0]):
         seat = seats[i]
-        colour = seat ^ s.swapped[i]
+        colour = seat ^ swapped[i]
         own = colour + 1
-        b = s.board[i]
+        b = board[i]
         for cell in range(n):
-            v = b[s.cell_of[cell]]
+            v = b[cell_of[cell]]
             out[i, cell] = v == own
             out[i, n + cell] = v == 3 - own
             out[i, 2 * n + cell] = v == EMPTY
         tail = 3 * n
         out[i, tail] = colour == 0
-        out[i, tail + 1] = not s.over[i] and s.to_move[i] == seat
-        out[i, tail + 2] = not s.over[i] and s.plies[i] == 1 and not s.swapped[i]
+        out[i, tail + 1] = not over[i] and to_move[i] == seat
+        out[i, tail + 2] = not over[i] and plies[i] == 1 and not swapped[i]
         out[i, tail + 3] = limits[seat] / 8.0
         out[i, tail + 4] = limits[1 - seat] / 8.0
-        out[i, tail + 5] = s.plies[i] / max_plies
+        out[i, tail + 5] = plies[i] / max_plies
 
 
 # -- one position from the rules (bitboards) -----------------------------------------------
