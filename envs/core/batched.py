@@ -88,6 +88,15 @@ def randint(rng: np.ndarray, i: int, n: int) -> int:
     return np.int64(((next_u64(rng, i) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
 
 
+@njit(cache=True, inline="always")
+def won_by(i: int, seat: int, over: np.ndarray, winner: np.ndarray, rewards: np.ndarray) -> None:
+    """Board ``i``'s two-player game ends, won by ``seat``: +1 to it, -1 to the other (``winner[i]`` records it)."""
+    over[i] = True
+    winner[i] = seat
+    rewards[i, seat] = 1.0
+    rewards[i, 1 - seat] = -1.0
+
+
 _BYTES = np.uint64(0x0101010101010101)
 _LOW16 = np.uint64(0x00FF00FF00FF00FF)
 _SHORTS = np.uint64(0x0001000100010001)
@@ -679,4 +688,5 @@ __all__ = [
     "random_legal_actions",
     "random_listed_actions",
     "seed_streams",
+    "won_by",
 ]

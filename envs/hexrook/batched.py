@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.batched import BatchedGame, Engine, board_state, randint, random_others_loop
+from envs.core.batched import BatchedGame, Engine, board_state, randint, random_others_loop, won_by
 from envs.core.jit import njit
 from envs.hexrook.board import (
     BEAD,
@@ -364,10 +364,7 @@ def step(actions, rewards, s):  # noqa: PLR0915 (one loop body: per-move helpers
             won = 1 - to_move[i]
         else:
             continue
-        over[i] = True
-        winner[i] = won
-        rewards[i, won] = 1.0
-        rewards[i, 1 - won] = -1.0
+        won_by(i, won, over, winner, rewards)
 
 
 @njit(cache=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.batched import BatchedGame, Engine, board_state, random_others_loop
+from envs.core.batched import BatchedGame, Engine, board_state, random_others_loop, won_by
 from envs.core.jit import njit
 from envs.swival.env import OBSERVATION_SIZE
 from envs.swival.rules import MIDDLE, NUM_ACTIONS, SwivalGame, SwivalState, has_line, swivel
@@ -78,11 +78,7 @@ def step(actions, rewards, s):
         me = to_move[i]
         plies[i] += 1
         if action == 72:
-            winner[i] = me
-            over[i] = True
-            rewards[i, 0] = -1.0
-            rewards[i, 1] = -1.0
-            rewards[i, me] = 1.0
+            won_by(i, me, over, winner, rewards)
             continue
         cell, direction = action // 3, action % 3
         mover = boards[i, me] | np.uint32(1 << cell)

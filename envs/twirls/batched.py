@@ -31,7 +31,7 @@ from functools import cache
 import numpy as np
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
-from envs.core.batched import BatchedGame, Engine, board_state, random_others_loop
+from envs.core.batched import BatchedGame, Engine, board_state, random_others_loop, won_by
 from envs.core.jit import njit
 from envs.twirls.rules import SETUPS, VECTORS, TwirlsGame, TwirlsState, parse_setup, tables
 
@@ -302,10 +302,7 @@ def step(actions, rewards, s):
             seen,
             stack,
         ):
-            winner[i] = seat
-            over[i] = True
-            rewards[i, seat] = 1.0
-            rewards[i, 1 - seat] = -1.0
+            won_by(i, seat, over, winner, rewards)
         elif plies[i] >= params[MAX_PLIES]:
             over[i] = True
         elif not (plies[i] == 1 and not swapped[i]) and not _has_twirl(
@@ -323,10 +320,7 @@ def step(actions, rewards, s):
             enemy,
             run,
         ):
-            winner[i] = seat
-            over[i] = True
-            rewards[i, seat] = 1.0
-            rewards[i, 1 - seat] = -1.0
+            won_by(i, seat, over, winner, rewards)
 
 
 @njit(cache=True)
