@@ -261,6 +261,39 @@ def random_others_loop(legal, step, seats, alive, received, scratch, state) -> N
             received[i] += rewards[i, seats[i]]
 
 
+# -- the loops over boards, written once: a game's kernels map its per-board functions (envs.core.jit.per_board)
+# with these, e.g. ``@njit def step(actions, rewards, s): each_step(_step_one, actions, rewards, s, ())``.
+# ``scratch``: a tuple of work arrays the game's kernel makes once per call (per-board functions allocate nothing).
+@njit(cache=False, inline="always")  # inlined into the game's kernel, where the per-board function is a global
+def each_reset(reset_one, where, s, scratch) -> None:
+    """``reset_one(i, s, scratch)`` on every board with ``where[i]``."""
+    for i in range(where.shape[0]):
+        if where[i]:
+            reset_one(i, s, scratch)
+
+
+@njit(cache=False, inline="always")
+def each_legal(legal_one, out, s, scratch) -> None:
+    """``legal_one(i, out, s, scratch)`` on every board: it writes row ``i`` of ``out`` (all False once over)."""
+    for i in range(out.shape[0]):
+        legal_one(i, out, s, scratch)
+
+
+@njit(cache=False, inline="always")
+def each_step(step_one, actions, rewards, s, scratch) -> None:
+    """``step_one(i, actions[i], rewards, s, scratch)`` on every board that moves (``actions[i] >= 0``)."""
+    for i in range(actions.shape[0]):
+        if actions[i] >= 0:
+            step_one(i, actions[i], rewards, s, scratch)
+
+
+@njit(cache=False, inline="always")
+def each_observe(observe_one, seats, out, s, scratch) -> None:
+    """``observe_one(i, seats[i], out, s, scratch)`` on every board: row ``i`` of ``out``, seen by that seat."""
+    for i in range(out.shape[0]):
+        observe_one(i, seats[i], out, s, scratch)
+
+
 NO_MOVE = -1  # the action of a board that does not move this step (BatchedGame.step)
 
 
@@ -683,6 +716,10 @@ __all__ = [
     "board_streams",
     "describe_actions",
     "draw_seats",
+    "each_legal",
+    "each_observe",
+    "each_reset",
+    "each_step",
     "next_u64",
     "randint",
     "random_legal_actions",

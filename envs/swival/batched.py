@@ -10,8 +10,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.batched import BatchedGame, Engine, board_state, random_others_loop, won_by
-from envs.core.jit import njit
+from envs.core.batched import (
+    BatchedGame,
+    Engine,
+    board_state,
+    each_legal,
+    each_observe,
+    each_reset,
+    each_step,
+    random_others_loop,
+    won_by,
+)
+from envs.core.jit import njit, per_board
 from envs.swival.env import OBSERVATION_SIZE
 from envs.swival.rules import MIDDLE, NUM_ACTIONS, SwivalGame, SwivalState, has_line, swivel
 
@@ -33,81 +43,88 @@ def _popcount(bits):
     return count
 
 
+@per_board
+def _reset_one(i, s, scratch):
+    s.boards[i, 0] = 0
+    s.boards[i, 1] = 0
+    s.plies[i] = 0
+    s.winner[i] = -1
+    s.to_move[i] = 0
+    s.over[i] = False
+
+
+@per_board
+def _legal_one(i, out, s, scratch):
+    if s.over[i]:
+        for a in range(NUM_ACTIONS):
+            out[i, a] = False
+        return
+    me = s.to_move[i]
+    mover = s.boards[i, me]
+    empty = ~(mover | s.boards[i, 1 - me]) & _FULL
+    swivel_any = (mover & _MIDDLE) != 0
+    swivel_middle = mover != 0
+    for cell in range(24):
+        e = ((empty >> cell) & 1) != 0
+        swivels = e and (swivel_any or (swivel_middle and 8 <= cell < 16))
+        out[i, 3 * cell] = e
+        out[i, 3 * cell + 1] = swivels
+        out[i, 3 * cell + 2] = swivels
+    out[i, 72] = _has_line(mover)
+
+
+@per_board
+def _step_one(i, action, rewards, s, scratch):
+    to_move, boards = s.to_move, s.boards
+    me = to_move[i]
+    s.plies[i] += 1
+    if action == 72:
+        won_by(i, me, s.over, s.winner, rewards)
+        return
+    cell, direction = action // 3, action % 3
+    boards[i, me] = _swivel(boards[i, me] | np.uint32(1 << cell), direction)
+    boards[i, 1 - me] = _swivel(boards[i, 1 - me], direction)
+    to_move[i] = 1 - me
+    if (boards[i, 0] | boards[i, 1]) == _FULL and not _has_line(boards[i, 1 - me]):
+        s.over[i] = True  # draw: full board, the player to move has no line
+
+
+@per_board
+def _observe_one(i, seat, out, s, scratch):
+    own = s.boards[i, seat]
+    opp = s.boards[i, 1 - seat]
+    for cell in range(24):
+        o = (own >> cell) & 1
+        p = (opp >> cell) & 1
+        out[i, cell] = o
+        out[i, 24 + cell] = p
+        out[i, 48 + cell] = 1 - o - p
+    out[i, 72] = own != 0
+    out[i, 73] = (own & _MIDDLE) != 0
+    out[i, 74] = _has_line(own)
+    out[i, 75] = _has_line(opp)
+    out[i, 76] = (12 - _popcount(own)) / 12.0
+    out[i, 77] = (12 - _popcount(opp)) / 12.0
+
+
 @njit(cache=True)
 def reset(where, s):
-    boards, plies, winner, to_move, over = s.boards, s.plies, s.winner, s.to_move, s.over
-    for i in range(where.shape[0]):
-        if where[i]:
-            boards[i, 0] = 0
-            boards[i, 1] = 0
-            plies[i] = 0
-            winner[i] = -1
-            to_move[i] = 0
-            over[i] = False
+    each_reset(_reset_one, where, s, ())
 
 
 @njit(cache=True)
 def legal(out, s):
-    over, to_move, boards = s.over, s.to_move, s.boards
-    for i in range(out.shape[0]):
-        if over[i]:
-            for a in range(73):
-                out[i, a] = False
-            continue
-        me = to_move[i]
-        mover = boards[i, me]
-        empty = ~(mover | boards[i, 1 - me]) & _FULL
-        swivel_any = (mover & _MIDDLE) != 0
-        swivel_middle = mover != 0
-        for cell in range(24):
-            e = ((empty >> cell) & 1) != 0
-            swivels = e and (swivel_any or (swivel_middle and 8 <= cell < 16))
-            out[i, 3 * cell] = e
-            out[i, 3 * cell + 1] = swivels
-            out[i, 3 * cell + 2] = swivels
-        out[i, 72] = _has_line(mover)
+    each_legal(_legal_one, out, s, ())
 
 
 @njit(cache=True)
 def step(actions, rewards, s):
-    to_move, plies, boards, winner, over = s.to_move, s.plies, s.boards, s.winner, s.over
-    for i in range(actions.shape[0]):
-        action = actions[i]
-        if action < 0:
-            continue
-        me = to_move[i]
-        plies[i] += 1
-        if action == 72:
-            won_by(i, me, over, winner, rewards)
-            continue
-        cell, direction = action // 3, action % 3
-        mover = boards[i, me] | np.uint32(1 << cell)
-        boards[i, me] = _swivel(mover, direction)
-        boards[i, 1 - me] = _swivel(boards[i, 1 - me], direction)
-        to_move[i] = 1 - me
-        if (boards[i, 0] | boards[i, 1]) == _FULL and not _has_line(boards[i, 1 - me]):
-            over[i] = True  # draw: full board, the player to move has no line
+    each_step(_step_one, actions, rewards, s, ())
 
 
 @njit(cache=True)
 def observe(seats, out, s):
-    boards = s.boards
-    for i in range(out.shape[0]):
-        seat = seats[i]
-        own = boards[i, seat]
-        opp = boards[i, 1 - seat]
-        for cell in range(24):
-            o = (own >> cell) & 1
-            p = (opp >> cell) & 1
-            out[i, cell] = o
-            out[i, 24 + cell] = p
-            out[i, 48 + cell] = 1 - o - p
-        out[i, 72] = own != 0
-        out[i, 73] = (own & _MIDDLE) != 0
-        out[i, 74] = _has_line(own)
-        out[i, 75] = _has_line(opp)
-        out[i, 76] = (12 - _popcount(own)) / 12.0
-        out[i, 77] = (12 - _popcount(opp)) / 12.0
+    each_observe(_observe_one, seats, out, s, ())
 
 
 @njit(cache=True)
