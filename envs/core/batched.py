@@ -17,12 +17,18 @@ Three arrays belong to the core and come first::
 followed by the game's own arrays, in the order of ``Engine.arrays``, then
 the variant's constants ``Engine.consts`` (read-only arrays shared by every
 board: a rule-parameter vector, move tables; so that one compiled kernel
-serves every variant of a game). A kernel binds the fields it uses once, at
-its top (``boards, plies = s.boards, s.plies``), then loops over the boards;
-adding an array touches only the kernels that use it. Helpers called per board
-take the arrays they need, not ``s``: numba copies the whole tuple into every
-call of a helper, inlined or not (Swimming's legal moves ran 8x slower so).
-The kernels a game writes (``@njit``, looping over boards):
+serves every variant of a game). Adding an array touches only the code that
+uses it.
+
+The loops over boards are written once, here (:func:`each_reset`,
+:func:`each_legal`, :func:`each_step`, :func:`each_observe`): a game writes
+what happens on one board, ``step_one(i, action, rewards, s, scratch)`` and
+its siblings, compiled with :func:`envs.core.jit.per_board` (without numba's
+reference counting, which would count every array of ``s`` on each call; so
+a per-board function allocates nothing: its work arrays come in ``scratch``),
+and four two-line kernels that map them, e.g.
+``step(actions, rewards, s): each_step(_step_one, actions, rewards, s, ())``.
+The kernels an engine hands the core (``@njit``):
 
 * ``reset(where, s)``: a new game on every board with ``where[i]`` (chance
   drawn with :func:`randint` from the board's stream);

@@ -70,10 +70,10 @@ def per_board(function):
     """:func:`njit` for a function of one board that a core loop maps over the batch (``step_one(i, ...)``).
 
     Compiled without numba's reference counting (``_nrt=False``): numba otherwise counts references to every
-    array of the batch's state tuple on each call, which made a per-board function 3-10x slower than the same
-    body written inside the loop (numba issue #2345; ``results/2026-11-step-one.md``). So a per-board function
-    allocates nothing and returns no array: its scratch space comes in as an argument. Not inlined by numba
-    (that would bring the counting back); LLVM inlines it into the loop.
+    array of the batch's state tuple on each call, which makes a per-board function several times slower than
+    the same body written inside the loop (numba issue #2345; figures in ``results/2026-11-step-one.md``). So a
+    per-board function allocates nothing and returns no array: its scratch space comes in as an argument. It is
+    not inlined by numba (that would bring the counting back); LLVM inlines it into the loop.
     """
     return njit(_nrt=False)(function)
 
