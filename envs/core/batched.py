@@ -363,7 +363,7 @@ def board_streams(seed: Any, num_envs: int, where: str) -> np.ndarray:
 # -- a game's description ----------------------------------------------------------
 @dataclass(frozen=True)
 class Engine:
-    """One game (one rule variant) as a batched engine; built by the game's ``batched.engine(**rules)``.
+    """One game (one rule variant) as a batched engine; built by the game's ``batched.engine(**params)``.
 
     ``arrays`` maps each per-board state array to its (shape of one board, dtype); ``state`` is the game's
     :func:`board_state` type with those names (and the consts' after them).

@@ -7,6 +7,6 @@ from envs.hexrook.batched import CUSTODY, engine_for
 from envs.squeeze.rules import SqueezeGame
 
 
-def engine(**rules) -> Engine:
+def engine(**params) -> Engine:
     """Squeeze's engine under ``rules`` (every rule parameter of :class:`SqueezeGame`; bad ones are named)."""
-    return engine_for(SqueezeGame(**rules), CUSTODY)
+    return engine_for(SqueezeGame(**params), CUSTODY)

@@ -7,6 +7,6 @@ from envs.hexrook.batched import LEAP, engine_for
 from envs.swish.rules import SwishGame
 
 
-def engine(**rules) -> Engine:
+def engine(**params) -> Engine:
     """Swish's engine under ``rules`` (every rule parameter of :class:`SwishGame`; bad ones are named)."""
-    return engine_for(SwishGame(**rules), LEAP)
+    return engine_for(SwishGame(**params), LEAP)
