@@ -23,26 +23,85 @@ def _code_blocks(markdown: str) -> list[str]:
     return re.findall(r"^```python\n(.*?)^```", markdown, flags=re.M | re.S)
 
 
+def page_skeleton(page: str) -> list[str]:
+    """What a game page shows of its skeleton: the specs table's row names (the first table after the title),
+    then its ``## `` sections in order. Read from the page, so a missing row or a section out of place shows."""
+    specs = re.search(r"^\| \| \|\n\|---\|---\|\n((?:\|.*\|\n)+)", page, flags=re.M)
+    rows = [line.split("|")[1].strip() for line in specs.group(1).splitlines()] if specs else []
+    before = page[: specs.start()] if specs else page
+    misplaced = ["(specs table after a section)"] if "\n## " in before else []
+    return [*rows, *misplaced, *re.findall(r"^## (.+)$", page, flags=re.M)]
+
+
+# PettingZoo's and pgx's page shape: the specs table's rows, then the sections, in this order
+SKELETON = [
+    *("Import", "Make", "Gymnasium id", "Agents", "Action shape", "Action values"),
+    *("Observation shape", "Observation values", "Parallel API", "Play it"),
+    *("Description", "Rules", "Termination", "Legal action mask", "Observation", "Action", "Rewards"),
+    *("Rule parameters", "Usage", "Results", "Version history"),
+]
+
+
 @pytest.mark.parametrize("game", list(GAMES))
-def test_game_page_holds_doc_page_pictures_usage_and_results(game):
+def test_game_page_has_the_specs_table_and_the_sections_in_order(game):
     page = gen_pages.game_markdown(game, EVAL_MD, has_ladder=True)
-    title, body = gen_pages.doc_page(game)
+    assert page_skeleton(page) == SKELETON
+
+
+@pytest.mark.parametrize(
+    "broken",
+    [  # a page that lost or swapped a part is told apart
+        lambda page: page.replace("## Termination", "## Ending"),
+        lambda page: page.replace("## Rewards\n", "## Rewardz\n"),
+        lambda page: re.sub(r"^\| Parallel API \|.*\n", "", page, flags=re.M),
+        lambda page: page.replace("## Usage", "## x").replace("## Results", "## Usage").replace("## x", "## Results"),
+    ],
+)
+def test_page_skeleton_tells_a_broken_page(broken):
+    page = gen_pages.game_markdown("swival", EVAL_MD, has_ladder=True)
+    assert page_skeleton(page) == SKELETON and page_skeleton(broken(page)) != SKELETON
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_game_page_holds_its_docstring_pictures_usage_and_results(game):
+    page = gen_pages.game_markdown(game, EVAL_MD, has_ladder=True)
+    title, sections = gen_pages.doc_sections(game)
     assert page.startswith(f"# {title}\n")
-    assert body.split("\n## ")[0] in page  # the specs table and the rules' opening
-    for heading in re.findall(r"^## .*$", body, flags=re.M):  # every section of the doc page
-        assert heading in page
+    for name, text in sections.items():  # the docstring's sections, the rule parameters as a table
+        if name != "Rule parameters":
+            assert f"## {name}\n\n{text}\n" in page
     for asset in (f"{game}.gif", f"{game}_board.png"):  # committed by make docs-assets
         assert f"../assets/{asset}" in page
         assert (ROOT / "docs" / "assets" / asset).stat().st_size < 1_000_000
     assert f"../assets/results/{game}_ladder.png" in page
+    assert f"| Play it | `swgym play {game} --vs hard`" in page and f"`{GAMES[game].gym_id}`" in page
     assert "### PettingZoo" in page and f'envs.make("{game}"' in page
     assert f'gymnasium.make("{GAMES[game].gym_id}"' in page and "dict_observation=True" in page
     assert 'info["action_mask"]' in page
     assert ("envs.make_vec(" in page and "envs.make_batched(" in page) == bool(GAMES[game].batched)
-    evaluation = page.split("## Evaluation")[1]
-    rows = [line for line in evaluation.splitlines() if " x " in line]  # "1 x medium", "3 x random"
+    results = page.split("## Results")[1]
+    rows = [line for line in results.splitlines() if " x " in line]  # "1 x medium", "3 x random"
     expected = [line for line in EVAL_MD.splitlines() if line.startswith(f"| {game} |")]
     assert len(rows) == len(expected) > 0
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_rule_parameters_table_is_the_declared_parameters(game):
+    params = importlib.import_module(GAMES[game].module).raw_env.game_cls.RULE_PARAMS
+    page = gen_pages.game_markdown(game, EVAL_MD, has_ladder=True)
+    section = page.split("## Rule parameters\n")[1].split("\n## ")[0]
+    rows = [line.split("|")[1:3] for line in section.splitlines() if line.startswith("| `")]
+    assert [(k.strip(), v.strip()) for k, v in rows] == [(f"`{p.name}`", gen_pages._code(p.default)) for p in params]
+
+
+def test_docstring_out_of_order_or_explaining_a_stray_parameter_is_named(monkeypatch):
+    module = importlib.import_module(GAMES["swival"].module)
+    doc = module.__doc__
+    monkeypatch.setattr(module, "__doc__", doc.replace("## Rewards", "## Prizes"))
+    with pytest.raises(ValueError, match="envs.swival_v0's docstring sections are .*'Prizes'"):
+        gen_pages.doc_sections("swival")
+    with pytest.raises(ValueError, match="explains \\['speed'\\]; the game has \\[\\]"):
+        gen_pages.rule_parameters("swival", "* `speed`: how fast")
 
 
 EVAL_TABLE = (
@@ -111,13 +170,14 @@ def test_separate_lists(text, markdown):
 def test_game_page_without_results_says_so():
     page = gen_pages.game_markdown("swival", "", has_ladder=False)
     assert "No evaluation rows" in page and "ladder.png" not in page
+    assert page_skeleton(page) == SKELETON
 
 
 def test_missing_doc_page_is_named(monkeypatch):
     module = importlib.import_module(GAMES["swival"].module)
     monkeypatch.setattr(module, "__doc__", None)
     with pytest.raises(ValueError, match="envs.swival_v0 has no docstring"):
-        gen_pages.doc_page("swival")
+        gen_pages.doc_sections("swival")
 
 
 @pytest.mark.parametrize("heading, found", [("Opponents", "**easy / medium**"), ("Playing", "swgym play GAME")])
