@@ -17,7 +17,6 @@ Nothing here plays a game or imports torch: it reads docstrings, the registry an
 from __future__ import annotations
 
 import importlib
-import pkgutil
 import re
 import sys
 from pathlib import Path
@@ -521,45 +520,101 @@ def index_markdown(readme: str) -> str:
     )
 
 
-REFERENCE = {  # page: (package, what it holds, whether its submodules get their own sections)
-    "reference/envs.md": ("envs", "The games: making environments, the registry of games.", False),
-    "reference/envs-core.md": (
-        "envs.core",
-        "What the games share: the rules contract, the AEC adapter, wrappers, "
-        "the single-agent env, opponents, matches, rendering, the batched engines' core and "
-        "the vector env.",
-        True,
+# The API reference, curated as pgx's is: the public entry points grouped by what a user does, each documented once,
+# under the name a user imports it by. page: (title, what the page is for, [(section, what it holds, [objects])]).
+REFERENCE: dict[str, tuple[str, str, list[tuple[str, str, list[str]]]]] = {
+    "reference/environments.md": (
+        "Making environments",
+        "One game as a PettingZoo AEC env or a single-agent Gymnasium env; `import envs` registers the gymnasium "
+        "ids. Each game's page has its actions, observation and rule parameters.",
+        [
+            ("By name", "", ["envs.make", "envs.make_raw", "envs.list_games", "envs.GAMES"]),
+            (
+                "The AEC env",
+                "Every game's `raw_env` is a `TurnBasedEnv`; `envs.make` wraps it with PettingZoo's standard "
+                "wrappers. An illegal action on the raw env raises `RuleError`.",
+                ["envs.core.aec.TurnBasedEnv", "envs.core.game.RuleError", "envs.core.observation.Observation"],
+            ),
+            (
+                "The single-agent env",
+                '`gymnasium.make("swgym/<Game>-v0", opponent=...)`: the learner holds one seat, `opponent` plays the '
+                "others.",
+                ["envs.single_agent.SingleAgentEnv"],
+            ),
+        ],
     ),
-    "reference/policies.md": (
-        "policies",
-        "Shipped hard opponents (numpy inference, search) and evaluation of saved policies; no torch.",
-        True,
+    "reference/batched.md": (
+        "Batched engine and vector env",
+        "Thousands of boards of one game stepped in one compiled call (numba), for the games with a batched engine.",
+        [
+            ("A learner against opponents", "", ["envs.make_vec", "envs.vector", "envs.vector.BatchedVectorEnv"]),
+            ("Every seat from the caller", "", ["envs.make_batched", "envs.core.batched.BatchedGame"]),
+        ],
     ),
-    "reference/training.md": ("training", "Self-play training, imitation and export (torch, SB3).", True),
+    "reference/opponents.md": (
+        "Opponents and policies",
+        "What plays the seats you do not: built-in bots, the shipped hard opponents and policy files, or an object "
+        "of your own with `act` and `reset`.",
+        [
+            ("Making an opponent", "", ["envs.opponents.make_opponent", "policies.load", "policies.shipped_path"]),
+            (
+                "What an opponent is",
+                "",
+                [
+                    "envs.core.opponents.Opponent",
+                    "envs.core.opponents.BatchOpponent",
+                    "envs.core.opponents.OpponentError",
+                ],
+            ),
+            (
+                "Policy files",
+                "A trained network run with numpy only; `hard` is one with its search.",
+                ["policies.NumpyPolicy", "policies.PolicyFileError", "policies.make_mcts"],
+            ),
+        ],
+    ),
+    "reference/evaluation.md": (
+        "Evaluation",
+        "Games and seeded series between opponents, their results with confidence intervals, Elo ladders.",
+        [
+            ("Games and series", "", ["envs.play.play_game", "envs.play.play_series", "envs.play.SeriesResult"]),
+            (
+                "Evaluating and rating",
+                "",
+                ["policies.evaluation.evaluate", "policies.ladder.ladder", "policies.report.report"],
+            ),
+        ],
+    ),
+    "reference/training.md": (
+        "Training",
+        "Self-play training and export to a policy file (torch; `pip install -e '.[train]'` from a clone).",
+        [
+            (
+                "MaskablePPO self-play",
+                "",
+                ["training.selfplay.train", "training.selfplay.load_config", "training.sb3_vec.make_sb3_vec"],
+            ),
+            ("Training with search", "", ["training.gumbel", "training.gumbel.train", "training.gumbel.Settings"]),
+            ("RLlib", "", ["training.rllib.train", "training.rllib.TurnBasedMultiAgentEnv"]),
+            ("Export", "", ["training.export.export_policy"]),
+        ],
+    ),
 }
 
 
-def reference_markdown(package: str, about: str, submodules: bool) -> str:
-    """API reference page of ``package`` (mkdocstrings directives), with every public module in it when
-    ``submodules``, found by listing the package so a new module gets its section."""
-    path = importlib.import_module(package).__path__  # a package's __init__ only: no torch, no numba
-    names = [package]
-    if submodules:
-        names += [
-            f"{package}.{m.name}"
-            for m in sorted(pkgutil.iter_modules(path), key=lambda m: m.name)
-            if not m.name.startswith("_")
-        ]
-    else:
-        names.append(f"{package}.registry")
-    sections = [f"::: {name}" for name in names]
-    if not submodules:  # what the package re-exports is shown once, under the package's name
-        module = importlib.import_module(names[1])
-        top = importlib.import_module(package)
-        shown = sorted(n for n in vars(top) if not n.startswith("_") and getattr(module, n, None) is getattr(top, n))
-        if shown:
-            sections[1] += '\n    options:\n      filters: ["!^_", "!^(' + "|".join(shown) + ')$"]'
-    return f"# {package}\n\n{about}\n\n" + "\n\n".join(sections) + "\n"
+def reference_markdown(title: str, about: str, sections: list[tuple[str, str, list[str]]]) -> str:
+    """One API reference page: its sections, each an intro and its objects (mkdocstrings directives, headings one
+    level under the section's)."""
+    parts = [f"# {title}", about]
+    for heading, intro, objects in sections:
+        parts.append(f"## {heading}")
+        if intro:
+            parts.append(intro)
+        for name in objects:  # a module shows its docstring only: its entry points are listed one by one
+            members = "\n      members: false" if (ROOT / f"{name.replace('.', '/')}.py").exists() else ""
+            options = f"heading_level: 3\n      show_attribute_values: false{members}"
+            parts.append(f"::: {name}\n    options:\n      {options}")
+    return "\n\n".join(parts) + "\n"
 
 
 def rllib_note(docs_dir: Path) -> str:
@@ -569,45 +624,44 @@ def rllib_note(docs_dir: Path) -> str:
     return "*Not part of this version of swgym yet.*\n"
 
 
-def main() -> None:
-    """Write the generated pages and copy the Elo charts into the site."""
-    import mkdocs_gen_files
-
+def pages() -> dict[str, str]:
+    """Every generated page's Markdown by its path in the site (``training.md``: the written page completed)."""
     readme = README.read_text()
     eval_md = (RESULTS / "EVAL.md").read_text() if (RESULTS / "EVAL.md").exists() else ""
     records = provenance_records()
+    out = {f"games/{game}.md": game_markdown(game, eval_md, ladder_chart(game).exists(), records) for game in GAMES}
+    out["index.md"] = index_markdown(readme)
+    out["getting-started.md"] = GETTING_STARTED.format(
+        commands=readme_commands(readme),
+        using=readme_section(readme, "Using the environments").replace(
+            "(`docs/conventions.md`)", "([Conventions](conventions.md))"
+        ),
+    )
+    out["playing.md"] = PLAYING.format(playing=readme_section(readme, "Playing"))
+    out["opponents.md"] = (
+        f"# Opponents\n\nHow each opponent is built.\n\n{readme_section(readme, 'Opponents')}\n\n"
+        "Each game's page has its opponents' results and Elo ladder.\n"
+    )
+    out["training.md"] = (ROOT / "docs" / "training.md").read_text() + "\n" + rllib_note(ROOT / "docs")
+    for page, (title, about, sections) in REFERENCE.items():
+        out[page] = reference_markdown(title, about, sections)
+    return out
+
+
+def main() -> None:
+    """Write the generated pages and copy the Elo charts and the play app's picture into the site."""
+    import mkdocs_gen_files
+
     for game in GAMES:
         chart = ladder_chart(game)
         if chart.exists():
             with mkdocs_gen_files.open(f"assets/results/{game}_ladder.png", "wb") as f:
                 f.write(chart.read_bytes())
-        with mkdocs_gen_files.open(f"games/{game}.md", "w") as f:
-            f.write(game_markdown(game, eval_md, chart.exists(), records))
-    with mkdocs_gen_files.open("index.md", "w") as f:
-        f.write(index_markdown(readme))
-    with mkdocs_gen_files.open("getting-started.md", "w") as f:
-        f.write(
-            GETTING_STARTED.format(
-                commands=readme_commands(readme),
-                using=readme_section(readme, "Using the environments").replace(
-                    "(`docs/conventions.md`)", "([Conventions](conventions.md))"
-                ),
-            )
-        )
     with mkdocs_gen_files.open("assets/play_app.png", "wb") as f:  # the play app as tests/test_app.py sees it
         f.write((ROOT / "tests" / "screens" / "twirls.png").read_bytes())
-    with mkdocs_gen_files.open("playing.md", "w") as f:
-        f.write(PLAYING.format(playing=readme_section(readme, "Playing")))
-    with mkdocs_gen_files.open("opponents.md", "w") as f:
-        f.write(
-            f"# Opponents\n\nHow each opponent is built.\n\n{readme_section(readme, 'Opponents')}\n\n"
-            "Each game's page has its opponents' results and Elo ladder.\n"
-        )
-    with mkdocs_gen_files.open("training.md", "a") as f:  # the written page, its RLlib section completed
-        f.write("\n" + rllib_note(ROOT / "docs"))
-    for page, (package, about, submodules) in REFERENCE.items():
-        with mkdocs_gen_files.open(page, "w") as f:
-            f.write(reference_markdown(package, about, submodules))
+    for path, text in pages().items():
+        with mkdocs_gen_files.open(path, "w") as f:
+            f.write(text)
 
 
 if __name__ in ("__main__", "<run_path>"):

@@ -1,5 +1,6 @@
 """The documentation site (mkdocs.yml, docs/gen_pages.py): generated game pages, their snippets, the strict build."""
 
+import html
 import importlib.util
 import os
 import re
@@ -266,16 +267,62 @@ def test_rllib_section_links_only_an_existing_page(tmp_path, present, expected):
     assert expected in note and (("rllib.md" in note) == present)
 
 
-def test_reference_shows_a_re_export_once():
-    page = gen_pages.reference_markdown("envs", "about", submodules=False)
-    assert "::: envs\n" in page and "::: envs.registry\n    options:\n      filters:" in page
-    assert "make_vec|register_gymnasium)$" in page and "GameEntry" not in page
+def test_reference_documents_each_entry_point_once():
+    """The curated API reference: every object once, and every name ``envs`` exports among them."""
+    names = [name for _, _, sections in gen_pages.REFERENCE.values() for _, _, objects in sections for name in objects]
+    assert len(names) == len(set(names))
+    assert {f"envs.{name}" for name in importlib.import_module("envs").__all__} <= set(names)
+    page = gen_pages.reference_markdown("Batched", "about", [("A learner", "intro", ["envs.make_vec", "envs.vector"])])
+    assert page.index("## A learner") < page.index("::: envs.make_vec\n    options:\n      heading_level: 3")
+    assert "::: envs.vector\n" in page and page.endswith("members: false\n")  # a module: its docstring only
 
 
-def test_reference_lists_every_module():
-    page = gen_pages.reference_markdown("envs.core", "shared", True)
-    for path in (ROOT / "envs" / "core").glob("[!_]*.py"):
-        assert f"::: envs.core.{path.stem}\n" in page
+# Words that make sense only to the project's developers: never on a page a user reads (pattern, what it is)
+INTERNAL_WORDS = [
+    (r"\bissues? #?\d+", "an issue number"),
+    (r"\bseed'?s (?:examples?|texts?|rules|pictures)\b|\bseed (?:texts?|files?)\b|\bseeds/", "the rule texts' files"),
+    (r"\bthe product(?:'s)?\b", "the product"),
+    (r"\brulings?\b", "the rulings file"),
+    (r"(?<![/\w])test_\w+(?!\w*\.py)", "a test function's name"),
+    (r"\b(?:this|the|an? earlier|a previous|the next|a) session\b|\bstop hook\b", "session talk"),
+    (r"FIELD-NOTES|DESIGN\.md|/work/|\bworktrees?\b|\bthe brief\b", "the project's working files"),
+    (r"\b(?:the|today's) hards\b", "the project's slang"),
+]
+
+
+def internal_words(text: str) -> list[str]:
+    """Every internal word in ``text``, with a little of its context."""
+    return [
+        f"{what}: ...{text[max(0, m.start() - 40) : m.end() + 20]!r}..."
+        for pattern, what in INTERNAL_WORDS
+        for m in re.finditer(pattern, text, flags=re.I)
+    ]
+
+
+@pytest.mark.parametrize(
+    "text, found",
+    [
+        ("as decided in issue 22, the", True),
+        ("following the seed's examples", True),
+        ("checked by the product's solver", True),
+        ("see RULINGS.md", True),
+        ("(`test_env_returns_are_the_aec_envs_returns`)", True),
+        ("as this session found", True),
+        ("runs tests/test_rllib.py and `test_recipes.py`", False),
+        ("env.reset(seed=0); the seed's stream", False),
+        ("the products of size*size", False),
+    ],
+)
+def test_internal_words_are_found(text, found):
+    assert bool(internal_words(text)) == found
+
+
+def test_pages_hold_no_internal_words():
+    """The generated pages, the written ones and the README speak to users (the API reference's docstrings are
+    checked in the built site, test_site_builds_strict)."""
+    texts = {**gen_pages.pages(), "README.md": (ROOT / "README.md").read_text()}
+    texts.update({f"docs/{p.name}": p.read_text() for p in (ROOT / "docs").glob("*.md")})
+    assert {page: internal_words(text) for page, text in texts.items() if internal_words(text)} == {}
 
 
 def test_site_builds_strict(tmp_path):
@@ -293,8 +340,8 @@ def test_site_builds_strict(tmp_path):
     )
     assert done.returncode == 0, done.stderr[-3000:]
     for game in GAMES:  # pages as files (the offline plugin): the site works opened from disk
-        html = (tmp_path / "games" / f"{game}.html").read_text()
-        assert f"{game}.gif" in html and "<table>" in html
+        page = (tmp_path / "games" / f"{game}.html").read_text()
+        assert f"{game}.gif" in page and "<table>" in page
         assert (tmp_path / "assets" / "results" / f"{game}_ladder.png").exists()
     assert "doc-function" in (tmp_path / "reference" / "training.html").read_text()
     index = (tmp_path / "index.html").read_text()
@@ -303,7 +350,13 @@ def test_site_builds_strict(tmp_path):
     assert "assets/play_app.png" in (tmp_path / "playing.html").read_text()
     assert (tmp_path / "assets" / "play_app.png").stat().st_size > 10_000
     assert (tmp_path / "search" / "search_index.js").exists()  # search without a server
-    envs_page = (tmp_path / "reference" / "envs.html").read_text()
+    batched_page = (tmp_path / "reference" / "batched.html").read_text()
     assert (
-        '<span class="gp">&gt;&gt;&gt; </span>' in envs_page and "<blockquote>" not in envs_page
+        '<span class="gp">&gt;&gt;&gt; </span>' in batched_page and "<blockquote>" not in batched_page
     )  # >>> examples as code
+    found = {}  # the built pages' text, the API reference's docstrings included, speaks to users
+    for path in tmp_path.rglob("*.html"):
+        text = html.unescape(re.sub(r"<[^>]+>", "", path.read_text()))
+        if internal_words(text):
+            found[path.relative_to(tmp_path).as_posix()] = internal_words(text)
+    assert found == {}
