@@ -633,8 +633,10 @@ def pages() -> dict[str, str]:
     out["index.md"] = index_markdown(readme)
     out["getting-started.md"] = GETTING_STARTED.format(
         commands=readme_commands(readme),
-        using=readme_section(readme, "Using the environments").replace(
-            "(`docs/conventions.md`)", "([Conventions](conventions.md))"
+        using=re.sub(
+            r"the conventions page\s+of the documentation \(`docs/conventions.md`\)",
+            "[Conventions](conventions.md)",
+            readme_section(readme, "Using the environments"),
         ),
     )
     out["playing.md"] = PLAYING.format(playing=readme_section(readme, "Playing"))

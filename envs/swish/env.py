@@ -21,6 +21,7 @@ directions, ending on an empty cell. A rook may
   beads, or one unbroken row of enemy rooks, and land on any empty cell
   beyond it, before the next piece. Leapt beads go to the mover's store;
   leapt rooks leave play.
+
 Never a mixed row (beads and rooks), never over own rooks, and there must be
 an empty cell right after the row.""",
 )
