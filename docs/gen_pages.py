@@ -1,9 +1,11 @@
 """Pages generated at build time (the ``mkdocs-gen-files`` plugin runs this), so the site never drifts from the code.
 
-* ``games/<game>.md``: the game's doc page (its env module's docstring: specs table, rules, actions, observation,
-  rewards, rule parameters) with the pictures ``make docs-assets`` committed, usage snippets for PettingZoo,
-  Gymnasium and the batched engine (where ``envs.GAMES[game].batched`` names one), the game's rows of
-  ``results/EVAL.md`` and its Elo chart (``results/<game>_ladder.png``).
+* ``games/<game>.md``: the game's page, one skeleton for all six (PettingZoo's and pgx's shape): the pictures
+  ``make docs-assets`` committed, the specs table (read from the registry and the env), then the sections of
+  :data:`PAGE_SECTIONS`. The env module's docstring holds the game's own sections (Description to Rule parameters,
+  and Version history); the rule parameters' table is made from the game's declared ``RULE_PARAMS``; Usage (PettingZoo,
+  Gymnasium and batched-engine snippets) and Results (the game's rows of ``results/EVAL.md`` and its Elo chart) are
+  written here, once for every game.
 * ``index.md``, ``getting-started.md``, ``playing.md``, ``opponents.md``: the README's sections.
 * the end of ``training.md``'s RLlib section: a link to ``rllib.md`` only when that page exists.
 * ``reference/*.md``: the API reference of ``envs``, ``envs.core``, ``policies`` and ``training``, every module
@@ -15,7 +17,6 @@ Nothing here plays a game or imports torch: it reads docstrings, the registry an
 from __future__ import annotations
 
 import importlib
-import pkgutil
 import re
 import sys
 from pathlib import Path
@@ -133,14 +134,137 @@ def separate_lists(text: str) -> str:
     return "\n".join(out)
 
 
-def doc_page(game: str) -> tuple[str, str]:
-    """(title, body) of ``game``'s doc page: the env module's docstring split at its first line."""
-    doc = importlib.import_module(GAMES[game].module).__doc__
+# The sections of every game page, in order: the env module's docstring holds DOC_SECTIONS (then "Version
+# history"); Usage and Results are written here, the same for every game.
+DOC_SECTIONS = (
+    "Description",
+    "Rules",
+    "Termination",
+    "Legal action mask",
+    "Observation",
+    "Action",
+    "Rewards",
+    "Rule parameters",
+)
+PAGE_SECTIONS = (*DOC_SECTIONS, "Usage", "Results", "Version history")
+SPECS = (
+    "Import",
+    "Make",
+    "Gymnasium id",
+    "Agents",
+    "Action shape",
+    "Action values",
+    "Observation shape",
+    "Observation values",
+    "Parallel API",
+    "Play it",
+)
+
+
+def doc_sections(game: str) -> tuple[str, dict[str, str]]:
+    """(title, {section: text}) of ``game``'s doc page, the env module's docstring: its first line is the title,
+    then the ``## `` sections :data:`DOC_SECTIONS` and "Version history", in that order (a ``ValueError`` names
+    the module and what is missing or out of place)."""
+    module = GAMES[game].module
+    doc = importlib.import_module(module).__doc__
     if not doc or not doc.strip():
-        raise ValueError(f"{GAMES[game].module} has no docstring: the game's doc page is missing")
+        raise ValueError(f"{module} has no docstring: the game's doc page is missing")
     title, _, body = doc.strip().partition("\n")
-    body = re.sub(r"^\| \| \|\n\|---\|---\|", "| spec | |\n|---|---|", body.strip(), count=1, flags=re.M)
-    return title.strip(), separate_lists(escape_products(body))
+    parts = re.split(r"^## (.+)\n", "\n" + body.strip() + "\n", flags=re.M)
+    if parts[0].strip():
+        raise ValueError(f"{module}'s docstring has text before its first section: {parts[0].strip()[:60]!r}")
+    headings = [h.strip() for h in parts[1::2]]
+    expected = [*DOC_SECTIONS, "Version history"]
+    if headings != expected:
+        raise ValueError(f"{module}'s docstring sections are {headings}; a game page has {expected}")
+    texts = (separate_lists(escape_products(t.strip())) for t in parts[2::2])
+    return title.strip(), dict(zip(headings, texts))
+
+
+def _bound(value: float) -> str:
+    """A space's bound as the specs table writes it: ``0``, ``1``, ``0.5``."""
+    return str(int(value)) if float(value).is_integer() else str(float(value))
+
+
+def _code(value) -> str:
+    """A rule value as code: ``9``, ``"random"``, ``False``."""
+    return f'`"{value}"`' if isinstance(value, str) else f"`{value!r}`"
+
+
+def _values(param) -> str:
+    """What a rule parameter (``envs.core.params.Param``) accepts, for the table: ``9``, ``8``; 2 to 6; >= 1."""
+    if param.kind == "bool":
+        return "`True`, `False`"
+    if param.kind == "choice":
+        return ", ".join(_code(c) for c in param.choices)
+    span = f"{param.low} to {param.high}" if param.high is not None else f">= {param.low}"
+    return span + (", or a pair (seat 0, seat 1)" if param.kind == "seat pair" else "")
+
+
+def specs_table(game: str) -> str:
+    """The specs table every game page opens with (PettingZoo's shape), read from the registry and the env made
+    with the game's default rules."""
+    entry = GAMES[game]
+    env = importlib.import_module(entry.module).raw_env(**entry.variants[0])
+    agents = env.possible_agents
+    declared = {p.name: p for p in env.game.RULE_PARAMS}
+    agent_names = ", ".join(f"`{a}`" for a in agents) if len(agents) <= 2 else f"`{agents[0]}` ... `{agents[-1]}`"
+    if "num_players" in declared:
+        agent_names += f" (`num_players={len(agents)}`; {_values(declared['num_players'])})"
+    action = env.action_space(agents[0])
+    observation = env.observation_space(agents[0])
+    mask, vector = observation["action_mask"], observation["observation"]
+    rules = ", ".join(f"{k}={v!r}" for k, v in entry.variants[0].items())
+    others = "" if len(agents) == 2 else " (every other seat)"
+    rows = {
+        "Import": f"`from envs import {entry.module.rsplit('.', 1)[1]}`",
+        "Make": f'`envs.make("{game}"{", " + rules if rules else ""})`',
+        "Gymnasium id": f"`{entry.gym_id}` (single agent, against an opponent)",
+        "Agents": agent_names,
+        "Action shape": f"`Discrete({action.n})`: one int per step",
+        "Action values": f"0 to {action.n - 1} ([Action](#action))",
+        "Observation shape": f"dict: `observation` {vector.shape} {vector.dtype}, `action_mask` {mask.shape} "
+        f"{mask.dtype}",
+        "Observation values": f"`observation` in [{_bound(vector.low.min())}, {_bound(vector.high.max())}] "
+        "([Observation](#observation)); `action_mask` 0 or 1, 1 = legal ([Legal action mask](#legal-action-mask))",
+        "Parallel API": "no (turn-based AEC)",
+        "Play it": f"`swgym play {game} --vs hard`{others}",
+    }
+    assert tuple(rows) == SPECS
+    variable = [p.name for p in declared.values() if p.name in ("board_size", "radius", "num_players")]
+    note = (
+        f"\n\nShapes for the default rules; {' and '.join(f'`{n}`' for n in variable)} "
+        f"change{'s' if len(variable) == 1 else ''} them."
+        if variable
+        else ""
+    )
+    table = "| | |\n|---|---|\n" + "\n".join(f"| {k} | {v} |" for k, v in rows.items())
+    return f'<div class="specs" markdown>\n\n{table}\n\n</div>{note}'
+
+
+def rule_parameters(game: str, text: str) -> str:
+    """The Rule parameters section: a table of the game's declared parameters (``Game.RULE_PARAMS``: keyword,
+    default, accepted values) with each one's meaning from the docstring's list (``* `name`: meaning``), then the
+    rest of the docstring's text. A declared parameter without a meaning, or a meaning of an undeclared one, is a
+    ``ValueError``."""
+    module = GAMES[game].module
+    declared = importlib.import_module(module).raw_env.game_cls.RULE_PARAMS
+    meanings: dict[str, str] = {}
+    rest: list[str] = []
+    for item in re.split(r"\n(?=\S)", text.strip()):
+        match = re.match(r"\* `(\w+)`: (.*)", item, flags=re.S)
+        if match:
+            meanings[match.group(1)] = " ".join(match.group(2).split()).rstrip(".")
+        elif item.strip():
+            rest.append(item)
+    names = [p.name for p in declared]
+    if set(meanings) != set(names):
+        raise ValueError(f"{module}'s Rule parameters section explains {sorted(meanings)}; the game has {names}")
+    if not declared:
+        return "\n".join(rest)
+    rows = ["| keyword | default | values | meaning |", "|---|---|---|---|"]
+    rows += [f"| `{p.name}` | {_code(p.default)} | {_values(p)} | {meanings[p.name]} |" for p in declared]
+    return "\n\n".join(["\n".join(rows), *(["\n".join(rest)] if rest else [])])
 
 
 def snippets(game: str) -> dict[str, str]:
@@ -264,36 +388,11 @@ def eval_rows(game: str, eval_md: str, records: list[dict] | None = None) -> str
     return "\n".join(out) + ("\n\n" + "\n\n".join(notes) if notes else "")
 
 
-def game_markdown(game: str, eval_md: str, has_ladder: bool, records: list[dict] | None = None) -> str:
-    """The whole page of ``game``; ``records``: the results' provenance (``results/provenance.json``)."""
-    entry = GAMES[game]
-    title, body = doc_page(game)
+def usage_section(game: str) -> str:
+    """The Usage section, the same for every game: PettingZoo, Gymnasium and batched-engine snippets."""
+    title = doc_sections(game)[0]
     code = snippets(game)
-    others = " --others medium" if entry.variants[0].get("num_players", 2) > 2 else ""
-    stale = {r["result"]: r for r in records or [] if r.get("stale")}
-
-    def earlier(result: str) -> str:  # the caption's mark of a picture made with an earlier hard
-        record = stale.get(result)
-        if not record:
-            return ""
-        sha = next(iter(record["policies"].values()))[:12]
-        return f" ({record['note']}, sha256 {sha}...; <code>swgym results</code> makes it again)"
-
-    gif = next((r for r in records or [] if r["result"] == f"docs/assets/{game}.gif"), {})
-    gif_outcome = f", seed {gif['seed']}: {gif['outcome'].split(': ', 1)[-1]}" if "outcome" in gif else ""
-    seed = f" --seed {gif['seed']}" if "seed" in gif else ""
     parts = [
-        f"# {title}",
-        f'<div class="game-pictures" markdown>\n'
-        f'<figure markdown="span">\n  ![{title}: hard (player_0) against medium](../assets/{game}.gif)\n'
-        f"  <figcaption>hard (player_0) against medium{gif_outcome}{earlier(f'docs/assets/{game}.gif')}"
-        "</figcaption>\n</figure>\n"
-        f'<figure markdown="span">\n  ![The {title} board](../assets/{game}_board.png)\n'
-        f'  <figcaption>the board, <code>render_mode="rgb_array"</code></figcaption>\n</figure>\n</div>',
-        f"*The animation: `swgym watch {game} --p0 hard --p1 medium{others}{seed}`. "
-        f'From here down to "Usage", the env\'s doc page: `help({entry.module})`.*',
-        body,
-        "## Usage",
         "### PettingZoo",
         f"```python\n{code['pettingzoo']}```",
         "### Gymnasium (single agent)",
@@ -301,28 +400,77 @@ def game_markdown(game: str, eval_md: str, has_ladder: bool, records: list[dict]
         'come in `info["action_mask"]` and, with `dict_observation=True`, in the observation, so libraries and '
         "wrappers that know nothing of `action_masks()` keep them.",
         f"```python\n{code['gymnasium']}```",
+        "### Batched engine",
     ]
     if "batched" in code:
         parts += [
-            "### Batched engine",
             "Thousands of boards a call (numba kernels, compiled on first use and cached): "
             "`envs.make_vec` for a learner against opponents, `envs.make_batched` for every seat.",
             f"```python\n{code['batched']}```",
         ]
     else:
-        parts += ["### Batched engine", f'{title} has no batched engine yet (`envs.GAMES["{game}"].batched`).']
-    parts.append("## Evaluation")
+        parts.append(f'{title} has no batched engine yet (`envs.GAMES["{game}"].batched`).')
+    return "\n\n".join(parts)
+
+
+def results_section(game: str, eval_md: str, has_ladder: bool, records: list[dict] | None = None) -> str:
+    """The Results section: the game's rows of ``results/EVAL.md`` with their scores, and its Elo ladder."""
+    title = doc_sections(game)[0]
+    stale = {r["result"]: r for r in records or [] if r.get("stale")}
     table = eval_rows(game, eval_md, records)
-    parts.append(
-        "400 games a matchup, seats rotated, from `results/EVAL.md` (`swgym report`):\n\n" + table
+    parts = [
+        "400 games a matchup, seats rotated, from `results/EVAL.md` (`swgym report`); the score is wins plus half "
+        "the draws:\n\n" + table
         if table
         else "No evaluation rows in `results/EVAL.md` yet (`swgym report`)."
-    )
+    ]
     if has_ladder:
         chart = ladder_chart(game).relative_to(ROOT).as_posix()
         parts += ["### Elo ladder", f"![{title} Elo ladder](../assets/results/{game}_ladder.png)"]
-        if earlier(chart):
-            parts.append(f"*The ladder{earlier(chart)}.*")
+        if chart in stale:
+            parts.append(f"*The ladder{_earlier(stale[chart])}.*")
+    return "\n\n".join(parts)
+
+
+def _earlier(record: dict | None) -> str:
+    """A caption's mark of a picture made with an earlier hard ("" when ``record`` is None)."""
+    if not record:
+        return ""
+    sha = next(iter(record["policies"].values()))[:12]
+    return f" ({record['note']}, sha256 {sha}...; <code>swgym results</code> makes it again)"
+
+
+def game_markdown(game: str, eval_md: str, has_ladder: bool, records: list[dict] | None = None) -> str:
+    """The whole page of ``game``: pictures, the specs table, the docstring's sections, then Usage and Results
+    (written here, the same for every game) before the docstring's Version history. ``records``: the results'
+    provenance (``results/provenance.json``)."""
+    entry = GAMES[game]
+    title, sections = doc_sections(game)
+    others = " --others medium" if entry.variants[0].get("num_players", 2) > 2 else ""
+    stale = {r["result"]: r for r in records or [] if r.get("stale")}
+    gif = next((r for r in records or [] if r["result"] == f"docs/assets/{game}.gif"), {})
+    gif_outcome = f", seed {gif['seed']}: {gif['outcome'].split(': ', 1)[-1]}" if "outcome" in gif else ""
+    seed = f" --seed {gif['seed']}" if "seed" in gif else ""
+    sections = {
+        **{name: sections[name] for name in DOC_SECTIONS if name != "Rule parameters"},
+        "Rule parameters": rule_parameters(game, sections["Rule parameters"]),
+        "Usage": usage_section(game),
+        "Results": results_section(game, eval_md, has_ladder, records),
+        "Version history": sections["Version history"],
+    }
+    assert tuple(sections) == PAGE_SECTIONS
+    parts = [
+        f"# {title}",
+        f'<div class="game-pictures" markdown>\n'
+        f'<figure markdown="span">\n  ![{title}: hard (player_0) against medium](../assets/{game}.gif)\n'
+        f"  <figcaption>hard (player_0) against medium{gif_outcome}"
+        f"{_earlier(stale.get(f'docs/assets/{game}.gif'))}</figcaption>\n</figure>\n"
+        f'<figure markdown="span">\n  ![The {title} board](../assets/{game}_board.png)\n'
+        f'  <figcaption>the board, <code>render_mode="rgb_array"</code></figcaption>\n</figure>\n</div>',
+        f"*The animation: `swgym watch {game} --p0 hard --p1 medium{others}{seed}`.*",
+        specs_table(game),
+        *(f"## {name}\n\n{text}" for name, text in sections.items()),
+    ]
     return "\n\n".join(parts) + "\n"
 
 
@@ -358,7 +506,7 @@ def index_markdown(readme: str) -> str:
         )
     description = description.replace("on its\ndoc page", "on its\npage here")
     description = description.replace("](docs/", "](")  # the README's pictures, seen from docs/
-    titles = {g: doc_page(g)[0] for g in GAMES}
+    titles = {g: doc_sections(g)[0] for g in GAMES}
     gallery = "\n".join(
         f'<figure markdown="span">\n  [![{titles[g]}](assets/{g}_board.png)](games/{g}.md)\n'
         f'  <figcaption markdown="span">[{titles[g]}](games/{g}.md)</figcaption>\n</figure>'
@@ -372,45 +520,101 @@ def index_markdown(readme: str) -> str:
     )
 
 
-REFERENCE = {  # page: (package, what it holds, whether its submodules get their own sections)
-    "reference/envs.md": ("envs", "The games: making environments, the registry of games.", False),
-    "reference/envs-core.md": (
-        "envs.core",
-        "What the games share: the rules contract, the AEC adapter, wrappers, "
-        "the single-agent env, opponents, matches, rendering, the batched engines' core and "
-        "the vector env.",
-        True,
+# The API reference, curated as pgx's is: the public entry points grouped by what a user does, each documented once,
+# under the name a user imports it by. page: (title, what the page is for, [(section, what it holds, [objects])]).
+REFERENCE: dict[str, tuple[str, str, list[tuple[str, str, list[str]]]]] = {
+    "reference/environments.md": (
+        "Making environments",
+        "One game as a PettingZoo AEC env or a single-agent Gymnasium env; `import envs` registers the gymnasium "
+        "ids. Each game's page has its actions, observation and rule parameters.",
+        [
+            ("By name", "", ["envs.make", "envs.make_raw", "envs.list_games", "envs.GAMES"]),
+            (
+                "The AEC env",
+                "Every game's `raw_env` is a `TurnBasedEnv`; `envs.make` wraps it with PettingZoo's standard "
+                "wrappers. An illegal action on the raw env raises `RuleError`.",
+                ["envs.core.aec.TurnBasedEnv", "envs.core.game.RuleError", "envs.core.observation.Observation"],
+            ),
+            (
+                "The single-agent env",
+                '`gymnasium.make("swgym/<Game>-v0", opponent=...)`: the learner holds one seat, `opponent` plays the '
+                "others.",
+                ["envs.single_agent.SingleAgentEnv"],
+            ),
+        ],
     ),
-    "reference/policies.md": (
-        "policies",
-        "Shipped hard opponents (numpy inference, search) and evaluation of saved policies; no torch.",
-        True,
+    "reference/batched.md": (
+        "Batched engine and vector env",
+        "Thousands of boards of one game stepped in one compiled call (numba), for the games with a batched engine.",
+        [
+            ("A learner against opponents", "", ["envs.make_vec", "envs.vector", "envs.vector.BatchedVectorEnv"]),
+            ("Every seat from the caller", "", ["envs.make_batched", "envs.core.batched.BatchedGame"]),
+        ],
     ),
-    "reference/training.md": ("training", "Self-play training, imitation and export (torch, SB3).", True),
+    "reference/opponents.md": (
+        "Opponents and policies",
+        "What plays the seats you do not: built-in bots, the shipped hard opponents and policy files, or an object "
+        "of your own with `act` and `reset`.",
+        [
+            ("Making an opponent", "", ["envs.opponents.make_opponent", "policies.load", "policies.shipped_path"]),
+            (
+                "What an opponent is",
+                "",
+                [
+                    "envs.core.opponents.Opponent",
+                    "envs.core.opponents.BatchOpponent",
+                    "envs.core.opponents.OpponentError",
+                ],
+            ),
+            (
+                "Policy files",
+                "A trained network run with numpy only; `hard` is one with its search.",
+                ["policies.NumpyPolicy", "policies.PolicyFileError", "policies.make_mcts"],
+            ),
+        ],
+    ),
+    "reference/evaluation.md": (
+        "Evaluation",
+        "Games and seeded series between opponents, their results with confidence intervals, Elo ladders.",
+        [
+            ("Games and series", "", ["envs.play.play_game", "envs.play.play_series", "envs.play.SeriesResult"]),
+            (
+                "Evaluating and rating",
+                "",
+                ["policies.evaluation.evaluate", "policies.ladder.ladder", "policies.report.report"],
+            ),
+        ],
+    ),
+    "reference/training.md": (
+        "Training",
+        "Self-play training and export to a policy file (torch; `pip install -e '.[train]'` from a clone).",
+        [
+            (
+                "MaskablePPO self-play",
+                "",
+                ["training.selfplay.train", "training.selfplay.load_config", "training.sb3_vec.make_sb3_vec"],
+            ),
+            ("Training with search", "", ["training.gumbel", "training.gumbel.train", "training.gumbel.Settings"]),
+            ("RLlib", "", ["training.rllib.train", "training.rllib.TurnBasedMultiAgentEnv"]),
+            ("Export", "", ["training.export.export_policy"]),
+        ],
+    ),
 }
 
 
-def reference_markdown(package: str, about: str, submodules: bool) -> str:
-    """API reference page of ``package`` (mkdocstrings directives), with every public module in it when
-    ``submodules``, found by listing the package so a new module gets its section."""
-    path = importlib.import_module(package).__path__  # a package's __init__ only: no torch, no numba
-    names = [package]
-    if submodules:
-        names += [
-            f"{package}.{m.name}"
-            for m in sorted(pkgutil.iter_modules(path), key=lambda m: m.name)
-            if not m.name.startswith("_")
-        ]
-    else:
-        names.append(f"{package}.registry")
-    sections = [f"::: {name}" for name in names]
-    if not submodules:  # what the package re-exports is shown once, under the package's name
-        module = importlib.import_module(names[1])
-        top = importlib.import_module(package)
-        shown = sorted(n for n in vars(top) if not n.startswith("_") and getattr(module, n, None) is getattr(top, n))
-        if shown:
-            sections[1] += '\n    options:\n      filters: ["!^_", "!^(' + "|".join(shown) + ')$"]'
-    return f"# {package}\n\n{about}\n\n" + "\n\n".join(sections) + "\n"
+def reference_markdown(title: str, about: str, sections: list[tuple[str, str, list[str]]]) -> str:
+    """One API reference page: its sections, each an intro and its objects (mkdocstrings directives, headings one
+    level under the section's)."""
+    parts = [f"# {title}", about]
+    for heading, intro, objects in sections:
+        parts.append(f"## {heading}")
+        if intro:
+            parts.append(intro)
+        for name in objects:  # a module shows its docstring only: its entry points are listed one by one
+            members = "\n      members: false" if (ROOT / f"{name.replace('.', '/')}.py").exists() else ""
+            options = f"heading_level: 3\n      show_attribute_values: false{members}"
+            parts.append(f"::: {name}\n    options:\n      {options}")
+    return "\n\n".join(parts) + "\n"
 
 
 def rllib_note(docs_dir: Path) -> str:
@@ -420,45 +624,46 @@ def rllib_note(docs_dir: Path) -> str:
     return "*Not part of this version of swgym yet.*\n"
 
 
-def main() -> None:
-    """Write the generated pages and copy the Elo charts into the site."""
-    import mkdocs_gen_files
-
+def pages() -> dict[str, str]:
+    """Every generated page's Markdown by its path in the site (``training.md``: the written page completed)."""
     readme = README.read_text()
     eval_md = (RESULTS / "EVAL.md").read_text() if (RESULTS / "EVAL.md").exists() else ""
     records = provenance_records()
+    out = {f"games/{game}.md": game_markdown(game, eval_md, ladder_chart(game).exists(), records) for game in GAMES}
+    out["index.md"] = index_markdown(readme)
+    out["getting-started.md"] = GETTING_STARTED.format(
+        commands=readme_commands(readme),
+        using=re.sub(
+            r"the conventions page\s+of the documentation \(`docs/conventions.md`\)",
+            "[Conventions](conventions.md)",
+            readme_section(readme, "Using the environments"),
+        ),
+    )
+    out["playing.md"] = PLAYING.format(playing=readme_section(readme, "Playing"))
+    out["opponents.md"] = (
+        f"# Opponents\n\nHow each opponent is built.\n\n{readme_section(readme, 'Opponents')}\n\n"
+        "Each game's page has its opponents' results and Elo ladder.\n"
+    )
+    out["training.md"] = (ROOT / "docs" / "training.md").read_text() + "\n" + rllib_note(ROOT / "docs")
+    for page, (title, about, sections) in REFERENCE.items():
+        out[page] = reference_markdown(title, about, sections)
+    return out
+
+
+def main() -> None:
+    """Write the generated pages and copy the Elo charts and the play app's picture into the site."""
+    import mkdocs_gen_files
+
     for game in GAMES:
         chart = ladder_chart(game)
         if chart.exists():
             with mkdocs_gen_files.open(f"assets/results/{game}_ladder.png", "wb") as f:
                 f.write(chart.read_bytes())
-        with mkdocs_gen_files.open(f"games/{game}.md", "w") as f:
-            f.write(game_markdown(game, eval_md, chart.exists(), records))
-    with mkdocs_gen_files.open("index.md", "w") as f:
-        f.write(index_markdown(readme))
-    with mkdocs_gen_files.open("getting-started.md", "w") as f:
-        f.write(
-            GETTING_STARTED.format(
-                commands=readme_commands(readme),
-                using=readme_section(readme, "Using the environments").replace(
-                    "(`docs/conventions.md`)", "([Conventions](conventions.md))"
-                ),
-            )
-        )
     with mkdocs_gen_files.open("assets/play_app.png", "wb") as f:  # the play app as tests/test_app.py sees it
         f.write((ROOT / "tests" / "screens" / "twirls.png").read_bytes())
-    with mkdocs_gen_files.open("playing.md", "w") as f:
-        f.write(PLAYING.format(playing=readme_section(readme, "Playing")))
-    with mkdocs_gen_files.open("opponents.md", "w") as f:
-        f.write(
-            f"# Opponents\n\nHow each opponent is built.\n\n{readme_section(readme, 'Opponents')}\n\n"
-            "Each game's page has its opponents' results and Elo ladder.\n"
-        )
-    with mkdocs_gen_files.open("training.md", "a") as f:  # the written page, its RLlib section completed
-        f.write("\n" + rllib_note(ROOT / "docs"))
-    for page, (package, about, submodules) in REFERENCE.items():
-        with mkdocs_gen_files.open(page, "w") as f:
-            f.write(reference_markdown(package, about, submodules))
+    for path, text in pages().items():
+        with mkdocs_gen_files.open(path, "w") as f:
+            f.write(text)
 
 
 if __name__ in ("__main__", "<run_path>"):

@@ -133,6 +133,9 @@ GAMES: dict[str, GameEntry] = {
         ),
     ]
 }
+"""Every game by registry name: its ``GameEntry`` gives the versioned module (``module``), the single-agent
+gymnasium id (``gym_id``), its batched engine's module (``batched``, "" when it has none) and the rule-parameter
+sets the suite covers (``variants``, the default rules first)."""
 
 
 def _entry(name: str) -> GameEntry:

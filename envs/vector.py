@@ -197,7 +197,7 @@ def batch_opponent(name: str, spec: Any, seed: int | None = None, **params: Any)
 
 
 class BatchedVectorEnv(VectorEnv):
-    """N boards of game ``name`` as a Gymnasium ``VectorEnv`` for one learner seat per board (see the module docstring).
+    """N boards of game ``name`` as a Gymnasium ``VectorEnv`` for one learner seat per board (see :mod:`envs.vector`).
 
     Args:
         name: registry name of a game with a batched engine.

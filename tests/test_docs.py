@@ -1,5 +1,6 @@
 """The documentation site (mkdocs.yml, docs/gen_pages.py): generated game pages, their snippets, the strict build."""
 
+import html
 import importlib.util
 import os
 import re
@@ -23,26 +24,85 @@ def _code_blocks(markdown: str) -> list[str]:
     return re.findall(r"^```python\n(.*?)^```", markdown, flags=re.M | re.S)
 
 
+def page_skeleton(page: str) -> list[str]:
+    """What a game page shows of its skeleton: the specs table's row names (the first table after the title),
+    then its ``## `` sections in order. Read from the page, so a missing row or a section out of place shows."""
+    specs = re.search(r"^\| \| \|\n\|---\|---\|\n((?:\|.*\|\n)+)", page, flags=re.M)
+    rows = [line.split("|")[1].strip() for line in specs.group(1).splitlines()] if specs else []
+    before = page[: specs.start()] if specs else page
+    misplaced = ["(specs table after a section)"] if "\n## " in before else []
+    return [*rows, *misplaced, *re.findall(r"^## (.+)$", page, flags=re.M)]
+
+
+# PettingZoo's and pgx's page shape: the specs table's rows, then the sections, in this order
+SKELETON = [
+    *("Import", "Make", "Gymnasium id", "Agents", "Action shape", "Action values"),
+    *("Observation shape", "Observation values", "Parallel API", "Play it"),
+    *("Description", "Rules", "Termination", "Legal action mask", "Observation", "Action", "Rewards"),
+    *("Rule parameters", "Usage", "Results", "Version history"),
+]
+
+
 @pytest.mark.parametrize("game", list(GAMES))
-def test_game_page_holds_doc_page_pictures_usage_and_results(game):
+def test_game_page_has_the_specs_table_and_the_sections_in_order(game):
     page = gen_pages.game_markdown(game, EVAL_MD, has_ladder=True)
-    title, body = gen_pages.doc_page(game)
+    assert page_skeleton(page) == SKELETON
+
+
+@pytest.mark.parametrize(
+    "broken",
+    [  # a page that lost or swapped a part is told apart
+        lambda page: page.replace("## Termination", "## Ending"),
+        lambda page: page.replace("## Rewards\n", "## Rewardz\n"),
+        lambda page: re.sub(r"^\| Parallel API \|.*\n", "", page, flags=re.M),
+        lambda page: page.replace("## Usage", "## x").replace("## Results", "## Usage").replace("## x", "## Results"),
+    ],
+)
+def test_page_skeleton_tells_a_broken_page(broken):
+    page = gen_pages.game_markdown("swival", EVAL_MD, has_ladder=True)
+    assert page_skeleton(page) == SKELETON and page_skeleton(broken(page)) != SKELETON
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_game_page_holds_its_docstring_pictures_usage_and_results(game):
+    page = gen_pages.game_markdown(game, EVAL_MD, has_ladder=True)
+    title, sections = gen_pages.doc_sections(game)
     assert page.startswith(f"# {title}\n")
-    assert body.split("\n## ")[0] in page  # the specs table and the rules' opening
-    for heading in re.findall(r"^## .*$", body, flags=re.M):  # every section of the doc page
-        assert heading in page
+    for name, text in sections.items():  # the docstring's sections, the rule parameters as a table
+        if name != "Rule parameters":
+            assert f"## {name}\n\n{text}\n" in page
     for asset in (f"{game}.gif", f"{game}_board.png"):  # committed by make docs-assets
         assert f"../assets/{asset}" in page
         assert (ROOT / "docs" / "assets" / asset).stat().st_size < 1_000_000
     assert f"../assets/results/{game}_ladder.png" in page
+    assert f"| Play it | `swgym play {game} --vs hard`" in page and f"`{GAMES[game].gym_id}`" in page
     assert "### PettingZoo" in page and f'envs.make("{game}"' in page
     assert f'gymnasium.make("{GAMES[game].gym_id}"' in page and "dict_observation=True" in page
     assert 'info["action_mask"]' in page
     assert ("envs.make_vec(" in page and "envs.make_batched(" in page) == bool(GAMES[game].batched)
-    evaluation = page.split("## Evaluation")[1]
-    rows = [line for line in evaluation.splitlines() if " x " in line]  # "1 x medium", "3 x random"
+    results = page.split("## Results")[1]
+    rows = [line for line in results.splitlines() if " x " in line]  # "1 x medium", "3 x random"
     expected = [line for line in EVAL_MD.splitlines() if line.startswith(f"| {game} |")]
     assert len(rows) == len(expected) > 0
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_rule_parameters_table_is_the_declared_parameters(game):
+    params = importlib.import_module(GAMES[game].module).raw_env.game_cls.RULE_PARAMS
+    page = gen_pages.game_markdown(game, EVAL_MD, has_ladder=True)
+    section = page.split("## Rule parameters\n")[1].split("\n## ")[0]
+    rows = [line.split("|")[1:3] for line in section.splitlines() if line.startswith("| `")]
+    assert [(k.strip(), v.strip()) for k, v in rows] == [(f"`{p.name}`", gen_pages._code(p.default)) for p in params]
+
+
+def test_docstring_out_of_order_or_explaining_a_stray_parameter_is_named(monkeypatch):
+    module = importlib.import_module(GAMES["swival"].module)
+    doc = module.__doc__
+    monkeypatch.setattr(module, "__doc__", doc.replace("## Rewards", "## Prizes"))
+    with pytest.raises(ValueError, match="envs.swival_v0's docstring sections are .*'Prizes'"):
+        gen_pages.doc_sections("swival")
+    with pytest.raises(ValueError, match="explains \\['speed'\\]; the game has \\[\\]"):
+        gen_pages.rule_parameters("swival", "* `speed`: how fast")
 
 
 EVAL_TABLE = (
@@ -111,13 +171,14 @@ def test_separate_lists(text, markdown):
 def test_game_page_without_results_says_so():
     page = gen_pages.game_markdown("swival", "", has_ladder=False)
     assert "No evaluation rows" in page and "ladder.png" not in page
+    assert page_skeleton(page) == SKELETON
 
 
 def test_missing_doc_page_is_named(monkeypatch):
     module = importlib.import_module(GAMES["swival"].module)
     monkeypatch.setattr(module, "__doc__", None)
     with pytest.raises(ValueError, match="envs.swival_v0 has no docstring"):
-        gen_pages.doc_page("swival")
+        gen_pages.doc_sections("swival")
 
 
 @pytest.mark.parametrize("heading, found", [("Opponents", "**easy / medium**"), ("Playing", "swgym play GAME")])
@@ -206,16 +267,62 @@ def test_rllib_section_links_only_an_existing_page(tmp_path, present, expected):
     assert expected in note and (("rllib.md" in note) == present)
 
 
-def test_reference_shows_a_re_export_once():
-    page = gen_pages.reference_markdown("envs", "about", submodules=False)
-    assert "::: envs\n" in page and "::: envs.registry\n    options:\n      filters:" in page
-    assert "make_vec|register_gymnasium)$" in page and "GameEntry" not in page
+def test_reference_documents_each_entry_point_once():
+    """The curated API reference: every object once, and every name ``envs`` exports among them."""
+    names = [name for _, _, sections in gen_pages.REFERENCE.values() for _, _, objects in sections for name in objects]
+    assert len(names) == len(set(names))
+    assert {f"envs.{name}" for name in importlib.import_module("envs").__all__} <= set(names)
+    page = gen_pages.reference_markdown("Batched", "about", [("A learner", "intro", ["envs.make_vec", "envs.vector"])])
+    assert page.index("## A learner") < page.index("::: envs.make_vec\n    options:\n      heading_level: 3")
+    assert "::: envs.vector\n" in page and page.endswith("members: false\n")  # a module: its docstring only
 
 
-def test_reference_lists_every_module():
-    page = gen_pages.reference_markdown("envs.core", "shared", True)
-    for path in (ROOT / "envs" / "core").glob("[!_]*.py"):
-        assert f"::: envs.core.{path.stem}\n" in page
+# Words that make sense only to the project's developers: never on a page a user reads (pattern, what it is)
+INTERNAL_WORDS = [
+    (r"\bissues? #?\d+", "an issue number"),
+    (r"\bseed'?s (?:examples?|texts?|rules|pictures)\b|\bseed (?:texts?|files?)\b|\bseeds/", "the rule texts' files"),
+    (r"\bthe product(?:'s)?\b", "the product"),
+    (r"\brulings?\b", "the rulings file"),
+    (r"(?<![/\w])test_\w+(?!\w*\.py)", "a test function's name"),
+    (r"\b(?:this|the|an? earlier|a previous|the next|a) session\b|\bstop hook\b", "session talk"),
+    (r"FIELD-NOTES|DESIGN\.md|/work/|\bworktrees?\b|\bthe brief\b", "the project's working files"),
+    (r"\b(?:the|today's) hards\b", "the project's slang"),
+]
+
+
+def internal_words(text: str) -> list[str]:
+    """Every internal word in ``text``, with a little of its context."""
+    return [
+        f"{what}: ...{text[max(0, m.start() - 40) : m.end() + 20]!r}..."
+        for pattern, what in INTERNAL_WORDS
+        for m in re.finditer(pattern, text, flags=re.I)
+    ]
+
+
+@pytest.mark.parametrize(
+    "text, found",
+    [
+        ("as decided in issue 22, the", True),
+        ("following the seed's examples", True),
+        ("checked by the product's solver", True),
+        ("see RULINGS.md", True),
+        ("(`test_env_returns_are_the_aec_envs_returns`)", True),
+        ("as this session found", True),
+        ("runs tests/test_rllib.py and `test_recipes.py`", False),
+        ("env.reset(seed=0); the seed's stream", False),
+        ("the products of size*size", False),
+    ],
+)
+def test_internal_words_are_found(text, found):
+    assert bool(internal_words(text)) == found
+
+
+def test_pages_hold_no_internal_words():
+    """The generated pages, the written ones and the README speak to users (the API reference's docstrings are
+    checked in the built site, test_site_builds_strict)."""
+    texts = {**gen_pages.pages(), "README.md": (ROOT / "README.md").read_text()}
+    texts.update({f"docs/{p.name}": p.read_text() for p in (ROOT / "docs").glob("*.md")})
+    assert {page: internal_words(text) for page, text in texts.items() if internal_words(text)} == {}
 
 
 def test_site_builds_strict(tmp_path):
@@ -233,8 +340,8 @@ def test_site_builds_strict(tmp_path):
     )
     assert done.returncode == 0, done.stderr[-3000:]
     for game in GAMES:  # pages as files (the offline plugin): the site works opened from disk
-        html = (tmp_path / "games" / f"{game}.html").read_text()
-        assert f"{game}.gif" in html and "<table>" in html
+        page = (tmp_path / "games" / f"{game}.html").read_text()
+        assert f"{game}.gif" in page and "<table>" in page
         assert (tmp_path / "assets" / "results" / f"{game}_ladder.png").exists()
     assert "doc-function" in (tmp_path / "reference" / "training.html").read_text()
     index = (tmp_path / "index.html").read_text()
@@ -243,7 +350,13 @@ def test_site_builds_strict(tmp_path):
     assert "assets/play_app.png" in (tmp_path / "playing.html").read_text()
     assert (tmp_path / "assets" / "play_app.png").stat().st_size > 10_000
     assert (tmp_path / "search" / "search_index.js").exists()  # search without a server
-    envs_page = (tmp_path / "reference" / "envs.html").read_text()
+    batched_page = (tmp_path / "reference" / "batched.html").read_text()
     assert (
-        '<span class="gp">&gt;&gt;&gt; </span>' in envs_page and "<blockquote>" not in envs_page
+        '<span class="gp">&gt;&gt;&gt; </span>' in batched_page and "<blockquote>" not in batched_page
     )  # >>> examples as code
+    found = {}  # the built pages' text, the API reference's docstrings included, speaks to users
+    for path in tmp_path.rglob("*.html"):
+        text = html.unescape(re.sub(r"<[^>]+>", "", path.read_text()))
+        if internal_words(text):
+            found[path.relative_to(tmp_path).as_posix()] = internal_words(text)
+    assert found == {}

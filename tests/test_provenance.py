@@ -67,7 +67,7 @@ def test_a_stale_mark_on_a_current_result_is_refused(tmp_path):
 def test_results_measured_on_an_earlier_file_are_marked_on_the_page(game):
     page = gen_pages.game_markdown(game, EVAL_MD, has_ladder=True, records=RECORDS)
     stale_rows = [r for r in RECORDS if r.get("stale") and r["part"].startswith(f"{game} |")]
-    evaluation = page.split("## Evaluation")[1]
+    evaluation = page.split("## Results")[1].split("\n## ")[0]
     assert evaluation.count(" † |") == evaluation.count("\n† ") == len(stale_rows)
     for r in stale_rows:
         assert next(iter(r["policies"].values()))[:12] in evaluation

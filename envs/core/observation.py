@@ -2,8 +2,8 @@
 
 Each game's env declares ``observation(game) -> Observation``; from it come the
 observation's size, the index table of the game's doc page, the slices its
-``observe_state`` writes and the names the tests compare the batched kernel's
-observation by (``tests/test_observation.py``), piece by piece.
+``observe_state`` writes and the names by which the batched kernel's
+observation is checked against it, piece by piece.
 """
 
 from __future__ import annotations

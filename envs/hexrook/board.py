@@ -300,7 +300,7 @@ class HexRookGame(Game):
     def ending_moves(self, state: HexState, actions: list[int], rng: np.random.Generator) -> list[int]:
         """Those of the legal ``actions`` that end the game, mostly without playing them out.
 
-        Same answer as :meth:`Game.ending_moves` (tests/test_swish_rules.py). A move
+        Same answer as :meth:`Game.ending_moves`, faster. A move
         wins by its captures; otherwise it can leave the opponent without a move
         only by taking its rooks or by landing on the last empty neighbour of
         every one left (empty neighbours are all a rook needs), and only such
@@ -419,7 +419,7 @@ class HexRookGame(Game):
         state.phase, state.to_move = PHASE_PLAY, state.first_mover
 
     def _end_checks(self, state: HexState, mover: int) -> list[float]:
-        """RULINGS order: the mover has won; the ply limit (draw); the next player cannot move (loses)."""
+        """In the rules' order: the mover has won; the ply limit (draw); the next player cannot move (loses)."""
         if state.phase != PHASE_PLAY:
             return [0.0, 0.0]
         winner = None

@@ -18,18 +18,16 @@ from envs.hexrook.board import BEAD, EMPTY, NUM_BEADS, PHASE_PLAY, ROOKS_PER_COL
 
 DOC_TEMPLATE = """{title}
 
-| | |
-|---|---|
-| Import | `from envs import {module}` |
-| Actions | Discrete(3114) (radius 4; `cells*6*2*radius + 3*cells + 3` in general) |
-| Agents | `player_0` (sets up), `player_1` (chooses) |
-| Observation | dict: `observation` Box(0, 1, (318,), float32) (radius 4; `5*cells + 13`), `action_mask` Box(0, 1, (3114,), int8) |
-| Rewards | +1 win, -1 loss, 0 draw |
-| Rule parameters | `radius=4`, `setup="random"`, `max_plies=300`, `beads_to_win=10` |
+## Description
+{summary} Swish and Squeeze are twin bead-capture games by Christian Freeling
+(MindSports), played on a hexagonal board with three hexagonal rooks a side
+that move in the six main directions; the rules here follow the MindSports
+page of the two games. The original begins with the *Marquisian method*: one
+player sets up the whole position, the other chooses between moving first
+and picking a colour.
 
-{summary}
-
-## Board
+## Rules
+### Board
 A hexagonal board of `radius` 4 (61 cells). Cells are axial `(q, r)` with
 `max(|q|, |r|, |q+r|) <= radius`, indexed in order of `r` then `q`; cell
 names are a row letter (`a` = top row, r = -radius) and the place in the row
@@ -38,13 +36,13 @@ from the left (the centre is `e5`). Directions 0..5 are (+1,0) east,
 (0,+1) south-east. Edge = the cells at distance `radius` from the centre,
 inner = the rest.
 
-## Pieces, set-up and the choice
+### Pieces, set-up and the choice
 3 white rooks, 3 black rooks, 19 beads.
-* `setup="marquisian"`: `player_0` places the 6 rooks on edge cells and the
-  19 beads on inner cells, one piece per action, in any order. Then
-  `player_1` either takes "move first" (`player_0` then picks its colour with
-  "white" or "black") or picks a colour ("white"/"black": `player_1` plays it
-  and `player_0` moves first).
+* `setup="marquisian"` (the original): `player_0` places the 6 rooks on edge
+  cells and the 19 beads on inner cells, one piece per action, in any order.
+  Then `player_1` either takes "move first" (`player_0` then picks its colour
+  with "white" or "black") or picks a colour ("white"/"black": `player_1`
+  plays it and `player_0` moves first).
 * `setup="random"` (default): the placement is drawn from the seed (6
   distinct edge cells: the first 3 white; 19 distinct inner cells); the game
   starts at `player_1`'s choice.
@@ -53,27 +51,41 @@ inner = the rest.
   (0, radius); beads on the 19 cells within two steps of the centre. The game
   starts at `player_1`'s choice.
 
-## Moves
+!!! note "Not in the original"
+    The default set-up is drawn from the seed, not made by `player_0`, and
+    `setup="fixed"` is one position of this package's; `setup="marquisian"`
+    plays the original's.
+
+### Moves
 {moves}
 
-## Winning
-First to `beads_to_win` (10) captured beads wins. After every action the end
-is checked in this order: the mover has won; `max_plies` (300) rook moves
-have been played (a draw: set-up placements and choices are not plies); the
-next player has no legal move (no rooks left, or all blocked) and loses.
+## Termination
+First to `beads_to_win` (10) captured beads wins (+1, the other -1). After
+every action the end is checked in this order: the mover has won;
+`max_plies` (300) rook moves have been played (a draw: set-up placements and
+choices are not plies); the next player has no legal move (no rooks left, or
+all blocked) and loses. The ply limit ends the game as a draw, a terminal
+state: `truncated` stays False.
 
-## Actions
-* `a < cells*6*2*radius` (2928): a move,
-  `a = (cell*6 + direction)*2*radius + (distance - 1)`, distance in cells from
-  the rook to its landing cell.
-* next `3*cells` (183): a set-up placement `cell*3 + kind` (kind 0 white
-  rook, 1 black rook, 2 bead), offset by 2928.
-* last three (3111, 3112, 3113): "move first", "white", "black".
+!!! note "Not in the original"
+    The original has no move limit and does not say what happens to a player
+    who cannot move. The limit (`max_plies=300`) is a safety cap so that no
+    episode is endless; a player without a legal move loses.
 
-Readable names (`env.action_name(a)`): `e1-e4` a move, `e1xe4` a move that
-captures, `W@a1` / `B@a1` / `o@e5` a placement, then the choice names.
+## Legal action mask
+* Set-up (`setup="marquisian"`, `player_0`): a placement of a piece still to
+  place on an empty cell of its kind (rooks on edge cells, beads on inner
+  cells).
+* The choice (`player_1`): "move first", "white" and "black"; after "move
+  first", `player_0` has "white" and "black".
+* Play: every rook move of the mover's colour as above.
 
-## Observation (from the observing player's side; radius 4, 61 cells)
+The mask is never empty while the game goes on: a player without a legal
+move has lost.
+
+## Observation
+From the observing player's side; radius 4, 61 cells:
+
 | index | meaning |
 |---|---|
 | 0-60 | own rooks (white rooks while colours are not chosen yet) |
@@ -88,18 +100,30 @@ captures, `W@a1` / `B@a1` / `o@e5` a placement, then the choice names.
 | 314 | rook moves played / max_plies |
 | 315-317 | white rooks / black rooks / beads still to place (/3, /3, /19) |
 
-Other radii keep the order, with one value per cell in each of the first five pieces.
+Other radii keep the order, with one value per cell in each of the first five
+pieces (`5*cells + 13` values).
+
+## Action
+`Discrete(cells*6*2*radius + 3*cells + 3)`: 3114 on radius 4.
+* `a < cells*6*2*radius` (2928): a move,
+  `a = (cell*6 + direction)*2*radius + (distance - 1)`, distance in cells from
+  the rook to its landing cell.
+* next `3*cells` (183): a set-up placement `cell*3 + kind` (kind 0 white
+  rook, 1 black rook, 2 bead), offset by 2928.
+* last three (3111, 3112, 3113): "move first", "white", "black".
+
+Readable names (`env.action_name(a)`): `e1-e4` a move, `e1xe4` a move that
+captures, `W@a1` / `B@a1` / `o@e5` a placement, then the choice names.
 
 ## Rewards
-+1 to the winner, -1 to the loser, 0 each for a draw.
++1 to the winner, -1 to the loser, 0 each for a draw, given at the end.
 
 ## Rule parameters
-| keyword | default | allowed |
-|---|---|---|
-| `radius` | 4 | 3 .. 8 |
-| `setup` | `"random"` | `"random"`, `"fixed"`, `"marquisian"` |
-| `max_plies` | 300 | int >= 1 (rook moves) |
-| `beads_to_win` | 10 | 1 .. 19 |
+* `radius`: the board's radius (cells from the centre to an edge).
+* `setup`: who makes the set-up (see Pieces, set-up and the choice).
+* `max_plies`: rook moves after which the game is a draw (not in the
+  original).
+* `beads_to_win`: captured beads that win (10 in the original).
 
 ## Version history
 * v0: first release.

@@ -12,9 +12,8 @@ from envs.squeeze.rules import SqueezeGame
 SQUEEZE_DOC = DOC_TEMPLATE.format(
     title="Squeeze",
     module="squeeze_v0",
-    summary="Two players each move three hexagonal rooks; beads and enemy rooks are captured "
-    "custodian fashion, sandwiched between two own rooks. First to 10 beads wins. "
-    "Twin of Swish.",
+    summary="In Squeeze beads and enemy rooks are captured custodian fashion, sandwiched between "
+    "two own rooks; the first to capture 10 beads wins.",
     moves="""On each turn the player must move one of his rooks in one of the six
 directions over empty cells only, ending on an empty cell. After it lands,
 in each of the six directions from the landing cell an unbroken row of

@@ -1,20 +1,15 @@
 """Swahili
 
-| | |
-|---|---|
-| Import | `from envs import swahili_v0` |
-| Actions | Discrete(12) |
-| Agents | `player_0` ... `player_{n-1}`, n = `num_players` (2, 3 or 4); `player_0` moves first |
-| Observation | dict: `observation` Box(0, 1, (20n+12,), float32) (52 / 72 / 92), `action_mask` Box(0, 1, (12,), int8) |
-| Rewards | `reward="win"`: +1/-1/0 (2 players); winners share +1, the others share -1 |
-| Rule parameters | `num_players=2`, `reward="win"` |
+## Description
+Swahili is a sowing game for 2, 3 or 4 players on a stepped pyramid,
+published by the Milton Bradley Company as a game "from the culture heritage
+of Africa"; the rules here follow its rules leaflet. Each player has 12
+pieces (tribesmen), 3 in each of their rows 1-4. Rows 1-6 are the player's
+own flat, safe rows; rows 7-11 are the stepped rings shared by every player
+(the capture rows); then the centre hole. Pieces move only towards the
+centre; a piece in the centre scores 10, a captured piece 5.
 
-Milton Bradley's Swahili, a sowing game for 2, 3 or 4 players on a stepped
-pyramid. Each player has 12 pieces, 3 in each of their rows 1-4. Rows 1-6
-are the player's own flat, safe rows; rows 7-11 are the stepped rings shared
-by every player (the capture rows); then the centre hole.
-
-## A move
+## Rules
 Pick up all of your pieces in one of your rows and sow them towards the
 centre, one piece in each row ahead. After row 11 one piece (only one per
 pass) drops into the centre hole and the rest carry on from your row 1.
@@ -28,21 +23,30 @@ Where the last piece lands decides what happens:
 * in a row that already held your pieces: you choose to stop, or to pick up
   that whole row and sow on (the same rules apply to the new last piece).
 
+`player_0` moves first, then the seats in order.
+
+## Termination
 The game ends when, after a move, any player has no piece left on rows 1-11.
 Score 5 per captured piece and 10 per piece in the centre; pieces still on
 the rows count nothing. The highest score wins; ties share the win.
+`truncated` stays False: every move takes pieces towards the centre, so every
+game ends.
 
-## Actions
-* a in 0..10: pick up your row ``a + 1`` (legal when you have pieces there
-  and no choice is pending);
-* a = 11: stop.
-While a stop / continue choice is pending, exactly two actions are legal: the
-landing row (continue) and 11 (stop).
+!!! note "Decided here"
+    The original ends the game when a player has landed all of their
+    remaining pieces in the centre hole; here a player whose last pieces were
+    captured ends it too (no piece left on the rows). The original names no
+    winner beyond the scores: the highest score wins and tied players share.
 
-## Observation (from the observer's seat)
-Seats are counted from the observer in turn order: seat +0 is the observer,
-seat +1 the next player to move after them, and so on. With 2 players (the
-default):
+## Legal action mask
+With no choice pending, row `a + 1` (a in 0..10) is legal when you have
+pieces there. While a stop / continue choice is pending, exactly two actions
+are legal: the landing row (continue) and 11 (stop).
+
+## Observation
+From the observer's seat. Seats are counted from the observer in turn order:
+seat +0 is the observer, seat +1 the next player to move after them, and so
+on. With 2 players (the default):
 
 | index | meaning |
 |---|---|
@@ -60,9 +64,15 @@ default):
 | 39-49 | the pending landing row (one-hot, rows 1-11) |
 | 50-51 | the player to move, one-hot by seat from the observer (seat +0 first) |
 
-With n players there are n blocks of 19 values (seat +0 to seat +(n-1)),
-then the pending choice, the landing row and the player to move (n values);
-"captured" is scaled by 12 (n-1) and "score" by 120 + 60 (n-1).
+With n players (20n + 12 values: 52, 72, 92) there are n blocks of 19 values
+(seat +0 to seat +(n-1)), then the pending choice, the landing row and the
+player to move (n values); "captured" is scaled by 12 (n-1) and "score" by
+120 + 60 (n-1).
+
+## Action
+* a in 0..10: pick up your row `a + 1` and sow it (or, while a choice is
+  pending, sow on from the landing row);
+* a = 11: stop.
 
 ## Rewards
 * `reward="win"` (default): at the end, 2 players +1 / -1 (0 each on a tie);
@@ -73,8 +83,9 @@ then the pending choice, the landing row and the player to move (n values);
   minus the mean score.
 
 ## Rule parameters
-* `num_players`: 2 (default), 3 or 4; anything else raises `RuleError`.
-* `reward`: `"win"` (default) or `"score"`.
+* `num_players`: players round the pyramid.
+* `reward`: `"win"` (a share of +1 / -1 at the end) or `"score"` (score
+  differences after every action), see Rewards.
 
 ## Version history
 * v0: first release.

@@ -1,37 +1,39 @@
 """Swimming (Schwimmen / Schnauz / 31)
 
-| | |
-|---|---|
-| Import | `from envs import swimming_v0` |
-| Actions | Discrete(14) |
-| Agents | `player_0` ... `player_{n-1}`, n = 2..6 (default 4); players who sink leave |
-| Observation | dict: `observation` Box(0, 1, (72 + 39n,), float32) (228 for 4 players), `action_mask` Box(0, 1, (14,), int8) |
-| Rewards | in coins: -1 each time a player pays into the pot, +pot to the winner at the end (zero-sum over the game) |
-| Rule parameters | `num_players=4`, `knock_first_round=False`, `open_hands=False`, `coins=3`, `max_round_turns=100` |
+## Description
+Swimming (*Schwimmen*, also *Schnauz* in southern Germany, or *31*) is a
+traditional German card game for about four players; the rules here follow
+those of WinSwim 3.2 by Wernke zur Borg, a computer version of the game. One
+episode is one whole game of many rounds. The aim is not to win a round but
+not to lose one: the player(s) with the lowest hand at the end of a round pay
+a coin into the pot. A player with no coins left *swims* and plays on; a
+swimmer who loses again *sinks* and leaves the game. The last player left
+takes the pot.
 
-One episode is one whole game of many rounds. The aim is not to win a round
-but not to lose one: the player(s) with the lowest hand at the end of a round
-pay a coin into the pot. A player with no coins left *swims* and plays on; a
-swimmer who loses again *sinks* and leaves the game (its agent is terminated
-and removed). The last player left takes the pot.
-
-## Cards and scores
+## Rules
+### Cards and scores
 32 cards, card = suit*8 + rank; suits 0..3 = Diamonds, Hearts, Spades, Clubs
 (low to high), ranks 0..7 = 7, 8, 9, 10, J, Q, K, A, worth 7, 8, 9, 10, 10,
 10, 10, 11. A hand of three scores its best single-suit sum (7S 10S QS = 27;
 8H 10H KC = 18; 9D 10H JC = 10); three equal ranks score 30.5; three aces are
-*Fire*, above everything (scored 33 in this package). 31 is *Bingo*.
+*Fire*, above everything. 31 is *Bingo*. Every player starts with `coins`
+coins.
 
-## A round
+!!! note "Scored 33"
+    The original ranks Fire above every hand without giving it a number;
+    here it scores 33, so that one number orders every hand (the observation's
+    own hand score is scaled by 33).
+
+### A round
 * The dealer of the first round is drawn: everyone draws a card, the highest
   rank deals, equal ranks by the higher suit. Later rounds are dealt by the
   next player still in the game to the left (seat + 1) of the previous dealer;
   a void round (below) is dealt again by the same dealer.
 * The dealer deals three cards to every player and two lots of three to
   himself. He looks at one lot (his hand during the choice) and either keeps
-  it (action 12: the other, unseen lot goes face up to the middle) or puts it
-  face up in the middle and takes the other lot (action 13). The rest of the
-  deck is the stock for refreshing the middle.
+  it (the other, unseen lot goes face up to the middle) or puts it face up in
+  the middle and takes the other lot. The rest of the deck is the stock for
+  refreshing the middle.
 * When the deal is complete (after the dealer's choice), any player holding
   31 or Fire ends the round at once.
 * Play starts at the dealer's left. On a turn: swap one card with the middle,
@@ -41,33 +43,38 @@ and removed). The last player left takes the pot.
   had a turn this round (unless `knock_first_round=True`).
 * If every player passes in a row (no knock pending), the middle is put aside
   and three new cards from the stock take its place; the first of those
-  passers plays on. With fewer than three cards in the stock the round ends
-  in a showdown instead. A knock breaks a run of passes.
+  passers plays on. A knock breaks a run of passes.
 * A swap reaching 31 (Bingo) or Fire ends the round at once.
-* Safety limit (not in the original): a round with no knock pending ends in
-  a showdown after `max_round_turns` turns, so that a policy that never
-  passes or knocks cannot make an endless episode.
 * Showdown: every player with the lowest score pays a coin into the pot (a
   tie: all of them pay); with Fire, everyone else pays. A swimmer who has to
-  pay sinks. If the showdown would sink every remaining player, the round is
-  void and dealt again.
+  pay sinks (its agent is terminated and removed).
 
-## Actions
-| action | meaning |
-|---|---|
-| 3*i + j (0-8) | swap hand card i with middle card j (both in ascending card order) |
-| 9 | swap all three |
-| 10 | pass |
-| 11 | knock |
-| 12 | dealer keeps the lot he looked at |
-| 13 | dealer takes the other lot |
+!!! note "Decided here, not in the original"
+    The original does not say when knocking may start, what happens when the
+    stock runs out or when a showdown would sink everyone. Here knocking waits
+    for everyone's first turn (`knock_first_round=False`); with fewer than
+    three cards in the stock a refresh ends the round in a showdown instead;
+    a showdown that would sink every remaining player is void, and the round
+    is dealt again.
 
-In the dealer's choice only 12 and 13 are legal; in play 0-10 always, 11 when
-knocking is allowed.
+## Termination
+The game ends when one player is left; that player takes the pot. A player
+who sinks is terminated at once and leaves `env.agents`; the others play on.
+`truncated` stays False.
 
-## Observation (from the observer's seat)
-Seats are counted from the observer in turn order (seat +0 is the observer);
-cards c = 0..31 by the deck's order. With 4 players (the default):
+!!! note "Not in the original"
+    A safety limit: a round with no knock pending ends in a showdown after
+    `max_round_turns` turns, so that a policy that never passes or knocks
+    cannot make an endless episode.
+
+## Legal action mask
+In the dealer's choice only 12 and 13 are legal (for the dealer); in play
+0-10 always, 11 when knocking is allowed.
+
+## Observation
+From the observer's seat. Seats are counted from the observer in turn order
+(seat +0 is the observer); cards c = 0..31 by the deck's order. With 4
+players (the default):
 
 | index | meaning |
 |---|---|
@@ -88,18 +95,32 @@ cards c = 0..31 by the deck's order. With 4 players (the default):
 | 226 | knocking is allowed now |
 | 227 | own hand score / 33 |
 
-With n players there are n - 1 known-cards pieces of 32 and n seat pieces of 7;
-the pot is scaled by n * coins and the passes by n.
-
+With n players (72 + 39n values) there are n - 1 known-cards pieces of 32 and
+n seat pieces of 7; the pot is scaled by n * coins and the passes by n.
 Hidden cards (other hands, the dealer's unseen lot, the stock) never appear.
 
+## Action
+| action | meaning |
+|---|---|
+| 3*i + j (0-8) | swap hand card i with middle card j (both in ascending card order) |
+| 9 | swap all three |
+| 10 | pass |
+| 11 | knock |
+| 12 | dealer keeps the lot he looked at |
+| 13 | dealer takes the other lot |
+
+## Rewards
+In coins: -1 each time a player pays into the pot, +pot to the winner at the
+end, so a game's rewards sum to zero.
+
 ## Rule parameters
-* `num_players` (2-6, default 4).
-* `knock_first_round` (False): allow knocking before everyone has had a turn.
-* `open_hands` (False): every hand visible to everyone.
-* `coins` (3, 1-20): coins each player starts with.
-* `max_round_turns` (100): turns after which a round without a knock ends in
-  a showdown (see above).
+* `num_players`: players at the table.
+* `knock_first_round`: allow knocking before everyone has had a turn.
+* `open_hands`: every hand visible to everyone (the original's "all cards
+  face up" option).
+* `coins`: coins each player starts with.
+* `max_round_turns`: turns after which a round without a knock ends in a
+  showdown (a safety limit, not in the original).
 
 ## Version history
 * v0: first release.

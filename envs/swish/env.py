@@ -12,8 +12,8 @@ from envs.swish.rules import SwishGame
 SWISH_DOC = DOC_TEMPLATE.format(
     title="Swish",
     module="swish_v0",
-    summary="Two players each move three hexagonal rooks; a rook captures by leaping over "
-    "an unbroken row of beads or of enemy rooks. First to 10 beads wins. Twin of Squeeze.",
+    summary="In Swish a rook captures by leaping over an unbroken row of beads or of enemy rooks; "
+    "the first to capture 10 beads wins.",
     moves="""On each turn the player must move one of his rooks in one of the six
 directions, ending on an empty cell. A rook may
 * slide over any number of empty cells; or
@@ -21,6 +21,7 @@ directions, ending on an empty cell. A rook may
   beads, or one unbroken row of enemy rooks, and land on any empty cell
   beyond it, before the next piece. Leapt beads go to the mover's store;
   leapt rooks leave play.
+
 Never a mixed row (beads and rooks), never over own rooks, and there must be
 an empty cell right after the row.""",
 )

@@ -1,37 +1,45 @@
 """Swival
 
-| | |
-|---|---|
-| Import | `from envs import swival_v0` |
-| Actions | Discrete(73) |
-| Agents | `player_0` (Red, moves first), `player_1` (Black) |
-| Observation | dict: `observation` Box(0, 1, (78,), float32), `action_mask` Box(0, 1, (73,), int8) |
-| Rewards | +1 win, -1 loss, 0 draw |
-| Rule parameters | none |
-
-Two players place counters on three concentric rings of eight spaces; the
-middle ring can be swivelled one step after a placement. A line of three is
-one spoke (the same position ``k`` on all three rings). At the start of your
+## Description
+Swival is a two-player game of counters on three concentric rings of eight
+spaces, published as a computer game by Swival Games Inc.; these rules follow
+its official rules (*Swival - Official Rules*). Red (`player_0`) moves
+first, Black (`player_1`) second. After placing a counter a player may swivel
+the middle ring one step, carrying the counters on it along. A line of three
+is one spoke (the same position `k` on all three rings); at the start of your
 turn, if you have a line you may put your winning counter in the centre and
-win; a line made on your own move can still be broken by the opponent's
-swivel before your next turn.
+win. A line made on your own move can still be broken by the opponent's
+swivel before your next turn: that is the heart of the game.
 
-## Board and cells
-Cell = ring*8 + k; ring 0 outer, 1 middle, 2 inner; k = 0..7 clockwise, k = 0
-just right of 12 o'clock. Each player has 12 counters for the rings and the
-13th, winning counter for the centre.
+## Rules
+* The board: three rings of 8 spaces and the centre. Cell = ring*8 + k;
+  ring 0 outer, 1 middle, 2 inner; k = 0..7 clockwise, k = 0 just right of
+  12 o'clock (the original numbers its spaces 1-8, 9-16, 17-24 the same way).
+* Each player has 13 counters: 12 for the rings, the 13th the winning
+  counter for the centre.
+* A turn: place a counter on any empty ring space, then optionally swivel the
+  middle ring one step: left = anticlockwise (middle k -> k-1 mod 8), right =
+  clockwise (k -> k+1 mod 8). The swivel is allowed only when, after the
+  placement, the mover has at least 2 counters on the board and at least one
+  of them on the middle ring.
+* At the start of a player's turn, if that player has a line of three, the
+  player may place the winning counter in the centre instead, and wins.
 
-## Actions
-* a < 72: place on cell ``a // 3`` then swivel ``a % 3`` (0 none, 1 left =
-  anticlockwise, middle k -> k-1; 2 right = clockwise, k -> k+1). A swivel is
-  legal only when, after the placement, the mover has at least 2 counters on
-  the board and at least one of them on the middle ring.
-* a = 72: the winning counter into the centre; legal exactly when the mover
-  has a line at the start of the turn (placements stay legal too).
+## Termination
+The game ends when the winning counter is placed (+1 to its player, -1 to the
+other), or as a draw when the board is full and the player to move has no
+line. Every game ends within 24 placements and one more turn, so there is no
+ply limit and `truncated` stays False.
 
-The game is drawn when the board is full and the player to move has no line.
+## Legal action mask
+* a < 72 is legal when cell `a // 3` is empty and, for a swivel (`a % 3` 1
+  or 2), the swivel is allowed after that placement.
+* a = 72 is legal exactly when the mover has a line at the start of the turn;
+  the placements stay legal then too (a player need not win at once).
 
-## Observation (from the observing player's side)
+## Observation
+From the observing player's side:
+
 | index | meaning |
 |---|---|
 | 0-23 | own counters, by cell |
@@ -43,6 +51,17 @@ The game is drawn when the board is full and the player to move has no line.
 | 75 | opponent's line of three on the board |
 | 76 | own ring counters left / 12 |
 | 77 | opponent's ring counters left / 12 |
+
+## Action
+* a < 72: place on cell `a // 3` then swivel `a % 3` (0 none, 1 left =
+  anticlockwise, 2 right = clockwise).
+* a = 72: the winning counter into the centre.
+
+## Rewards
++1 to the winner, -1 to the loser, 0 each for a draw, given at the end.
+
+## Rule parameters
+Swival has one set of rules and no rule parameters.
 
 ## Version history
 * v0: first release.

@@ -1,25 +1,20 @@
 """Twirls of Action
 
-| | |
-|---|---|
-| Import | `from envs import twirls_v0` |
-| Actions | Discrete(size*size*32 + 1): 2593 on 9x9, 2049 on 8x8 |
-| Agents | `player_0` (Black, moves first), `player_1` (White; may swap on its first turn) |
-| Observation | dict: `observation` Box(0, 1, (3*size*size + 6,), float32) (249 on 9x9, 198 on 8x8), `action_mask` Box(0, 1, (num_actions,), int8) |
-| Rewards | +1 win, -1 loss, 0 draw |
-| Rule parameters | `board_size=9` (or 8), `max_neighbors=3` (2..8, or a per-seat pair like `(4, 2)`), `max_plies=400` |
-
-A game by Claude Chaunier and João Pedro Neto (2001) on a 9x9 or 8x8 Go
-board. A stone never moves alone: it *twirls* around an enemy stone.
-
-## Board and set-ups
-Cell = rank*size + file, file a = 0, rank 1 = 0; north is towards higher
-ranks. Set-ups (x = Black, w = White, first row = top rank):
-9x9 `.xwxwxwx./w7w/x7x/w7w/x7x/w7w/x7x/w7w/.xwxwxwx.` (14 stones each),
-8x8 `.xxxxxx./w6w/w6w/w6w/w6w/w6w/w6w/.xxxxxx.` (12 each).
+## Description
+Twirls of Action is an abstract game for two players by Claude Chaunier and
+João Pedro Neto (2001), played on a 9x9 or 8x8 Go board; the rules here
+follow the authors' rules page. Claude Chaunier had the idea of a pivot move
+after seeing the pivot scaling of *Scalus*; the goal comes from *Lines of
+Action*, hence the name. A stone never moves alone: it *twirls* around an
+enemy stone, and the winner is the first to join all of their stones into one
+loose group.
 
 ## Rules
-* Black moves first; there is no passing.
+* The board: cell = rank*size + file, file a = 0, rank 1 = 0; north is
+  towards higher ranks. Set-ups (x = Black, w = White, first row = top rank):
+  9x9 `.xwxwxwx./w7w/x7x/w7w/x7x/w7w/x7x/w7w/.xwxwxwx.` (14 stones each),
+  8x8 `.xxxxxx./w6w/w6w/w6w/w6w/w6w/w6w/.xxxxxx.` (12 each).
+* Black (`player_0`) moves first; there is no passing.
 * Pie rule: on White's first turn White may swap instead of moving. The
   agents keep their names, the colours change hands: `player_1` then owns
   the black stones (and the move already made) and `player_0` plays White,
@@ -32,24 +27,30 @@ ranks. Set-ups (x = Black, w = White, first row = top rank):
   The path from P to D may be blocked. (Examples on 8x8: D8->D5
   pivoting on A5; A6->E6 on C8; C8->C4 on E6, with D5 between E6 and C4.)
 * Goal: all the mover's stones form one 8-connected group and none has more
-  than `max_neighbors` friendly 8-neighbours. Only the mover can win on a
-  move. The limit may differ per seat (handicap), e.g. `max_neighbors=(4, 2)`
-  gives `player_0` 4 and `player_1` 2, whichever colour they end up with.
-* After every action the end is checked in this order: the mover has won;
-  `max_plies` actions have been played (draw; the swap counts as a ply); the
-  next player has no legal action (that player loses).
+  than `max_neighbors` friendly 8-neighbours (3 in the original). Only the
+  mover can win on a move. The limit may differ per seat, as the original
+  suggests for handicaps: `max_neighbors=(4, 2)` gives `player_0` 4 and
+  `player_1` 2, whichever colour they end up with.
 
-## Actions
-Directions 0..7 = N, NE, E, SE, S, SW, W, NW (clockwise).
-* `a < size*size*32`: `a = (origin*8 + d)*4 + r`, d = direction from the
-  origin to the pivot, r = 0..3 turns the direction pivot->origin by -90,
-  -45, +45, +90 degrees (+ = clockwise) to give pivot->destination.
-  Example: D8->D5 on A5 (8x8) = (59*8 + 5)*4 + 2 = 1910.
-* `a = size*size*32`: swap (legal only on White's first turn, once).
+## Termination
+After every action the end is checked in this order: the mover has won (+1,
+the other -1); `max_plies` actions have been played (a draw; the swap counts
+as a ply); the next player has no legal twirl (that player loses). The ply
+limit ends the game as a draw, a terminal state: `truncated` stays False.
 
-Action names read `d8-d5@a5` (origin-destination@pivot) and `swap`.
+!!! note "Not in the original"
+    The original has no ply limit and does not say what happens to a player
+    who cannot twirl. The limit (`max_plies=400`) is a safety cap so that no
+    episode is endless; a player without a legal twirl loses.
 
-## Observation (from the observing player's side; on the default 9x9 board, 81 cells)
+## Legal action mask
+Every twirl of the mover's stones (as above) is legal; the swap only on
+White's first turn. The mask is never empty while the game goes on: a player
+without a legal twirl has lost.
+
+## Observation
+From the observing player's side; on the default 9x9 board (81 cells):
+
 | index | meaning |
 |---|---|
 | 0-80 | own stones, by cell |
@@ -62,7 +63,28 @@ Action names read `d8-d5@a5` (origin-destination@pivot) and `swap`.
 | 247 | opponent's `max_neighbors` / 8 |
 | 248 | plies played / `max_plies` |
 
-On the 8x8 board the pieces keep their order, 64 cells each.
+On the 8x8 board the pieces keep their order, 64 cells each (198 values).
+
+## Action
+`Discrete(size*size*32 + 1)`: 2593 on 9x9, 2049 on 8x8.
+Directions 0..7 = N, NE, E, SE, S, SW, W, NW (clockwise).
+* `a < size*size*32`: `a = (origin*8 + d)*4 + r`, d = direction from the
+  origin to the pivot, r = 0..3 turns the direction pivot->origin by -90,
+  -45, +45, +90 degrees (+ = clockwise) to give pivot->destination.
+  Example: D8->D5 on A5 (8x8) = (59*8 + 5)*4 + 2 = 1910.
+* `a = size*size*32`: swap.
+
+Action names (`env.action_name(a)`) read `d8-d5@a5` (origin-destination@pivot)
+and `swap`.
+
+## Rewards
++1 to the winner, -1 to the loser, 0 each for a draw, given at the end.
+
+## Rule parameters
+* `board_size`: the board, 9x9 or 8x8 (set-ups above).
+* `max_neighbors`: the most friendly neighbours a stone may have in a winning
+  group, for both seats or per seat (a handicap).
+* `max_plies`: actions after which the game is a draw (not in the original).
 
 ## Version history
 * v0: first release.
