@@ -19,8 +19,8 @@ from envs.hexrook.board import BEAD, EMPTY, NUM_BEADS, PHASE_PLAY, ROOKS_PER_COL
 DOC_TEMPLATE = """{title}
 
 ## Description
-{summary} Swish and Squeeze are twin bead-capture games by Christian Freeling
-(MindSports), played on a hexagonal board with three hexagonal rooks a side
+{summary} Swish and Squeeze are twin bead-capture games published by MindSports
+(the rule text: "Swish & Squeeze © MindSports"), played on a hexagonal board with three hexagonal rooks a side
 that move in the six main directions; the rules here follow the MindSports
 page of the two games. The original begins with the *Marquisian method*: one
 player sets up the whole position, the other chooses between moving first
