@@ -194,3 +194,21 @@ def test_multiply_adds_are_counted_from_the_shapes():
     layout = game_module("twirls").raw_env.action_layout(make_raw("twirls").game)
     assert flops.network(249, (8,), 2593, layout, rank=3) == counted
     assert flops.network(249, (8,), 2593)["action head"] == 8 * 2593
+
+
+def test_the_flops_report_counts_every_config(capsys):
+    from training.flops import CONFIGS, config_rows, main
+
+    rows = [row for path in sorted(CONFIGS.glob("*.json")) for row in config_rows(path, [4, 8])]
+    configs = {row.config for row in rows}
+    assert configs == {path.stem for path in CONFIGS.glob("*.json")}
+    assert all(sum(row.mine for row in rows if row.config == c) == 1 for c in configs)  # the config's own head
+    for config in configs:
+        heads = [row.head for row in rows if row.config == config]
+        factored = config in ("swish", "squeeze", "twirls")
+        assert heads[0] == "plain" and any(h.startswith("factored") for h in heads) == factored
+    twirls = {row.head: row.counts for row in rows if row.config == "twirls"}
+    assert twirls["plain"]["action head"] == 128 * 2593 > twirls["factored r=8"]["action head"]
+    main(["--ranks", "8"])
+    printed = capsys.readouterr().out
+    assert "| twirls | 249 | 2593 | 128x128 | plain" in printed and "factored r=8" in printed
