@@ -281,7 +281,8 @@ class FactoredHead:
     vector ``U[cell]`` and a score ``s[cell]``; a pair's logit is ``<U[cell], V[move]> + s[cell] + b[move]``
     (``head_v``, ``head_move_b``: learned, the same in every position). The actions of their own (choices, a
     swap) have a direct head (``head_other_w``, ``head_other_b``). With C cells, M moves and rank k that is
-    ``hidden * C * (k + 1) + C * M * (k + 1)`` multiply-adds instead of ``hidden * C * M``.
+    ``hidden * C * (k + 1) + C * M * (k + 1)`` multiply-adds (plus ``hidden`` per action of its own) instead
+    of the plain head's ``hidden * actions``.
     """
 
     def __init__(self, arrays: dict[str, np.ndarray], head: dict[str, int], where: str | Path, used: set[str]):
