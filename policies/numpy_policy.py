@@ -7,6 +7,10 @@ Policy files are ``.npz`` archives written by ``training.export``:
 * ``pi_w{i}``, ``pi_b{i}`` / ``vf_w{i}``, ``vf_b{i}``: hidden layers of the
   policy and value towers (weights stored as (in, out));
 * ``action_w``, ``action_b``, ``value_w``, ``value_b``: the two heads;
+* or, with ``meta["head"] = {"kind": "factored", "rank": k, "cells": C, "moves": M}``, a factored action head
+  (:class:`FactoredHead`) in place of ``action_w`` / ``action_b``: ``head_cell``, ``head_move`` (the game's
+  action layout, :mod:`envs.core.action_layout`), ``head_u_w`` (hidden, C*(k+1)), ``head_u_b``, ``head_v``
+  (M, k), ``head_move_b`` (M,), ``head_other_w`` (hidden, actions of their own), ``head_other_b``;
 * optionally more value networks trained apart (a value ensemble), member
   ``k`` = 1, 2, ... as ``m{k}_vf_w{i}``, ``m{k}_vf_b{i}``, ``m{k}_value_w``,
   ``m{k}_value_b``: the value is then the mean of every member's.
@@ -21,6 +25,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from envs.core.action_layout import ActionLayout, layout_problem
+from policies.flops import factored_head
 
 FORMAT_VERSION = 1
 ACTIVATIONS = {"tanh": np.tanh, "relu": lambda x: np.maximum(x, 0.0)}
@@ -177,6 +184,7 @@ def check_meta(meta: Any, where: str | Path) -> None:
         "layers": meta.get("layers") is None
         or isinstance(meta.get("layers"), dict)
         and all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in meta["layers"].values()),
+        "head": _head_meta_ok(meta.get("head")),
     }
     expected = {
         "game": "a game name",
@@ -186,12 +194,26 @@ def check_meta(meta: Any, where: str | Path) -> None:
         "activation": f"one of {', '.join(ACTIVATIONS)}",
         "search": "an object of search settings or null",
         "layers": "an object of hidden-layer counts per tower",
+        "head": '{"kind": "plain"}, {"kind": "factored", "rank": k, "cells": c, "moves": m} (ints >= 1) or null',
     }
     for key, ok in problems.items():
         if not ok:
             raise PolicyFileError(
                 f"policy file {where}: its meta has {key} = {meta.get(key)!r}, expected {expected[key]}"
             )
+
+
+def _head_meta_ok(head: Any) -> bool:
+    if head is None:
+        return True
+    if not isinstance(head, dict) or head.get("kind") not in ("plain", "factored"):
+        return False
+    if head["kind"] == "plain":
+        return set(head) == {"kind"}
+    sizes = [head.get(key) for key in ("rank", "cells", "moves")]
+    return set(head) == {"kind", "rank", "cells", "moves"} and all(
+        isinstance(n, int) and not isinstance(n, bool) and n >= 1 for n in sizes
+    )
 
 
 def _weights(arrays: dict[str, np.ndarray], name: str, where: str | Path, used: set[str]) -> np.ndarray:
@@ -221,6 +243,129 @@ def _tower(
             (_weights(arrays, f"{prefix}_w{i}", where, used), _weights(arrays, f"{prefix}_b{i}", where, used))
         )
     return layers
+
+
+class PlainHead:
+    """Every action's logit from the policy tower's last layer: ``h @ action_w + action_b``."""
+
+    def __init__(self, arrays: dict[str, np.ndarray], where: str | Path, used: set[str]) -> None:
+        self.w, self.b = _weights(arrays, "action_w", where, used), _weights(arrays, "action_b", where, used)
+
+    def check(self, width: int, num_actions: int, where: str | Path) -> None:
+        """Raise :class:`PolicyFileError` unless the head takes ``width`` values and gives ``num_actions``."""
+        w, b = self.w, self.b
+        if w.ndim != 2 or w.shape[0] != width or b.shape != (w.shape[1],):
+            raise PolicyFileError(
+                f"policy file {where}: the action head has weights {w.shape} and bias {b.shape}, "
+                f"expected ({width}, n) and (n,)"
+            )
+        if w.shape[1] != num_actions:
+            raise PolicyFileError(
+                f"policy file {where}: {w.shape[1]} action logits for a game with {num_actions} actions"
+            )
+
+    def logits(self, h: np.ndarray) -> np.ndarray:
+        return h @ self.w + self.b
+
+    def multiply_adds(self) -> int:
+        return self.w.size
+
+    def logits_of(self, h: np.ndarray, actions: np.ndarray) -> np.ndarray:
+        return (h @ self.w[:, actions])[0] + self.b[actions]
+
+
+class FactoredHead:
+    """A logit per (cell, move) pair of the game's action layout, and one per action of its own.
+
+    The policy tower's last layer ``h`` gives each cell ``rank + 1`` values (``head_u_w``, ``head_u_b``): a
+    vector ``U[cell]`` and a score ``s[cell]``; a pair's logit is ``<U[cell], V[move]> + s[cell] + b[move]``
+    (``head_v``, ``head_move_b``: learned, the same in every position). The actions of their own (choices, a
+    swap) have a direct head (``head_other_w``, ``head_other_b``). With C cells, M moves and rank k that is
+    ``hidden * C * (k + 1) + C * M * (k + 1)`` multiply-adds (plus ``hidden`` per action of its own) instead
+    of the plain head's ``hidden * actions``.
+    """
+
+    def __init__(self, arrays: dict[str, np.ndarray], head: dict[str, int], where: str | Path, used: set[str]):
+        self.rank, self.cells, self.moves = head["rank"], head["cells"], head["moves"]
+        cell, move = (_ints(arrays, name, where, used) for name in ("head_cell", "head_move"))
+        problem = layout_problem(cell, move, self.cells, self.moves)
+        if problem:
+            raise PolicyFileError(f"policy file {where}: its factored head's action layout is wrong: {problem}")
+        self.layout = ActionLayout(cell.astype(np.int64), move.astype(np.int64), self.cells, self.moves)
+        names = ("u_w", "u_b", "v", "move_b", "other_w", "other_b")
+        self.u_w, self.u_b, self.v, self.move_b, self.other_w, self.other_b = (
+            _weights(arrays, f"head_{name}", where, used) for name in names
+        )
+        self.source = self.layout.source
+        self.other_index = np.cumsum(cell < 0) - 1  # an action of its own: its column of head_other_w
+
+    def check(self, width: int, num_actions: int, where: str | Path) -> None:
+        """Raise :class:`PolicyFileError` naming the first array whose shape does not fit (or a layout for another
+        number of actions)."""
+        if self.layout.num_actions != num_actions:
+            raise PolicyFileError(
+                f"policy file {where}: its factored head lays out {self.layout.num_actions} actions "
+                f"for a game with {num_actions} actions"
+            )
+        per_cell, others = self.cells * (self.rank + 1), self.layout.others.size
+        expected = {
+            "head_u_w": (width, per_cell),
+            "head_u_b": (per_cell,),
+            "head_v": (self.moves, self.rank),
+            "head_move_b": (self.moves,),
+            "head_other_w": (width, others),
+            "head_other_b": (others,),
+        }
+        for name, shape in expected.items():
+            found = getattr(self, name[len("head_") :]).shape
+            if found != shape:
+                raise PolicyFileError(
+                    f"policy file {where}: its factored head's {name} has shape {found}, expected {shape} "
+                    f"(rank {self.rank}, {self.cells} cells, {self.moves} moves, {others} actions of their own, "
+                    f"{width} inputs)"
+                )
+        self.u_w3 = self.u_w.reshape(width, self.cells, self.rank + 1)
+        self.u_b2 = self.u_b.reshape(self.cells, self.rank + 1)
+        self.v_aug = np.hstack([self.v, np.ones((self.moves, 1), self.v.dtype)])  # the last column picks s[cell]
+
+    def multiply_adds(self) -> int:
+        """Of :meth:`logits` for one observation (:func:`policies.flops.factored_head`)."""
+        return factored_head(self.u_w.shape[0], self.cells, self.moves, self.rank, self.layout.others.size)
+
+    def logits(self, h: np.ndarray) -> np.ndarray:
+        """Every action's logit: all pairs in two matrix products, then one gather into the game's order."""
+        u = (h @ self.u_w + self.u_b).reshape(-1, self.rank + 1)  # (rows * cells, rank + 1)
+        pairs = (u @ self.v_aug.T + self.move_b).reshape(len(h), self.cells * self.moves)
+        others = h @ self.other_w + self.other_b
+        return np.concatenate([pairs, others], axis=1)[:, self.source]
+
+    def logits_of(self, h: np.ndarray, actions: np.ndarray) -> np.ndarray:
+        """The logits of ``actions`` alone (``h``: one row): only their cells' vectors are computed."""
+        actions = np.asarray(actions, dtype=np.int64)
+        cell, move = self.layout.cell[actions], self.layout.move[actions]
+        out = np.empty(actions.size, dtype=np.result_type(h, self.u_w))
+        pair = cell >= 0
+        if pair.any():
+            cells, back = np.unique(cell[pair], return_inverse=True)
+            u = (h[0] @ self.u_w3[:, cells].reshape(len(h[0]), -1)).reshape(cells.size, -1) + self.u_b2[cells]
+            out[pair] = np.einsum("ij,ij->i", u[back], self.v_aug[move[pair]]) + self.move_b[move[pair]]
+        if not pair.all():
+            columns = self.other_index[actions[~pair]]
+            out[~pair] = h[0] @ self.other_w[:, columns] + self.other_b[columns]
+        return out
+
+
+def _ints(arrays: dict[str, np.ndarray], name: str, where: str | Path, used: set[str]) -> np.ndarray:
+    if name not in arrays:
+        raise PolicyFileError(f"policy file {where} lacks the array {name!r}")
+    a = arrays[name]
+    if not isinstance(a, np.ndarray) or a.dtype.kind not in "iu" or a.ndim != 1:
+        raise PolicyFileError(
+            f"policy file {where}: array {name!r} is {getattr(a, 'dtype', type(a).__name__)} of shape "
+            f"{getattr(a, 'shape', '?')}, expected one row of whole numbers"
+        )
+    used.add(name)
+    return a
 
 
 class NumpyPolicy:
@@ -261,7 +406,9 @@ class NumpyPolicy:
         used: set[str] = set()
         where = self.path
         self.pi_layers = _tower(arrays, "pi", where, used)
-        self.action_head = (_weights(arrays, "action_w", where, used), _weights(arrays, "action_b", where, used))
+        head = self.meta.get("head") or {"kind": "plain"}
+        factored = head["kind"] == "factored"
+        self.head = FactoredHead(arrays, head, where, used) if factored else PlainHead(arrays, where, used)
         self.value_members = [
             (
                 _tower(arrays, "vf", where, used),
@@ -332,32 +479,48 @@ class NumpyPolicy:
                 f"and gives {self.num_actions} actions; {game} with rules {rules} has "
                 f"{int(np.prod(obs_shape))} and {raw.game.num_actions}"
             )
+        if isinstance(self.head, FactoredHead):
+            self._check_layout(game, type(raw).action_layout(raw.game))
+
+    def _check_layout(self, game: str, layout: ActionLayout | None) -> None:
+        """A factored head's layout must be the game's own, action by action."""
+        if layout is None:
+            raise PolicyFileError(
+                f"policy file {self.path} has a factored action head, but {game} declares no action layout"
+            )
+        mine = self.head.layout
+        differ = np.flatnonzero((mine.cell != layout.cell) | (mine.move != layout.move))
+        if (mine.cells, mine.moves) != (layout.cells, layout.moves) or differ.size:
+            a = int(differ[0]) if differ.size else 0
+            raise PolicyFileError(
+                f"policy file {self.path}: its factored head's action layout ({mine.cells} cells x {mine.moves} "
+                f"moves) is not {game}'s ({layout.cells} x {layout.moves}): {differ.size} actions differ, e.g. "
+                f"action {a} is ({mine.cell[a]}, {mine.move[a]}) in the file, ({layout.cell[a]}, {layout.move[a]}) "
+                "in the game"
+            )
 
     def _check_shapes(self) -> None:
-        towers = [("policy", self.pi_layers, self.action_head)]
+        towers = [("policy", self.pi_layers)]
         towers += [
-            ("value" if k == 0 else f"value member {k}", layers, head)
+            ("value" if k == 0 else f"value member {k}", layers + [head])
             for k, (layers, head) in enumerate(self.value_members)
         ]
-        for name, layers, head in towers:
+        for name, layers in towers:
             width = self.obs_size
-            for i, (w, b) in enumerate(layers + [head]):
+            for i, (w, b) in enumerate(layers):
                 if w.ndim != 2 or w.shape[0] != width or b.shape != (w.shape[1],):
                     raise PolicyFileError(
                         f"policy file {self.path}: {name} layer {i} has weights {w.shape} and bias {b.shape}, "
                         f"expected ({width}, n) and (n,)"
                     )
                 width = w.shape[1]
+            if name == "policy":
+                self.head.check(width, self.num_actions, self.path)
         for k, (_, (head_w, _)) in enumerate(self.value_members):
             if head_w.shape[1] != 1:
                 raise PolicyFileError(
                     f"policy file {self.path}: value member {k} gives {head_w.shape[1]} outputs, expected 1"
                 )
-        if self.action_head[0].shape[1] != self.num_actions:
-            raise PolicyFileError(
-                f"policy file {self.path}: {self.action_head[0].shape[1]} action logits "
-                f"for a game with {self.num_actions} actions"
-            )
 
     # -- the network ---------------------------------------------------------
     def forward(self, observations: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -367,17 +530,16 @@ class NumpyPolicy:
 
     def logits(self, observations: np.ndarray) -> np.ndarray:
         """The policy head alone for a batch of observations (play-outs need no value)."""
-        return self._policy_features(observations) @ self.action_head[0] + self.action_head[1]
+        return self.head.logits(self._policy_features(observations))
 
     def logits_of(self, observation: np.ndarray, actions: np.ndarray) -> np.ndarray:
         """The policy head's logits of ``actions`` alone, for one observation.
 
         A search ordering a position's few legal moves needs only their columns
         of the action head, which is most of the network's work in games with
-        thousands of actions.
+        thousands of actions (a factored head computes only their cells' vectors).
         """
-        head_w, head_b = self.action_head
-        return (self._policy_features(observation) @ head_w[:, actions])[0] + head_b[actions]
+        return self.head.logits_of(self._policy_features(observation), actions)
 
     def _policy_features(self, observations: np.ndarray) -> np.ndarray:
         """The policy tower's last hidden layer, one row per observation (the action head's input)."""
@@ -385,6 +547,16 @@ class NumpyPolicy:
         for w, b in self.pi_layers:
             h = self.activation(h @ w + b)
         return h
+
+    def multiply_adds(self) -> dict[str, int]:
+        """Multiply-adds of one forward pass for one observation, by part and in total (see :mod:`policies.flops`;
+        a FLOP count is twice this)."""
+        parts = {
+            "policy tower": sum(w.size for w, _ in self.pi_layers),
+            "action head": self.head.multiply_adds(),
+            "value tower": sum(w.size for layers, head in self.value_members for w, _ in layers + [head]),
+        }
+        return parts | {"total": sum(parts.values())}
 
     def values(self, observations: np.ndarray) -> np.ndarray:
         """The value head alone for a batch of observations (a search's leaves need no policy)."""

@@ -36,3 +36,44 @@ def preference_policy(order, game="swival", params=None):
         "value_b": np.zeros(1, np.float32),
     }
     return NumpyPolicy((json.loads(json.dumps(meta)), arrays))
+
+
+def factored_policy_file(game, params=None, hidden=8, rank=3, seed=0):
+    """(meta, arrays) of a random network with one hidden layer and a factored action head over ``game``'s
+    action layout (numpy only), as ``training.gumbel.write_network`` writes one."""
+    from envs.registry import game_module, make_raw
+
+    env = make_raw(game, **(params or {}))
+    layout = game_module(game).raw_env.action_layout(env.game)
+    size = int(np.prod(env.observation_space(env.possible_agents[0])["observation"].shape))
+    rng = np.random.default_rng(seed)
+
+    def random(*shape):
+        return rng.normal(0, 0.3, shape).astype(np.float32)
+
+    meta = {
+        "format": FORMAT_VERSION,
+        "game": game,
+        "params": params or {},
+        "observation_shape": [size],
+        "num_actions": env.game.num_actions,
+        "activation": "tanh",
+        "head": {"kind": "factored", "rank": rank, "cells": layout.cells, "moves": layout.moves},
+    }
+    arrays = {
+        "pi_w0": random(size, hidden),
+        "pi_b0": random(hidden),
+        "vf_w0": random(size, hidden),
+        "vf_b0": random(hidden),
+        "value_w": random(hidden, 1),
+        "value_b": random(1),
+        "head_cell": layout.cell.astype(np.int32),
+        "head_move": layout.move.astype(np.int32),
+        "head_u_w": random(hidden, layout.cells * (rank + 1)),
+        "head_u_b": random(layout.cells * (rank + 1)),
+        "head_v": random(layout.moves, rank),
+        "head_move_b": random(layout.moves),
+        "head_other_w": random(hidden, layout.others.size),
+        "head_other_b": random(layout.others.size),
+    }
+    return meta, arrays

@@ -14,7 +14,7 @@ from envs.play import play_game
 from policies import load
 from policies.gumbel import GumbelPlayer
 from policies.numpy_policy import NumpyPolicy
-from training.gumbel import Network, Settings, generate, train, write_network
+from training.gumbel import FactoredHead, Network, Settings, generate, head_layout, train, write_network
 
 TINY = {"boards": 16, "games": 16, "simulations": 8, "cheap_simulations": 2, "full_share": 0.5, "hidden": [16]}
 
@@ -29,6 +29,8 @@ TINY = {"boards": 16, "games": 16, "simulations": 8, "cheap_simulations": 2, "fu
         ({"full_share": True}, "full_share must be a number above 0, got True"),
         ({"hidden": [32, 0]}, "hidden must be a list of layer widths >= 1, got [32, 0]"),
         ({"activation": "gelu"}, "activation must be one of ['relu', 'tanh'], got 'gelu'"),
+        ({"head": "conv"}, "head must be one of ['plain', 'factored'], got 'conv'"),
+        ({"rank": 0}, "rank must be a whole number >= 1, got 0"),
     ],
 )
 def test_bad_settings_are_named(section, named):
@@ -47,6 +49,54 @@ def test_the_policy_file_plays_as_the_torch_network(tmp_path):
     mine_logits, mine_values = policy.forward(obs)
     np.testing.assert_allclose(mine_logits, logits.detach().numpy(), rtol=1e-5, atol=1e-5)
     np.testing.assert_allclose(mine_values, values.detach().numpy(), rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize(("game", "params"), [("swish", {}), ("twirls", {})])
+def test_a_factored_policy_file_plays_as_the_torch_network(tmp_path, game, params):
+    """The torch network's logits (every action, and the few asked ones) and values are the numpy policy's, on
+    positions of real games and on random inputs."""
+    settings = Settings.from_config({"head": "factored", "rank": 5, "hidden": [24, 12], "activation": "relu"})
+    batch = envs.make_batched(game, 16, seed=1, **params)
+    torch.manual_seed(0)
+    net = Network(batch.obs_size, batch.num_actions, settings.hidden, "relu", head_layout(game, batch, settings), 5)
+    assert isinstance(net.action_head, FactoredHead)
+    with torch.no_grad():
+        net.action_head.move_bias.normal_()
+    path = write_network(net, tmp_path / "net.npz", game, params, {"kind": "gumbel", "simulations": 4})
+    policy = NumpyPolicy(path, game=game, params=params)
+    assert policy.meta["head"] == {"kind": "factored", "rank": 5, "cells": net.action_head.layout.cells,
+                                   "moves": net.action_head.layout.moves}  # fmt: skip
+    for _ in range(3):
+        batch.step(batch.random_actions(), autoreset=True)
+    obs = np.concatenate([batch.observe(batch.to_move), np.random.default_rng(0).random((16, batch.obs_size))])
+    obs = obs.astype(np.float32)
+    logits, values = (t.detach().numpy() for t in net(torch.as_tensor(obs)))
+    mine_logits, mine_values = policy.forward(obs)
+    np.testing.assert_allclose(mine_logits, logits, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(mine_values, values, rtol=1e-5, atol=1e-5)
+    masks = batch.legal_mask()
+    for i in range(16):
+        legal = np.flatnonzero(masks[i])
+        np.testing.assert_allclose(policy.logits_of(obs[i], legal), logits[i, legal], rtol=1e-5, atol=1e-5)
+
+
+def test_a_factored_head_needs_a_game_with_an_action_layout():
+    settings = Settings.from_config({"head": "factored"})
+    with pytest.raises(ValueError, match="swival declares no action layout"):
+        head_layout("swival", envs.make_batched("swival", 1), settings)
+
+
+@pytest.mark.parametrize(
+    ("game", "params"), [("swish", {"radius": 3, "max_plies": 10}), ("twirls", {"board_size": 8, "max_plies": 10})]
+)
+def test_a_tiny_factored_run_writes_a_file_that_plays_with_its_search(tmp_path, game, params):
+    settings = Settings.from_config({**TINY, "iterations": 2, "head": "factored", "rank": 4})
+    summary = train(game, params, settings, tmp_path, log=lambda line: None)
+    assert summary["iteration"] == 2 and summary["curve"][1]["positions"] > 0
+    player = load(game, str(tmp_path / "network.npz"), seed=0, **params)
+    assert isinstance(player, GumbelPlayer) and player.policy.meta["head"]["kind"] == "factored"
+    record = play_game(game, [player, RandomOpponent(0)], seed=0, **params)
+    assert record.plies > 2
 
 
 def test_a_generator_records_full_searches_only_and_repeats_with_its_seed(tmp_path):

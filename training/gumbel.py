@@ -28,6 +28,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from envs.core.action_layout import ActionLayout
 from envs.core.tree_search import TreeSearch
 from envs.play import play_series
 from envs.registry import game_module, make_batched
@@ -36,6 +37,7 @@ from policies.gumbel import evaluator
 from policies.numpy_policy import FORMAT_VERSION, NumpyPolicy, write_policy_file
 
 ACTIVATIONS = {"tanh": nn.Tanh, "relu": nn.ReLU}
+HEADS = ("plain", "factored")
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,8 @@ class Settings:
     buffer_positions: int = 200_000
     hidden: tuple[int, ...] = (128, 128)
     activation: str = "tanh"
+    head: str = "plain"  # "plain": a logit per action from the last layer; "factored": per (cell, move) pair
+    rank: int = 8  # the factored head's vector per cell and per move
     learning_rate: float = 1e-3
     batch_size: int = 1024
     epochs: int = 2  # passes over the buffer an iteration
@@ -82,6 +86,9 @@ class Settings:
             elif key == "activation":
                 if value not in ACTIVATIONS:
                     raise ValueError(f"{where}: activation must be one of {sorted(ACTIVATIONS)}, got {value!r}")
+            elif key == "head":
+                if value not in HEADS:
+                    raise ValueError(f"{where}: head must be one of {list(HEADS)}, got {value!r}")
             elif isinstance(default, int) and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
                 raise ValueError(f"{where}: {key} must be a whole number >= 0, got {value!r}")
             elif isinstance(default, float) and (
@@ -91,18 +98,58 @@ class Settings:
         settings = cls(**section)
         if not 0 < settings.full_share <= 1:
             raise ValueError(f"{where}: full_share must be in (0, 1], got {settings.full_share!r}")
-        for key in ("iterations", "boards", "games", "simulations", "cheap_simulations", "considered", "batch_size"):
+        at_least_one = ("iterations", "boards", "games", "simulations", "cheap_simulations", "considered")
+        for key in (*at_least_one, "batch_size", "rank"):
             if getattr(settings, key) < 1:
                 raise ValueError(f"{where}: {key} must be a whole number >= 1, got {getattr(settings, key)!r}")
         return settings
 
 
 # -- the network -------------------------------------------------------------------------------------------------
+class FactoredHead(nn.Module):
+    """Every action's logit from a (cell, move) factorisation of the game's ``layout``, as
+    :class:`policies.numpy_policy.FactoredHead` plays it: ``<U[cell], V[move]> + s[cell] + b[move]`` for a pair,
+    ``U`` and ``s`` from the last hidden layer (``rank + 1`` values a cell), ``V`` and ``b`` learned; a direct
+    logit for each action of its own."""
+
+    def __init__(self, width: int, layout: ActionLayout, rank: int) -> None:
+        super().__init__()
+        self.layout, self.rank, self.out_features = layout, rank, layout.num_actions
+        self.cell_net = nn.Linear(width, layout.cells * (rank + 1))
+        self.move_vectors = nn.Parameter(torch.randn(layout.moves, rank) / rank**0.5)
+        self.move_bias = nn.Parameter(torch.zeros(layout.moves))
+        self.other_head = nn.Linear(width, layout.others.size)
+        self.register_buffer("source", torch.as_tensor(layout.source), persistent=False)
+
+    def forward(self, h: torch.Tensor) -> torch.Tensor:
+        u = self.cell_net(h).view(len(h), self.layout.cells, self.rank + 1)
+        pairs = u[..., : self.rank] @ self.move_vectors.T + u[..., self.rank :] + self.move_bias
+        return torch.cat([pairs.flatten(1), self.other_head(h)], dim=1)[:, self.source]
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The policy file's arrays of this head (see :mod:`policies.numpy_policy`)."""
+        out = {"head_cell": self.layout.cell.astype(np.int32), "head_move": self.layout.move.astype(np.int32)}
+        for key, tensor in (
+            ("u_w", self.cell_net.weight.T),
+            ("u_b", self.cell_net.bias),
+            ("v", self.move_vectors),
+            ("move_b", self.move_bias),
+            ("other_w", self.other_head.weight.T),
+            ("other_b", self.other_head.bias),
+        ):
+            out[f"head_{key}"] = np.ascontiguousarray(tensor.detach().numpy(), dtype=np.float32)
+        return out
+
+
 class Network(nn.Module):
-    """A policy tower with a head of every action's logit, and a value tower with the mover's value (linear, as
+    """A policy tower with a head of every action's logit (plain, or factored over the game's action ``layout``
+    at ``rank``), and a value tower with the mover's value (linear, as
     :class:`policies.numpy_policy.NumpyPolicy` plays it)."""
 
-    def __init__(self, observations: int, actions: int, hidden: tuple[int, ...], activation: str) -> None:
+    def __init__(
+        self, observations: int, actions: int, hidden: tuple[int, ...], activation: str,
+        layout: ActionLayout | None = None, rank: int = 8,
+    ) -> None:  # fmt: skip
         super().__init__()
         act = ACTIVATIONS[activation]
 
@@ -115,7 +162,10 @@ class Network(nn.Module):
             return nn.Sequential(*layers)
 
         self.policy_net, self.value_net = tower(), tower()
-        self.action_head, self.value_head = nn.Linear(hidden[-1], actions), nn.Linear(hidden[-1], 1)
+        if layout is not None and layout.num_actions != actions:
+            raise ValueError(f"an action layout of {layout.num_actions} actions for a game with {actions}")
+        self.action_head = nn.Linear(hidden[-1], actions) if layout is None else FactoredHead(hidden[-1], layout, rank)
+        self.value_head = nn.Linear(hidden[-1], 1)
         self.activation = activation
 
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
@@ -140,11 +190,28 @@ def write_network(net: Network, path: Path, name: str, params: dict[str, Any], s
         for i, layer in enumerate(linears[tower]):
             arrays[f"{prefix}_w{i}"] = layer.weight.detach().numpy().T.astype(np.float32)
             arrays[f"{prefix}_b{i}"] = layer.bias.detach().numpy().astype(np.float32)
-    for key, layer in (("action", net.action_head), ("value", net.value_head)):
+    heads = [("value", net.value_head)]
+    if isinstance(net.action_head, FactoredHead):
+        layout = net.action_head.layout
+        meta["head"] = {"kind": "factored", "rank": net.action_head.rank, "cells": layout.cells, "moves": layout.moves}
+        arrays |= net.action_head.arrays()
+    else:
+        heads.append(("action", net.action_head))
+    for key, layer in heads:
         arrays[f"{key}_w"] = layer.weight.detach().numpy().T.astype(np.float32)
         arrays[f"{key}_b"] = layer.bias.detach().numpy().astype(np.float32)
     path.parent.mkdir(parents=True, exist_ok=True)
     return write_policy_file(path, meta, arrays)
+
+
+def head_layout(name: str, batch: Any, s: Settings) -> ActionLayout | None:
+    """The action layout ``s.head`` asks of the game (None: the plain head); a ValueError if it declares none."""
+    if s.head == "plain":
+        return None
+    layout = game_module(name).raw_env.action_layout(batch.engine.game)
+    if layout is None:
+        raise ValueError(f"{name} declares no action layout: its networks have the plain head (gumbel head 'plain')")
+    return layout
 
 
 # -- the generator -----------------------------------------------------------------------------------------------
@@ -274,7 +341,7 @@ def train(name: str, params: dict[str, Any], s: Settings, out: Path, resume: boo
     torch.set_num_threads(1)
     out.mkdir(parents=True, exist_ok=True)
     probe = make_batched(name, 1, **params)
-    net = Network(probe.obs_size, probe.num_actions, s.hidden, s.activation)
+    net = Network(probe.obs_size, probe.num_actions, s.hidden, s.activation, head_layout(name, probe, s), s.rank)
     optimizer = torch.optim.Adam(net.parameters(), lr=s.learning_rate)
     state = {"iteration": 0, "curve": [], "minutes": 0.0, "settings": asdict(s)}
     if resume and (out / "checkpoint.json").exists():
@@ -352,4 +419,14 @@ def _eval_line(result: dict[str, list[int]], opponent: str) -> str:
     )
 
 
-__all__ = ["Network", "Settings", "generate", "learn", "load_buffer", "train", "write_network"]
+__all__ = [
+    "FactoredHead",
+    "Network",
+    "Settings",
+    "generate",
+    "head_layout",
+    "learn",
+    "load_buffer",
+    "train",
+    "write_network",
+]

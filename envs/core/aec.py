@@ -24,6 +24,7 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 
 from envs.core import wrappers
+from envs.core.action_layout import ActionLayout
 from envs.core.checks import as_seed, none_for_live_agent
 from envs.core.game import Game, RuleError
 from envs.core.observation import Observation
@@ -94,6 +95,12 @@ class TurnBasedEnv(AECEnv, EzPickle):
     def symmetries(game: Game) -> list[Symmetry]:
         """The transformations under which the rules play the same (none unless a game declares them)."""
         return []
+
+    @staticmethod
+    def action_layout(game: Game) -> ActionLayout | None:
+        """The actions as (cell, move) pairs for a factored action head (:mod:`envs.core.action_layout`); None
+        (the default) for a game whose actions do not factor so."""
+        return None
 
     # -- PettingZoo API ------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:

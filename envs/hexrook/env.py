@@ -11,6 +11,7 @@ from functools import cache
 
 import numpy as np
 
+from envs.core.action_layout import ActionLayout, make_layout
 from envs.core.aec import TurnBasedEnv
 from envs.core.observation import Observation, Piece
 from envs.hexrook import render
@@ -197,3 +198,19 @@ class HexRookEnv(TurnBasedEnv):
             left = state.to_place()
             obs[layout["to_place"]] = left[0] / ROOKS_PER_COLOUR, left[1] / ROOKS_PER_COLOUR, left[2] / NUM_BEADS
         return obs
+
+    @staticmethod
+    def action_layout(game: HexRookGame) -> ActionLayout:
+        """Every rook move as (its origin cell, direction * span + distance - 1), by the rules' own
+        :meth:`~envs.hexrook.board.HexRookGame.decode_move`; every set-up placement as (its cell, 6 * span + kind);
+        the three choices are actions of their own. Cells are the board's, ``6 * span + 3`` moves."""
+        n, span = game.hex.n, game.span
+        cell = np.full(game.num_actions, -1, dtype=np.int64)
+        move = np.full(game.num_actions, -1, dtype=np.int64)
+        for action in range(game.num_moves):
+            origin, direction, distance = game.decode_move(action)
+            cell[action], move[action] = origin, direction * span + distance - 1
+        placements = np.arange(game.place_base, game.choice_base)
+        cell[placements], kind = np.divmod(placements - game.place_base, 3)
+        move[placements] = 6 * span + kind
+        return make_layout(cell, move, n, 6 * span + 3)

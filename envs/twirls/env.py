@@ -96,6 +96,7 @@ from functools import cache
 
 import numpy as np
 
+from envs.core.action_layout import ActionLayout, make_layout
 from envs.core.aec import Symmetry, TurnBasedEnv, turn_based_metadata
 from envs.core.observation import Observation, Piece
 from envs.twirls import render
@@ -152,6 +153,14 @@ class raw_env(TurnBasedEnv):
                     directions = (directions + 2) % 8
                 out.append(_symmetry(game, cells, directions, mirror))
         return out
+
+    @staticmethod
+    def action_layout(game: TwirlsGame) -> ActionLayout:
+        """Every twirl as (its origin cell, direction to the pivot * 4 + turn), as the rules decode it
+        (``origin * 32 + direction * 4 + turn``); the swap is an action of its own."""
+        twirls = np.arange(game.swap_action)
+        cell, move = np.divmod(twirls, 32)
+        return make_layout(np.append(cell, -1), np.append(move, -1), game.size * game.size, 32)
 
 
 @cache

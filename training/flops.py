@@ -1,0 +1,94 @@
+"""FLOPs of one forward pass of each game's search network, plain head against factored head (counted, not timed).
+
+``python -m training.flops`` reads every config in ``training/configs/`` and
+prints, per config, the multiply-adds of the network its ``gumbel`` section
+builds (:class:`training.gumbel.Network`; a config without the section: the
+settings' defaults) for one observation: the policy tower, the action head and
+the value tower, with the plain head and, where the game declares an action
+layout, the factored head at each ``--ranks``. FLOPs are twice the
+multiply-adds. The config's own head is marked ``*``. Nothing here imports
+torch; nothing is timed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from envs.registry import game_module, make_raw
+from policies import flops
+
+CONFIGS = Path(__file__).parent / "configs"
+DEFAULT_HIDDEN, DEFAULT_RANK = (128, 128), 8  # training.gumbel.Settings' defaults (that module imports torch)
+
+
+@dataclass(frozen=True)
+class Row:
+    config: str
+    game: str
+    observations: int
+    actions: int
+    hidden: tuple[int, ...]
+    head: str  # "plain" or "factored r=<rank>"
+    mine: bool  # the config's own head
+    counts: dict[str, int]
+
+
+def config_rows(path: Path, ranks: Sequence[int]) -> list[Row]:
+    """The rows of one config: its network with the plain head and with the factored head at each rank."""
+    config = json.loads(path.read_text())
+    name, params, section = config["game"], config.get("params") or {}, config.get("gumbel") or {}
+    hidden, rank = tuple(section.get("hidden", DEFAULT_HIDDEN)), section.get("rank", DEFAULT_RANK)
+    own = section.get("head", "plain")
+    raw = make_raw(name, **params)
+    observations = int(raw.observation_space(raw.possible_agents[0])["observation"].shape[0])
+    actions, layout = raw.game.num_actions, game_module(name).raw_env.action_layout(raw.game)
+
+    def row(head: str, mine: bool, counts: dict[str, int]) -> Row:
+        return Row(path.stem, name, observations, actions, hidden, head, mine, counts)
+
+    rows = [row("plain", own == "plain", flops.network(observations, hidden, actions))]
+    if layout is not None:
+        for r in sorted({*ranks, rank} if own == "factored" else set(ranks)):
+            counts = flops.network(observations, hidden, actions, layout, r)
+            rows.append(row(f"factored r={r}", own == "factored" and r == rank, counts))
+    return rows
+
+
+def table(rows: list[Row]) -> str:
+    """The rows as a markdown table (thousands of multiply-adds; MFLOP = 2 x multiply-adds / 1e6)."""
+    lines = [
+        "| config | obs | actions | hidden | head | policy tower | action head | value tower | total | MFLOP "
+        "| vs plain |",
+        "|---|---:|---:|---|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    plain = {r.config: r.counts["total"] for r in rows if r.head == "plain"}
+    for r in rows:
+        c = r.counts
+        lines.append(
+            f"| {r.config} | {r.observations} | {r.actions} | {'x'.join(map(str, r.hidden))} | "
+            f"{r.head}{' *' if r.mine else ''} | {c['policy tower'] / 1e3:.1f}k | {c['action head'] / 1e3:.1f}k | "
+            f"{c['value tower'] / 1e3:.1f}k | {c['total'] / 1e3:.1f}k | {2 * c['total'] / 1e6:.3f} | "
+            f"{c['total'] / plain[r.config]:.2f} |"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m training.flops", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--ranks", type=int, nargs="+", default=[4, 8, 16], help="factored-head ranks to count")
+    parser.add_argument("--configs", type=Path, default=CONFIGS, help="folder of training configs")
+    args = parser.parse_args(argv)
+    rows = [row for path in sorted(args.configs.glob("*.json")) for row in config_rows(path, args.ranks)]
+    print("Multiply-adds of one forward pass, one observation (k = thousands); MFLOP = 2 x multiply-adds.")
+    print(table(rows))
+
+
+if __name__ == "__main__":
+    main()
+
+
+__all__ = ["Row", "config_rows", "main", "table"]
