@@ -592,9 +592,10 @@ def _move_score(rule, bot, pos, col, a, race):
 def _scored_moves(rule, bot, pos, col, race, out, scores):
     """``MediumBot.scored_moves`` for colour ``col`` to move on ``pos``: the moves into ``out``, in the rules'
     order, their scores into ``scores``; returns how many."""
+    b, rooks, row = pos.board, pos.rooks, bot.row  # bound once: each read of a tuple's array counts a reference
     m = 0
     for r in range(pos.nrooks[col]):
-        m += _rook_moves(rule, pos.board, pos.rooks[col, r], 2 - col, bot.row, out, m, True)
+        m += _rook_moves(rule, b, rooks[col, r], 2 - col, row, out, m, True)
     for j in range(m):
         scores[j] = _move_score(rule, bot, pos, col, out[j], race)
     return m
@@ -615,10 +616,11 @@ def _choice_value(rule, bot, pos, colour0, first, chooser, me, params):
     if not _has_move(rule, pos.board, pos.rooks, pos.nrooks, col, bot.row):
         return win if 1 - first == me else -win
     race = Race(target - stores[first], target - stores[1 - first], plies + 1 >= max_plies)
-    m = _scored_moves(rule, bot, pos, col, race, bot.choice_moves, bot.choice_scores)
-    best = bot.choice_scores[0]
+    scores = bot.choice_scores
+    m = _scored_moves(rule, bot, pos, col, race, bot.choice_moves, scores)
+    best = scores[0]
     for j in range(1, m):
-        best = max(best, bot.choice_scores[j])
+        best = max(best, scores[j])
     return best if first == me else -best
 
 
