@@ -9,7 +9,7 @@ straight into a mask: the compiled generator :mod:`envs.twirls.movegen`
 (numba, the batched engine's own). :func:`python_twirl_mask`
 (``Tables.twirl_sets`` + ``sets_to_mask``) stays the readable reference it is
 tested against. The mask and the number of twirls are cached in the state for
-the side to move. The bots use :meth:`Tables.moves <envs.twirls.board.Tables.moves>`
+the side to move. The bots use :meth:`envs.twirls.board.Tables.moves`
 (Python) directly.
 """
 
