@@ -1,4 +1,5 @@
-"""Twirls' compiled move generator (envs/twirls/_movegen.c) against the Python one, and its input checks."""
+"""Twirls' compiled move generator (envs/twirls/movegen.py, numba) against the Python reference, and its input
+checks."""
 
 from pathlib import Path
 
@@ -7,35 +8,20 @@ import pytest
 
 from envs.playthrough import record
 from envs.registry import entry
-from envs.twirls import rules
-from envs.twirls.rules import TwirlsGame, python_twirl_mask
-
-try:
-    from envs.twirls._movegen import twirl_mask as compiled
-except ImportError:
-    compiled = None
+from envs.twirls import movegen, rules
+from envs.twirls.rules import TwirlsGame, python_twirl_mask, twirl_mask
 
 GOLDEN = Path(__file__).parent / "golden"
-# without the module only the next test fails; the comparisons and input checks skip
-needs_compiled = pytest.mark.skipif(compiled is None, reason="envs.twirls._movegen is not built")
-
-
-def test_the_compiled_generator_is_built_and_used():
-    """The Makefile's editable install builds it: a failed build shows here, not as a slow env."""
-    from envs.twirls import _movegen
-
-    assert rules.compiled_twirl_mask is _movegen.twirl_mask
-    assert rules.twirl_mask is _movegen.twirl_mask
 
 
 def both_masks(mine: int, theirs: int, size: int) -> tuple[int, np.ndarray, int, np.ndarray]:
     n = size * size * 32
     fast, slow = np.zeros(n + 1, dtype=bool), np.zeros(n + 1, dtype=bool)
-    return compiled(mine, theirs, size, fast), fast, python_twirl_mask(mine, theirs, size, slow), slow
+    return twirl_mask(mine, theirs, size, fast), fast, python_twirl_mask(mine, theirs, size, slow), slow
 
 
 def assert_same(mine: int, theirs: int, size: int) -> int:
-    """Both generators agree, for either side to move; returns the compiled count."""
+    """The game's generator and the reference agree, for either side to move; returns the compiled count."""
     for a, b in ((mine, theirs), (theirs, mine)):
         count, fast, slow_count, slow = both_masks(a, b, size)
         assert np.array_equal(fast, slow), f"size {size}: {np.flatnonzero(fast ^ slow)} differ"
@@ -44,7 +30,6 @@ def assert_same(mine: int, theirs: int, size: int) -> int:
     return both_masks(mine, theirs, size)[0]
 
 
-@needs_compiled
 @pytest.mark.parametrize("size", [9, 8])
 def test_same_masks_along_random_games(size):
     """Every position of seeded random games (swaps taken half the time) up to and including the end."""
@@ -71,10 +56,9 @@ def test_same_masks_along_random_games(size):
     assert positions > 2000 and swaps > 5 and ends == 40
 
 
-@needs_compiled
 @pytest.mark.parametrize("size", [9, 8])
 def test_same_masks_on_random_boards(size):
-    """Sparse to crowded boards, stones anywhere (edges, corners, no stones at all)."""
+    """Sparse to crowded boards, stones anywhere (edges, corners, no stones at all); the checked generator too."""
     rng = np.random.default_rng(100 + size)
     cells = size * size
     found_empty = False
@@ -84,24 +68,27 @@ def test_same_masks_on_random_boards(size):
             split = rng.integers(0, stones + 1)
             mine = sum(1 << int(c) for c in chosen[:split])
             theirs = sum(1 << int(c) for c in chosen[split:])
-            found_empty |= assert_same(mine, theirs, size) == 0
+            count = assert_same(mine, theirs, size)
+            found_empty |= count == 0
+            checked = np.zeros(cells * 32, dtype=bool)
+            assert movegen.twirl_mask(mine, theirs, size, checked) == count
+            assert np.array_equal(checked, both_masks(mine, theirs, size)[1][:-1])
     assert found_empty
 
 
-@needs_compiled
 def test_stalemate_position_has_no_twirl_in_either():
     """tests/test_twirls_rules.py's STALEMATE_IN_ONE: Black's h6-d6 on f8 leaves White (f7, f8) no twirl."""
     game = TwirlsGame(board_size=8)
     state = rules.TwirlsState(list(rules.parse_setup("3x1w2/5w2/7x/8/8/8/8/2x5", 8)), plies=10)
-    h6_nw_plus_90 = (rules.tables(8).names.index("h6") * 8 + 7) * 4 + 3
+    h6_nw_plus_90 = (game.tables.names.index("h6") * 8 + 7) * 4 + 3
     game.apply(state, game.check_action(state, h6_nw_plus_90), None)
     assert state.over and game.winners(state) == [0]
     assert assert_same(state.stones[rules.WHITE], state.stones[rules.BLACK], 8) == 0
 
 
 @pytest.mark.parametrize("params", [{}, {"board_size": 8}])
-def test_python_fallback_plays_the_golden_game(params, monkeypatch):
-    """With the compiled generator switched off the game is the same, ply by ply."""
+def test_the_python_reference_plays_the_golden_game(params, monkeypatch):
+    """With the reference generator in the compiled one's place the game is the same, ply by ply."""
     monkeypatch.setattr(rules, "twirl_mask", python_twirl_mask)
     assert record("twirls", seed=0, **params) == (GOLDEN / entry("twirls").golden_file(params)).read_text()
 
@@ -131,50 +118,41 @@ def mask(size=9, extra=1, dtype=bool, writeable=True):
     return out
 
 
-@needs_compiled
 @pytest.mark.parametrize(
-    "args,error,message",
+    "args,message",
     [
-        ((*START, 7, mask()), ValueError, "size must be 8 or 9, got 7"),
-        ((*START, 10, mask()), ValueError, "size must be 8 or 9, got 10"),
-        ((*START, "9", mask()), ValueError, "size must be 8 or 9, got '9'"),
-        ((*START, True, mask()), ValueError, "size must be 8 or 9, got True"),
-        ((*START, None, mask()), ValueError, "size must be 8 or 9, got None"),
-        (
-            (*START, 9, mask(extra=-1)),
-            ValueError,
-            r"out must have 2592 entries \(or 2593 with the swap\) on 9x9, got 2591",
-        ),
-        ((*START, 9, mask(extra=2)), ValueError, "out must have 2592 entries .* got 2594"),
-        ((*START, 9, mask(8)), ValueError, "out must have 2592 entries .* got 2049"),
-        ((0, 0, 8, mask(9)), ValueError, "out must have 2048 entries .* on 8x8, got 2593"),
-        ((*START, 9, mask(dtype=np.float32)), TypeError, "out must hold bytes"),
-        ((*START, 9, mask(dtype=np.int16)), TypeError, "out must hold bytes"),
-        ((*START, 9, None), TypeError, "out must be a writable contiguous bool array, not NoneType"),
-        ((*START, 9, mask(writeable=False)), ValueError, r"out must be a writable contiguous bool array \(.*read-only"),
-        ((*START, 9, bytes(2593)), ValueError, r"out must be a writable contiguous bool array \(.*writable"),
-        ((*START, 9, mask(extra=2593)[::2]), ValueError, r"writable contiguous bool array \(.*not C-contiguous"),
-        (
-            (-1, START[1], 9, mask()),
-            ValueError,
-            r"mine must be a bitboard of the 9x9 board \(an int from 0 to 2\*\*81 - 1\)",
-        ),
-        ((START[0], -(1 << 70), 9, mask()), ValueError, "theirs must be a bitboard of the 9x9 board"),
-        ((1 << 81, 0, 9, mask()), ValueError, "mine must be a bitboard of the 9x9 board"),
-        ((0, 1 << 64, 8, mask(8)), ValueError, "theirs must be a bitboard of the 8x8 board"),
-        ((0, 1 << 200, 8, mask(8)), ValueError, "theirs must be a bitboard of the 8x8 board"),
-        ((1.0, 0, 9, mask()), TypeError, "mine must be an int bitboard, not float"),
-        ((START[0], START[0] | 1, 9, mask()), ValueError, "mine and theirs share a cell"),
-        ((*START, 9), TypeError, r"takes 4 arguments, got 3"),
+        ((*START, 7, mask()), "size must be 8 or 9, got 7"),
+        ((*START, 10, mask()), "size must be 8 or 9, got 10"),
+        ((*START, "9", mask()), "size must be 8 or 9, got '9'"),
+        ((*START, True, mask()), "size must be 8 or 9, got True"),
+        ((*START, None, mask()), "size must be 8 or 9, got None"),
+        ((*START, 9, mask(extra=-1)), r"out must be a bool array of 2592 \(or 2593\) entries, writable and contiguous"),
+        ((*START, 9, mask(extra=2)), "out must be a bool array of 2592"),
+        ((*START, 9, mask(8)), "out must be a bool array of 2592"),
+        ((0, 0, 8, mask(9)), r"out must be a bool array of 2048 \(or 2049\)"),
+        ((*START, 9, mask(dtype=np.float32)), "out must be a bool array"),
+        ((*START, 9, mask(dtype=np.uint8)), "out must be a bool array"),
+        ((*START, 9, None), "out must be a bool array"),
+        ((*START, 9, bytearray(2593)), "out must be a bool array"),
+        ((*START, 9, mask(writeable=False)), "writable and contiguous"),
+        ((*START, 9, mask(extra=2593)[::2]), "writable and contiguous"),
+        ((-1, START[1], 9, mask()), r"disjoint bitboards of the 9x9 board \(ints from 0 to 2\*\*81 - 1\), got -1"),
+        ((START[0], -(1 << 70), 9, mask()), "disjoint bitboards of the 9x9 board"),
+        ((1 << 81, 0, 9, mask()), "disjoint bitboards of the 9x9 board"),
+        ((0, 1 << 64, 8, mask(8)), "disjoint bitboards of the 8x8 board"),
+        ((0, 1 << 200, 8, mask(8)), "disjoint bitboards of the 8x8 board"),
+        ((1.0, 0, 9, mask()), "disjoint bitboards of the 9x9 board .* got 1.0"),
+        ((True, 0, 9, mask()), "disjoint bitboards of the 9x9 board .* got True"),
+        ((START[0], START[0] | 1, 9, mask()), "disjoint bitboards; both hold cell 79"),
     ],
 )
-def test_bad_input_is_named(args, error, message):
-    with pytest.raises(error, match=message):
-        compiled(*args)
+def test_bad_input_is_named(args, message):
+    with pytest.raises(ValueError, match=message):
+        movegen.twirl_mask(*args)
 
 
-@needs_compiled
 def test_accepted_input():
-    assert compiled(*START, np.int64(9), mask()) == compiled(*START, 9, mask(extra=0))  # any index-able size
-    assert compiled((1 << 64) - 1, 0, 8, np.zeros(2048, np.uint8)) == 0  # a full 8x8 board
-    assert compiled((1 << 81) - 1, 0, 9, bytearray(2592)) == 0
+    assert movegen.twirl_mask(*START, np.int64(9), mask()) == movegen.twirl_mask(*START, 9, mask(extra=0))
+    assert movegen.twirl_mask(np.uint64(START[0] & (2**64 - 1)), 0, 9, mask()) >= 0  # numpy ints
+    assert movegen.twirl_mask((1 << 64) - 1, 0, 8, mask(8, extra=0)) == 0  # a full 8x8 board
+    assert movegen.twirl_mask((1 << 81) - 1, 0, 9, mask()) == 0

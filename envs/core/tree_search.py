@@ -217,6 +217,10 @@ def _backup(t, trees, walk):
 
 Walk = namedtuple("Walk", ("path", "depth", "parent", "slot"))  # one simulation's walks, for the kernels
 Roots = namedtuple("Roots", ("action", "policy", "value", "visits"))  # what a search says of each root
+#: The scale of completed Q-values (mctx's ``qtransform_completed_by_mix_value``, its defaults):
+#: sigma(q) = (visit_init + max visits) * value_scale * q.
+CompletedQ = namedtuple("CompletedQ", ("value_scale", "visit_init"), defaults=(0.1, 50.0))
+MCTX_Q = CompletedQ()
 
 
 @njit(cache=True)
@@ -272,8 +276,7 @@ class TreeSearch:
         simulations: simulations a search (>= 1).
         considered: root actions considered (Gumbel top-k, then halved).
         candidates: legal actions a node below the root keeps (its network's best).
-        value_scale: sigma(q) = (visit_init + max visits) * value_scale * q (mctx's default 0.1).
-        visit_init: see ``value_scale`` (mctx's default 50).
+        q_transform: the scale of completed Q-values (:data:`CompletedQ`; mctx's defaults).
         seed: the Gumbel noise's generator.
     """
 
@@ -285,8 +288,7 @@ class TreeSearch:
         simulations: int = 16,
         considered: int = 16,
         candidates: int = 16,
-        value_scale: float = 0.1,
-        visit_init: float = 50.0,
+        q_transform: CompletedQ = MCTX_Q,
         seed: int | None = None,
     ) -> None:
         for label, value in (("trees", trees), ("simulations", simulations), ("considered", considered)):
@@ -296,7 +298,7 @@ class TreeSearch:
             raise ValueError(f"tree search: candidates must be an int >= 1, got {candidates!r}")
         self.engine, self.evaluate = batch.engine, evaluate
         self.simulations, self.considered, self.candidates = int(simulations), int(considered), int(candidates)
-        self.value_scale, self.visit_init = float(value_scale), float(visit_init)
+        self.q_transform = CompletedQ(float(q_transform.value_scale), float(q_transform.visit_init))
         self.rng = np.random.default_rng(seed)
         self.num_trees, self.nodes, self.players = int(trees), self.simulations + 1, batch.num_players
         self.store = BatchedGame(self.engine, self.num_trees * self.nodes, seed=0)  # tree i's node n: i*nodes+n
@@ -319,9 +321,10 @@ class TreeSearch:
             np.zeros((k, self.nodes + 1), dtype=np.int32), np.zeros(k, dtype=np.int32),
             np.zeros(k, dtype=np.int32), np.zeros(k, dtype=np.int32),
         )  # fmt: skip
+        q = self.q_transform
         for sim in range(self.simulations):
             target = np.array([self.halving[m][sim] for m in considered], dtype=np.int32)
-            _select(self.trees, k, target, self.value_scale, self.visit_init, walk)
+            _select(self.trees, k, target, q.value_scale, q.visit_init, walk)
             self._expand(k, walk)
             _backup(self.trees, k, walk)
         return self._result(k, root_logits)
@@ -425,8 +428,9 @@ class TreeSearch:
             np.zeros((k, self.players), dtype=np.float64),
             np.zeros((k, self.trees.action.shape[2]), dtype=np.int32),
         )
-        _root_results(self.trees, root_logits, self.value_scale, self.visit_init, out)
+        q = self.q_transform
+        _root_results(self.trees, root_logits, q.value_scale, q.visit_init, out)
         return SearchResult(out.action, out.policy.astype(np.float32), out.value.astype(np.float32), out.visits)
 
 
-__all__ = ["SearchResult", "TreeSearch", "Trees", "considered_visits", "new_trees"]
+__all__ = ["MCTX_Q", "CompletedQ", "SearchResult", "TreeSearch", "Trees", "considered_visits", "new_trees"]

@@ -30,6 +30,8 @@ every move scored as :class:`envs.hexrook.bots.MediumBot` scores it
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 
 from envs.core.batched import BatchedGame, Engine, board_state, randint, random_others_loop, won_by
@@ -57,16 +59,22 @@ SETUP_RANDOM, SETUP_FIXED, SETUP_MARQUISIAN = (SETUPS.index(s) for s in ("random
 # params[...]: the variant's rule parameters and sizes
 P_GAME, P_CELLS, P_SPAN, P_SETUP, P_MAX_PLIES, P_BEADS_TO_WIN, P_PLACE_BASE, P_CHOICE_BASE = range(8)
 
+#: How a rook moves and captures on this variant, what every move helper reads: the capture rule (``LEAP`` or
+#: ``CUSTODY``), ``span`` (actions per cell and direction) and the ray tables (see the consts above). Bound at
+#: module level so that numba's cache finds the same type in every process.
+MoveRule = namedtuple("MoveRule", ("capture", "span", "rays", "raylen"), module=__name__)
+
 
 # -- each game's move and capture rule ---------------------------------------------------
 @njit(cache=True)
-def _rook_moves(game, b, cell, enemy, rays, raylen, span, row, moves, first, write):
+def _rook_moves(rule, b, cell, enemy, row, moves, first, write):
     """How many moves the rook on ``cell`` has; with ``write``, sets them True in ``row`` (a mask row) and
     lists them in ``moves`` from index ``first``.
 
     Both games slide over empty cells; Swish may then leap one unbroken row of
     beads or of enemy rooks and land on any empty cell right after it.
     """
+    rays, raylen, span = rule.rays, rule.raylen, rule.span
     count = 0
     for d in range(6):
         n = raylen[cell, d]
@@ -82,7 +90,7 @@ def _rook_moves(game, b, cell, enemy, rays, raylen, span, row, moves, first, wri
                 moves[first + count] = base + k
             count += 1
             k += 1
-        if game != LEAP or k == n or (kind != BEAD and kind != enemy):
+        if rule.capture != LEAP or k == n or (kind != BEAD and kind != enemy):
             continue
         k += 1
         while k < n and b[rays[cell, d, k]] == kind:
@@ -117,15 +125,18 @@ Boards = board_state(__name__, ARRAYS, ("params", "rays", "raylen", "edge", "edg
 
 
 @njit(cache=True)
-def _captures(game, b, cell, d, dist, own, enemy, rays, raylen, capt):
-    """Write into ``capt`` the cells the (legal) move takes, in the rules' order; returns how many.
+def _captures(rule, b, cell, d, dist, own, capt):
+    """Write into ``capt`` the cells the (legal) move of ``own``'s rook takes, in the rules' order; returns how
+    many.
 
     Swish: the leapt row (the non-empty cells passed). Squeeze: from the
     landing cell, each direction's unbroken row of beads or of enemy rooks
     closed by an own rook (``b`` is the position before the move).
     """
+    rays, raylen = rule.rays, rule.raylen
+    enemy = 3 - own  # the rooks' codes: 1 and 2
     count = 0
-    if game == LEAP:
+    if rule.capture == LEAP:
         for k in range(dist - 1):
             c = rays[cell, d, k]
             if b[c] != EMPTY:
@@ -152,15 +163,16 @@ def _captures(game, b, cell, d, dist, own, enemy, rays, raylen, capt):
 
 # -- what both games share -------------------------------------------------------------------
 @njit(cache=True)
-def _has_move(game, b, rooks, nrooks, colour, rays, raylen, span, row):
+def _has_move(rule, b, rooks, nrooks, colour, row):
     """True when a rook of ``colour`` can move (an empty neighbour is enough in both games); ``row``: scratch."""
+    rays, raylen = rule.rays, rule.raylen
     enemy = 2 - colour
     for k in range(nrooks[colour]):
         cell = rooks[colour, k]
         for d in range(6):
             if raylen[cell, d] > 0 and b[rays[cell, d, 0]] == EMPTY:
                 return True
-        if game == LEAP and _rook_moves(game, b, cell, enemy, rays, raylen, span, row, row, 0, False) > 0:
+        if rule.capture == LEAP and _rook_moves(rule, b, cell, enemy, row, row, 0, False) > 0:
             return True
     return False
 
@@ -231,8 +243,8 @@ def legal(out, s):
     params, moves, nmoves, over, phase, colour = s.params, s.moves, s.nmoves, s.over, s.phase, s.colour
     nrooks, rays, raylen, board, to_move, rooks = s.nrooks, s.rays, s.raylen, s.board, s.to_move, s.rooks
     edge = s.edge
-    game, n, span = params[P_GAME], params[P_CELLS], params[P_SPAN]
-    place_base, choice_base = params[P_PLACE_BASE], params[P_CHOICE_BASE]
+    rule = MoveRule(params[P_GAME], params[P_SPAN], rays, raylen)
+    n, place_base, choice_base = params[P_CELLS], params[P_PLACE_BASE], params[P_CHOICE_BASE]
     for i in range(out.shape[0]):
         row = out[i]
         listed = moves[i]
@@ -243,9 +255,7 @@ def legal(out, s):
             if p == PHASE_PLAY:
                 col = colour[i, to_move[i]]
                 for k in range(nrooks[i, col]):
-                    m += _rook_moves(
-                        game, board[i], rooks[i, col, k], 2 - col, rays, raylen, span, row, listed, m, True
-                    )
+                    m += _rook_moves(rule, board[i], rooks[i, col, k], 2 - col, row, listed, m, True)
             elif p == PHASE_SETUP:
                 b = board[i]
                 white = nrooks[i, 0] < ROOKS_PER_COLOUR
@@ -278,7 +288,8 @@ def step(actions, rewards, s):  # noqa: PLR0915 (one loop body: per-move helpers
     rays, raylen, ncapt, plies, path, npath = s.rays, s.raylen, s.ncapt, s.plies, s.path, s.npath
     stores, capt, nrooks, phase, first_mover = s.stores, s.capt, s.nrooks, s.phase, s.first_mover
     rooks = s.rooks
-    game, n, span = params[P_GAME], params[P_CELLS], params[P_SPAN]
+    n, span = params[P_CELLS], params[P_SPAN]
+    rule = MoveRule(params[P_GAME], span, rays, raylen)
     place_base, choice_base = params[P_PLACE_BASE], params[P_CHOICE_BASE]
     unused = np.zeros(1, dtype=np.int16)
     for i in range(actions.shape[0]):
@@ -292,8 +303,8 @@ def step(actions, rewards, s):  # noqa: PLR0915 (one loop body: per-move helpers
             cell = a // span // 6
             d = a // span % 6
             col = colour[i, me]
-            own, enemy = col + 1, 2 - col
-            taken = _captures(game, b, cell, d, dist, own, enemy, rays, raylen, capt[i])
+            own = col + 1
+            taken = _captures(rule, b, cell, d, dist, own, capt[i])
             ncapt[i] = taken
             land = rays[cell, d, dist - 1]
             b[cell] = EMPTY
@@ -360,7 +371,7 @@ def step(actions, rewards, s):  # noqa: PLR0915 (one loop body: per-move helpers
         elif plies[i] >= params[P_MAX_PLIES]:
             over[i] = True
             continue
-        elif not _has_move(game, b, rooks[i], nrooks[i], colour[i, to_move[i]], rays, raylen, span, unused):
+        elif not _has_move(rule, b, rooks[i], nrooks[i], colour[i, to_move[i]], unused):
             won = 1 - to_move[i]
         else:
             continue
@@ -411,13 +422,38 @@ def observe(seats, out, s):
 # its constants, as the kernel's ``weights`` argument (passed at call time, so no cached kernel keeps old values)
 W_WIN, W_THREAT, W_THREAT_CAP, W_ROOK = range(4)
 
+#: What every helper of the medium kernel gets: the bot's ``weights`` (``W_*``) and its scratch buffers.
+Medium = namedtuple(
+    "Medium",
+    (
+        "weights",
+        "row",  # a mask row _rook_moves writes (never read)
+        "spot_beads",  # Squeeze's spots: the beads ...
+        "spot_rooks",  # ... and rooks an own rook arriving on a cell takes
+        "spots",  # the spots' cells
+        "taken",  # a move's captures
+        "after",  # the board after a move
+        "mine",  # the mover's rooks after it
+        "theirs",  # the opponent's rooks left
+        "choice_moves",  # a choice's position: its moves ...
+        "choice_scores",  # ... and their scores
+    ),
+    module=__name__,
+)
+#: One board's position as the medium bot reads it (the batch's rows of board ``i``).
+Position = namedtuple("Position", ("board", "rooks", "nrooks", "stores", "plies"), module=__name__)
+#: How far each side is from winning, for the side to move: beads it still needs, beads the opponent still
+#: needs, and whether its move reaches the ply limit.
+Race = namedtuple("Race", ("need_me", "need_them", "last_ply"), module=__name__)
+
 
 @njit(cache=True, inline="always")
-def _squeeze_spots(b, rooks, nr, enemy, rays, raylen, work):
+def _squeeze_spots(rule, bot, b, rooks, nr, enemy):
     """The spots where a Squeeze move captures: each of the ``nr`` rooks closes, in each direction, a row of
-    beads or ``enemy`` rooks ending on an empty cell (the spot). Counts into ``work[1]`` (beads) and ``work[2]``
-    (rooks) by cell, the spots listed in ``work[9]``; returns their number."""
-    spot_beads, spot_rooks, spots = work[1], work[2], work[9]
+    beads or ``enemy`` rooks ending on an empty cell (the spot). Counts into ``bot.spot_beads`` and
+    ``bot.spot_rooks`` by cell, the spots listed in ``bot.spots``; returns their number."""
+    rays, raylen = rule.rays, rule.raylen
+    spot_beads, spot_rooks, spots = bot.spot_beads, bot.spot_rooks, bot.spots
     nspots = 0
     for r in range(nr):
         cell = rooks[r]
@@ -445,18 +481,20 @@ def _squeeze_spots(b, rooks, nr, enemy, rays, raylen, work):
 
 
 @njit(cache=True)
-def _best_take(game, b, rooks, nr, own, enemy, beads_needed, enemy_rooks, rays, raylen, span, weights, work):
+def _best_take(rule, bot, b, rooks, nr, own, beads_needed, enemy_rooks):
     """(value of the best capture, has any move) for the ``nr`` rooks of ``own`` on ``b``, WIN if one wins at
-    once: :func:`envs.hexrook.bots.best_take`. ``work``: the kernel's scratch buffers.
+    once: :func:`envs.hexrook.bots.best_take`.
 
     What a move takes depends on less than the move: in Swish on its ray only (the row it leaps, wherever it
     lands beyond), in Squeeze on its landing cell only (the rows an own rook closes there: the "spots" of
     :meth:`envs.squeeze.rules.SqueezeGame.squeeze_spots`), so each capture is counted once per ray or spot.
     """
-    win, rook_value = weights[W_WIN], weights[W_ROOK]
+    rays, raylen = rule.rays, rule.raylen
+    win, rook_value = bot.weights[W_WIN], bot.weights[W_ROOK]
+    enemy = 3 - own
     best = 0.0
     any_move = False
-    if game == LEAP:
+    if rule.capture == LEAP:
         for r in range(nr):
             cell = rooks[r]
             for d in range(6):
@@ -481,8 +519,8 @@ def _best_take(game, b, rooks, nr, own, enemy, beads_needed, enemy_rooks, rays, 
                     return win, True
                 best = max(best, beads + rook_value * (j - k - beads))
         return best, any_move
-    spot_beads, spot_rooks, spots = work[1], work[2], work[9]
-    nspots = _squeeze_spots(b, rooks, nr, enemy, rays, raylen, work)
+    spot_beads, spot_rooks, spots = bot.spot_beads, bot.spot_rooks, bot.spots
+    nspots = _squeeze_spots(rule, bot, b, rooks, nr, enemy)
     done = False
     for r in range(nr):  # the moves: slides; a move takes what its landing cell's spot holds
         cell = rooks[r]
@@ -508,22 +546,23 @@ def _best_take(game, b, rooks, nr, own, enemy, beads_needed, enemy_rooks, rays, 
 
 
 @njit(cache=True)
-def _move_score(game, b, a, rooks, nrooks, col, need_me, need_them, last_ply, rays, raylen, span, weights, work):
-    """Medium's score of the move ``a`` of colour ``col`` on ``b`` (one entry of ``MediumBot.scored_moves``)."""
-    taken, after, mine, theirs = work[3], work[4], work[5], work[6]
-    win = weights[W_WIN]
+def _move_score(rule, bot, pos, col, a, race):
+    """Medium's score of the move ``a`` of colour ``col`` on ``pos`` (one entry of ``MediumBot.scored_moves``)."""
+    b, rooks, nrooks, span = pos.board, pos.rooks, pos.nrooks, rule.span
+    taken, after, mine, theirs = bot.taken, bot.after, bot.mine, bot.theirs
+    win = bot.weights[W_WIN]
     own, enemy = col + 1, 2 - col
     cell, d, dist = a // span // 6, a // span % 6, a % span + 1
-    t = _captures(game, b, cell, d, dist, own, enemy, rays, raylen, taken)
+    t = _captures(rule, b, cell, d, dist, own, taken)
     beads = 0
     for x in range(t):
         beads += b[taken[x]] == BEAD
-    if beads >= need_me:
+    if beads >= race.need_me:
         return win
-    value = beads + weights[W_ROOK] * (t - beads)
-    if last_ply:
+    value = beads + bot.weights[W_ROOK] * (t - beads)
+    if race.last_ply:
         return value
-    land = rays[cell, d, dist - 1]
+    land = rule.rays[cell, d, dist - 1]
     after[:] = b
     after[cell] = EMPTY
     after[land] = own
@@ -540,56 +579,45 @@ def _move_score(game, b, a, rooks, nrooks, col, need_me, need_them, last_ply, ra
             nt += 1
     for r in range(n_mine):
         mine[r] = land if rooks[col, r] == cell else rooks[col, r]
-    reply, they_move = _best_take(
-        game, after, theirs, nt, enemy, own, need_them, n_mine, rays, raylen, span, weights, work
-    )
+    reply, they_move = _best_take(rule, bot, after, theirs, nt, enemy, race.need_them, n_mine)
     if not they_move:
         return win
     if reply >= win:
         return -win + value
-    threat, _ = _best_take(
-        game, after, mine, n_mine, own, enemy, need_me - beads, nt, rays, raylen, span, weights, work
-    )
-    return value - reply + weights[W_THREAT] * min(threat, weights[W_THREAT_CAP])
+    threat, _ = _best_take(rule, bot, after, mine, n_mine, own, race.need_me - beads, nt)
+    return value - reply + bot.weights[W_THREAT] * min(threat, bot.weights[W_THREAT_CAP])
 
 
 @njit(cache=True)
-def _scored_moves(
-    game, b, rooks, nrooks, col, need_me, need_them, last_ply, rays, raylen, span, weights, out, scores, work
-):
-    """``MediumBot.scored_moves`` for colour ``col`` to move on ``b``: the moves into ``out``, in the rules'
+def _scored_moves(rule, bot, pos, col, race, out, scores):
+    """``MediumBot.scored_moves`` for colour ``col`` to move on ``pos``: the moves into ``out``, in the rules'
     order, their scores into ``scores``; returns how many."""
+    b, rooks, row = pos.board, pos.rooks, bot.row  # bound once: each read of a tuple's array counts a reference
     m = 0
-    for r in range(nrooks[col]):
-        m += _rook_moves(game, b, rooks[col, r], 2 - col, rays, raylen, span, work[0], out, m, True)
+    for r in range(pos.nrooks[col]):
+        m += _rook_moves(rule, b, rooks[col, r], 2 - col, row, out, m, True)
     for j in range(m):
-        scores[j] = _move_score(
-            game, b, out[j], rooks, nrooks, col, need_me, need_them, last_ply, rays, raylen, span, weights, work
-        )
+        scores[j] = _move_score(rule, bot, pos, col, out[j], race)
     return m
 
 
 @njit(cache=True)
-def _choice_value(
-    game, b, rooks, nrooks, colour0, first, chooser, me, stores, plies, params, rays, raylen, weights, work
-):
+def _choice_value(rule, bot, pos, colour0, first, chooser, me, params):
     """``MediumBot._value`` for seat ``me`` of the position a choice leads to: seat 0 plays ``colour0``, seat
     ``first`` moves first, ``chooser`` made the choice (the rules' end checks follow it)."""
-    span, target, max_plies = params[P_SPAN], params[P_BEADS_TO_WIN], params[P_MAX_PLIES]
-    win = weights[W_WIN]
+    target, max_plies = params[P_BEADS_TO_WIN], params[P_MAX_PLIES]
+    stores, plies = pos.stores, pos.plies
+    win = bot.weights[W_WIN]
     if stores[chooser] >= target:
         return win if chooser == me else -win
     if plies >= max_plies:
         return 0.0
     col = colour0 if first == 0 else 1 - colour0
-    if not _has_move(game, b, rooks, nrooks, col, rays, raylen, span, work[0]):
+    if not _has_move(rule, pos.board, pos.rooks, pos.nrooks, col, bot.row):
         return win if 1 - first == me else -win
-    out, scores = work[7], work[8]
-    need_me, need_them = target - stores[first], target - stores[1 - first]
-    m = _scored_moves(
-        game, b, rooks, nrooks, col, need_me, need_them, plies + 1 >= max_plies, rays, raylen, span, weights, out,
-        scores, work,
-    )  # fmt: skip
+    race = Race(target - stores[first], target - stores[1 - first], plies + 1 >= max_plies)
+    scores = bot.choice_scores
+    m = _scored_moves(rule, bot, pos, col, race, bot.choice_moves, scores)
     best = scores[0]
     for j in range(1, m):
         best = max(best, scores[j])
@@ -609,20 +637,22 @@ def medium_kernel(boards, weights, actions, listed, scores, counts, s):
     params, over, phase, to_move, rng, rays = s.params, s.over, s.phase, s.to_move, s.rng, s.rays
     raylen, nmoves, moves, board, rooks, nrooks = s.raylen, s.nmoves, s.moves, s.board, s.rooks, s.nrooks
     colour, stores, plies, first_mover = s.colour, s.stores, s.plies, s.first_mover
-    game, n, span = params[P_GAME], params[P_CELLS], params[P_SPAN]
+    n, span = params[P_CELLS], params[P_SPAN]
     target, max_plies, choice_base = params[P_BEADS_TO_WIN], params[P_MAX_PLIES], params[P_CHOICE_BASE]
+    rule = MoveRule(params[P_GAME], span, rays, raylen)
     width = listed.shape[1]
-    work = (
-        np.zeros(n * 6 * span, dtype=np.bool_),  # a mask row _rook_moves writes (never read)
-        np.zeros(n, dtype=np.int16),  # Squeeze's spots: the beads ...
-        np.zeros(n, dtype=np.int16),  # ... and rooks an own rook arriving on a cell takes
-        np.empty(MAX_CAPTURES, dtype=np.int16),  # a move's captures
-        np.empty(n, dtype=np.int8),  # the board after a move
-        np.empty(ROOKS_PER_COLOUR, dtype=np.int16),  # the mover's rooks after it
-        np.empty(ROOKS_PER_COLOUR, dtype=np.int16),  # the opponent's rooks left
-        np.empty(width, dtype=np.int16),  # a choice's position: its moves
-        np.empty(width, dtype=np.float64),  # ... and their scores
-        np.empty(6 * ROOKS_PER_COLOUR, dtype=np.int16),  # the spots' cells
+    bot = Medium(
+        weights,
+        np.zeros(n * 6 * span, dtype=np.bool_),
+        np.zeros(n, dtype=np.int16),
+        np.zeros(n, dtype=np.int16),
+        np.empty(6 * ROOKS_PER_COLOUR, dtype=np.int16),
+        np.empty(MAX_CAPTURES, dtype=np.int16),
+        np.empty(n, dtype=np.int8),
+        np.empty(ROOKS_PER_COLOUR, dtype=np.int16),
+        np.empty(ROOKS_PER_COLOUR, dtype=np.int16),
+        np.empty(width, dtype=np.int16),
+        np.empty(width, dtype=np.float64),
     )
     for k in range(boards.shape[0]):
         i = boards[k]
@@ -636,30 +666,27 @@ def medium_kernel(boards, weights, actions, listed, scores, counts, s):
                 actions[k] = moves[i, randint(rng, i, nmoves[i])]
             continue
         me = to_move[i]
+        pos = Position(board[i], rooks[i], nrooks[i], stores[i], plies[i])
         m = 0
         if p == PHASE_PLAY:
-            need_me, need_them = target - stores[i, me], target - stores[i, 1 - me]
-            last_ply = plies[i] + 1 >= max_plies
-            m = _scored_moves(
-                game, board[i], rooks[i], nrooks[i], colour[i, me], need_me, need_them, last_ply,
-                rays, raylen, span, weights, listed[k], scores[k], work,
-            )  # fmt: skip
-        else:  # the choices: each valued by the position it leads to, the opponent's colour pick worst for me
-            args = (game, board[i], rooks[i], nrooks[i])
-            rest = (me, stores[i], plies[i], params, rays, raylen, weights, work)
-            if p == PHASE_CHOICE:  # "move first" (player_0 then picks the colours), "white", "black"
-                listed[k, 0] = choice_base
-                scores[k, 0] = min(_choice_value(*args, 0, 1, 0, *rest), _choice_value(*args, 1, 1, 0, *rest))
-                m = 1
-                for ch in (1, 2):
-                    listed[k, m] = choice_base + ch
-                    scores[k, m] = _choice_value(*args, 2 - ch, 0, me, *rest)
-                    m += 1
-            else:  # PHASE_COLOUR: player_0 picks its colour, player_1 moves first
-                for ch in (1, 2):
-                    listed[k, m] = choice_base + ch
-                    scores[k, m] = _choice_value(*args, ch - 1, first_mover[i], me, *rest)
-                    m += 1
+            race = Race(target - stores[i, me], target - stores[i, 1 - me], plies[i] + 1 >= max_plies)
+            m = _scored_moves(rule, bot, pos, colour[i, me], race, listed[k], scores[k])
+        elif p == PHASE_CHOICE:  # "move first" (player_0 then picks the colours), "white", "black"; each valued
+            # by the position it leads to, the opponent's colour pick worst for me
+            listed[k, 0] = choice_base
+            scores[k, 0] = min(
+                _choice_value(rule, bot, pos, 0, 1, 0, me, params), _choice_value(rule, bot, pos, 1, 1, 0, me, params)
+            )
+            m = 1
+            for ch in (1, 2):
+                listed[k, m] = choice_base + ch
+                scores[k, m] = _choice_value(rule, bot, pos, 2 - ch, 0, me, me, params)
+                m += 1
+        else:  # PHASE_COLOUR: player_0 picks its colour, player_1 moves first
+            for ch in (1, 2):
+                listed[k, m] = choice_base + ch
+                scores[k, m] = _choice_value(rule, bot, pos, ch - 1, first_mover[i], me, me, params)
+                m += 1
         counts[k] = m
         if m == 0:
             continue

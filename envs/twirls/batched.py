@@ -1,161 +1,55 @@
 """Twirls of Action's batched engine: N games as numba kernels (see :mod:`envs.core.batched`).
 
 Per board: ``bits`` (2, 2) uint64, each colour's stones as the rules'
-bitboard in two words (cells 0-63, 64-80), for the move generator (the first
-stone along a ray is one bit scan); ``board`` ((size+2)**2,) uint8, the same
-stones on a board with a one-cell border (0 empty, 1 Black, 2 White, 3 off
-the board), for neighbour counts, the connection flood fill and the
-observation; ``stones`` (2, size*size) uint8, each colour's cells (the first
-``count[colour]`` entries: twirls never capture, stones only move);
-``swapped`` (the pie rule taken: seat s plays colour ``s ^ swapped``),
-``plies``, ``winner`` (-1: none) and ``last`` (origin, pivot, destination of
-the last twirl; -1: none); ``moves``/``nmoves``, the legal actions of the
-last ``legal`` call (the random pick draws from them, not from the mask row).
+bitboard in two words (cells 0-63, 64-80), for the move generator
+(:mod:`envs.twirls.movegen`, the one the rules use too); ``board``
+((size+2)**2,) uint8, the same stones on a board with a one-cell border (0
+empty, 1 Black, 2 White, 3 off the board), for neighbour counts, the
+connection flood fill and the observation; ``stones`` (2, size*size) uint8,
+each colour's cells (the first ``count[colour]`` entries: twirls never
+capture, stones only move); ``swapped`` (the pie rule taken: seat s plays
+colour ``s ^ swapped``), ``plies``, ``winner`` (-1: none) and ``last``
+(origin, pivot, destination of the last twirl; -1: none); ``moves``/``nmoves``,
+the legal actions of the last ``legal`` call (the random pick draws from them,
+not from the mask row).
 
 The variant lives in the consts (``params``: size, padded width, cells, both
-seats' ``max_neighbors``, ``max_plies``; the geometry tables; the start
-position), so one compiled kernel serves 9x9, 8x8 and every handicap.
-Actions, observations and rewards are exactly those of ``envs/twirls/env.py``;
-``tests/test_batched.py`` and ``tests/test_twirls_batched.py`` play both side
-by side to keep it so.
-
-:func:`twirl_mask` is the legal-twirl generator for one position given as
-the rules' bitboards (the signature of :data:`envs.twirls.rules.twirl_mask`),
-on the same compiled code as the batch.
+seats' ``max_neighbors``, ``max_plies``; the generator's ray tables and the
+padded board's; the start position), so one compiled kernel serves 9x9, 8x8
+and every handicap. Actions, observations and rewards are exactly those of
+``envs/twirls/env.py``; ``tests/test_batched.py`` and
+``tests/test_twirls_batched.py`` play both side by side to keep it so.
 """
 
 from __future__ import annotations
 
+from collections import namedtuple
 from functools import cache
 
 import numpy as np
-from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 from envs.core.batched import BatchedGame, Engine, board_state, random_others_loop, won_by
 from envs.core.jit import njit
-from envs.twirls.rules import SETUPS, VECTORS, TwirlsGame, TwirlsState, parse_setup, tables
+from envs.twirls.board import VECTORS, tables
+from envs.twirls.movegen import RayTables, Sight, first_stone, has_twirl, ray_tables, twirl_mask, write_twirls
+from envs.twirls.rules import SETUPS, TwirlsGame, TwirlsState, parse_setup
 
 EMPTY, BORDER = 0, 3
 # params: the variant's rule parameters and sizes, one int64 vector
 SIZE, WIDTH, CELLS, LIMIT0, LIMIT1, MAX_PLIES = range(6)
-GEOMETRY = (
-    "rays",
-    "edge_run",
-    "ascending",
-    "file_of",
-    "rank_of",
-    "cell_of",
-    "delta",
-    "dir_step",
-    "dest_dir",
-    "dest_len",
-)
-
+# the rest of the variant's tables (see geometry)
+BOARD_TABLES = ("cell_of", "delta", "dir_step", "start_bits", "start_board", "start_stones", "start_count")
 
 ARRAYS = ("bits", "board", "stones", "count", "swapped", "plies", "winner", "last", "moves", "nmoves")
-Boards = board_state(
-    __name__, ARRAYS, ("params", *GEOMETRY, "start_bits", "start_board", "start_stones", "start_count")
-)
-
-
-# -- move generation on bitboards -------------------------------------------------------------
-@njit(cache=True, inline="always")
-def _first_stone(occ_lo, occ_hi, ray, ascending):
-    """The first stone along a ray (``ray``: its two words) from ``occ``, or -1."""
-    lo = occ_lo & ray[0]
-    hi = occ_hi & ray[1]
-    if ascending:
-        if lo:
-            return np.int64(trailing_zeros(lo))
-        if hi:
-            return 64 + np.int64(trailing_zeros(hi))
-    else:
-        if hi:
-            return 127 - np.int64(leading_zeros(hi))
-        if lo:
-            return 63 - np.int64(leading_zeros(lo))
-    return -1
-
-
-@njit(cache=True, inline="always")
-def _rays(bits, colour, c, rays, edge_run, ascending, file_of, rank_of, enemy, run):
-    """Per direction u from cell ``c``: ``enemy[u]`` the first stone is the other colour's (the pivot),
-    ``run[u]`` the number of empty cells before that stone or the edge. A twirl's pivot is at distance
-    ``run[d] + 1``; its path to the destination, ``length`` cells along u, is clear iff ``run[u] >= length``."""
-    occ_lo = bits[0, 0] | bits[1, 0]
-    occ_hi = bits[0, 1] | bits[1, 1]
-    them = 1 - colour
-    for u in range(8):
-        k = c * 8 + u
-        q = _first_stone(occ_lo, occ_hi, rays[k], ascending[u])
-        if q < 0:
-            enemy[u] = False
-            run[u] = edge_run[k]
-        else:
-            enemy[u] = ((bits[them, q >> 6] >> np.uint64(q & 63)) & np.uint64(1)) != 0
-            run[u] = max(abs(file_of[q] - file_of[c]), abs(rank_of[q] - rank_of[c])) - 1
+Boards = board_state(__name__, ARRAYS, ("params", *RayTables._fields, *BOARD_TABLES))
+#: The connection test's scratch: ``seen`` a padded board (all False, left so), ``stack`` the flood fill's cells.
+Flood = namedtuple("Flood", ("seen", "stack"), module=__name__)
 
 
 @njit(cache=True)
-def _write_twirls(
-    bits,
-    stones,
-    count,
-    colour,
-    rays,
-    edge_run,
-    ascending,
-    file_of,
-    rank_of,
-    dest_dir,
-    dest_len,
-    out,
-    row,
-    enemy,
-    run,
-    moves,
-):
-    """Set ``out[row, origin*32 + t]`` for every legal twirl of ``colour`` (the row must be all False) and list
-    them in ``moves`` (room for 32 per stone); returns how many (``enemy``, ``run``: scratch, 8 entries each)."""
-    found = 0
-    for s in range(count[colour]):
-        c = np.int64(stones[colour, s])
-        _rays(bits, colour, c, rays, edge_run, ascending, file_of, rank_of, enemy, run)
-        for d in range(8):
-            if not enemy[d]:  # no pivot this way: the 4 twirls around it stay False
-                continue
-            j = run[d] + 1
-            for t in range(4 * d, 4 * d + 4):  # branch-free: the entry written, the list written and kept if legal
-                ok = run[dest_dir[t]] >= j * dest_len[t]
-                out[row, c * 32 + t] = ok
-                moves[found] = c * 32 + t
-                found += ok
-    return found
-
-
-@njit(cache=True)
-def _has_twirl(
-    bits, stones, count, colour, rays, edge_run, ascending, file_of, rank_of, dest_dir, dest_len, enemy, run
-):
-    """``colour`` has at least one legal twirl (``enemy``, ``run``: scratch)."""
-    for s in range(count[colour]):
-        _rays(bits, colour, np.int64(stones[colour, s]), rays, edge_run, ascending, file_of, rank_of, enemy, run)
-        for d in range(8):
-            if not enemy[d]:
-                continue
-            j = run[d] + 1
-            for t in range(4 * d, 4 * d + 4):
-                if run[dest_dir[t]] >= j * dest_len[t]:
-                    return True
-    return False
-
-
-@njit(cache=True)
-def _has_won(board, stones, count, colour, limit, cell_of, dir_step, seen, stack):
-    """``colour``'s stones are one 8-connected group and none has more than ``limit`` friendly neighbours.
-
-    ``seen`` (a scratch padded board, all False, left so) and ``stack`` are scratch space.
-    """
+def _has_won(board, stones, count, colour, limit, cell_of, dir_step, flood):
+    """``colour``'s stones are one 8-connected group and none has more than ``limit`` friendly neighbours."""
+    seen, stack = flood.seen, flood.stack
     me = colour + 1
     n = count[colour]
     if n == 0:
@@ -209,36 +103,18 @@ def reset(where, s):
 @njit(cache=True)
 def legal(out, s):
     """``out[i]``: board ``i``'s legal twirls and swap, also listed in ``moves[i, :nmoves[i]]`` for the random pick."""
-    nmoves, over, rays, edge_run, ascending = s.nmoves, s.over, s.rays, s.edge_run, s.ascending
-    file_of, rank_of, dest_dir, dest_len, to_move = s.file_of, s.rank_of, s.dest_dir, s.dest_len, s.to_move
-    swapped, bits, stones, count, moves, plies = s.swapped, s.bits, s.stones, s.count, s.moves, s.plies
+    nmoves, over, to_move, swapped = s.nmoves, s.over, s.to_move, s.swapped
+    bits, stones, count, moves, plies = s.bits, s.stones, s.count, s.moves, s.plies
+    geo = RayTables(s.rays, s.edge_run, s.ascending, s.file_of, s.rank_of, s.dest_dir, s.dest_len)
     swap = out.shape[1] - 1
-    enemy = np.empty(8, dtype=np.bool_)
-    run = np.empty(8, dtype=np.int64)
+    sight = Sight(np.empty(8, dtype=np.bool_), np.empty(8, dtype=np.int64))
     for i in range(out.shape[0]):
         out[i] = False
         nmoves[i] = 0
         if over[i]:
             continue
         colour = to_move[i] ^ swapped[i]
-        m = _write_twirls(
-            bits[i],
-            stones[i],
-            count[i],
-            colour,
-            rays,
-            edge_run,
-            ascending,
-            file_of,
-            rank_of,
-            dest_dir,
-            dest_len,
-            out,
-            i,
-            enemy,
-            run,
-            moves[i],
-        )
+        m = write_twirls(bits[i], stones[i], count[i], colour, geo, sight, out[i], moves[i])
         if plies[i] == 1 and not swapped[i]:
             out[i, swap] = True
             moves[i, m] = swap
@@ -250,13 +126,13 @@ def legal(out, s):
 def step(actions, rewards, s):
     params, to_move, plies, cell_of, dir_step = s.params, s.to_move, s.plies, s.cell_of, s.dir_step
     board, stones, swapped, last, bits, count = s.board, s.stones, s.swapped, s.last, s.bits, s.count
-    winner, over, rays, ascending, delta, file_of = s.winner, s.over, s.rays, s.ascending, s.delta, s.file_of
-    rank_of, dest_len, dest_dir, edge_run = s.rank_of, s.dest_len, s.dest_dir, s.edge_run
+    winner, over = s.winner, s.over
+    rays, ascending, file_of, rank_of = s.rays, s.ascending, s.file_of, s.rank_of
+    dest_dir, dest_len, delta = s.dest_dir, s.dest_len, s.delta
+    geo = RayTables(rays, s.edge_run, ascending, file_of, rank_of, dest_dir, dest_len)
     swap = params[CELLS] * 32
-    seen = np.zeros(board.shape[1], dtype=np.bool_)
-    stack = np.empty(stones.shape[2], dtype=np.int64)
-    enemy = np.empty(8, dtype=np.bool_)
-    run = np.empty(8, dtype=np.int64)
+    flood = Flood(np.zeros(board.shape[1], dtype=np.bool_), np.empty(stones.shape[2], dtype=np.int64))
+    sight = Sight(np.empty(8, dtype=np.bool_), np.empty(8, dtype=np.int64))
     for i in range(actions.shape[0]):
         action = actions[i]
         if action < 0:
@@ -270,11 +146,8 @@ def step(actions, rewards, s):
             colour = seat ^ swapped[i]
             origin, t = action >> 5, action & 31
             d = t >> 2
-            pivot = _first_stone(
-                bits[i, 0, 0] | bits[i, 1, 0],
-                bits[i, 0, 1] | bits[i, 1, 1],
-                rays[origin * 8 + d],
-                ascending[d],
+            pivot = first_stone(
+                bits[i, 0, 0] | bits[i, 1, 0], bits[i, 0, 1] | bits[i, 1, 1], rays[origin * 8 + d], ascending[d]
             )
             j = max(abs(file_of[pivot] - file_of[origin]), abs(rank_of[pivot] - rank_of[origin]))
             dest = origin + j * dest_len[t] * delta[dest_dir[t]]
@@ -291,34 +164,12 @@ def step(actions, rewards, s):
             last[i, 2] = dest
         to_move[i] = 1 - seat
         # the end, in the RULINGS order: the mover has won; the ply limit; the next player has no action
-        if _has_won(
-            board[i],
-            stones[i],
-            count[i],
-            seat ^ swapped[i],
-            params[LIMIT0 + seat],
-            cell_of,
-            dir_step,
-            seen,
-            stack,
-        ):
+        if _has_won(board[i], stones[i], count[i], seat ^ swapped[i], params[LIMIT0 + seat], cell_of, dir_step, flood):
             won_by(i, seat, over, winner, rewards)
         elif plies[i] >= params[MAX_PLIES]:
             over[i] = True
-        elif not (plies[i] == 1 and not swapped[i]) and not _has_twirl(
-            bits[i],
-            stones[i],
-            count[i],
-            (1 - seat) ^ swapped[i],
-            rays,
-            edge_run,
-            ascending,
-            file_of,
-            rank_of,
-            dest_dir,
-            dest_len,
-            enemy,
-            run,
+        elif not (plies[i] == 1 and not swapped[i]) and not has_twirl(
+            bits[i], stones[i], count[i], (1 - seat) ^ swapped[i], geo, sight
         ):
             won_by(i, seat, over, winner, rewards)
 
@@ -349,106 +200,23 @@ def observe(seats, out, s):
         out[i, tail + 5] = plies[i] / max_plies
 
 
-# -- one position from the rules (bitboards) -----------------------------------------------
-@njit(cache=True)
-def _mask_of_bitboards(
-    mine_a, mine_b, theirs_a, theirs_b, rays, edge_run, ascending, file_of, rank_of, dest_dir, dest_len, out
-):
-    """Legal twirls of the side owning ``mine`` into ``out`` (1-D); returns how many. A bitboard comes as
-    ``(bits & (2**48 - 1), bits >> 48)``: two ints that numba takes as int64 without a conversion."""
-    n = file_of.shape[0]
-    bits = np.empty((2, 2), dtype=np.uint64)
-    for colour, a, b in ((0, mine_a, mine_b), (1, theirs_a, theirs_b)):
-        bits[colour, 0] = np.uint64(a) | (np.uint64(b) << np.uint64(48))
-        bits[colour, 1] = np.uint64(b) >> np.uint64(16)
-    stones = np.empty((1, n), dtype=np.uint8)
-    count = np.zeros(1, dtype=np.int64)
-    for word in range(2):
-        w = bits[0, word]
-        while w:
-            stones[0, count[0]] = word * 64 + trailing_zeros(w)
-            count[0] += 1
-            w &= w - np.uint64(1)
-    out[: n * 32] = False
-    return _write_twirls(
-        bits,
-        stones,
-        count,
-        0,
-        rays,
-        edge_run,
-        ascending,
-        file_of,
-        rank_of,
-        dest_dir,
-        dest_len,
-        out.reshape(1, -1),
-        0,
-        np.empty(8, dtype=np.bool_),
-        np.empty(8, dtype=np.int64),
-        np.empty(n * 32, dtype=np.int16),
-    )
-
-
-_WORD = (1 << 64) - 1
-_LOW48 = (1 << 48) - 1
-
-
-def twirl_mask(mine: int, theirs: int, size: int, out: np.ndarray) -> int:
-    """The rules' ``twirl_mask`` on the compiled generator: legal twirls of ``mine`` into ``out[:size*size*32]``.
-
-    ``mine``/``theirs`` are the rules' bitboards; ``out`` a bool array of
-    ``size*size*32`` (or one more: the swap entry is left alone) entries.
-    Returns the number of legal twirls.
-    """
-    if size not in (8, 9) or isinstance(size, bool):
-        raise ValueError(f"twirl_mask: size must be 8 or 9, got {size!r}")
-    cells = size * size
-    if not (0 <= mine < 1 << cells and 0 <= theirs < 1 << cells) or mine & theirs:
-        raise ValueError(f"twirl_mask: mine and theirs must be disjoint bitboards of the {size}x{size} board")
-    if not isinstance(out, np.ndarray) or out.dtype != np.bool_ or out.shape not in ((cells * 32,), (cells * 32 + 1,)):
-        raise ValueError(f"twirl_mask: out must be a bool array of {cells * 32} (or {cells * 32 + 1}) entries")
-    return _mask_of_bitboards(mine & _LOW48, mine >> 48, theirs & _LOW48, theirs >> 48, *geometry(size)["movegen"], out)
-
-
 # -- geometry and conversions ------------------------------------------------------------------
+_WORD = (1 << 64) - 1
+
+
 @cache
 def geometry(size: int) -> dict[str, np.ndarray]:
-    """Read-only tables of one board size (the order of :data:`GEOMETRY`, then the start position).
-
-    ``rays[c*8 + u]``: the cells from ``c`` to the edge along u (two words); ``edge_run[c*8 + u]``: their
-    number; ``delta[u]``/``dir_step[u]``: the cell step of u on the board / the padded board; twirl ``t``
-    goes ``dest_len[t]`` steps along ``dest_dir[t]`` per unit of pivot distance.
-    """
-    n, width, t = size * size, size + 2, tables(size)
-    rays = np.array([[r & _WORD, r >> 64] for r in t.rays], dtype=np.uint64)
-    edge_run = np.array([r.bit_count() for r in t.rays], dtype=np.int16)
-    ascending = np.array(t.ascending, dtype=np.bool_)
-    file_of = np.array(t.file_of, dtype=np.int16)
-    rank_of = np.array(t.rank_of, dtype=np.int16)
-    cell_of = np.array([(c // size + 1) * width + c % size + 1 for c in range(n)], dtype=np.int16)
-    delta = np.array(t.delta, dtype=np.int16)
+    """Read-only tables of one board size beside the generator's :func:`ray_tables` (:data:`BOARD_TABLES`):
+    ``cell_of[c]`` the cell on the padded board, ``delta[u]``/``dir_step[u]`` the cell step of direction u on the
+    board / the padded board, then the start position (:func:`pack_stones`)."""
+    width = size + 2
+    cell_of = np.array([(c // size + 1) * width + c % size + 1 for c in range(size * size)], dtype=np.int16)
+    delta = np.array(tables(size).delta, dtype=np.int16)
     dir_step = np.array([df + dr * width for df, dr in VECTORS], dtype=np.int16)
-    dest_dir = np.zeros(32, dtype=np.int16)
-    dest_len = np.zeros(32, dtype=np.int16)
-    for d in range(8):
-        for k, u, steps in t.turn_to[d][1]:  # pivot distance 1: direction u origin -> destination, its length
-            dest_dir[k] = u
-            dest_len[k] = steps
-    out = dict(
-        zip(GEOMETRY, (rays, edge_run, ascending, file_of, rank_of, cell_of, delta, dir_step, dest_dir, dest_len))
-    )
-    out.update(
-        zip(
-            ("start_bits", "start_board", "start_stones", "start_count"),
-            pack_stones(*parse_setup(SETUPS[size], size), size, cell_of),
-        )
-    )
+    start = pack_stones(*parse_setup(SETUPS[size], size), size, cell_of)
+    out = dict(zip(BOARD_TABLES, (cell_of, delta, dir_step, *start)))
     for array in out.values():
         array.setflags(write=False)
-    out["movegen"] = tuple(
-        out[k] for k in ("rays", "edge_run", "ascending", "file_of", "rank_of", "dest_dir", "dest_len")
-    )
     return out
 
 
@@ -528,7 +296,7 @@ def engine(**params) -> Engine:
     g = geometry(size)
     vector = np.array([size, size + 2, n, *rules.limits, rules.max_plies], dtype=np.int64)
     vector.setflags(write=False)
-    consts = (vector, *(g[k] for k in GEOMETRY), g["start_bits"], g["start_board"], g["start_stones"], g["start_count"])
+    consts = (vector, *ray_tables(size), *(g[k] for k in BOARD_TABLES))
     return Engine(
         name="twirls",
         num_players=2,
@@ -559,3 +327,19 @@ def engine(**params) -> Engine:
         consts=consts,
         legal_list=("moves", "nmoves"),
     )
+
+
+__all__ = [
+    "engine",
+    "from_rules",
+    "geometry",
+    "legal",
+    "observe",
+    "pack_stones",
+    "random_others",
+    "reset",
+    "step",
+    "stones_per_colour",
+    "to_rules",
+    "twirl_mask",
+]

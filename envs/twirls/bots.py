@@ -19,7 +19,8 @@ from __future__ import annotations
 import numpy as np
 
 from envs.core.bots import Bot
-from envs.twirls.rules import Tables, TwirlsGame, TwirlsState
+from envs.twirls.board import Tables
+from envs.twirls.rules import TwirlsGame, TwirlsState
 
 WIN = 1e6
 GROUP_WEIGHT = 6.0

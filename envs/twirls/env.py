@@ -100,7 +100,8 @@ from envs.core.action_layout import ActionLayout, make_layout
 from envs.core.aec import Symmetry, TurnBasedEnv, turn_based_metadata
 from envs.core.observation import Observation, Piece
 from envs.twirls import render
-from envs.twirls.rules import BLACK, TURNS, TwirlsGame, TwirlsState
+from envs.twirls.board import TURNS
+from envs.twirls.rules import BLACK, TwirlsGame, TwirlsState
 
 
 class raw_env(TurnBasedEnv):

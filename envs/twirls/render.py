@@ -9,7 +9,8 @@ wears a ring.
 from __future__ import annotations
 
 from envs.core import rendering
-from envs.twirls.rules import COLOUR_NAMES, FILES, TwirlsGame, TwirlsState
+from envs.twirls.board import FILES
+from envs.twirls.rules import COLOUR_NAMES, TwirlsGame, TwirlsState
 
 SYMBOLS = ("X", "O")  # Black, White
 CELL = 52
