@@ -73,9 +73,11 @@ def per_board(function):
     array of the batch's state tuple on each call, which makes a per-board function several times slower than
     the same body written inside the loop (numba issue #2345; figures in ``results/2026-11-step-one.md``). So a
     per-board function allocates nothing and returns no array: its scratch space comes in as an argument. It is
-    not inlined by numba (that would bring the counting back); LLVM inlines it into the loop.
+    not inlined by numba (that would bring the counting back) but always by LLVM (``forceinline``: LLVM's
+    ``alwaysinline``): left to its own judgement, LLVM keeps a large body a call, which hands over every array of
+    the state one field at a time, on every board.
     """
-    return njit(_nrt=False)(function)
+    return njit(_nrt=False, forceinline=True)(function)
 
 
 __all__ = ["PACKAGE", "njit", "package_stamp", "per_board"]

@@ -27,8 +27,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.batched import BatchedGame, Engine, board_state, randint, random_others_loop
-from envs.core.jit import njit
+from envs.core.batched import (
+    BatchedGame,
+    Engine,
+    board_state,
+    each_legal,
+    each_observe,
+    each_step,
+    randint,
+    random_others_loop,
+)
+from envs.core.jit import njit, per_board
 from envs.swimming.env import PER_SEAT, observation_size
 from envs.swimming.rules import (
     BINGO2,
@@ -88,7 +97,7 @@ _GAME_ARRAYS = (
 Boards = board_state(__name__, _GAME_ARRAYS, ("params", "score"))
 
 
-# -- helpers (inlined into the kernels) -------------------------------------------------------
+# -- helpers of a few arrays (inlined by numba where they are used) --------------------------------
 @njit(cache=True, inline="always")
 def _score(score, a, b, c):
     return np.int64(score[(np.int64(a) << 10) | (np.int64(b) << 5) | np.int64(c)])
@@ -144,7 +153,8 @@ def _plane(out, i, offset, mask):
         out[i, offset + c] = (mask >> c) & 1
 
 
-@njit(cache=True)
+# -- a round's deal and showdown: per-board functions (envs.core.jit.per_board) of reset and step ---------
+@per_board
 def _start_round(i, s, n):
     """Shuffle the board's deck and deal: three cards to every active seat, two lots to the dealer."""
     other_lot, pos, discards, phase, to_move = s.other_lot, s.pos, s.discards, s.phase, s.to_move
@@ -194,14 +204,11 @@ def _start_round(i, s, n):
     num_moves[i] = 0
 
 
-@njit(cache=True)
-def _showdown(i, reason, rewards, s):
-    """Score the round, collect coins, sink swimmers; the next round or the game's end (rules.showdown)."""
-    params, last_valid, last_shown, last_losers = s.params, s.last_valid, s.last_shown, s.last_losers
-    last_paid, last_sunk, last_reason, dealer = s.last_paid, s.last_sunk, s.last_reason, s.dealer
-    active, winner, phase, over, to_move, score = s.active, s.winner, s.phase, s.over, s.to_move, s.score
-    coins, pot, hands, last_hands = s.coins, s.pot, s.hands, s.last_hands
-    n = params[_N]
+@per_board
+def _show(i, s, n):
+    """The showdown's hands: ``last_hands`` recorded; returns (seats shown, losers, the seat with fire or -1,
+    whether every active seat is out of coins) as bitmasks and flags."""
+    active, hands, last_hands, coins, score = s.active, s.hands, s.last_hands, s.coins, s.score
     fire = -1
     low = 1000
     shown = 0
@@ -230,16 +237,14 @@ def _showdown(i, reason, rewards, s):
             losers |= 1 << si
         if coins[i, si] != 0:
             all_broke = False
-    last_valid[i] = True
-    last_shown[i] = shown
-    last_losers[i] = losers
-    last_paid[i] = 0
-    last_sunk[i] = 0
-    if losers == shown and all_broke:
-        last_reason[i] = _VOID
-        _start_round(i, s, n)
-        return
-    last_reason[i] = _FIRE if fire >= 0 else reason
+    return shown, losers, fire, all_broke
+
+
+@per_board
+def _pay(i, losers, rewards, s, n):
+    """Every loser pays a coin into the pot, or sinks (leaves the game) without one; recorded in ``last_paid`` /
+    ``last_sunk``."""
+    coins, pot, active, hands = s.coins, s.pot, s.active, s.hands
     paid = 0
     sunk = 0
     for si in range(n):
@@ -254,23 +259,202 @@ def _showdown(i, reason, rewards, s):
                 for k in range(3):
                     hands[i, si, k] = -1
                 sunk |= 1 << si
-    last_paid[i] = paid
-    last_sunk[i] = sunk
+    s.last_paid[i] = paid
+    s.last_sunk[i] = sunk
+
+
+@per_board
+def _showdown(i, reason, rewards, s):
+    """Score the round, collect coins, sink swimmers; the next round or the game's end (rules.showdown)."""
+    active, last_reason = s.active, s.last_reason
+    n = s.params[_N]
+    shown, losers, fire, all_broke = _show(i, s, n)
+    s.last_valid[i] = True
+    s.last_shown[i] = shown
+    s.last_losers[i] = losers
+    s.last_paid[i] = 0
+    s.last_sunk[i] = 0
+    if losers == shown and all_broke:
+        last_reason[i] = _VOID
+        _start_round(i, s, n)
+        return
+    last_reason[i] = _FIRE if fire >= 0 else reason
+    _pay(i, losers, rewards, s, n)
     if _num_active(active, i, n) == 1:
         w = _next_active(active, i, 0, n)  # the only one left (seat 0 itself counts last)
-        winner[i] = w
-        rewards[i, w] += np.float32(pot[i])
-        phase[i] = OVER
-        over[i] = True
-        to_move[i] = w
+        s.winner[i] = w
+        rewards[i, w] += np.float32(s.pot[i])
+        s.phase[i] = OVER
+        s.over[i] = True
+        s.to_move[i] = w
         return
-    dealer[i] = _next_active(active, i, dealer[i], n)
+    s.dealer[i] = _next_active(active, i, s.dealer[i], n)
     _start_round(i, s, n)
 
 
-# -- kernels ----------------------------------------------------------------------------------
+# -- kernels: legal, step and observe map per-board functions over the batch (envs.core.batched) -----------
+@per_board
+def _legal_one(i, out, s, scratch):
+    phase = s.phase
+    for a in range(NUM_ACTIONS):
+        out[i, a] = False
+    if s.over[i] or phase[i] == OVER:
+        return
+    if phase[i] == CHOICE:
+        out[i, KEEP_LOT] = True
+        out[i, KEEP_LOT + 1] = True
+        return
+    for a in range(KNOCK):
+        out[i, a] = True
+    out[i, KNOCK] = _knock_allowed(i, phase, s.knocker, s.turns, s.active, s.params)
+
+
+@per_board
+def _choose(i, me, action, rewards, s):
+    """The dealer keeps its hand (``KEEP_LOT``: the other lot goes to the middle) or takes the other lot; play
+    begins, unless someone holds a bingo."""
+    hands, middle, other_lot, active, score = s.hands, s.middle, s.other_lot, s.active, s.score
+    n = s.params[_N]
+    if action != KEEP_LOT:
+        for k in range(3):
+            middle[i, k] = hands[i, me, k]
+            hands[i, me, k] = other_lot[i, k]
+    else:
+        for k in range(3):
+            middle[i, k] = other_lot[i, k]
+    for k in range(3):
+        other_lot[i, k] = -1
+    s.phase[i] = PLAY
+    s.to_move[i] = _next_active(active, i, me, n)
+    for si in range(n):
+        if active[i, si] and _score(score, hands[i, si, 0], hands[i, si, 1], hands[i, si, 2]) >= BINGO2:
+            _showdown(i, _BINGO, rewards, s)
+            return
+
+
+@per_board
+def _turn(i, me, action, s):
+    """Seat ``me``'s turn in play: swap one card, swap all three, pass or knock (the move itself, nothing after)."""
+    hands, middle, public, passes = s.hands, s.middle, s.public, s.passes
+    if action < SWAP_ALL:
+        h, m = action // 3, action % 3
+        given = np.int64(hands[i, me, h])
+        taken = np.int64(middle[i, m])
+        hands[i, me, h] = taken
+        middle[i, m] = given
+        _sort3(hands[i], me)
+        _sort3(middle, i)
+        public[i, me] = (np.int64(public[i, me]) & ~(np.int64(1) << given)) | (np.int64(1) << taken)
+        passes[i] = 0
+    elif action == SWAP_ALL:
+        seen = np.int64(0)
+        for k in range(3):
+            c = middle[i, k]
+            middle[i, k] = hands[i, me, k]
+            hands[i, me, k] = c
+            seen |= np.int64(1) << np.int64(c)
+        public[i, me] = seen
+        passes[i] = 0
+    elif action == PASS:
+        passes[i] += 1
+    else:  # KNOCK
+        s.knocker[i] = me
+        passes[i] = 0
+
+
+@per_board
+def _refresh(i, s):
+    """Everyone passed: the middle goes to the discards and the next three of the stock replace it."""
+    middle, deck, pos = s.middle, s.deck, s.pos
+    d = np.int64(s.discards[i])
+    for k in range(3):
+        d |= np.int64(1) << np.int64(middle[i, k])
+        middle[i, k] = deck[i, pos[i] + k]
+    s.discards[i] = d
+    _sort3(middle, i)
+    pos[i] += 3
+    s.passes[i] = 0
+
+
+@per_board
+def _step_one(i, action, rewards, s, scratch):
+    hands, knocker, active, params = s.hands, s.knocker, s.active, s.params
+    n = params[_N]
+    me = s.to_move[i]
+    s.actions[i, s.num_moves[i]] = action
+    s.num_moves[i] += 1
+    if s.phase[i] == CHOICE:
+        _choose(i, me, action, rewards, s)
+        return
+    s.turns[i] += 1
+    _turn(i, me, action, s)
+    if action <= SWAP_ALL and _score(s.score, hands[i, me, 0], hands[i, me, 1], hands[i, me, 2]) >= BINGO2:
+        _showdown(i, _BINGO, rewards, s)
+        return
+    if knocker[i] < 0 and s.passes[i] >= _num_active(active, i, n):
+        if NUM_CARDS - s.pos[i] < 3:
+            _showdown(i, _DECK, rewards, s)
+            return
+        _refresh(i, s)
+    nxt = _next_active(active, i, me, n)
+    if nxt == knocker[i]:
+        _showdown(i, _KNOCK, rewards, s)
+        return
+    if knocker[i] < 0 and s.turns[i] >= params[_MAX_TURNS]:
+        _showdown(i, _TURN_LIMIT, rewards, s)
+        return
+    s.to_move[i] = nxt
+
+
+@per_board
+def _observe_one(i, seat, out, s, scratch):
+    params, phase, hands, active, pot, passes = s.params, s.phase, s.hands, s.active, s.pot, s.passes
+    knocker, turns, score, discards, last_valid = s.knocker, s.turns, s.score, s.discards, s.last_valid
+    last_losers, dealer, pos, to_move, middle = s.last_losers, s.dealer, s.pos, s.to_move, s.middle
+    last_reason, coins, public = s.last_reason, s.coins, s.public
+    n = params[_N]
+    start_coins = params[_COINS]
+    base = 64 + 32 * n
+    o = base + PER_SEAT * n
+    full = hands[i, seat, 0] >= 0
+    _plane(out, i, 0, _mask3(hands[i, seat]) if full else np.int64(0))
+    _plane(out, i, 32, _mask3(middle[i]) if middle[i, 0] >= 0 else np.int64(0))
+    _plane(out, i, 64, np.int64(discards[i]))
+    losers = np.int64(last_losers[i]) if last_valid[i] and last_reason[i] != _VOID else np.int64(0)
+    ph = phase[i]
+    for r in range(n):
+        si = (seat + r) % n
+        if r:
+            seen = np.int64(0)
+            if active[i, si]:
+                if not params[_OPEN]:
+                    seen = np.int64(public[i, si])
+                elif hands[i, si, 0] >= 0:
+                    seen = _mask3(hands[i, si])
+            _plane(out, i, 64 + 32 * r, seen)
+        b = base + PER_SEAT * r
+        out[i, b] = min(coins[i, si] / start_coins, 1.0)
+        out[i, b + 1] = active[i, si] and coins[i, si] == 0
+        out[i, b + 2] = active[i, si]
+        out[i, b + 3] = dealer[i] == si
+        out[i, b + 4] = knocker[i] == si
+        out[i, b + 5] = to_move[i] == si and ph != OVER
+        out[i, b + 6] = (losers >> si) & 1
+    out[i, o] = pot[i] / (n * start_coins)
+    out[i, o + 1] = (NUM_CARDS - pos[i]) / 32.0
+    out[i, o + 2] = ph == CHOICE
+    out[i, o + 3] = ph == PLAY
+    out[i, o + 4] = ph == OVER
+    out[i, o + 5] = passes[i] / n
+    out[i, o + 6] = to_move[i] == seat and _knock_allowed(i, phase, knocker, turns, active, params)
+    out[i, o + 7] = 0.0
+    if full:
+        v = _score(score, hands[i, seat, 0], hands[i, seat, 1], hands[i, seat, 2])
+        out[i, o + 7] = (FIRE_SCORE if v == FIRE2 else v / 2) / FIRE_SCORE
+
+
 @njit(cache=True)
-def reset(where, s):
+def reset(where, s):  # one loop: written per board (each_reset) it measured 1.3x slower
     params, pot, round, winner, last_valid = s.params, s.pot, s.round, s.winner, s.last_valid
     last_shown, last_losers, last_paid, last_sunk = s.last_shown, s.last_losers, s.last_paid, s.last_sunk
     last_reason, over, deck, draw_cards, coins = s.last_reason, s.over, s.deck, s.draw_cards, s.coins
@@ -312,149 +496,17 @@ def reset(where, s):
 
 @njit(cache=True)
 def legal(out, s):
-    phase, knocker, turns, active, params, over = s.phase, s.knocker, s.turns, s.active, s.params, s.over
-    for i in range(out.shape[0]):
-        for a in range(NUM_ACTIONS):
-            out[i, a] = False
-        if over[i] or phase[i] == OVER:
-            continue
-        if phase[i] == CHOICE:
-            out[i, KEEP_LOT] = True
-            out[i, KEEP_LOT + 1] = True
-            continue
-        for a in range(KNOCK):
-            out[i, a] = True
-        out[i, KNOCK] = _knock_allowed(i, phase, knocker, turns, active, params)
+    each_legal(_legal_one, out, s, ())
 
 
 @njit(cache=True)
-def step(acts, rewards, s):  # noqa: PLR0915 (one loop body: per-move helpers handed the state measured 10-15% slower)
-    params, to_move, actions, num_moves, turns = s.params, s.to_move, s.actions, s.num_moves, s.turns
-    active, phase, hands, middle, public, passes = s.active, s.phase, s.hands, s.middle, s.public, s.passes
-    discards, pos, knocker, other_lot, score = s.discards, s.pos, s.knocker, s.other_lot, s.score
-    deck = s.deck
-    n = params[_N]
-    for i in range(acts.shape[0]):
-        action = acts[i]
-        if action < 0:
-            continue
-        me = to_move[i]
-        actions[i, num_moves[i]] = action
-        num_moves[i] += 1
-        if phase[i] == CHOICE:
-            if action != KEEP_LOT:
-                for k in range(3):
-                    middle[i, k] = hands[i, me, k]
-                    hands[i, me, k] = other_lot[i, k]
-            else:
-                for k in range(3):
-                    middle[i, k] = other_lot[i, k]
-            for k in range(3):
-                other_lot[i, k] = -1
-            phase[i] = PLAY
-            to_move[i] = _next_active(active, i, me, n)
-            for si in range(n):
-                if active[i, si] and _score(score, hands[i, si, 0], hands[i, si, 1], hands[i, si, 2]) >= BINGO2:
-                    _showdown(i, _BINGO, rewards, s)
-                    break
-            continue
-        turns[i] += 1
-        if action < SWAP_ALL:
-            h, m = action // 3, action % 3
-            given = np.int64(hands[i, me, h])
-            taken = np.int64(middle[i, m])
-            hands[i, me, h] = taken
-            middle[i, m] = given
-            _sort3(hands[i], me)
-            _sort3(middle, i)
-            public[i, me] = (np.int64(public[i, me]) & ~(np.int64(1) << given)) | (np.int64(1) << taken)
-            passes[i] = 0
-        elif action == SWAP_ALL:
-            seen = np.int64(0)
-            for k in range(3):
-                c = middle[i, k]
-                middle[i, k] = hands[i, me, k]
-                hands[i, me, k] = c
-                seen |= np.int64(1) << np.int64(c)
-            public[i, me] = seen
-            passes[i] = 0
-        elif action == PASS:
-            passes[i] += 1
-        else:  # KNOCK
-            knocker[i] = me
-            passes[i] = 0
-        if action <= SWAP_ALL and _score(score, hands[i, me, 0], hands[i, me, 1], hands[i, me, 2]) >= BINGO2:
-            _showdown(i, _BINGO, rewards, s)
-            continue
-        if knocker[i] < 0 and passes[i] >= _num_active(active, i, n):
-            if NUM_CARDS - pos[i] < 3:
-                _showdown(i, _DECK, rewards, s)
-                continue
-            d = np.int64(discards[i])
-            for k in range(3):
-                d |= np.int64(1) << np.int64(middle[i, k])
-                middle[i, k] = deck[i, pos[i] + k]
-            discards[i] = d
-            _sort3(middle, i)
-            pos[i] += 3
-            passes[i] = 0
-        nxt = _next_active(active, i, me, n)
-        if nxt == knocker[i]:
-            _showdown(i, _KNOCK, rewards, s)
-            continue
-        if knocker[i] < 0 and turns[i] >= params[_MAX_TURNS]:
-            _showdown(i, _TURN_LIMIT, rewards, s)
-            continue
-        to_move[i] = nxt
+def step(actions, rewards, s):
+    each_step(_step_one, actions, rewards, s, ())
 
 
 @njit(cache=True)
 def observe(seats, out, s):
-    params, phase, hands, active, pot, passes = s.params, s.phase, s.hands, s.active, s.pot, s.passes
-    knocker, turns, score, discards, last_valid = s.knocker, s.turns, s.score, s.discards, s.last_valid
-    last_losers, dealer, pos, to_move, middle = s.last_losers, s.dealer, s.pos, s.to_move, s.middle
-    last_reason, coins, public = s.last_reason, s.coins, s.public
-    n = params[_N]
-    start_coins = params[_COINS]
-    base = 64 + 32 * n
-    o = base + PER_SEAT * n
-    for i in range(out.shape[0]):
-        seat = seats[i]
-        full = hands[i, seat, 0] >= 0
-        _plane(out, i, 0, _mask3(hands[i, seat]) if full else np.int64(0))
-        _plane(out, i, 32, _mask3(middle[i]) if middle[i, 0] >= 0 else np.int64(0))
-        _plane(out, i, 64, np.int64(discards[i]))
-        losers = np.int64(last_losers[i]) if last_valid[i] and last_reason[i] != _VOID else np.int64(0)
-        ph = phase[i]
-        for r in range(n):
-            si = (seat + r) % n
-            if r:
-                seen = np.int64(0)
-                if active[i, si]:
-                    if not params[_OPEN]:
-                        seen = np.int64(public[i, si])
-                    elif hands[i, si, 0] >= 0:
-                        seen = _mask3(hands[i, si])
-                _plane(out, i, 64 + 32 * r, seen)
-            b = base + PER_SEAT * r
-            out[i, b] = min(coins[i, si] / start_coins, 1.0)
-            out[i, b + 1] = active[i, si] and coins[i, si] == 0
-            out[i, b + 2] = active[i, si]
-            out[i, b + 3] = dealer[i] == si
-            out[i, b + 4] = knocker[i] == si
-            out[i, b + 5] = to_move[i] == si and ph != OVER
-            out[i, b + 6] = (losers >> si) & 1
-        out[i, o] = pot[i] / (n * start_coins)
-        out[i, o + 1] = (NUM_CARDS - pos[i]) / 32.0
-        out[i, o + 2] = ph == CHOICE
-        out[i, o + 3] = ph == PLAY
-        out[i, o + 4] = ph == OVER
-        out[i, o + 5] = passes[i] / n
-        out[i, o + 6] = to_move[i] == seat and _knock_allowed(i, phase, knocker, turns, active, params)
-        out[i, o + 7] = 0.0
-        if full:
-            v = _score(score, hands[i, seat, 0], hands[i, seat, 1], hands[i, seat, 2])
-            out[i, o + 7] = (FIRE_SCORE if v == FIRE2 else v / 2) / FIRE_SCORE
+    each_observe(_observe_one, seats, out, s, ())
 
 
 # -- one board <-> the rules' state ---------------------------------------------------------------
