@@ -28,59 +28,13 @@ import envs
 from envs.core.batched import each_legal, each_step
 from envs.core.jit import per_board
 from envs.swimming import batched as sw
+from envs.swival import batched as sv
 from envs.swival.batched import _FULL, _MIDDLE, _has_line, _swivel
 
-
-# -- the loop bodies, per board --------------------------------------------------------------------
-def swival_legal_one(i, out, s, scratch):
-    if s.over[i]:
-        for a in range(73):
-            out[i, a] = False
-        return
-    me = s.to_move[i]
-    mover = s.boards[i, me]
-    empty = ~(mover | s.boards[i, 1 - me]) & _FULL
-    swivel_any = (mover & _MIDDLE) != 0
-    swivel_middle = mover != 0
-    for cell in range(24):
-        e = ((empty >> cell) & 1) != 0
-        swivels = e and (swivel_any or (swivel_middle and 8 <= cell < 16))
-        out[i, 3 * cell] = e
-        out[i, 3 * cell + 1] = swivels
-        out[i, 3 * cell + 2] = swivels
-    out[i, 72] = _has_line(mover)
-
-
-def swival_step_one(i, action, rewards, s, scratch):
-    to_move, boards = s.to_move, s.boards
-    me = to_move[i]
-    s.plies[i] += 1
-    if action == 72:
-        s.over[i] = True
-        s.winner[i] = me
-        rewards[i, me] = 1.0
-        rewards[i, 1 - me] = -1.0
-        return
-    cell, direction = action // 3, action % 3
-    boards[i, me] = _swivel(boards[i, me] | np.uint32(1 << cell), direction)
-    boards[i, 1 - me] = _swivel(boards[i, 1 - me], direction)
-    to_move[i] = 1 - me
-    if (boards[i, 0] | boards[i, 1]) == _FULL and not _has_line(boards[i, 1 - me]):
-        s.over[i] = True
-
-
-def swimming_legal_one(i, out, s, scratch):
-    for a in range(sw.NUM_ACTIONS):
-        out[i, a] = False
-    if s.over[i] or s.phase[i] == sw.OVER:
-        return
-    if s.phase[i] == sw.CHOICE:
-        out[i, sw.KEEP_LOT] = True
-        out[i, sw.KEEP_LOT + 1] = True
-        return
-    for a in range(sw.KNOCK):
-        out[i, a] = True
-    out[i, sw.KNOCK] = sw._knock_allowed(i, s.phase, s.knocker, s.turns, s.active, s.params)
+# -- the engines' own per-board functions, as plain Python functions to compile each way --------------------------
+swival_legal_one = sv._legal_one.py_func
+swival_step_one = sv._step_one.py_func
+swimming_legal_one = sw._legal_one.py_func
 
 
 # -- the shape before: the body inside the kernel's loop, the state's fields bound once at its top ------------------
