@@ -276,11 +276,11 @@ def from_rules(batch: BatchedGame, i: int, state: SwahiliState) -> None:
 
 def engine(**params) -> Engine:
     """Swahili's engine under rule ``params`` (``num_players``, ``reward``; bad ones are named by the rules)."""
-    rules = SwahiliGame(**params)
-    n = rules.num_players
+    game = SwahiliGame(**params)
+    n = game.num_players
     compound_scale, score_scale = PIECES * (n - 1), 120 + 60 * (n - 1)  # env.py's scales
     consts = (
-        np.array([1 if rules.score_rewards else 0], dtype=np.int8),
+        np.array([1 if game.score_rewards else 0], dtype=np.int8),
         # c / scale for every compound and score a seat can reach, as env.py computes it
         np.array([c / compound_scale for c in range(PIECES * (n - 1) + 1)], dtype=np.float32),
         np.array(
@@ -310,7 +310,7 @@ def engine(**params) -> Engine:
         to_rules=to_rules,
         from_rules=from_rules,
         state=Boards,
-        game=rules,
-        params=dict(rules.params),
+        game=game,
+        params=dict(game.params),
         consts=consts,
     )

@@ -673,9 +673,9 @@ def from_rules(batch: BatchedGame, i: int, state: SwimmingState) -> None:
 
 def engine(**params) -> Engine:
     """Swimming's engine for the rule parameters of :class:`SwimmingGame` (a bad one is named there)."""
-    rules = SwimmingGame(**params)
-    n = rules.num_players
-    record = rules.max_round_turns + n + 2  # the dealer's choice, the turns, a knock's last round
+    game = SwimmingGame(**params)
+    n = game.num_players
+    record = game.max_round_turns + n + 2  # the dealer's choice, the turns, a knock's last round
     arrays = {
         "hands": ((n, 3), np.int8),
         "middle": ((3,), np.int8),
@@ -707,7 +707,7 @@ def engine(**params) -> Engine:
     }
     consts = (
         np.array(
-            [n, rules.knock_first_round, rules.open_hands, rules.start_coins, rules.max_round_turns], dtype=np.int64
+            [n, game.knock_first_round, game.open_hands, game.start_coins, game.max_round_turns], dtype=np.int64
         ),
         _SCORE2,
     )
@@ -725,9 +725,9 @@ def engine(**params) -> Engine:
         to_rules=to_rules,
         from_rules=from_rules,
         state=Boards,
-        game=rules,
+        game=game,
         has_chance=True,
-        params=dict(rules.params),
+        params=dict(game.params),
         consts=consts,
         seats_in_game="active",
     )

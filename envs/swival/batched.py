@@ -155,7 +155,7 @@ def from_rules(batch: BatchedGame, i: int, state: SwivalState) -> None:
 
 def engine(**params) -> Engine:
     """Swival's engine (no rule parameters: any keyword is named in a ``TypeError``)."""
-    rules = SwivalGame(**params)
+    game = SwivalGame(**params)
     return Engine(
         name="swival",
         num_players=2,
@@ -170,6 +170,6 @@ def engine(**params) -> Engine:
         to_rules=to_rules,
         from_rules=from_rules,
         state=Boards,
-        game=rules,
-        params=dict(rules.params),
+        game=game,
+        params=dict(game.params),
     )
