@@ -706,9 +706,7 @@ def engine(**params) -> Engine:
         "num_moves": ((), np.int32),
     }
     consts = (
-        np.array(
-            [n, game.knock_first_round, game.open_hands, game.start_coins, game.max_round_turns], dtype=np.int64
-        ),
+        np.array([n, game.knock_first_round, game.open_hands, game.start_coins, game.max_round_turns], dtype=np.int64),
         _SCORE2,
     )
     return Engine(
