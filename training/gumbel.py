@@ -428,6 +428,7 @@ def train(
     torch.set_num_threads(1)
     out.mkdir(parents=True, exist_ok=True)
     probe = make_batched(name, 1, **params)
+    torch.manual_seed(s.seed)  # the first weights: a seeded run repeats its chunks
     net = Network(probe.obs_size, probe.num_actions, s.hidden, s.activation, head_layout(name, probe, s), s.rank)
     optimizer = torch.optim.Adam(net.parameters(), lr=s.learning_rate)
     state = {"iteration": 0, "curve": [], "minutes": 0.0, "settings": asdict(s)}
