@@ -24,7 +24,7 @@ def check_address(address: str) -> str:
         return address
     match = _HOST_PORT.match(address) if isinstance(address, str) else None
     if match is None or not 1 <= int(match.group(1)) <= 65535:
-        raise ValueError(f"--address must be {ADDRESS_HELP}; got {address!r}")
+        raise ValueError(f"not a Ray address: {address!r}; give {ADDRESS_HELP}")
     return address
 
 
