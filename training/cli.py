@@ -47,8 +47,8 @@ def cmd_train_gumbel(args: argparse.Namespace) -> None:
     its generators run as Ray tasks there (training/ray_cluster.py), the learning here."""
     from dataclasses import replace  # on use: swgym starts fast
 
+    from training.config import load_config  # on use: swgym starts fast (and no SB3: the Ray virtualenv has none)
     from training.gumbel import Settings, train  # on use: swgym starts fast
-    from training.selfplay import load_config  # on use: swgym starts fast
 
     unsupported = [f"--{n}" for n in ("ship", "env", "env_runners", "steps") if getattr(args, n, None)]
     if unsupported:
