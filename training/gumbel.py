@@ -11,8 +11,12 @@ them) to ``games/chunk_<k>.npz``. The learner reads the newest chunks (the
 replay buffer, ``buffer_positions``), fits the network (cross-entropy to the
 improved policy, squared error to the result) and writes ``network.npz`` (a
 policy file, numpy only), which the next iteration's generator plays.
-Generators and learner exchange only files. A checkpoint (network, optimizer,
-iteration, curve) is written after every iteration; ``resume`` goes on from it.
+Generators and learner exchange only files, or Ray objects: with ``generators``
+above 1 each plays its share of the games with a seed of its own, one after
+another here, or as Ray tasks on a cluster (``train(..., address=...)``,
+:class:`RayGenerators`) whose positions the learner writes as the chunk files.
+A checkpoint (network, optimizer, iteration, curve) is written after every
+iteration; ``resume`` goes on from it.
 """
 
 from __future__ import annotations
