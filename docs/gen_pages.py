@@ -592,7 +592,7 @@ REFERENCE: dict[str, tuple[str, str, list[tuple[str, str, list[str]]]]] = {
             (
                 "MaskablePPO self-play",
                 "",
-                ["training.selfplay.train", "training.selfplay.load_config", "training.sb3_vec.make_sb3_vec"],
+                ["training.selfplay.train", "training.config.load_config", "training.sb3_vec.make_sb3_vec"],
             ),
             ("Training with search", "", ["training.gumbel", "training.gumbel.train", "training.gumbel.Settings"]),
             ("RLlib", "", ["training.rllib.train", "training.rllib.TurnBasedMultiAgentEnv"]),

@@ -11,6 +11,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from training.ray_cluster import RAY_EXTRA, check_address  # imports no Ray (nor numpy): swgym starts fast
+
 # The networks play one position at a time, where BLAS threads only add contention
 # (results/2026-11-blas-threads.md); set before numpy loads.
 for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"):
@@ -30,8 +32,10 @@ NEEDS = {
     "ladder": ("matplotlib",),
 }
 # swgym train --backend rllib: Ray's own extra (it pins its gymnasium; a virtualenv of its own, see the Makefile)
-RLLIB_EXTRA = "pip install -e '.[rllib]' (from a clone, in a virtualenv of its own: make test-rllib makes .venv-rllib)"
+RLLIB_EXTRA = RAY_EXTRA
 RLLIB_NEEDS = ("torch", "ray")
+# swgym train --backend gumbel: torch and the curve's matplotlib (not SB3); Ray as well with --address
+GUMBEL_NEEDS = ("torch", "matplotlib")
 
 
 def _number(kind: type, least: float, strict: bool):
@@ -81,8 +85,13 @@ def missing_modules(modules) -> list[str]:
     return missing
 
 
-def require_extras(command: str, backend: str | None = None) -> None:
+def require_extras(command: str, backend: str | None = None, address: str | None = None) -> None:
     """Stop ``swgym <command>`` before any work when the training extras it needs are not installed."""
+    if backend == "gumbel" and address is not None and missing_modules(["ray"]):
+        raise SystemExit(
+            f"swgym {command} --backend gumbel --address {address}: runs the generators on Ray, which is not "
+            f"installed here; install it with: {RLLIB_EXTRA} (or drop --address: one machine needs no Ray)"
+        )
     if backend == "rllib":
         missing = missing_modules(RLLIB_NEEDS) or (["ray.rllib"] if missing_modules(["ray.rllib"]) else [])
         if missing:
@@ -91,12 +100,20 @@ def require_extras(command: str, backend: str | None = None) -> None:
                 f"installed); install it with: {RLLIB_EXTRA}"
             )
         return
-    missing = missing_modules(NEEDS.get(command, ()))
+    missing = missing_modules(GUMBEL_NEEDS if backend == "gumbel" else NEEDS.get(command, ()))
     if missing:
         raise SystemExit(
             f"swgym {command}: needs the training extras ({', '.join(missing)} not installed); "
             f"install them with: {TRAIN_EXTRA}"
         )
+
+
+def ray_address(text: str) -> str:
+    """An argparse type: ``--address`` (auto, local or HOST:PORT), checked before any work."""
+    try:
+        return check_address(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
 
 
 def check_games(names) -> None:
@@ -242,7 +259,7 @@ def _training_command(name: str):
     """``swgym <name>`` from training/cli.py, its extras checked before it is imported."""
 
     def run(args: argparse.Namespace) -> None:
-        require_extras(name, getattr(args, "backend", None))
+        require_extras(name, getattr(args, "backend", None), getattr(args, "address", None))
         if name in ("ladder", "train"):
             check_games([args.game])
         if name == "train":
@@ -411,8 +428,12 @@ def _add_training_commands(sub) -> None:
     )
     p.add_argument(
         "--address",
+        type=ray_address,
         default=None,
-        help="rllib: a running Ray cluster to train on (e.g. auto or HOST:6379); default: Ray started here",
+        help="rllib: the Ray to train on; gumbel: the Ray its self-play generators run on (the config's "
+        '"generators", one CPU each), while this process learns. auto: a running cluster (ray start); local: '
+        "Ray started here; HOST:PORT: a cluster's head (e.g. 10.0.0.5:6379). Default: rllib starts Ray here, "
+        "gumbel runs without Ray",
     )
     p.add_argument("--iterations", type=positive_int, default=None, help="rllib, gumbel: training iterations")
     p.add_argument(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import io
 import os
 import subprocess
@@ -49,6 +50,8 @@ BAD = [
     (["train", "swival", "--rule", "x=1"], "--rule only with --backend rllib"),
     (["train", "swival", "--backend", "rllib", "--iterations", "0"], "'0'"),
     (["train", "swival", "--backend", "ray"], "'ray'"),
+    (["train", "swival", "--backend", "gumbel", "--address", "nowhere"], "not a Ray address: 'nowhere'"),
+    (["train", "swival", "--backend", "rllib", "--address", "head:port"], "not a Ray address: 'head:port'"),
 ]
 
 
@@ -183,3 +186,14 @@ def test_training_bar_only_on_a_terminal(terminal, bar, monkeypatch, tmp_path, c
     main(["train", "swival", "--out", str(tmp_path / "run")])
     assert seen == [bar]
     assert capsys.readouterr().out.startswith("{")  # the summary printed
+
+
+@pytest.mark.skipif(importlib.util.find_spec("ray") is not None, reason="Ray is installed here")
+def test_gumbel_with_an_address_and_no_ray_names_the_extra(capsys, tmp_path):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["train", "swival", "--backend", "gumbel", "--address", "auto", "--out", str(tmp_path / "run")])
+    message = exit_info.value.code
+    assert isinstance(message, str) and "\n" not in message and "Traceback" not in capsys.readouterr().err
+    assert "--address auto: runs the generators on Ray, which is not installed here" in message
+    assert "pip install -e '.[rllib]'" in message and "one machine needs no Ray" in message
+    assert not (tmp_path / "run").exists()

@@ -4,6 +4,9 @@ its search), and seeded repeats."""
 
 from __future__ import annotations
 
+import importlib.util
+import shutil
+
 import numpy as np
 import pytest
 import torch
@@ -14,7 +17,17 @@ from envs.play import play_game
 from policies import load
 from policies.gumbel import GumbelPlayer
 from policies.numpy_policy import NumpyPolicy
-from training.gumbel import FactoredHead, Network, Settings, generate, head_layout, train, write_network
+from training.gumbel import (
+    FactoredHead,
+    Network,
+    Settings,
+    generate,
+    generator_parts,
+    head_layout,
+    self_play,
+    train,
+    write_network,
+)
 
 TINY = {"boards": 16, "games": 16, "simulations": 8, "cheap_simulations": 2, "full_share": 0.5, "hidden": [16]}
 
@@ -31,6 +44,8 @@ TINY = {"boards": 16, "games": 16, "simulations": 8, "cheap_simulations": 2, "fu
         ({"activation": "gelu"}, "activation must be one of ['relu', 'tanh'], got 'gelu'"),
         ({"head": "conv"}, "head must be one of ['plain', 'factored'], got 'conv'"),
         ({"rank": 0}, "rank must be a whole number >= 1, got 0"),
+        ({"generators": 0}, "generators must be a whole number >= 1, got 0"),
+        ({"games": 4, "generators": 5}, "generators (5) must not exceed games (4)"),
     ],
 )
 def test_bad_settings_are_named(section, named):
@@ -165,3 +180,72 @@ def test_recorded_positions_seen_through_symmetries_keep_their_moves_legal(tmp_p
         rows, cols = np.nonzero(weighed)
         cells = data["actions"][rows, cols] // 3
         assert (data["obs"][rows, 48 + cells] == 1).all()
+
+
+def _chunks(folder):
+    return {p.name: dict(np.load(p)) for p in sorted((folder / "games").glob("chunk_*.npz"))}
+
+
+def _same_chunks(a, b):
+    assert list(a) == list(b)
+    for name in a:
+        assert a[name].keys() == b[name].keys()
+        for key in a[name]:
+            np.testing.assert_array_equal(a[name][key], b[name][key], err_msg=f"{name}: {key}")
+
+
+def test_one_generator_writes_what_generate_writes_and_a_seeded_run_repeats(tmp_path):
+    """Without an address the run is the one it always was: each iteration's chunk is generate()'s with the seed
+    ``seed * 1_000_003 + k`` and the network of the iteration before; a run stopped and resumed writes the
+    same chunks as one straight run."""
+    s = Settings.from_config({**TINY, "iterations": 2, "seed": 4})
+    train("swival", {}, s, tmp_path / "straight", log=lambda line: None)
+    train(
+        "swival", {}, Settings.from_config({**TINY, "iterations": 1, "seed": 4}), tmp_path / "b", log=lambda line: None
+    )
+    shutil.copy(tmp_path / "b" / "network.npz", tmp_path / "first.npz")
+    train("swival", {}, s, tmp_path / "b", resume=True, log=lambda line: None)
+    straight, resumed = _chunks(tmp_path / "straight"), _chunks(tmp_path / "b")
+    assert list(straight) == ["chunk_00000.npz", "chunk_00001.npz"]
+    _same_chunks(straight, resumed)
+    for k, network in ((0, None), (1, tmp_path / "first.npz")):
+        generate("swival", {}, network, s, 4 * 1_000_003 + k, tmp_path / "direct" / "games" / f"chunk_{k:05d}.npz")
+    _same_chunks(straight, _chunks(tmp_path / "direct"))
+
+
+def test_generators_share_the_games_each_with_its_own_seed(tmp_path):
+    s = Settings.from_config({**TINY, "games": 17, "generators": 3})
+    parts = generator_parts(s, k=2)
+    assert [part.games for _, part in parts] == [6, 6, 5]
+    assert len({seed for seed, _ in parts} | {seed for seed, _ in generator_parts(s, k=3)}) == 6
+    assert generator_parts(Settings.from_config(TINY), k=2) == [(2, Settings.from_config(TINY))]
+    lines = []
+    summary = train(
+        "swival", {}, Settings.from_config({**TINY, "generators": 2, "iterations": 1}), tmp_path, log=lines.append
+    )
+    chunks = _chunks(tmp_path)
+    assert list(chunks) == ["chunk_00000_000.npz", "chunk_00000_001.npz"]
+    for (seed, part), chunk in zip(
+        generator_parts(Settings.from_config({**TINY, "generators": 2}), 0), chunks.values()
+    ):
+        data, games = self_play("swival", {}, None, part, seed)
+        assert games >= part.games == 8 and set(np.unique(chunk["game"]).tolist()) <= set(range(8))
+        for key, value in data.items():
+            np.testing.assert_array_equal(chunk[key], value)
+    made = summary["curve"][0]
+    assert made["positions"] == sum(len(c["value"]) for c in chunks.values()) and len(made["paths"]) == 2
+    assert "from 2 generators" in lines[0]
+
+
+@pytest.mark.parametrize("address", ["nowhere", "10.0.0.5:99999", "ray://x:1", ""])
+def test_a_bad_address_is_named_before_any_work(tmp_path, address):
+    with pytest.raises(ValueError, match=f"not a Ray address: {address!r}; give auto .*, local .* or HOST:PORT"):
+        train("swival", {}, Settings.from_config(TINY), tmp_path / "run", address=address)
+    assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.skipif(importlib.util.find_spec("ray") is not None, reason="Ray is installed here")
+def test_an_address_without_ray_says_where_ray_comes_from(tmp_path):
+    with pytest.raises(ImportError, match=r"--address needs Ray, which is not installed here; install it with: pip"):
+        train("swival", {}, Settings.from_config(TINY), tmp_path / "run", address="auto")
+    assert not (tmp_path / "run").exists()

@@ -300,3 +300,67 @@ def test_a_snapshot_slot_gets_mains_weights_in_the_learner_and_the_env_runners(r
             np.testing.assert_array_equal(runner[name], value)
     finally:
         algo.stop()
+
+
+# -- Gumbel Expert Iteration's generators as Ray tasks (training/gumbel.py) ---------------------------------------
+GUMBEL_TINY = {
+    "boards": 16,
+    "games": 16,
+    "simulations": 8,
+    "cheap_simulations": 2,
+    "full_share": 0.5,
+    "hidden": [16],
+    "generators": 2,
+    "iterations": 2,
+}
+
+
+def _gumbel_chunks(folder):
+    return {p.name: dict(np.load(p)) for p in sorted((folder / "games").glob("chunk_*.npz"))}
+
+
+def test_swgym_train_gumbel_runs_two_generators_on_ray_learns_here_and_resumes(ray_local, tmp_path, monkeypatch):
+    """``swgym train --backend gumbel --address local`` on a Ray of two CPUs: each iteration both generators'
+    positions come back as Ray objects and are written as chunks (the same as the generators played here, without
+    Ray), the learner fits the network and writes network.npz and the checkpoint, and ``--resume`` goes on."""
+    import json
+
+    from scripts.cli import main
+    from training.gumbel import RayGenerators, Settings, train
+
+    ray_runs = []
+    original_run = RayGenerators.run
+
+    def counted_run(self, *args):
+        results = original_run(self, *args)
+        ray_runs.append(len(results))
+        return results
+
+    monkeypatch.setattr(RayGenerators, "run", counted_run)
+    config = tmp_path / "tiny.json"
+    config.write_text(json.dumps({"game": "swival", "gumbel": GUMBEL_TINY}))
+    run = ["train", "swival", "--backend", "gumbel", "--config", str(config), "--out", str(tmp_path / "ray")]
+    main([*run, "--address", "local"])
+    assert ray_runs == [2, 2]  # two iterations, each with two generators' results from Ray
+    chunks = _gumbel_chunks(tmp_path / "ray")
+    assert list(chunks) == [f"chunk_0000{k}_00{g}.npz" for k in (0, 1) for g in (0, 1)]
+    assert all(len(chunk["value"]) > 0 for chunk in chunks.values())
+    state = json.loads((tmp_path / "ray" / "checkpoint.json").read_text())
+    assert state["iteration"] == 2 and (tmp_path / "ray" / "checkpoint.pt").exists()
+    assert all(np.isfinite(point["losses"]).all() and point["games"] >= 16 for point in state["curve"])
+    policy = NumpyPolicy(tmp_path / "ray" / "network.npz", game="swival")
+    assert policy.meta["search"]["kind"] == "gumbel"
+
+    here = train("swival", {}, Settings.from_config(GUMBEL_TINY), tmp_path / "here", log=lambda line: None)
+    assert here["iteration"] == 2
+    here_chunks = _gumbel_chunks(tmp_path / "here")
+    assert list(here_chunks) == list(chunks)
+    for name, chunk in chunks.items():
+        for key, value in chunk.items():
+            np.testing.assert_array_equal(value, here_chunks[name][key], err_msg=f"{name}: {key}")
+
+    main([*run, "--address", "local", "--iterations", "3", "--resume"])
+    assert ray_runs == [2, 2, 2]
+    state = json.loads((tmp_path / "ray" / "checkpoint.json").read_text())
+    assert state["iteration"] == 3 and [point["iteration"] for point in state["curve"]] == [1, 2, 3]
+    assert sorted(_gumbel_chunks(tmp_path / "ray"))[-2:] == ["chunk_00002_000.npz", "chunk_00002_001.npz"]

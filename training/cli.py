@@ -13,13 +13,15 @@ def cmd_train(args: argparse.Namespace) -> None:
         return cmd_train_rllib(args)
     if getattr(args, "backend", "sb3") == "gumbel":
         return cmd_train_gumbel(args)
-    rllib_only = [
-        f"--{n.replace('_', '-')}"
-        for n in ("address", "iterations", "env_runners", "rule", "seed")
+    backends = {"address": "rllib or gumbel", "iterations": "rllib or gumbel", "env_runners": "rllib",
+                "rule": "rllib or gumbel", "seed": "rllib"}  # fmt: skip
+    given = [
+        f"--{n.replace('_', '-')} only with --backend {b}"
+        for n, b in backends.items()
         if getattr(args, n, None) is not None
     ]
-    if rllib_only:
-        raise ValueError(f"{', '.join(rllib_only)} only with --backend rllib (the SB3 path takes them from --config)")
+    if given:
+        raise ValueError(f"{'; '.join(given)} (the SB3 path takes them from --config)")
     from policies import shipped_path  # on use: swgym starts fast
     from training.selfplay import load_config, train  # on use: swgym starts fast
 
@@ -41,13 +43,14 @@ def cmd_train(args: argparse.Namespace) -> None:
 
 
 def cmd_train_gumbel(args: argparse.Namespace) -> None:
-    """Gumbel Expert Iteration (training/gumbel.py) from the config's ``"gumbel"`` section."""
+    """Gumbel Expert Iteration (training/gumbel.py) from the config's ``"gumbel"`` section; with ``--address``
+    its generators run as Ray tasks there (training/ray_cluster.py), the learning here."""
     from dataclasses import replace  # on use: swgym starts fast
 
+    from training.config import load_config  # on use: swgym starts fast (and no SB3: the Ray virtualenv has none)
     from training.gumbel import Settings, train  # on use: swgym starts fast
-    from training.selfplay import load_config  # on use: swgym starts fast
 
-    unsupported = [f"--{n}" for n in ("ship", "env", "address", "env_runners", "steps") if getattr(args, n, None)]
+    unsupported = [f"--{n}" for n in ("ship", "env", "env_runners", "steps") if getattr(args, n, None)]
     if unsupported:
         raise ValueError(f"{', '.join(unsupported)} not supported with --backend gumbel")
     config = load_config(args.config or args.game)
@@ -56,7 +59,7 @@ def cmd_train_gumbel(args: argparse.Namespace) -> None:
         settings = replace(settings, iterations=args.iterations)
     params = {**config["params"], **(getattr(args, "params", None) or {})}
     out = Path(args.out or f"runs/{args.game}_gumbel")
-    summary = train(args.game, params, settings, out, resume=getattr(args, "resume", False))
+    summary = train(args.game, params, settings, out, resume=getattr(args, "resume", False), address=args.address)
     print(json.dumps({k: v for k, v in summary.items() if k != "curve"}, indent=2))
     print(f"network: {summary['network']} (swgym eval {args.game} {summary['network']} medium)")
 

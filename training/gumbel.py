@@ -11,8 +11,12 @@ them) to ``games/chunk_<k>.npz``. The learner reads the newest chunks (the
 replay buffer, ``buffer_positions``), fits the network (cross-entropy to the
 improved policy, squared error to the result) and writes ``network.npz`` (a
 policy file, numpy only), which the next iteration's generator plays.
-Generators and learner exchange only files. A checkpoint (network, optimizer,
-iteration, curve) is written after every iteration; ``resume`` goes on from it.
+Generators and learner exchange only files, or Ray objects: with ``generators``
+above 1 each plays its share of the games with a seed of its own, one after
+another here, or as Ray tasks on a cluster (``train(..., address=...)``,
+:class:`RayGenerators`) whose positions the learner writes as the chunk files.
+A checkpoint (network, optimizer, iteration, curve) is written after every
+iteration; ``resume`` goes on from it.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +38,8 @@ from envs.play import play_series
 from envs.registry import game_module, make_batched
 from policies import load
 from policies.gumbel import evaluator
-from policies.numpy_policy import FORMAT_VERSION, NumpyPolicy, write_policy_file
+from policies.numpy_policy import FORMAT_VERSION, NumpyPolicy, read_policy_file, write_policy_file
+from training.ray_cluster import start_ray
 
 ACTIVATIONS = {"tanh": nn.Tanh, "relu": nn.ReLU}
 HEADS = ("plain", "factored")
@@ -64,6 +69,7 @@ class Settings:
     eval_every: int = 0  # iterations between evaluations (0: none)
     eval_games: int = 40  # games a side of the evaluation: the network alone, and with its search
     eval_opponent: str = "medium"
+    generators: int = 1  # self-play generators an iteration, each with its seed and share of the games
     seed: int = 0
 
     @classmethod
@@ -99,9 +105,11 @@ class Settings:
         if not 0 < settings.full_share <= 1:
             raise ValueError(f"{where}: full_share must be in (0, 1], got {settings.full_share!r}")
         at_least_one = ("iterations", "boards", "games", "simulations", "cheap_simulations", "considered")
-        for key in (*at_least_one, "batch_size", "rank"):
+        for key in (*at_least_one, "batch_size", "rank", "generators"):
             if getattr(settings, key) < 1:
                 raise ValueError(f"{where}: {key} must be a whole number >= 1, got {getattr(settings, key)!r}")
+        if settings.generators > settings.games:
+            raise ValueError(f"{where}: generators ({settings.generators}) must not exceed games ({settings.games})")
         return settings
 
 
@@ -218,6 +226,15 @@ def head_layout(name: str, batch: Any, s: Settings) -> ActionLayout | None:
 def generate(name: str, params: dict[str, Any], network: Path | None, s: Settings, seed: int, out: Path) -> dict:
     """Self-play of ``s.games`` games with the tree search (the ``network`` file's; None: a network that rates
     every move alike and every position a draw), the fully searched positions written to ``out``."""
+    return write_chunk(*self_play(name, params, network, s, seed), out)
+
+
+def self_play(
+    name: str, params: dict[str, Any], network: Path | tuple[dict, dict] | None, s: Settings, seed: int
+) -> tuple[dict[str, np.ndarray], int]:
+    """:func:`generate`'s games, kept in memory: the recorded positions' arrays and the games finished.
+    ``network``: a policy file, its (meta, arrays) as :func:`policies.numpy_policy.read_policy_file` reads
+    them (what a generator on another machine is sent), or None."""
     batch = make_batched(name, s.boards, seed=seed, **params)
     players = batch.num_players
     if network is None:
@@ -242,7 +259,16 @@ def generate(name: str, params: dict[str, Any], network: Path | None, s: Setting
                     record.add(batch, rows, result.policy)
         rewards, done = batch.step(actions)
         record.end_step(batch, rewards, done)
-    return record.save(out)
+    return record.arrays(), record.finished
+
+
+def write_chunk(data: dict[str, np.ndarray], games: int, out: Path) -> dict[str, Any]:
+    """A generator's positions as the chunk file ``out`` (written whole, then renamed: a reader never sees half
+    of one); what the run's curve says of it."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(out.with_suffix(".tmp.npz"), **data)
+    os.replace(out.with_suffix(".tmp.npz"), out)
+    return {"positions": int(len(data["value"])), "games": games, "path": str(out)}
 
 
 class _Flat:
@@ -292,14 +318,74 @@ class _Record:
             self.game_of[b] = self.started if self.started < self.games else -1
             self.started += self.started < self.games
 
-    def save(self, out: Path) -> dict[str, Any]:
+    def arrays(self) -> dict[str, np.ndarray]:
         data = {k: np.concatenate(v) if v else np.zeros(0) for k, v in self.chunks.items()}
         seat = data["seat"].astype(np.int64)
         data["value"] = self.returns[data["game"], seat].astype(np.float32)  # the game's result for the mover
-        out.parent.mkdir(parents=True, exist_ok=True)
-        np.savez_compressed(out.with_suffix(".tmp.npz"), **data)
-        os.replace(out.with_suffix(".tmp.npz"), out)
-        return {"positions": int(len(seat)), "games": self.finished, "path": str(out)}
+        return data
+
+
+# -- an iteration's generators: here, or Ray tasks on a cluster ------------------------------------------------
+GENERATOR_STRIDE = 2**24  # between the seeds of an iteration's generators (a run of more iterations: never)
+
+
+def generator_parts(s: Settings, k: int) -> list[tuple[int, Settings]]:
+    """Iteration ``k``'s generators: each one's seed and settings (its share of ``s.games``, as even as they
+    go). A single generator has the seed a run has always had, so its chunks are those of earlier runs."""
+    base = s.seed * 1_000_003 + k
+    if s.generators == 1:
+        return [(base, s)]
+    share, extra = divmod(s.games, s.generators)
+    return [(base + g * GENERATOR_STRIDE, replace(s, games=share + (g < extra))) for g in range(s.generators)]
+
+
+def chunk_path(folder: Path, k: int, g: int, generators: int) -> Path:
+    """Generator ``g``'s chunk file of iteration ``k`` (named by the iteration alone when it is the only one)."""
+    return folder / (f"chunk_{k:05d}.npz" if generators == 1 else f"chunk_{k:05d}_{g:03d}.npz")
+
+
+class RayGenerators:
+    """An iteration's generators as Ray tasks, one CPU each, on the Ray at ``address`` (``auto``, ``local`` or
+    ``HOST:PORT``: :mod:`training.ray_cluster`).
+
+    Each iteration the network's arrays go into Ray's object store once; every task plays its share of the
+    games with them (:func:`self_play`) and returns its recorded positions as a Ray object, which the learner
+    (this process) writes as the usual chunk file. Tasks rather than actors: a generator keeps nothing from
+    one iteration to the next, and Ray runs a task lost with its node again, where its seed makes it play the
+    same games. Every node needs swgym installed (the tasks import this module).
+    """
+
+    def __init__(self, address: str) -> None:
+        start_ray(address)
+        import ray  # deferred: Ray lives in .venv-rllib only, and a run without an address never loads it
+
+        self.ray = ray
+        self.task = ray.remote(num_cpus=1, max_retries=2)(self_play)
+
+    def run(
+        self, name: str, params: dict[str, Any], network: Path | None, parts: list[tuple[int, Settings]]
+    ) -> list[tuple[dict[str, np.ndarray], int]]:
+        """Every part's (positions, games finished), in the order of ``parts``."""
+        weights = None if network is None else self.ray.put(read_policy_file(network))
+        return self.ray.get([self.task.remote(name, params, weights, part, seed) for seed, part in parts])
+
+
+def self_play_iteration(
+    name: str, params: dict[str, Any], s: Settings, k: int, network: Path | None, folder: Path,
+    cluster: RayGenerators | None = None,
+) -> dict[str, Any]:  # fmt: skip
+    """Iteration ``k``'s self-play by every generator, here one after another (``cluster`` None) or as Ray
+    tasks, written by this process as chunk files in ``folder``; what the run's curve says of them."""
+    parts = generator_parts(s, k)
+    if cluster is None:
+        results = (self_play(name, params, network, part, seed) for seed, part in parts)
+    else:
+        results = cluster.run(name, params, network, parts)
+    made = [write_chunk(data, games, chunk_path(folder, k, g, len(parts))) for g, (data, games) in enumerate(results)]
+    if len(made) == 1:
+        return made[0]
+    total = {key: sum(m[key] for m in made) for key in ("positions", "games")}
+    return {**total, "paths": [m["path"] for m in made]}
 
 
 # -- the learner -------------------------------------------------------------------------------------------------
@@ -336,11 +422,17 @@ def learn(net: Network, optimizer: torch.optim.Optimizer, data: dict[str, np.nda
 
 
 # -- the run -----------------------------------------------------------------------------------------------------
-def train(name: str, params: dict[str, Any], s: Settings, out: Path, resume: bool = False, log=print) -> dict:
-    """Iterations of generate then learn into ``out`` (see the module docstring); the run's summary."""
+def train(
+    name: str, params: dict[str, Any], s: Settings, out: Path, resume: bool = False, log=print,
+    address: str | None = None,
+) -> dict:  # fmt: skip
+    """Iterations of generate then learn into ``out`` (see the module docstring); the run's summary.
+    ``address``: run the generators as Ray tasks there (:class:`RayGenerators`); None: here, without Ray."""
+    cluster = None if address is None else RayGenerators(address)  # first: a bad address stops before any work
     torch.set_num_threads(1)
     out.mkdir(parents=True, exist_ok=True)
     probe = make_batched(name, 1, **params)
+    torch.manual_seed(s.seed)  # the first weights: a seeded run repeats its chunks
     net = Network(probe.obs_size, probe.num_actions, s.hidden, s.activation, head_layout(name, probe, s), s.rank)
     optimizer = torch.optim.Adam(net.parameters(), lr=s.learning_rate)
     state = {"iteration": 0, "curve": [], "minutes": 0.0, "settings": asdict(s)}
@@ -354,7 +446,7 @@ def train(name: str, params: dict[str, Any], s: Settings, out: Path, resume: boo
     while state["iteration"] < s.iterations:
         clock, k = time.time(), state["iteration"]
         network = out / "network.npz" if k > 0 else None
-        made = generate(name, params, network, s, s.seed * 1_000_003 + k, out / "games" / f"chunk_{k:05d}.npz")
+        made = self_play_iteration(name, params, s, k, network, out / "games", cluster)
         losses = learn(net, optimizer, load_buffer(out / "games", s.buffer_positions), s, s.seed + k)
         write_network(net, out / "network.npz", name, params, search)
         state["iteration"] = k + 1
@@ -364,7 +456,7 @@ def train(name: str, params: dict[str, Any], s: Settings, out: Path, resume: boo
         (out / "checkpoint.json").write_text(json.dumps(state, indent=2))
         log(
             f"[gumbel {name}] iteration {k + 1}/{s.iterations}, {state['minutes']:.1f} min: {made['games']} games, "
-            f"{made['positions']} positions, policy loss {losses[0]:.3f}, value loss {losses[1]:.3f}"
+            f"{made['positions']} positions{_by_generators(s)}, policy loss {losses[0]:.3f}, value loss {losses[1]:.3f}"
         )
         if s.eval_every and (k + 1) % s.eval_every == 0:
             state["curve"][-1]["eval"] = evaluate(name, params, out / "network.npz", s, seed=k)
@@ -372,6 +464,10 @@ def train(name: str, params: dict[str, Any], s: Settings, out: Path, resume: boo
             log(f"[gumbel {name}] iteration {k + 1}: {_eval_line(state['curve'][-1]['eval'], s.eval_opponent)}")
             write_curve(state["curve"], out / "learning_curve.png", f"{name}: score against {s.eval_opponent}")
     return {"network": str(out / "network.npz"), **state}
+
+
+def _by_generators(s: Settings) -> str:
+    return f" from {s.generators} generators" if s.generators > 1 else ""
 
 
 def write_curve(curve: list[dict[str, Any]], path: Path, title: str) -> Path | None:
@@ -422,11 +518,16 @@ def _eval_line(result: dict[str, list[int]], opponent: str) -> str:
 __all__ = [
     "FactoredHead",
     "Network",
+    "RayGenerators",
     "Settings",
     "generate",
+    "generator_parts",
     "head_layout",
     "learn",
     "load_buffer",
+    "self_play",
+    "self_play_iteration",
     "train",
+    "write_chunk",
     "write_network",
 ]

@@ -26,7 +26,6 @@ keep it in a virtualenv of its own, see the Makefile's ``.venv-rllib``).
 from __future__ import annotations
 
 import json
-import os
 import time
 import zlib
 from pathlib import Path
@@ -46,6 +45,7 @@ from envs.core.match import next_turn
 from envs.registry import make_raw
 from policies.evaluation import evaluate as series
 from policies.numpy_policy import FORMAT_VERSION, NumpyPolicy, write_policy_file
+from training.ray_cluster import start_ray
 
 OBS_KEY, MASK_KEY = "observations", "action_mask"  # what RLlib's action-masking RLModule example reads
 ACTIVATIONS = {"tanh": nn.Tanh, "relu": nn.ReLU}
@@ -313,20 +313,6 @@ def build_config(game: str, s: dict[str, Any]):
         .debugging(seed=s["seed"], log_level="ERROR")
         .reporting(metrics_num_episodes_for_smoothing=20)
     ), probe
-
-
-def start_ray(address: str | None = None, num_cpus: int | None = None) -> int:
-    """Start Ray on this machine (``address`` None) or join the running cluster at ``address``;
-    returns the CPUs the cluster has."""
-    import ray  # Ray is in .venv-rllib only: loaded when a run starts
-
-    if not ray.is_initialized():
-        os.environ.setdefault("RAY_DEDUP_LOGS", "1")
-        if address:
-            ray.init(address=address, log_to_driver=False)
-        else:
-            ray.init(num_cpus=num_cpus or os.cpu_count() or 1, include_dashboard=False, log_to_driver=False)
-    return int(ray.cluster_resources().get("CPU", 1))
 
 
 def copy_module(algo: Any, source: str, target: str) -> None:
