@@ -77,7 +77,7 @@ MoveRule = namedtuple("MoveRule", ("capture", "span", "rays", "raylen"), module=
 
 
 # -- each game's move and capture rule ---------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _rook_moves(rule, b, cell, enemy, row, moves, first, write):
     """How many moves the rook on ``cell`` has; with ``write``, sets them True in ``row`` (a mask row) and
     lists them in ``moves`` from index ``first``.
@@ -135,7 +135,7 @@ ARRAYS = (
 Boards = board_state(__name__, ARRAYS, ("params", "rays", "raylen", "edge", "edge_cells", "inner_cells", "fixed"))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _captures(rule, b, cell, d, dist, own, capt):
     """Write into ``capt`` the cells the (legal) move of ``own``'s rook takes, in the rules' order; returns how
     many.
