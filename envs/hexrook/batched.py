@@ -34,8 +34,19 @@ from collections import namedtuple
 
 import numpy as np
 
-from envs.core.batched import BatchedGame, Engine, board_state, randint, random_others_loop, won_by
-from envs.core.jit import njit
+from envs.core.batched import (
+    BatchedGame,
+    Engine,
+    board_state,
+    each_legal,
+    each_observe,
+    each_reset,
+    each_step,
+    randint,
+    random_others_loop,
+    won_by,
+)
+from envs.core.jit import njit, per_board
 from envs.hexrook.board import (
     BEAD,
     EMPTY,
@@ -66,7 +77,7 @@ MoveRule = namedtuple("MoveRule", ("capture", "span", "rays", "raylen"), module=
 
 
 # -- each game's move and capture rule ---------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _rook_moves(rule, b, cell, enemy, row, moves, first, write):
     """How many moves the rook on ``cell`` has; with ``write``, sets them True in ``row`` (a mask row) and
     lists them in ``moves`` from index ``first``.
@@ -124,7 +135,7 @@ ARRAYS = (
 Boards = board_state(__name__, ARRAYS, ("params", "rays", "raylen", "edge", "edge_cells", "inner_cells", "fixed"))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _captures(rule, b, cell, d, dist, own, capt):
     """Write into ``capt`` the cells the (legal) move of ``own``'s rook takes, in the rules' order; returns how
     many.
@@ -177,7 +188,7 @@ def _has_move(rule, b, rooks, nrooks, colour, row):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _place(i, b, rooks, nrooks, cells, first, count, code):
     for k in range(first, first + count):
         c = cells[k]
@@ -187,235 +198,291 @@ def _place(i, b, rooks, nrooks, cells, first, count, code):
             nrooks[i, code - 1] += 1
 
 
+@njit(cache=True, inline="always")
+def _pick(picked, cells, count, rng, i):
+    """The first ``count`` entries of ``picked``: distinct ``cells`` drawn from board ``i``'s stream (a partial
+    shuffle of a copy of ``cells``)."""
+    for k in range(cells.shape[0]):
+        picked[k] = cells[k]
+    for k in range(count):
+        j = k + randint(rng, i, picked.shape[0] - k)
+        picked[k], picked[j] = picked[j], picked[k]
+
+
+@njit(cache=True, inline="always")
+def _remove_rook(i, e, c, rooks, nrooks):
+    """The rook of colour ``e`` on cell ``c`` leaves play; the others keep their order."""
+    m = nrooks[i, e]
+    k = 0
+    while rooks[i, e, k] != c:
+        k += 1
+    for k2 in range(k, m - 1):
+        rooks[i, e, k2] = rooks[i, e, k2 + 1]
+    rooks[i, e, m - 1] = -1
+    nrooks[i, e] = m - 1
+
+
+@njit(cache=True, inline="always")
+def _count_beads(b, n):
+    beads = 0
+    for c in range(n):
+        beads += b[c] == BEAD
+    return beads
+
+
+# -- kernels: reset, legal, step and observe map per-board functions over the batch (envs.core.batched) --------
+@per_board
+def _reset_one(i, s, scratch):
+    """A new game on board ``i``: the variant's set-up (a random one from the board's stream)."""
+    picked_edge, picked_inner = scratch  # the random set-up's shuffled edge and inner cells
+    board, rooks, nrooks, colour, stores = s.board, s.rooks, s.nrooks, s.colour, s.stores
+    b = board[i]
+    b[:] = EMPTY
+    rooks[i] = -1
+    nrooks[i] = 0
+    colour[i] = -1
+    stores[i] = 0
+    s.plies[i] = 0
+    s.first_mover[i] = -1
+    s.winner[i] = -1
+    s.npath[i] = 0
+    s.ncapt[i] = 0
+    s.over[i] = False
+    setup = s.params[P_SETUP]
+    if setup == SETUP_MARQUISIAN:
+        s.phase[i] = PHASE_SETUP
+        s.to_move[i] = 0
+        return
+    if setup == SETUP_FIXED:
+        fixed = s.fixed
+        _place(i, b, rooks, nrooks, fixed, 0, ROOKS_PER_COLOUR, 1)
+        _place(i, b, rooks, nrooks, fixed, ROOKS_PER_COLOUR, ROOKS_PER_COLOUR, 2)
+        _place(i, b, rooks, nrooks, fixed, 2 * ROOKS_PER_COLOUR, NUM_BEADS, BEAD)
+    else:  # random: 6 distinct edge cells (the first 3 white), 19 distinct inner cells
+        _pick(picked_edge, s.edge_cells, 2 * ROOKS_PER_COLOUR, s.rng, i)
+        _pick(picked_inner, s.inner_cells, NUM_BEADS, s.rng, i)
+        _place(i, b, rooks, nrooks, picked_edge, 0, ROOKS_PER_COLOUR, 1)
+        _place(i, b, rooks, nrooks, picked_edge, ROOKS_PER_COLOUR, ROOKS_PER_COLOUR, 2)
+        _place(i, b, rooks, nrooks, picked_inner, 0, NUM_BEADS, BEAD)
+    s.phase[i] = PHASE_CHOICE
+    s.to_move[i] = 1
+
+
+@per_board
+def _placements(i, row, listed, s):
+    """The legal set-up placements of board ``i`` into ``row`` (its mask row) and ``listed``; returns how many."""
+    params, nrooks, edge = s.params, s.nrooks, s.edge
+    n, place_base = params[P_CELLS], params[P_PLACE_BASE]
+    b = s.board[i]
+    white = nrooks[i, 0] < ROOKS_PER_COLOUR
+    black = nrooks[i, 1] < ROOKS_PER_COLOUR
+    bead = _count_beads(b, n) < NUM_BEADS
+    m = 0
+    for c in range(n):
+        if b[c] != EMPTY:
+            continue
+        for kind, ok in ((0, white), (1, black), (2, bead)):
+            if ok and (kind == 2) != (edge[c] != 0):
+                a = place_base + 3 * c + kind
+                row[a] = True
+                listed[m] = a
+                m += 1
+    return m
+
+
+@per_board
+def _legal_one(i, out, s, scratch):
+    """``out[i]``: board ``i``'s legal actions (set-up placements, choices or rook moves), also listed in
+    ``moves[i, :nmoves[i]]`` for the random pick (``Engine.legal_list``)."""
+    params, rooks = s.params, s.rooks
+    row = out[i]
+    listed = s.moves[i]
+    row[:] = False
+    m = 0
+    if not s.over[i]:
+        p = s.phase[i]
+        if p == PHASE_PLAY:
+            rule = MoveRule(params[P_GAME], params[P_SPAN], s.rays, s.raylen)
+            b = s.board[i]
+            col = s.colour[i, s.to_move[i]]
+            for k in range(s.nrooks[i, col]):
+                m += _rook_moves(rule, b, rooks[i, col, k], 2 - col, row, listed, m, True)
+        elif p == PHASE_SETUP:
+            m = _placements(i, row, listed, s)
+        else:  # PHASE_CHOICE: player_1 chooses among three; PHASE_COLOUR: player_0 picks its colour
+            choice_base = params[P_CHOICE_BASE]
+            for a in range(choice_base + (p != PHASE_CHOICE), choice_base + 3):
+                row[a] = True
+                listed[m] = a
+                m += 1
+    s.nmoves[i] = m
+
+
+@per_board
+def _move_rook(i, me, a, s):
+    """Seat ``me``'s rook move ``a``: the rook slides (or leaps), what it takes leaves the board (beads into the
+    mover's store); the move's path and captures recorded."""
+    params, rays, capt, rooks, nrooks, path = s.params, s.rays, s.capt, s.rooks, s.nrooks, s.path
+    span = params[P_SPAN]
+    rule = MoveRule(params[P_GAME], span, rays, s.raylen)
+    b = s.board[i]
+    dist, cell, d = a % span + 1, a // span // 6, a // span % 6
+    col = s.colour[i, me]
+    own = col + 1
+    taken = _captures(rule, b, cell, d, dist, own, capt[i])
+    s.ncapt[i] = taken
+    land = rays[cell, d, dist - 1]
+    b[cell] = EMPTY
+    b[land] = own
+    for k in range(nrooks[i, col]):
+        if rooks[i, col, k] == cell:
+            rooks[i, col, k] = land
+    for t in range(taken):
+        c = capt[i, t]
+        if b[c] == BEAD:
+            s.stores[i, me] += 1
+        else:  # an enemy rook
+            _remove_rook(i, 1 - col, c, rooks, nrooks)
+        b[c] = EMPTY
+    s.plies[i] += 1
+    path[i, 0] = cell
+    for k in range(dist):
+        path[i, k + 1] = rays[cell, d, k]
+    s.npath[i] = dist + 1
+    s.to_move[i] = 1 - me
+
+
+@per_board
+def _place_one(i, placement, s):
+    """The set-up placement ``placement`` (cell * 3 + kind); once all rooks and beads are down, player_1 chooses."""
+    rooks, nrooks = s.rooks, s.nrooks
+    b = s.board[i]
+    cell, kind = placement // 3, placement % 3
+    if kind == 2:
+        b[cell] = BEAD
+    else:
+        b[cell] = kind + 1
+        rooks[i, kind, nrooks[i, kind]] = cell
+        nrooks[i, kind] += 1
+    full = nrooks[i, 0] == ROOKS_PER_COLOUR and nrooks[i, 1] == ROOKS_PER_COLOUR
+    if full and _count_beads(b, s.params[P_CELLS]) == NUM_BEADS:
+        s.phase[i] = PHASE_CHOICE
+        s.to_move[i] = 1
+
+
+@per_board
+def _choose(i, choice, s):
+    """A choice (0 "move first", 1 white, 2 black): player_1's after the set-up, or player_0's colour pick after
+    "move first". Returns whether play begins (then the rules' end checks follow)."""
+    colour, first_mover, phase = s.colour, s.first_mover, s.phase
+    if phase[i] == PHASE_CHOICE:  # player_1 chooses
+        if choice == 0:  # "move first": player_0 picks the colours next
+            first_mover[i] = 1
+            phase[i] = PHASE_COLOUR
+            s.to_move[i] = 0
+            return False
+        colour[i, 0] = 2 - choice
+        colour[i, 1] = choice - 1
+        first_mover[i] = 0
+    else:  # player_0 picks its colour after "move first"
+        colour[i, 0] = choice - 1
+        colour[i, 1] = 2 - choice
+    phase[i] = PHASE_PLAY
+    s.to_move[i] = first_mover[i]
+    return True
+
+
+@per_board
+def _end(i, me, rewards, s, row):
+    """The rules' end checks after seat ``me``'s move, in the order the rules check them: the mover has won; the
+    ply limit (a draw); the next player cannot move (it loses). ``row``: :func:`_has_move`'s scratch."""
+    params, to_move = s.params, s.to_move
+    if s.stores[i, me] >= params[P_BEADS_TO_WIN]:
+        won_by(i, me, s.over, s.winner, rewards)
+    elif s.plies[i] >= params[P_MAX_PLIES]:
+        s.over[i] = True
+    else:
+        rule = MoveRule(params[P_GAME], params[P_SPAN], s.rays, s.raylen)
+        if not _has_move(rule, s.board[i], s.rooks[i], s.nrooks[i], s.colour[i, to_move[i]], row):
+            won_by(i, 1 - to_move[i], s.over, s.winner, rewards)
+
+
+@per_board
+def _step_one(i, a, rewards, s, scratch):
+    """Play ``a`` on board ``i``: a rook move, a set-up placement or a choice; then the rules' end checks."""
+    (row,) = scratch
+    params = s.params
+    me = s.to_move[i]
+    if a < params[P_PLACE_BASE]:
+        _move_rook(i, me, a, s)
+    elif a < params[P_CHOICE_BASE]:
+        _place_one(i, a - params[P_PLACE_BASE], s)
+        return  # no end during the set-up
+    elif not _choose(i, a - params[P_CHOICE_BASE], s):
+        return
+    _end(i, me, rewards, s, row)
+
+
+@per_board
+def _observe_one(i, seat, out, s, scratch):
+    """``out[i]``: board ``i`` seen by ``seat``, the encoding of :meth:`HexRookEnv.observe_state`."""
+    params, edge, nrooks = s.params, s.edge, s.nrooks
+    n = params[P_CELLS]
+    x = 5 * n  # the extra features
+    col = s.colour[i, seat]
+    own = 1 if col < 0 else col + 1
+    opp = 3 - own
+    b = s.board[i]
+    row = out[i]
+    beads = 0
+    for c in range(n):
+        k = b[c]
+        row[c] = k == own
+        row[n + c] = k == opp
+        row[2 * n + c] = k == BEAD
+        row[3 * n + c] = k == EMPTY
+        row[4 * n + c] = edge[c]
+        beads += k == BEAD
+    row[x:] = 0.0
+    p = s.phase[i]
+    row[x + p] = 1.0
+    if col >= 0:
+        row[x + 4 + col] = 1.0
+    if s.first_mover[i] == seat:
+        row[x + 6] = 1.0
+    target = params[P_BEADS_TO_WIN]
+    row[x + 7] = min(1.0, s.stores[i, seat] / target)
+    row[x + 8] = min(1.0, s.stores[i, 1 - seat] / target)
+    row[x + 9] = min(1.0, s.plies[i] / params[P_MAX_PLIES])
+    if p != PHASE_PLAY:
+        row[x + 10] = (ROOKS_PER_COLOUR - nrooks[i, 0]) / ROOKS_PER_COLOUR
+        row[x + 11] = (ROOKS_PER_COLOUR - nrooks[i, 1]) / ROOKS_PER_COLOUR
+        row[x + 12] = (NUM_BEADS - beads) / NUM_BEADS
+
+
 @njit(cache=True)
 def reset(where, s):
     """A new game on the boards where ``where``: the variant's set-up (a random one from each board's stream)."""
-    params, board, rooks, nrooks, colour, stores = s.params, s.board, s.rooks, s.nrooks, s.colour, s.stores
-    plies, first_mover, winner, npath, ncapt = s.plies, s.first_mover, s.winner, s.npath, s.ncapt
-    over, edge_cells, inner_cells, phase, to_move = s.over, s.edge_cells, s.inner_cells, s.phase, s.to_move
-    fixed, rng = s.fixed, s.rng
-    setup = params[P_SETUP]
-    picked_edge = np.empty(edge_cells.shape[0], dtype=np.int16)
-    picked_inner = np.empty(inner_cells.shape[0], dtype=np.int16)
-    for i in range(where.shape[0]):
-        if not where[i]:
-            continue
-        b = board[i]
-        b[:] = EMPTY
-        rooks[i] = -1
-        nrooks[i] = 0
-        colour[i] = -1
-        stores[i] = 0
-        plies[i] = 0
-        first_mover[i] = -1
-        winner[i] = -1
-        npath[i] = 0
-        ncapt[i] = 0
-        over[i] = False
-        if setup == SETUP_MARQUISIAN:
-            phase[i] = PHASE_SETUP
-            to_move[i] = 0
-            continue
-        if setup == SETUP_FIXED:
-            _place(i, b, rooks, nrooks, fixed, 0, ROOKS_PER_COLOUR, 1)
-            _place(i, b, rooks, nrooks, fixed, ROOKS_PER_COLOUR, ROOKS_PER_COLOUR, 2)
-            _place(i, b, rooks, nrooks, fixed, 2 * ROOKS_PER_COLOUR, NUM_BEADS, BEAD)
-        else:  # random: 6 distinct edge cells (the first 3 white), 19 distinct inner cells (partial shuffles)
-            picked_edge[:] = edge_cells
-            for k in range(2 * ROOKS_PER_COLOUR):
-                j = k + randint(rng, i, picked_edge.shape[0] - k)
-                picked_edge[k], picked_edge[j] = picked_edge[j], picked_edge[k]
-            picked_inner[:] = inner_cells
-            for k in range(NUM_BEADS):
-                j = k + randint(rng, i, picked_inner.shape[0] - k)
-                picked_inner[k], picked_inner[j] = picked_inner[j], picked_inner[k]
-            _place(i, b, rooks, nrooks, picked_edge, 0, ROOKS_PER_COLOUR, 1)
-            _place(i, b, rooks, nrooks, picked_edge, ROOKS_PER_COLOUR, ROOKS_PER_COLOUR, 2)
-            _place(i, b, rooks, nrooks, picked_inner, 0, NUM_BEADS, BEAD)
-        phase[i] = PHASE_CHOICE
-        to_move[i] = 1
+    scratch = (np.empty(s.edge_cells.shape[0], dtype=np.int16), np.empty(s.inner_cells.shape[0], dtype=np.int16))
+    each_reset(_reset_one, where, s, scratch)
 
 
 @njit(cache=True)
 def legal(out, s):
-    """``out[i]``: board ``i``'s legal actions (set-up placements, choices or rook moves), also listed in
-    ``moves[i, :nmoves[i]]`` for the random pick (``Engine.legal_list``)."""
-    params, moves, nmoves, over, phase, colour = s.params, s.moves, s.nmoves, s.over, s.phase, s.colour
-    nrooks, rays, raylen, board, to_move, rooks = s.nrooks, s.rays, s.raylen, s.board, s.to_move, s.rooks
-    edge = s.edge
-    rule = MoveRule(params[P_GAME], params[P_SPAN], rays, raylen)
-    n, place_base, choice_base = params[P_CELLS], params[P_PLACE_BASE], params[P_CHOICE_BASE]
-    for i in range(out.shape[0]):
-        row = out[i]
-        listed = moves[i]
-        row[:] = False
-        m = 0
-        if not over[i]:
-            p = phase[i]
-            if p == PHASE_PLAY:
-                col = colour[i, to_move[i]]
-                for k in range(nrooks[i, col]):
-                    m += _rook_moves(rule, board[i], rooks[i, col, k], 2 - col, row, listed, m, True)
-            elif p == PHASE_SETUP:
-                b = board[i]
-                white = nrooks[i, 0] < ROOKS_PER_COLOUR
-                black = nrooks[i, 1] < ROOKS_PER_COLOUR
-                beads = 0
-                for c in range(n):
-                    beads += b[c] == BEAD
-                bead = beads < NUM_BEADS
-                for c in range(n):
-                    if b[c] != EMPTY:
-                        continue
-                    for kind, ok in ((0, white), (1, black), (2, bead)):
-                        if ok and (kind == 2) != (edge[c] != 0):
-                            a = place_base + 3 * c + kind
-                            row[a] = True
-                            listed[m] = a
-                            m += 1
-            else:  # PHASE_CHOICE: player_1 chooses among three; PHASE_COLOUR: player_0 picks its colour
-                for a in range(choice_base + (p != PHASE_CHOICE), choice_base + 3):
-                    row[a] = True
-                    listed[m] = a
-                    m += 1
-        nmoves[i] = m
+    """``out[i]``: board ``i``'s legal actions, also listed in ``moves[i, :nmoves[i]]`` for the random pick."""
+    each_legal(_legal_one, out, s, ())
 
 
 @njit(cache=True)
-def step(actions, rewards, s):  # noqa: PLR0915 (one loop body: per-move helpers handed the state measured 10-15% slower)
-    """Play ``actions[i]`` (-1: none) on every board; the rulings' end checks; rewards by seat."""
-    params, to_move, board, over, winner, colour = s.params, s.to_move, s.board, s.over, s.winner, s.colour
-    rays, raylen, ncapt, plies, path, npath = s.rays, s.raylen, s.ncapt, s.plies, s.path, s.npath
-    stores, capt, nrooks, phase, first_mover = s.stores, s.capt, s.nrooks, s.phase, s.first_mover
-    rooks = s.rooks
-    n, span = params[P_CELLS], params[P_SPAN]
-    rule = MoveRule(params[P_GAME], span, rays, raylen)
-    place_base, choice_base = params[P_PLACE_BASE], params[P_CHOICE_BASE]
-    unused = np.zeros(1, dtype=np.int16)
-    for i in range(actions.shape[0]):
-        a = actions[i]
-        if a < 0:
-            continue
-        me = to_move[i]
-        b = board[i]
-        if a < place_base:  # a rook move
-            dist = a % span + 1
-            cell = a // span // 6
-            d = a // span % 6
-            col = colour[i, me]
-            own = col + 1
-            taken = _captures(rule, b, cell, d, dist, own, capt[i])
-            ncapt[i] = taken
-            land = rays[cell, d, dist - 1]
-            b[cell] = EMPTY
-            b[land] = own
-            for k in range(nrooks[i, col]):
-                if rooks[i, col, k] == cell:
-                    rooks[i, col, k] = land
-            for t in range(taken):
-                c = capt[i, t]
-                if b[c] == BEAD:
-                    stores[i, me] += 1
-                else:  # an enemy rook leaves play; the others keep their order
-                    e = 1 - col
-                    m = nrooks[i, e]
-                    k = 0
-                    while rooks[i, e, k] != c:
-                        k += 1
-                    for k2 in range(k, m - 1):
-                        rooks[i, e, k2] = rooks[i, e, k2 + 1]
-                    rooks[i, e, m - 1] = -1
-                    nrooks[i, e] = m - 1
-                b[c] = EMPTY
-            plies[i] += 1
-            path[i, 0] = cell
-            for k in range(dist):
-                path[i, k + 1] = rays[cell, d, k]
-            npath[i] = dist + 1
-            to_move[i] = 1 - me
-        elif a < choice_base:  # a set-up placement
-            cell, kind = (a - place_base) // 3, (a - place_base) % 3
-            if kind == 2:
-                b[cell] = BEAD
-            else:
-                b[cell] = kind + 1
-                rooks[i, kind, nrooks[i, kind]] = cell
-                nrooks[i, kind] += 1
-            if nrooks[i, 0] == ROOKS_PER_COLOUR and nrooks[i, 1] == ROOKS_PER_COLOUR:
-                beads = 0
-                for c in range(n):
-                    beads += b[c] == BEAD
-                if beads == NUM_BEADS:
-                    phase[i] = PHASE_CHOICE
-                    to_move[i] = 1
-            continue
-        else:  # a choice
-            choice = a - choice_base
-            if phase[i] == PHASE_CHOICE:  # player_1 chooses
-                if choice == 0:  # "move first": player_0 picks the colours next
-                    first_mover[i] = 1
-                    phase[i] = PHASE_COLOUR
-                    to_move[i] = 0
-                    continue
-                colour[i, 0] = 2 - choice
-                colour[i, 1] = choice - 1
-                first_mover[i] = 0
-            else:  # player_0 picks its colour after "move first"
-                colour[i, 0] = choice - 1
-                colour[i, 1] = 2 - choice
-            phase[i] = PHASE_PLAY
-            to_move[i] = first_mover[i]
-        # the end, in the rulings' order: the mover has won; the ply limit (draw); the next player cannot move
-        if stores[i, me] >= params[P_BEADS_TO_WIN]:
-            won = me
-        elif plies[i] >= params[P_MAX_PLIES]:
-            over[i] = True
-            continue
-        elif not _has_move(rule, b, rooks[i], nrooks[i], colour[i, to_move[i]], unused):
-            won = 1 - to_move[i]
-        else:
-            continue
-        won_by(i, won, over, winner, rewards)
+def step(actions, rewards, s):
+    """Play ``actions[i]`` (-1: none) on every board; the rules' end checks; rewards by seat."""
+    each_step(_step_one, actions, rewards, s, (np.zeros(1, dtype=np.int16),))
 
 
 @njit(cache=True)
 def observe(seats, out, s):
     """``out[i]``: board ``i`` seen by ``seats[i]``, the encoding of :meth:`HexRookEnv.observe_state`."""
-    params, colour, board, phase, edge = s.params, s.colour, s.board, s.phase, s.edge
-    first_mover, stores, plies, nrooks = s.first_mover, s.stores, s.plies, s.nrooks
-    n = params[P_CELLS]
-    target, max_plies = params[P_BEADS_TO_WIN], params[P_MAX_PLIES]
-    x = 5 * n  # the extra features
-    for i in range(out.shape[0]):
-        seat = seats[i]
-        col = colour[i, seat]
-        own = 1 if col < 0 else col + 1
-        opp = 3 - own
-        b = board[i]
-        row = out[i]
-        beads = 0
-        for c in range(n):
-            k = b[c]
-            row[c] = k == own
-            row[n + c] = k == opp
-            row[2 * n + c] = k == BEAD
-            row[3 * n + c] = k == EMPTY
-            row[4 * n + c] = edge[c]
-            beads += k == BEAD
-        row[x:] = 0.0
-        p = phase[i]
-        row[x + p] = 1.0
-        if col >= 0:
-            row[x + 4 + col] = 1.0
-        if first_mover[i] == seat:
-            row[x + 6] = 1.0
-        row[x + 7] = min(1.0, stores[i, seat] / target)
-        row[x + 8] = min(1.0, stores[i, 1 - seat] / target)
-        row[x + 9] = min(1.0, plies[i] / max_plies)
-        if p != PHASE_PLAY:
-            row[x + 10] = (ROOKS_PER_COLOUR - nrooks[i, 0]) / ROOKS_PER_COLOUR
-            row[x + 11] = (ROOKS_PER_COLOUR - nrooks[i, 1]) / ROOKS_PER_COLOUR
-            row[x + 12] = (NUM_BEADS - beads) / NUM_BEADS
+    each_observe(_observe_one, seats, out, s, ())
 
 
 # -- the medium bot (envs/hexrook/bots.py MediumBot, move for move) -------------------------------------

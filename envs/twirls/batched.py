@@ -28,8 +28,17 @@ from functools import cache
 
 import numpy as np
 
-from envs.core.batched import BatchedGame, Engine, board_state, random_others_loop, won_by
-from envs.core.jit import njit
+from envs.core.batched import (
+    BatchedGame,
+    Engine,
+    board_state,
+    each_legal,
+    each_reset,
+    each_step,
+    random_others_loop,
+    won_by,
+)
+from envs.core.jit import njit, per_board
 from envs.twirls.board import VECTORS, tables
 from envs.twirls.movegen import RayTables, Sight, first_stone, has_twirl, ray_tables, twirl_mask, write_twirls
 from envs.twirls.rules import SETUPS, TwirlsGame, TwirlsState, parse_setup
@@ -80,102 +89,128 @@ def _has_won(board, stones, count, colour, limit, cell_of, dir_step, flood):
     return reached == n
 
 
-# -- the kernels ---------------------------------------------------------------------------
+# -- kernels: reset, legal, step and observe map per-board functions over the batch (envs.core.batched) --------
+@per_board
+def _reset_one(i, s, scratch):
+    """Board ``i`` back to the variant's start position."""
+    bits, board, stones, count = s.bits, s.board, s.stones, s.count
+    start_bits, start_board, start_stones, start_count = s.start_bits, s.start_board, s.start_stones, s.start_count
+    for colour in range(2):
+        bits[i, colour, 0] = start_bits[colour, 0]
+        bits[i, colour, 1] = start_bits[colour, 1]
+        count[i, colour] = start_count[colour]
+        for k in range(stones.shape[2]):
+            stones[i, colour, k] = start_stones[colour, k]
+    for p in range(board.shape[1]):
+        board[i, p] = start_board[p]
+    s.swapped[i] = False
+    s.plies[i] = 0
+    s.winner[i] = -1
+    s.last[i] = -1
+    s.to_move[i] = 0
+    s.over[i] = False
+
+
+@per_board
+def _legal_one(i, out, s, scratch):
+    """``out[i]``: board ``i``'s legal twirls and swap, also listed in ``moves[i, :nmoves[i]]`` for the random pick."""
+    (sight,) = scratch
+    moves, swapped = s.moves, s.swapped
+    row = out[i]
+    row[:] = False
+    s.nmoves[i] = 0
+    if s.over[i]:
+        return
+    geo = RayTables(s.rays, s.edge_run, s.ascending, s.file_of, s.rank_of, s.dest_dir, s.dest_len)
+    colour = s.to_move[i] ^ swapped[i]
+    m = write_twirls(s.bits[i], s.stones[i], s.count[i], colour, geo, sight, row, moves[i])
+    if s.plies[i] == 1 and not swapped[i]:
+        swap = out.shape[1] - 1
+        row[swap] = True
+        moves[i, m] = swap
+        m += 1
+    s.nmoves[i] = m
+
+
+@per_board
+def _twirl(i, colour, action, s):
+    """``colour``'s twirl ``action`` on board ``i``: the stone on the origin turns around the pivot, the first
+    stone along the action's direction, to the destination; recorded as the last twirl."""
+    bits, file_of, rank_of, cell_of, stones, last = s.bits, s.file_of, s.rank_of, s.cell_of, s.stones, s.last
+    origin, t = action >> 5, action & 31
+    pivot = first_stone(
+        bits[i, 0, 0] | bits[i, 1, 0], bits[i, 0, 1] | bits[i, 1, 1], s.rays[origin * 8 + (t >> 2)], s.ascending[t >> 2]
+    )
+    j = max(abs(file_of[pivot] - file_of[origin]), abs(rank_of[pivot] - rank_of[origin]))
+    dest = origin + j * s.dest_len[t] * s.delta[s.dest_dir[t]]
+    bits[i, colour, origin >> 6] ^= np.uint64(1) << np.uint64(origin & 63)
+    bits[i, colour, dest >> 6] ^= np.uint64(1) << np.uint64(dest & 63)
+    s.board[i, cell_of[origin]] = EMPTY
+    s.board[i, cell_of[dest]] = colour + 1
+    for si in range(s.count[i, colour]):
+        if stones[i, colour, si] == origin:
+            stones[i, colour, si] = dest
+            break
+    last[i, 0] = origin
+    last[i, 1] = pivot
+    last[i, 2] = dest
+
+
+@per_board
+def _end(i, seat, rewards, s, scratch):
+    """The rules' end checks after ``seat``'s move, in the order the rules check them: the mover has won; the ply
+    limit (a draw); the next player has no action (the mover wins)."""
+    flood, sight = scratch
+    params, swapped, plies = s.params, s.swapped, s.plies
+    colour = seat ^ swapped[i]
+    if _has_won(s.board[i], s.stones[i], s.count[i], colour, params[LIMIT0 + seat], s.cell_of, s.dir_step, flood):
+        won_by(i, seat, s.over, s.winner, rewards)
+    elif plies[i] >= params[MAX_PLIES]:
+        s.over[i] = True
+    elif not (plies[i] == 1 and not swapped[i]):
+        geo = RayTables(s.rays, s.edge_run, s.ascending, s.file_of, s.rank_of, s.dest_dir, s.dest_len)
+        if not has_twirl(s.bits[i], s.stones[i], s.count[i], 1 - colour, geo, sight):
+            won_by(i, seat, s.over, s.winner, rewards)
+
+
+@per_board
+def _step_one(i, action, rewards, s, scratch):
+    """Play ``action`` (a twirl or the swap) on board ``i``; then the rules' end checks."""
+    seat = s.to_move[i]
+    s.plies[i] += 1
+    if action == s.params[CELLS] * 32:  # the swap
+        s.swapped[i] = not s.swapped[i]  # the colour to move stays White, now played by seat 0
+        s.last[i] = -1
+    else:
+        _twirl(i, seat ^ s.swapped[i], action, s)
+    s.to_move[i] = 1 - seat
+    _end(i, seat, rewards, s, scratch)
+
+
+@njit(cache=True, inline="always")
+def _sight():
+    return Sight(np.empty(8, dtype=np.bool_), np.empty(8, dtype=np.int64))
+
+
 @njit(cache=True)
 def reset(where, s):
-    start_bits, start_board, start_stones = s.start_bits, s.start_board, s.start_stones
-    start_count, bits, board, stones, count = s.start_count, s.bits, s.board, s.stones, s.count
-    swapped, plies, winner, last, to_move, over = s.swapped, s.plies, s.winner, s.last, s.to_move, s.over
-    for i in range(where.shape[0]):
-        if where[i]:
-            bits[i] = start_bits
-            board[i] = start_board
-            stones[i] = start_stones
-            count[i] = start_count
-            swapped[i] = False
-            plies[i] = 0
-            winner[i] = -1
-            last[i] = -1
-            to_move[i] = 0
-            over[i] = False
+    each_reset(_reset_one, where, s, ())
 
 
 @njit(cache=True)
 def legal(out, s):
     """``out[i]``: board ``i``'s legal twirls and swap, also listed in ``moves[i, :nmoves[i]]`` for the random pick."""
-    nmoves, over, to_move, swapped = s.nmoves, s.over, s.to_move, s.swapped
-    bits, stones, count, moves, plies = s.bits, s.stones, s.count, s.moves, s.plies
-    geo = RayTables(s.rays, s.edge_run, s.ascending, s.file_of, s.rank_of, s.dest_dir, s.dest_len)
-    swap = out.shape[1] - 1
-    sight = Sight(np.empty(8, dtype=np.bool_), np.empty(8, dtype=np.int64))
-    for i in range(out.shape[0]):
-        out[i] = False
-        nmoves[i] = 0
-        if over[i]:
-            continue
-        colour = to_move[i] ^ swapped[i]
-        m = write_twirls(bits[i], stones[i], count[i], colour, geo, sight, out[i], moves[i])
-        if plies[i] == 1 and not swapped[i]:
-            out[i, swap] = True
-            moves[i, m] = swap
-            m += 1
-        nmoves[i] = m
+    each_legal(_legal_one, out, s, (_sight(),))
 
 
 @njit(cache=True)
 def step(actions, rewards, s):
-    params, to_move, plies, cell_of, dir_step = s.params, s.to_move, s.plies, s.cell_of, s.dir_step
-    board, stones, swapped, last, bits, count = s.board, s.stones, s.swapped, s.last, s.bits, s.count
-    winner, over = s.winner, s.over
-    rays, ascending, file_of, rank_of = s.rays, s.ascending, s.file_of, s.rank_of
-    dest_dir, dest_len, delta = s.dest_dir, s.dest_len, s.delta
-    geo = RayTables(rays, s.edge_run, ascending, file_of, rank_of, dest_dir, dest_len)
-    swap = params[CELLS] * 32
-    flood = Flood(np.zeros(board.shape[1], dtype=np.bool_), np.empty(stones.shape[2], dtype=np.int64))
-    sight = Sight(np.empty(8, dtype=np.bool_), np.empty(8, dtype=np.int64))
-    for i in range(actions.shape[0]):
-        action = actions[i]
-        if action < 0:
-            continue
-        seat = to_move[i]
-        plies[i] += 1
-        if action == swap:
-            swapped[i] = not swapped[i]  # the colour to move stays White, now played by seat 0
-            last[i] = -1
-        else:
-            colour = seat ^ swapped[i]
-            origin, t = action >> 5, action & 31
-            d = t >> 2
-            pivot = first_stone(
-                bits[i, 0, 0] | bits[i, 1, 0], bits[i, 0, 1] | bits[i, 1, 1], rays[origin * 8 + d], ascending[d]
-            )
-            j = max(abs(file_of[pivot] - file_of[origin]), abs(rank_of[pivot] - rank_of[origin]))
-            dest = origin + j * dest_len[t] * delta[dest_dir[t]]
-            bits[i, colour, origin >> 6] ^= np.uint64(1) << np.uint64(origin & 63)
-            bits[i, colour, dest >> 6] ^= np.uint64(1) << np.uint64(dest & 63)
-            board[i, cell_of[origin]] = EMPTY
-            board[i, cell_of[dest]] = colour + 1
-            for si in range(count[i, colour]):
-                if stones[i, colour, si] == origin:
-                    stones[i, colour, si] = dest
-                    break
-            last[i, 0] = origin
-            last[i, 1] = pivot
-            last[i, 2] = dest
-        to_move[i] = 1 - seat
-        # the end, in the RULINGS order: the mover has won; the ply limit; the next player has no action
-        if _has_won(board[i], stones[i], count[i], seat ^ swapped[i], params[LIMIT0 + seat], cell_of, dir_step, flood):
-            won_by(i, seat, over, winner, rewards)
-        elif plies[i] >= params[MAX_PLIES]:
-            over[i] = True
-        elif not (plies[i] == 1 and not swapped[i]) and not has_twirl(
-            bits[i], stones[i], count[i], (1 - seat) ^ swapped[i], geo, sight
-        ):
-            won_by(i, seat, over, winner, rewards)
+    flood = Flood(np.zeros(s.board.shape[1], dtype=np.bool_), np.empty(s.stones.shape[2], dtype=np.int64))
+    each_step(_step_one, actions, rewards, s, (flood, _sight()))
 
 
 @njit(cache=True)
-def observe(seats, out, s):
+def observe(seats, out, s):  # one loop: written per board (each_observe) it measured 6-7% slower
     params, board, swapped, plies, cell_of, over = s.params, s.board, s.swapped, s.plies, s.cell_of, s.over
     to_move = s.to_move
     n = params[CELLS]

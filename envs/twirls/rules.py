@@ -40,7 +40,7 @@ def parse_setup(text: str, size: int) -> tuple[int, int]:
     """(black bits, white bits) of a board string: rows top rank first, digits = empty runs.
 
     ``x``/``w`` are Black/White stones, ``.`` an empty cell; capitals (the
-    seed's marked stones) read as the same colour.
+    rule text's marked stones) read as the same colour.
     """
     rows = text.split("/")
     if len(rows) != size:
@@ -204,7 +204,7 @@ class TwirlsGame(Game):
             state.last = (origin, pivot, dest)
             state.colour_to_move = 1 - me
             state.legal = None
-        # end checks, in the RULINGS order
+        # the end checks, in this order: the mover has won; the ply limit (a draw); the next player has no action
         if self.tables.has_won(state.stones[self.colour_of(state, seat)], self.limits[seat]):
             return self._finish(state, seat)
         if state.plies >= self.max_plies:
