@@ -76,6 +76,11 @@ def per_board(function):
     not inlined by numba (that would bring the counting back) but always by LLVM (``forceinline``: LLVM's
     ``alwaysinline``): left to its own judgement, LLVM keeps a large body a call, which hands over every array of
     the state one field at a time, on every board.
+
+    A plain :func:`njit` helper that a per-board function calls is compiled with the caller's flags, once per
+    signature: the first caller to compile it decides them for every later caller of that signature. A helper
+    shared with an ordinary kernel (Hex-rook's ``_captures``, also called by the medium bot) therefore takes
+    numba's ``inline="always"``, so that each caller compiles its own copy.
     """
     return njit(_nrt=False, forceinline=True)(function)
 
