@@ -71,7 +71,7 @@ def per_board(function):
 
     Compiled without numba's reference counting (``_nrt=False``): numba otherwise counts references to every
     array of the batch's state tuple on each call, which makes a per-board function several times slower than
-    the same body written inside the loop (numba issue #2345; figures in ``results/2026-11-step-one.md``). So a
+    the same body written inside the loop (numba issue #2345; figures in ``results/2026-11-engine-state.md``). So a
     per-board function allocates nothing and returns no array: its scratch space comes in as an argument. It is
     not inlined by numba (that would bring the counting back) but always by LLVM (``forceinline``: LLVM's
     ``alwaysinline``): left to its own judgement, LLVM keeps a large body a call, which hands over every array of
