@@ -228,7 +228,7 @@ def cmd_eval(args: argparse.Namespace) -> None:
 def cmd_results(args: argparse.Namespace) -> None:
     from scripts import results
 
-    results.main(redo_all=args.all, dry_run=args.dry_run, games=args.games)
+    results.main(redo_all=args.all, dry_run=args.dry_run, games=args.games, jobs=args.jobs)
 
 
 def cmd_golden(args: argparse.Namespace) -> None:
@@ -382,6 +382,7 @@ def _add_training_commands(sub) -> None:
     p.add_argument("--all", action="store_true", help="every result, not only those that need it")
     p.add_argument("--dry-run", action="store_true", help="list what would be made")
     p.add_argument("--games", type=positive_int, default=400, help="games per EVAL matchup")
+    p.add_argument("--jobs", type=positive_int, default=1, help="processes per series (same result as 1)")
     p.set_defaults(func=cmd_results)
 
     p = sub.add_parser(

@@ -41,17 +41,17 @@ def _params(rules: str) -> dict[str, Any]:
     return {key: int(value) if value.isdigit() else value}
 
 
-def _eval_row(record: dict[str, Any], games: int) -> str:
+def _eval_row(record: dict[str, Any], games: int, jobs: int) -> str:
     from policies.report import report, write_report
 
     game, rules, entrant, against = (c.strip() for c in record["part"].split("|"))
     params = _params(rules)
-    rows = report(games, [game], variants={game: [params]}, pairs=[(entrant, against.split(" x ")[1])])
+    rows = report(games, [game], variants={game: [params]}, pairs=[(entrant, against.split(" x ")[1])], jobs=jobs)
     write_report(rows, RESULTS)
     return f"swgym report {game} (the row {entrant} against {against}, --games {games}, --seed 1)"
 
 
-def _ladder(record: dict[str, Any], games: int) -> str:
+def _ladder(record: dict[str, Any], jobs: int) -> str:
     from scripts.cli import main as swgym
 
     path = ROOT / record["result"]
@@ -59,7 +59,7 @@ def _ladder(record: dict[str, Any], games: int) -> str:
     entrants = list(dict.fromkeys(name for pair in saved["pairs"] for name in (pair["a"], pair["b"])))
     argv = ["ladder", saved["game"], "--entrants", *entrants, "--games", str(saved["games_per_pair"])]
     argv += ["--out", str(path.parent.relative_to(ROOT))]
-    swgym(argv)
+    swgym([*argv, "--jobs", str(jobs)])
     return "swgym " + " ".join(argv)
 
 
@@ -89,13 +89,14 @@ def picture_record(records: list[dict[str, Any]], result: str, command: str, pol
     )
 
 
-def regenerate(record: dict[str, Any], games: int) -> None:
-    """Make ``record``'s result (an EVAL row or a ladder) again and rewrite the record (in place)."""
+def regenerate(record: dict[str, Any], games: int, jobs: int = 1) -> None:
+    """Make ``record``'s result (an EVAL row or a ladder) again and rewrite the record (in place); ``jobs``
+    processes play each series (the same games as one)."""
     result = record["result"]
     if result == "results/EVAL.md":
-        command = _eval_row(record, games)
+        command = _eval_row(record, games, jobs)
     elif result.endswith("_ladder.png"):
-        command = _ladder(record, games)
+        command = _ladder(record, jobs)
     else:
         raise ValueError(f"swgym results does not know how to make {result}")
     record.update(
@@ -108,7 +109,7 @@ def regenerate(record: dict[str, Any], games: int) -> None:
     record.pop("note", None)
 
 
-def main(redo_all: bool = False, dry_run: bool = False, games: int = 400) -> int:
+def main(redo_all: bool = False, dry_run: bool = False, games: int = 400, jobs: int = 1) -> int:
     """Make again the results that need it, printing progress; returns how many were (or would be) made."""
     records = load_records()
     todo = [(r["result"], r["part"]) for r in records if redo_all or r.get("stale") or not is_current(r)]
@@ -122,7 +123,7 @@ def main(redo_all: bool = False, dry_run: bool = False, games: int = 400) -> int
             _assets().main([Path(result).stem.removesuffix("_board")])
         else:
             records = load_records()  # as the last result left them
-            regenerate(find(records, result, part), games)
+            regenerate(find(records, result, part), games, jobs)
             save_records(records)  # after each result: an interrupted run goes on from here
         print(f"[{i}/{len(todo)}] done in {time.time() - started:.0f} s", flush=True)
     return len(todo)

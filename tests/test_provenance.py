@@ -85,3 +85,17 @@ def test_swgym_results_makes_again_what_is_stale(capsys):
     assert f"{len(stale)} of {len(RECORDS)} results to make" in out
     assert all(f"] {r['result']}" in out for r in stale)
     assert load_records() == RECORDS  # a dry run writes nothing
+
+
+def test_swgym_results_plays_each_series_in_the_jobs_asked(monkeypatch):
+    """``swgym results --jobs N`` hands N to every EVAL series it makes again (the games are the same as one)."""
+    import policies.report
+    from scripts.results import regenerate
+
+    asked = []
+    monkeypatch.setattr(policies.report, "report", lambda games, names, **kw: asked.append((games, kw["jobs"])) or [])
+    monkeypatch.setattr(policies.report, "write_report", lambda rows, folder: None)
+    record = dict(next(r for r in RECORDS if r["result"] == "results/EVAL.md"))
+    regenerate(record, 4, jobs=2)
+    assert asked == [(4, 2)]
+    assert record["command"].startswith("swgym report ") and "--games 4" in record["command"]
