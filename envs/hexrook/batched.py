@@ -868,20 +868,20 @@ def from_rules(batch: BatchedGame, i: int, state: HexState) -> None:
 
 
 # -- the engine of one variant --------------------------------------------------------------
-def engine_for(rules: HexRookGame, capture: int) -> Engine:
-    """The engine of the variant ``rules`` with capture rule ``capture`` (:data:`LEAP` or :data:`CUSTODY`)."""
-    hx, span = rules.hex, rules.span
+def engine_for(game: HexRookGame, capture: int) -> Engine:
+    """The engine of the variant ``game`` with capture rule ``capture`` (:data:`LEAP` or :data:`CUSTODY`)."""
+    hx, span = game.hex, game.span
     n = hx.n
     params = np.array(
         [
             capture,
             n,
             span,
-            SETUPS.index(rules.params["setup"]),
-            rules.params["max_plies"],
-            rules.params["beads_to_win"],
-            rules.place_base,
-            rules.choice_base,
+            SETUPS.index(game.params["setup"]),
+            game.params["max_plies"],
+            game.params["beads_to_win"],
+            game.place_base,
+            game.choice_base,
         ],
         dtype=np.int64,
     )
@@ -891,7 +891,7 @@ def engine_for(rules: HexRookGame, capture: int) -> Engine:
         for d, ray in enumerate(hx.rays[cell]):
             rays[cell, d, : len(ray)] = ray
             raylen[cell, d] = len(ray)
-    white, black, beads = rules.fixed_cells()
+    white, black, beads = game.fixed_cells()
     consts = (
         params,
         rays,
@@ -919,10 +919,10 @@ def engine_for(rules: HexRookGame, capture: int) -> Engine:
         "nmoves": ((), np.int16),
     }
     return Engine(
-        name=rules.name,
+        name=game.name,
         num_players=2,
-        num_actions=rules.num_actions,
-        obs_size=HexRookEnv.observation_shape(rules)[0],
+        num_actions=game.num_actions,
+        obs_size=HexRookEnv.observation_shape(game)[0],
         arrays=arrays,
         reset=reset,
         legal=legal,
@@ -932,9 +932,9 @@ def engine_for(rules: HexRookGame, capture: int) -> Engine:
         to_rules=to_rules,
         from_rules=from_rules,
         state=Boards,
-        game=rules,
-        has_chance=rules.params["setup"] == "random",
-        params=dict(rules.params),
+        game=game,
+        has_chance=game.params["setup"] == "random",
+        params=dict(game.params),
         consts=consts,
         legal_list=("moves", "nmoves"),
         bots={"medium": medium_actions},

@@ -325,17 +325,17 @@ def engine(**params) -> Engine:
 
     The rules check the values; one compiled kernel serves every variant through the engine's consts.
     """
-    rules = TwirlsGame(**params)
-    size = rules.size
+    game = TwirlsGame(**params)
+    size = game.size
     n = size * size
     g = geometry(size)
-    vector = np.array([size, size + 2, n, *rules.limits, rules.max_plies], dtype=np.int64)
+    vector = np.array([size, size + 2, n, *game.limits, game.max_plies], dtype=np.int64)
     vector.setflags(write=False)
     consts = (vector, *ray_tables(size), *(g[k] for k in BOARD_TABLES))
     return Engine(
         name="twirls",
         num_players=2,
-        num_actions=rules.num_actions,
+        num_actions=game.num_actions,
         obs_size=3 * n + 6,
         arrays={
             "bits": ((2, 2), np.uint64),
@@ -357,8 +357,8 @@ def engine(**params) -> Engine:
         to_rules=to_rules,
         from_rules=from_rules,
         state=Boards,
-        game=rules,
-        params=dict(rules.params),
+        game=game,
+        params=dict(game.params),
         consts=consts,
         legal_list=("moves", "nmoves"),
     )
