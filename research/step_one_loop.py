@@ -39,7 +39,7 @@ swimming_legal_one = sw._legal_one.py_func
 
 # -- the shape before: the body inside the kernel's loop, the state's fields bound once at its top ------------------
 @njit
-def swival_legal_loop(out, s):
+def swival_legal_loop(out, s, c):
     over, to_move, boards = s.over, s.to_move, s.boards
     for i in range(out.shape[0]):
         if over[i]:
@@ -61,7 +61,7 @@ def swival_legal_loop(out, s):
 
 
 @njit
-def swival_step_loop(actions, rewards, s):
+def swival_step_loop(actions, rewards, s, c):
     to_move, plies, boards, winner, over = s.to_move, s.plies, s.boards, s.winner, s.over
     for i in range(actions.shape[0]):
         action = actions[i]
@@ -84,8 +84,8 @@ def swival_step_loop(actions, rewards, s):
 
 
 @njit
-def swimming_legal_loop(out, s):
-    phase, knocker, turns, active, params, over = s.phase, s.knocker, s.turns, s.active, s.params, s.over
+def swimming_legal_loop(out, s, c):
+    phase, knocker, turns, active, params, over = s.phase, s.knocker, s.turns, s.active, c.params, s.over
     for i in range(out.shape[0]):
         for a in range(sw.NUM_ACTIONS):
             out[i, a] = False
@@ -102,16 +102,16 @@ def swimming_legal_loop(out, s):
 
 def _mapped_legal(one):
     @njit
-    def kernel(out, s):  # ``one`` is a free variable: numba takes it as a global and calls it directly
-        each_legal(one, out, s, ())
+    def kernel(out, s, c):  # ``one`` is a free variable: numba takes it as a global and calls it directly
+        each_legal(one, out, s, c, ())
 
     return kernel
 
 
 def _mapped_step(one):
     @njit
-    def kernel(actions, rewards, s):
-        each_step(one, actions, rewards, s, ())
+    def kernel(actions, rewards, s, c):
+        each_step(one, actions, rewards, s, c, ())
 
     return kernel
 
@@ -167,24 +167,24 @@ def measure(boards, rounds):
     """Rows of (label, {variant: microseconds}) for Swival's legal and step and Swimming's legal."""
     rows = []
     batch, restore = positions("swival", boards, 9)
-    s = batch.state
+    s, c = batch.state, batch.consts
     out = np.zeros((boards, 73), dtype=bool)
     actions = batch.random_actions()
     rewards = np.zeros((boards, 2), dtype=np.float32)
     legal = {"loop": swival_legal_loop, **legal_variants(swival_legal_one)}
-    rows.append(("swival legal", {k: timed(lambda f=f: f(out, s), restore, rounds) for k, f in legal.items()}))
+    rows.append(("swival legal", {k: timed(lambda f=f: f(out, s, c), restore, rounds) for k, f in legal.items()}))
     step = {"loop": swival_step_loop, **step_variants(swival_step_one)}
     rows.append(
-        ("swival step", {k: timed(lambda f=f: f(actions, rewards, s), restore, rounds) for k, f in step.items()})
+        ("swival step", {k: timed(lambda f=f: f(actions, rewards, s, c), restore, rounds) for k, f in step.items()})
     )
     batch, restore = positions("swimming", boards, 6, num_players=4)
-    s = batch.state
+    s, c = batch.state, batch.consts
     out = np.zeros((boards, sw.NUM_ACTIONS), dtype=bool)
     legal = {"loop": swimming_legal_loop, **legal_variants(swimming_legal_one)}
     rows.append(
         (
             f"swimming legal ({len(s)} arrays)",
-            {k: timed(lambda f=f: f(out, s), restore, rounds) for k, f in legal.items()},
+            {k: timed(lambda f=f: f(out, s, c), restore, rounds) for k, f in legal.items()},
         )
     )
     return rows

@@ -318,20 +318,20 @@ def toy_engine():
     """A 3-ply game in plain numpy whose first move (seat 0's) scores +1 / -1: the vector env's bookkeeping."""
     from envs.core.batched import Engine, board_state
 
-    def reset(where, s):
+    def reset(where, s, c):
         s.to_move[where], s.over[where], s.plies[where] = 0, False, 0
 
-    def legal(out, s):
+    def legal(out, s, c):
         out[:] = ~s.over[:, None]
 
-    def step(actions, rewards, s):
+    def step(actions, rewards, s, c):
         moving = actions >= 0
         rewards[moving & (s.plies == 0)] = (1.0, -1.0)
         s.plies[moving] += 1
         s.to_move[moving] = 1 - s.to_move[moving]
         s.over[moving & (s.plies >= 3)] = True
 
-    def observe(seats, out, s):
+    def observe(seats, out, s, c):
         out[:, 0] = s.plies / 3
 
     return Engine(

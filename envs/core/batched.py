@@ -14,32 +14,33 @@ Three arrays belong to the core and come first::
     s.over    (N,) bool     the game on this board is finished
     s.rng     (N,) uint64   the board's random stream (:func:`next_u64`)
 
-followed by the game's own arrays, in the order of ``Engine.arrays``, then
-the variant's constants ``Engine.consts`` (read-only arrays shared by every
-board: a rule-parameter vector, move tables; so that one compiled kernel
-serves every variant of a game). Adding an array touches only the code that
-uses it.
+followed by the game's own arrays, in the order of ``Engine.arrays``. The
+variant's constants travel as a second named tuple ``c`` (``Engine.consts``,
+the game's :func:`variant_consts` type: read-only arrays shared by every
+board, a rule-parameter vector, move tables; so that one compiled kernel
+serves every variant of a game; ``()`` for a game without any). Adding an
+array touches only the code that uses it; a board copy copies ``s`` only.
 
 The loops over boards are written once, here (:func:`each_reset`,
 :func:`each_legal`, :func:`each_step`, :func:`each_observe`): a game writes
-what happens on one board, ``step_one(i, action, rewards, s, scratch)`` and
+what happens on one board, ``step_one(i, action, rewards, s, c, scratch)`` and
 its siblings, compiled with :func:`envs.core.jit.per_board` (without numba's
 reference counting, which would count every array of ``s`` on each call; so
 a per-board function allocates nothing: its work arrays come in ``scratch``),
 and four two-line kernels that map them, e.g.
-``step(actions, rewards, s): each_step(_step_one, actions, rewards, s, ())``.
+``step(actions, rewards, s, c): each_step(_step_one, actions, rewards, s, c, ())``.
 The kernels an engine hands the core (``@njit``):
 
-* ``reset(where, s)``: a new game on every board with ``where[i]`` (chance
+* ``reset(where, s, c)``: a new game on every board with ``where[i]`` (chance
   drawn with :func:`randint` from the board's stream);
-* ``legal(out, s)``: ``out`` (N, A) bool, all False on a finished board (for
+* ``legal(out, s, c)``: ``out`` (N, A) bool, all False on a finished board (for
   A > 128, a view of rows padded to whole 8-byte words: not contiguous unless
   A is a multiple of 8);
-* ``step(actions, rewards, s)``: play ``actions[i]`` on every board with
+* ``step(actions, rewards, s, c)``: play ``actions[i]`` on every board with
   ``actions[i] >= 0`` (the core passes -1 for boards that do not move and only
   legal actions otherwise) and write that move's reward of every seat into
   ``rewards[i]`` (zeroed by the core before the call);
-* ``observe(seats, out, s)``: ``out`` (N, obs) float32, board ``i`` seen by
+* ``observe(seats, out, s, c)``: ``out`` (N, obs) float32, board ``i`` seen by
   ``seats[i]``, exactly the encoding of the game's AEC env.
 
 numba is imported on first use of a batched engine (``envs.make_batched`` /
@@ -68,13 +69,21 @@ from envs.core.jit import njit
 CORE_ARRAYS = ("to_move", "over", "rng")
 
 
-def board_state(module: str, arrays: tuple[str, ...], consts: tuple[str, ...] = ()) -> type:
-    """The named tuple a game's kernels get as ``s``: the core's arrays, the game's ``arrays``, its ``consts``.
+def board_state(module: str, arrays: tuple[str, ...]) -> type:
+    """The named tuple a game's kernels get as ``s``: the core's arrays, then the game's per-board ``arrays``.
 
     Bind it at the top of the game's module (``Boards = board_state(__name__, ...)``) so that numba's cache
     finds the same type in every process.
     """
-    return namedtuple("Boards", (*CORE_ARRAYS, *arrays, *consts), module=module)
+    return namedtuple("Boards", (*CORE_ARRAYS, *arrays), module=module)
+
+
+def variant_consts(module: str, names: tuple[str, ...]) -> type:
+    """The named tuple a game's kernels get as ``c``: the variant's constant arrays, by ``names``.
+
+    Bind it at the top of the game's module (``Consts = variant_consts(__name__, ...)``), as :func:`board_state`.
+    """
+    return namedtuple("Consts", names, module=module)
 
 
 # -- one random stream per board (splitmix64, counter-based: no global state) --------
@@ -224,21 +233,22 @@ def random_listed_actions(
 
 
 @njit(cache=False, inline="always")  # numba cannot cache kernels passed as arguments: inlined, they are globals
-def random_others_loop(legal, step, seats, alive, received, scratch, state) -> None:
+def random_others_loop(legal, step, seats, alive, received, scratch, state, consts) -> None:
     """Uniform legal moves for every seat but ``seats[i]`` on each board, all in one compiled loop, until on
     every board ``seats[i]`` is to move or out (its game over, or ``alive[i, seats[i]]`` False); what that seat
     receives meanwhile is added to ``received[i]``.
 
-    ``legal`` and ``step`` are the engine's kernels, ``state`` the batch's (:attr:`BatchedGame.state`);
+    ``legal`` and ``step`` are the engine's kernels, ``state`` and ``consts`` the batch's (:attr:`BatchedGame.state`,
+    :attr:`BatchedGame.consts`);
     ``scratch`` is (mask rows, mask, moves, num_moves, listed, picks, rewards) as :class:`BatchedGame` keeps
     them. Each round lists the moves of the boards still waiting only (the others are marked finished for that
     ``legal`` call), so a few boards with many moves to play cost little; on return the mask holds every board's
     legal moves of the current position. A game's engine hands it its kernels in
-    a kernel of its own, ``Engine.random_others(seats, alive, received, scratch, state)``, e.g.::
+    a kernel of its own, ``Engine.random_others(seats, alive, received, scratch, s, c)``, e.g.::
 
         @njit
-        def random_others(seats, alive, received, scratch, state):
-            random_others_loop(legal, step, seats, alive, received, scratch, state)
+        def random_others(seats, alive, received, scratch, s, c):
+            random_others_loop(legal, step, seats, alive, received, scratch, s, c)
     """
     mask_rows, mask, moves, num_moves, listed, picks, rewards = scratch
     to_move, over, rng = state.to_move, state.over, state.rng
@@ -250,54 +260,54 @@ def random_others_loop(legal, step, seats, alive, received, scratch, state) -> N
             waiting[i] = not over[i] and alive[i, seats[i]] and to_move[i] != seats[i]
             anyone |= waiting[i]
         if not anyone:
-            legal(mask, state)
+            legal(mask, state, consts)
             return
         for i in range(n):  # the waiting boards' moves only: the others pass as finished for one legal call
             over_now[i] = over[i]
             over[i] = not waiting[i]
-        legal(mask, state)
+        legal(mask, state, consts)
         over[:] = over_now
         if listed:
             random_listed_actions(moves, num_moves, rng, waiting, picks)
         else:
             random_legal_actions(mask_rows, rng, waiting, picks)
         rewards[:] = 0.0
-        step(picks, rewards, state)
+        step(picks, rewards, state, consts)
         for i in range(n):
             received[i] += rewards[i, seats[i]]
 
 
 # -- the loops over boards, written once: a game's kernels map its per-board functions (envs.core.jit.per_board)
-# with these, e.g. ``@njit def step(actions, rewards, s): each_step(_step_one, actions, rewards, s, ())``.
+# with these, e.g. ``@njit def step(actions, rewards, s, c): each_step(_step_one, actions, rewards, s, c, ())``.
 # ``scratch``: a tuple of work arrays the game's kernel makes once per call (per-board functions allocate nothing).
 @njit(cache=False, inline="always")  # inlined into the game's kernel, where the per-board function is a global
-def each_reset(reset_one, where, s, scratch) -> None:
-    """``reset_one(i, s, scratch)`` on every board with ``where[i]``."""
+def each_reset(reset_one, where, s, c, scratch) -> None:
+    """``reset_one(i, s, c, scratch)`` on every board with ``where[i]``."""
     for i in range(where.shape[0]):
         if where[i]:
-            reset_one(i, s, scratch)
+            reset_one(i, s, c, scratch)
 
 
 @njit(cache=False, inline="always")
-def each_legal(legal_one, out, s, scratch) -> None:
-    """``legal_one(i, out, s, scratch)`` on every board: it writes row ``i`` of ``out`` (all False once over)."""
+def each_legal(legal_one, out, s, c, scratch) -> None:
+    """``legal_one(i, out, s, c, scratch)`` on every board: it writes row ``i`` of ``out`` (all False once over)."""
     for i in range(out.shape[0]):
-        legal_one(i, out, s, scratch)
+        legal_one(i, out, s, c, scratch)
 
 
 @njit(cache=False, inline="always")
-def each_step(step_one, actions, rewards, s, scratch) -> None:
-    """``step_one(i, actions[i], rewards, s, scratch)`` on every board that moves (``actions[i] >= 0``)."""
+def each_step(step_one, actions, rewards, s, c, scratch) -> None:
+    """``step_one(i, actions[i], rewards, s, c, scratch)`` on every board that moves (``actions[i] >= 0``)."""
     for i in range(actions.shape[0]):
         if actions[i] >= 0:
-            step_one(i, actions[i], rewards, s, scratch)
+            step_one(i, actions[i], rewards, s, c, scratch)
 
 
 @njit(cache=False, inline="always")
-def each_observe(observe_one, seats, out, s, scratch) -> None:
-    """``observe_one(i, seats[i], out, s, scratch)`` on every board: row ``i`` of ``out``, seen by that seat."""
+def each_observe(observe_one, seats, out, s, c, scratch) -> None:
+    """``observe_one(i, seats[i], out, s, c, scratch)`` on every board: row ``i`` of ``out``, seen by that seat."""
     for i in range(out.shape[0]):
-        observe_one(i, seats[i], out, s, scratch)
+        observe_one(i, seats[i], out, s, c, scratch)
 
 
 NO_MOVE = -1  # the action of a board that does not move this step (BatchedGame.step)
@@ -366,7 +376,8 @@ class Engine:
     """One game (one rule variant) as a batched engine; built by the game's ``batched.engine(**params)``.
 
     ``arrays`` maps each per-board state array to its (shape of one board, dtype); ``state`` is the game's
-    :func:`board_state` type with those names (and the consts' after them).
+    :func:`board_state` type with those names; ``consts`` the variant's constants (a :func:`variant_consts`
+    tuple, or ``()``), handed to every kernel as ``c``.
     ``to_rules(batch, i)`` / ``from_rules(batch, i, state)`` convert board ``i``
     to and from the rules' state object (tests, bots and search cross there).
     ``has_chance``: the game draws from the boards' streams (in reset or step).
@@ -406,11 +417,11 @@ class Engine:
     observe: Callable
     to_rules: Callable[[BatchedGame, int], Any]
     from_rules: Callable[[BatchedGame, int, Any], None]
-    state: type  # the kernels' named state (board_state): CORE_ARRAYS, then arrays, then consts, by name
+    state: type  # the kernels' named state (board_state): CORE_ARRAYS, then arrays, by name
     game: Any = None  # the rules' Game object of this variant (for bots and conversions)
     has_chance: bool = False
     params: dict[str, Any] = field(default_factory=dict)
-    consts: tuple[np.ndarray, ...] = ()  # passed to every kernel after the game's arrays
+    consts: tuple = ()  # the variant's constants (a variant_consts tuple), every kernel's last argument
     legal_list: tuple[str, str] | None = None  # (moves, num_moves): see below
     bots: dict[str, Callable[[BatchedGame, np.ndarray], np.ndarray]] = field(default_factory=dict)  # by name: see above
     seats_in_game: str | None = None  # a (num_players,) bool array: the seat still plays (see in_game)
@@ -448,13 +459,8 @@ class BatchedGame:
         self.rng = np.zeros(n, dtype=np.uint64)
         self.arrays = {name: np.zeros((n, *shape), dtype=dtype) for name, (shape, dtype) in engine.arrays.items()}
         fields = (*CORE_ARRAYS, *self.arrays)
-        if engine.state._fields[: len(fields)] != fields or len(engine.state._fields) != len(fields) + len(
-            engine.consts
-        ):
-            raise ValueError(
-                f"{engine.name}: the state type's fields {engine.state._fields} are not {fields} followed by "
-                f"{len(engine.consts)} consts"
-            )
+        if engine.state._fields != fields:
+            raise ValueError(f"{engine.name}: the state type's fields {engine.state._fields} are not {fields}")
         # long rows padded to whole uint64 words, so the random pick counts them 8 bytes at a time (legal_mask() is
         # then a view); short rows stay as they are: the pick's quick draws over the true width mostly hit
         padded = engine.num_actions > 8 * GROUP
@@ -469,8 +475,10 @@ class BatchedGame:
             )
         self._listed = None if engine.legal_list is None else tuple(self.arrays[k] for k in engine.legal_list)
         self._mask_fresh = False
-        #: the kernels' named state: the live arrays (to_move / over hand out copies), then the consts
-        self.state = engine.state(self._to_move, self._over, self.rng, *self.arrays.values(), *engine.consts)
+        #: the kernels' named state ``s``: the live arrays (to_move / over hand out copies)
+        self.state = engine.state(self._to_move, self._over, self.rng, *self.arrays.values())
+        #: the variant's constants ``c``, every kernel's last argument
+        self.consts = engine.consts
         self._all = np.ones(n, dtype=bool)
         self._everyone = np.ones((n, engine.num_players), dtype=bool)  # every seat plays (see in_game)
         self._scratch = None  # play_random_others' buffers, made on first use
@@ -507,7 +515,7 @@ class BatchedGame:
     def reset_where(self, where: np.ndarray) -> None:
         """A new game on the boards where ``where`` (bool (N,)), each from its own stream."""
         where = np.ascontiguousarray(where, dtype=bool)
-        self._compiled("reset", self.engine.reset, where)(where, self.state)
+        self._compiled("reset", self.engine.reset, where)(where, self.state, self.consts)
         self._mask_fresh = False
 
     def reset_done(self) -> np.ndarray:
@@ -533,7 +541,7 @@ class BatchedGame:
     def _legal(self) -> np.ndarray:
         """The engine's own mask buffer, computed once per position (never handed out)."""
         if not self._mask_fresh:
-            self._compiled("legal", self.engine.legal, self._mask)(self._mask, self.state)
+            self._compiled("legal", self.engine.legal, self._mask)(self._mask, self.state, self.consts)
             self._mask_fresh = True
         return self._mask
 
@@ -551,9 +559,9 @@ class BatchedGame:
         if out is None:
             out = np.empty((self.num_envs, self.obs_size), dtype=np.float32)
         if seats.dtype == np.int8 and seats.flags.c_contiguous and out.dtype == np.float32 and out.flags.c_contiguous:
-            self._compiled("observe", self.engine.observe, seats, out)(seats, out, self.state)
+            self._compiled("observe", self.engine.observe, seats, out)(seats, out, self.state, self.consts)
         else:  # another layout: numba's dispatcher picks (or compiles) the kernel for it
-            self.engine.observe(seats, out, self.state)
+            self.engine.observe(seats, out, self.state, self.consts)
         return out
 
     def random_actions(self, active: np.ndarray | None = None) -> np.ndarray:
@@ -584,7 +592,7 @@ class BatchedGame:
             rewards = np.zeros((self.num_envs, self.num_players), dtype=np.float32)
             picks = np.empty(self.num_envs, dtype=np.int64)
             self._scratch = (self._mask_rows, self._mask, moves, num_moves, self._listed is not None, picks, rewards)
-        self.engine.random_others(seats, alive, received, self._scratch, self.state)
+        self.engine.random_others(seats, alive, received, self._scratch, self.state, self.consts)
         self._mask_fresh = True
         return received
 
@@ -601,7 +609,7 @@ class BatchedGame:
         """
         actions = np.ascontiguousarray(actions, dtype=np.int64) if checked else self._check_actions(actions)
         rewards = np.zeros((self.num_envs, self.num_players), dtype=np.float32)
-        self._compiled("step", self.engine.step, actions, rewards)(actions, rewards, self.state)
+        self._compiled("step", self.engine.step, actions, rewards)(actions, rewards, self.state, self.consts)
         self._mask_fresh = False
         done = self._over.copy()
         if autoreset:
@@ -617,7 +625,7 @@ class BatchedGame:
             if not hasattr(kernel, "compile"):  # a plain Python kernel (tests' toy engines)
                 found = kernel
             else:
-                found = kernel.compile(tuple(typeof(a) for a in (*args, self.state)))
+                found = kernel.compile(tuple(typeof(a) for a in (*args, self.state, self.consts)))
             self._kernels[name] = found
         return found
 
@@ -731,5 +739,6 @@ __all__ = [
     "random_legal_actions",
     "random_listed_actions",
     "seed_streams",
+    "variant_consts",
     "won_by",
 ]

@@ -44,6 +44,7 @@ from envs.core.batched import (
     each_step,
     randint,
     random_others_loop,
+    variant_consts,
     won_by,
 )
 from envs.core.jit import njit, per_board
@@ -132,7 +133,8 @@ ARRAYS = (
     "moves",
     "nmoves",
 )
-Boards = board_state(__name__, ARRAYS, ("params", "rays", "raylen", "edge", "edge_cells", "inner_cells", "fixed"))
+Boards = board_state(__name__, ARRAYS)
+Consts = variant_consts(__name__, ("params", "rays", "raylen", "edge", "edge_cells", "inner_cells", "fixed"))
 
 
 @njit(cache=True, inline="always")
@@ -232,7 +234,7 @@ def _count_beads(b, n):
 
 # -- kernels: reset, legal, step and observe map per-board functions over the batch (envs.core.batched) --------
 @per_board
-def _reset_one(i, s, scratch):
+def _reset_one(i, s, c, scratch):
     """A new game on board ``i``: the variant's set-up (a random one from the board's stream)."""
     picked_edge, picked_inner = scratch  # the random set-up's shuffled edge and inner cells
     board, rooks, nrooks, colour, stores = s.board, s.rooks, s.nrooks, s.colour, s.stores
@@ -248,19 +250,19 @@ def _reset_one(i, s, scratch):
     s.npath[i] = 0
     s.ncapt[i] = 0
     s.over[i] = False
-    setup = s.params[P_SETUP]
+    setup = c.params[P_SETUP]
     if setup == SETUP_MARQUISIAN:
         s.phase[i] = PHASE_SETUP
         s.to_move[i] = 0
         return
     if setup == SETUP_FIXED:
-        fixed = s.fixed
+        fixed = c.fixed
         _place(i, b, rooks, nrooks, fixed, 0, ROOKS_PER_COLOUR, 1)
         _place(i, b, rooks, nrooks, fixed, ROOKS_PER_COLOUR, ROOKS_PER_COLOUR, 2)
         _place(i, b, rooks, nrooks, fixed, 2 * ROOKS_PER_COLOUR, NUM_BEADS, BEAD)
     else:  # random: 6 distinct edge cells (the first 3 white), 19 distinct inner cells
-        _pick(picked_edge, s.edge_cells, 2 * ROOKS_PER_COLOUR, s.rng, i)
-        _pick(picked_inner, s.inner_cells, NUM_BEADS, s.rng, i)
+        _pick(picked_edge, c.edge_cells, 2 * ROOKS_PER_COLOUR, s.rng, i)
+        _pick(picked_inner, c.inner_cells, NUM_BEADS, s.rng, i)
         _place(i, b, rooks, nrooks, picked_edge, 0, ROOKS_PER_COLOUR, 1)
         _place(i, b, rooks, nrooks, picked_edge, ROOKS_PER_COLOUR, ROOKS_PER_COLOUR, 2)
         _place(i, b, rooks, nrooks, picked_inner, 0, NUM_BEADS, BEAD)
@@ -269,21 +271,21 @@ def _reset_one(i, s, scratch):
 
 
 @per_board
-def _placements(i, row, listed, s):
+def _placements(i, row, listed, s, c):
     """The legal set-up placements of board ``i`` into ``row`` (its mask row) and ``listed``; returns how many."""
-    params, nrooks, edge = s.params, s.nrooks, s.edge
+    params, nrooks, edge = c.params, s.nrooks, c.edge
     n, place_base = params[P_CELLS], params[P_PLACE_BASE]
     b = s.board[i]
     white = nrooks[i, 0] < ROOKS_PER_COLOUR
     black = nrooks[i, 1] < ROOKS_PER_COLOUR
     bead = _count_beads(b, n) < NUM_BEADS
     m = 0
-    for c in range(n):
-        if b[c] != EMPTY:
+    for cell in range(n):
+        if b[cell] != EMPTY:
             continue
         for kind, ok in ((0, white), (1, black), (2, bead)):
-            if ok and (kind == 2) != (edge[c] != 0):
-                a = place_base + 3 * c + kind
+            if ok and (kind == 2) != (edge[cell] != 0):
+                a = place_base + 3 * cell + kind
                 row[a] = True
                 listed[m] = a
                 m += 1
@@ -291,10 +293,10 @@ def _placements(i, row, listed, s):
 
 
 @per_board
-def _legal_one(i, out, s, scratch):
+def _legal_one(i, out, s, c, scratch):
     """``out[i]``: board ``i``'s legal actions (set-up placements, choices or rook moves), also listed in
     ``moves[i, :nmoves[i]]`` for the random pick (``Engine.legal_list``)."""
-    params, rooks = s.params, s.rooks
+    params, rooks = c.params, s.rooks
     row = out[i]
     listed = s.moves[i]
     row[:] = False
@@ -302,13 +304,13 @@ def _legal_one(i, out, s, scratch):
     if not s.over[i]:
         p = s.phase[i]
         if p == PHASE_PLAY:
-            rule = MoveRule(params[P_GAME], params[P_SPAN], s.rays, s.raylen)
+            rule = MoveRule(params[P_GAME], params[P_SPAN], c.rays, c.raylen)
             b = s.board[i]
             col = s.colour[i, s.to_move[i]]
             for k in range(s.nrooks[i, col]):
                 m += _rook_moves(rule, b, rooks[i, col, k], 2 - col, row, listed, m, True)
         elif p == PHASE_SETUP:
-            m = _placements(i, row, listed, s)
+            m = _placements(i, row, listed, s, c)
         else:  # PHASE_CHOICE: player_1 chooses among three; PHASE_COLOUR: player_0 picks its colour
             choice_base = params[P_CHOICE_BASE]
             for a in range(choice_base + (p != PHASE_CHOICE), choice_base + 3):
@@ -319,12 +321,12 @@ def _legal_one(i, out, s, scratch):
 
 
 @per_board
-def _move_rook(i, me, a, s):
+def _move_rook(i, me, a, s, c):
     """Seat ``me``'s rook move ``a``: the rook slides (or leaps), what it takes leaves the board (beads into the
     mover's store); the move's path and captures recorded."""
-    params, rays, capt, rooks, nrooks, path = s.params, s.rays, s.capt, s.rooks, s.nrooks, s.path
+    params, rays, capt, rooks, nrooks, path = c.params, c.rays, s.capt, s.rooks, s.nrooks, s.path
     span = params[P_SPAN]
-    rule = MoveRule(params[P_GAME], span, rays, s.raylen)
+    rule = MoveRule(params[P_GAME], span, rays, c.raylen)
     b = s.board[i]
     dist, cell, d = a % span + 1, a // span // 6, a // span % 6
     col = s.colour[i, me]
@@ -338,12 +340,12 @@ def _move_rook(i, me, a, s):
         if rooks[i, col, k] == cell:
             rooks[i, col, k] = land
     for t in range(taken):
-        c = capt[i, t]
-        if b[c] == BEAD:
+        taken_cell = capt[i, t]
+        if b[taken_cell] == BEAD:
             s.stores[i, me] += 1
         else:  # an enemy rook
-            _remove_rook(i, 1 - col, c, rooks, nrooks)
-        b[c] = EMPTY
+            _remove_rook(i, 1 - col, taken_cell, rooks, nrooks)
+        b[taken_cell] = EMPTY
     s.plies[i] += 1
     path[i, 0] = cell
     for k in range(dist):
@@ -353,7 +355,7 @@ def _move_rook(i, me, a, s):
 
 
 @per_board
-def _place_one(i, placement, s):
+def _place_one(i, placement, s, c):
     """The set-up placement ``placement`` (cell * 3 + kind); once all rooks and beads are down, player_1 chooses."""
     rooks, nrooks = s.rooks, s.nrooks
     b = s.board[i]
@@ -365,13 +367,13 @@ def _place_one(i, placement, s):
         rooks[i, kind, nrooks[i, kind]] = cell
         nrooks[i, kind] += 1
     full = nrooks[i, 0] == ROOKS_PER_COLOUR and nrooks[i, 1] == ROOKS_PER_COLOUR
-    if full and _count_beads(b, s.params[P_CELLS]) == NUM_BEADS:
+    if full and _count_beads(b, c.params[P_CELLS]) == NUM_BEADS:
         s.phase[i] = PHASE_CHOICE
         s.to_move[i] = 1
 
 
 @per_board
-def _choose(i, choice, s):
+def _choose(i, choice, s, c):
     """A choice (0 "move first", 1 white, 2 black): player_1's after the set-up, or player_0's colour pick after
     "move first". Returns whether play begins (then the rules' end checks follow)."""
     colour, first_mover, phase = s.colour, s.first_mover, s.phase
@@ -393,40 +395,40 @@ def _choose(i, choice, s):
 
 
 @per_board
-def _end(i, me, rewards, s, row):
+def _end(i, me, rewards, s, c, row):
     """The rules' end checks after seat ``me``'s move, in the order the rules check them: the mover has won; the
     ply limit (a draw); the next player cannot move (it loses). ``row``: :func:`_has_move`'s scratch."""
-    params, to_move = s.params, s.to_move
+    params, to_move = c.params, s.to_move
     if s.stores[i, me] >= params[P_BEADS_TO_WIN]:
         won_by(i, me, s.over, s.winner, rewards)
     elif s.plies[i] >= params[P_MAX_PLIES]:
         s.over[i] = True
     else:
-        rule = MoveRule(params[P_GAME], params[P_SPAN], s.rays, s.raylen)
+        rule = MoveRule(params[P_GAME], params[P_SPAN], c.rays, c.raylen)
         if not _has_move(rule, s.board[i], s.rooks[i], s.nrooks[i], s.colour[i, to_move[i]], row):
             won_by(i, 1 - to_move[i], s.over, s.winner, rewards)
 
 
 @per_board
-def _step_one(i, a, rewards, s, scratch):
+def _step_one(i, a, rewards, s, c, scratch):
     """Play ``a`` on board ``i``: a rook move, a set-up placement or a choice; then the rules' end checks."""
     (row,) = scratch
-    params = s.params
+    params = c.params
     me = s.to_move[i]
     if a < params[P_PLACE_BASE]:
-        _move_rook(i, me, a, s)
+        _move_rook(i, me, a, s, c)
     elif a < params[P_CHOICE_BASE]:
-        _place_one(i, a - params[P_PLACE_BASE], s)
+        _place_one(i, a - params[P_PLACE_BASE], s, c)
         return  # no end during the set-up
-    elif not _choose(i, a - params[P_CHOICE_BASE], s):
+    elif not _choose(i, a - params[P_CHOICE_BASE], s, c):
         return
-    _end(i, me, rewards, s, row)
+    _end(i, me, rewards, s, c, row)
 
 
 @per_board
-def _observe_one(i, seat, out, s, scratch):
+def _observe_one(i, seat, out, s, c, scratch):
     """``out[i]``: board ``i`` seen by ``seat``, the encoding of :meth:`HexRookEnv.observe_state`."""
-    params, edge, nrooks = s.params, s.edge, s.nrooks
+    params, edge, nrooks = c.params, c.edge, s.nrooks
     n = params[P_CELLS]
     x = 5 * n  # the extra features
     col = s.colour[i, seat]
@@ -435,13 +437,13 @@ def _observe_one(i, seat, out, s, scratch):
     b = s.board[i]
     row = out[i]
     beads = 0
-    for c in range(n):
-        k = b[c]
-        row[c] = k == own
-        row[n + c] = k == opp
-        row[2 * n + c] = k == BEAD
-        row[3 * n + c] = k == EMPTY
-        row[4 * n + c] = edge[c]
+    for cell in range(n):
+        k = b[cell]
+        row[cell] = k == own
+        row[n + cell] = k == opp
+        row[2 * n + cell] = k == BEAD
+        row[3 * n + cell] = k == EMPTY
+        row[4 * n + cell] = edge[cell]
         beads += k == BEAD
     row[x:] = 0.0
     p = s.phase[i]
@@ -461,28 +463,28 @@ def _observe_one(i, seat, out, s, scratch):
 
 
 @njit(cache=True)
-def reset(where, s):
+def reset(where, s, c):
     """A new game on the boards where ``where``: the variant's set-up (a random one from each board's stream)."""
-    scratch = (np.empty(s.edge_cells.shape[0], dtype=np.int16), np.empty(s.inner_cells.shape[0], dtype=np.int16))
-    each_reset(_reset_one, where, s, scratch)
+    scratch = (np.empty(c.edge_cells.shape[0], dtype=np.int16), np.empty(c.inner_cells.shape[0], dtype=np.int16))
+    each_reset(_reset_one, where, s, c, scratch)
 
 
 @njit(cache=True)
-def legal(out, s):
+def legal(out, s, c):
     """``out[i]``: board ``i``'s legal actions, also listed in ``moves[i, :nmoves[i]]`` for the random pick."""
-    each_legal(_legal_one, out, s, ())
+    each_legal(_legal_one, out, s, c, ())
 
 
 @njit(cache=True)
-def step(actions, rewards, s):
+def step(actions, rewards, s, c):
     """Play ``actions[i]`` (-1: none) on every board; the rules' end checks; rewards by seat."""
-    each_step(_step_one, actions, rewards, s, (np.zeros(1, dtype=np.int16),))
+    each_step(_step_one, actions, rewards, s, c, (np.zeros(1, dtype=np.int16),))
 
 
 @njit(cache=True)
-def observe(seats, out, s):
+def observe(seats, out, s, c):
     """``out[i]``: board ``i`` seen by ``seats[i]``, the encoding of :meth:`HexRookEnv.observe_state`."""
-    each_observe(_observe_one, seats, out, s, ())
+    each_observe(_observe_one, seats, out, s, c, ())
 
 
 # -- the medium bot (envs/hexrook/bots.py MediumBot, move for move) -------------------------------------
@@ -692,7 +694,7 @@ def _choice_value(rule, bot, pos, colour0, first, chooser, me, params):
 
 
 @njit(cache=True)
-def medium_kernel(boards, weights, actions, listed, scores, counts, s):
+def medium_kernel(boards, weights, actions, listed, scores, counts, s, c):
     """The medium bot's move ``actions[k]`` on each board ``boards[k]`` (-1 on a finished one), as
     :class:`envs.hexrook.bots.MediumBot` chooses it; ties and set-up placements drawn from the board's stream.
 
@@ -701,8 +703,8 @@ def medium_kernel(boards, weights, actions, listed, scores, counts, s):
     medium's is (``counts[k] = 0``; it reads the legal list, so ``legal`` must be fresh). ``weights``: the
     bot's constants (``W_*``).
     """
-    params, over, phase, to_move, rng, rays = s.params, s.over, s.phase, s.to_move, s.rng, s.rays
-    raylen, nmoves, moves, board, rooks, nrooks = s.raylen, s.nmoves, s.moves, s.board, s.rooks, s.nrooks
+    params, over, phase, to_move, rng, rays = c.params, s.over, s.phase, s.to_move, s.rng, c.rays
+    raylen, nmoves, moves, board, rooks, nrooks = c.raylen, s.nmoves, s.moves, s.board, s.rooks, s.nrooks
     colour, stores, plies, first_mover = s.colour, s.stores, s.plies, s.first_mover
     n, span = params[P_CELLS], params[P_SPAN]
     target, max_plies, choice_base = params[P_BEADS_TO_WIN], params[P_MAX_PLIES], params[P_CHOICE_BASE]
@@ -791,7 +793,7 @@ def medium_scores(batch: BatchedGame, boards: np.ndarray) -> tuple[np.ndarray, n
     listed = np.empty((boards.size, width), dtype=np.int16)
     scores = np.empty((boards.size, width), dtype=np.float64)
     counts = np.empty(boards.size, dtype=np.int64)
-    medium_kernel(boards, medium_weights(), actions, listed, scores, counts, batch.state)
+    medium_kernel(boards, medium_weights(), actions, listed, scores, counts, batch.state, batch.consts)
     return actions, listed, scores, counts
 
 
@@ -803,9 +805,9 @@ def medium_actions(batch: BatchedGame, boards: np.ndarray) -> np.ndarray:
 
 # -- one board and the rules' state ---------------------------------------------------------
 @njit(cache=True)
-def random_others(seats, alive, received, scratch, state):
+def random_others(seats, alive, received, scratch, s, c):
     """The core's random-opponent loop over this game's kernels (``Engine.random_others``)."""
-    random_others_loop(legal, step, seats, alive, received, scratch, state)
+    random_others_loop(legal, step, seats, alive, received, scratch, s, c)
 
 
 def to_rules(batch: BatchedGame, i: int) -> HexState:
@@ -935,7 +937,7 @@ def engine_for(game: HexRookGame, capture: int) -> Engine:
         game=game,
         has_chance=game.params["setup"] == "random",
         params=dict(game.params),
-        consts=consts,
+        consts=Consts(*consts),
         legal_list=("moves", "nmoves"),
         bots={"medium": medium_actions},
     )

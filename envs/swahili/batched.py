@@ -25,6 +25,7 @@ from envs.core.batched import (
     each_reset,
     each_step,
     random_others_loop,
+    variant_consts,
 )
 from envs.core.jit import njit, per_board
 from envs.swahili.env import BLOCK, observation_size
@@ -48,9 +49,8 @@ _COUNT_VALUE = np.array([c / PIECES for c in range(PIECES + 1)], dtype=np.float3
 _REWARD_SCORE = 0  # consts[0][_REWARD_SCORE]: 1 for reward="score", 0 for reward="win"
 
 
-Boards = board_state(
-    __name__, ("rows", "centre", "compound", "pending", "plies"), ("params", "compound_value", "score_value")
-)
+Boards = board_state(__name__, ("rows", "centre", "compound", "pending", "plies"))
+Consts = variant_consts(__name__, ("params", "compound_value", "score_value"))
 
 
 @njit(cache=True, inline="always")
@@ -83,7 +83,7 @@ def _sow(rows, centre, compound, i, me, row):
 
 # -- kernels: reset, legal and step map per-board functions over the batch (envs.core.batched) ------------
 @per_board
-def _reset_one(i, s, scratch):
+def _reset_one(i, s, c, scratch):
     rows, centre, compound = s.rows, s.centre, s.compound
     for p in range(rows.shape[1]):
         for r in range(NUM_ROWS):
@@ -97,7 +97,7 @@ def _reset_one(i, s, scratch):
 
 
 @per_board
-def _legal_one(i, out, s, scratch):
+def _legal_one(i, out, s, c, scratch):
     over, to_move, pending, rows = s.over, s.to_move, s.pending, s.rows
     for a in range(NUM_ACTIONS):
         out[i, a] = False
@@ -144,11 +144,11 @@ def _win_rewards(i, rewards, compound, centre):
 
 
 @per_board
-def _step_one(i, action, rewards, s, scratch):
+def _step_one(i, action, rewards, s, c, scratch):
     (before,) = scratch  # reward="score": every seat's points before the move
     rows, pending, centre, compound, over = s.rows, s.pending, s.centre, s.compound, s.over
     n = rows.shape[1]
-    score_rewards = s.params[_REWARD_SCORE] != 0
+    score_rewards = c.params[_REWARD_SCORE] != 0
     me = s.to_move[i]
     s.plies[i] += 1
     if score_rewards:
@@ -177,23 +177,23 @@ def _step_one(i, action, rewards, s, scratch):
 
 
 @njit(cache=True)
-def reset(where, s):
-    each_reset(_reset_one, where, s, ())
+def reset(where, s, c):
+    each_reset(_reset_one, where, s, c, ())
 
 
 @njit(cache=True)
-def legal(out, s):
-    each_legal(_legal_one, out, s, ())
+def legal(out, s, c):
+    each_legal(_legal_one, out, s, c, ())
 
 
 @njit(cache=True)
-def step(actions, rewards, s):
-    each_step(_step_one, actions, rewards, s, (np.empty(s.rows.shape[1], dtype=np.int64),))
+def step(actions, rewards, s, c):
+    each_step(_step_one, actions, rewards, s, c, (np.empty(s.rows.shape[1], dtype=np.int64),))
 
 
 @njit(cache=True)
-def observe(seats, out, s):  # one loop: written per board (each_observe) it measured 3-9% slower
-    rows, compound_value, score_value, pending = s.rows, s.compound_value, s.score_value, s.pending
+def observe(seats, out, s, c):  # one loop: written per board (each_observe) it measured 3-9% slower
+    rows, compound_value, score_value, pending = s.rows, c.compound_value, c.score_value, s.pending
     over, centre, compound, to_move = s.over, s.centre, s.compound, s.to_move
     n = rows.shape[1]
     base = BLOCK * n
@@ -219,9 +219,9 @@ def observe(seats, out, s):  # one loop: written per board (each_observe) it mea
 
 
 @njit(cache=True)
-def random_others(seats, alive, received, scratch, state):
+def random_others(seats, alive, received, scratch, s, c):
     """The core's random-opponent loop over this game's kernels (``Engine.random_others``)."""
-    random_others_loop(legal, step, seats, alive, received, scratch, state)
+    random_others_loop(legal, step, seats, alive, received, scratch, s, c)
 
 
 def to_rules(batch: BatchedGame, i: int) -> SwahiliState:
@@ -312,5 +312,5 @@ def engine(**params) -> Engine:
         state=Boards,
         game=game,
         params=dict(game.params),
-        consts=consts,
+        consts=Consts(*consts),
     )

@@ -36,6 +36,7 @@ from envs.core.batched import (
     each_step,
     randint,
     random_others_loop,
+    variant_consts,
 )
 from envs.core.jit import njit, per_board
 from envs.swimming.env import PER_SEAT, observation_size
@@ -94,7 +95,8 @@ _GAME_ARRAYS = (
     "actions",
     "num_moves",
 )
-Boards = board_state(__name__, _GAME_ARRAYS, ("params", "score"))
+Boards = board_state(__name__, _GAME_ARRAYS)
+Consts = variant_consts(__name__, ("params", "score"))
 
 
 # -- helpers of a few arrays (inlined by numba where they are used) --------------------------------
@@ -155,7 +157,7 @@ def _plane(out, i, offset, mask):
 
 # -- a round's deal and showdown: per-board functions (envs.core.jit.per_board) of reset and step ---------
 @per_board
-def _start_round(i, s, n):
+def _start_round(i, s, c, n):
     """Shuffle the board's deck and deal: three cards to every active seat, two lots to the dealer."""
     other_lot, pos, discards, phase, to_move = s.other_lot, s.pos, s.discards, s.phase, s.to_move
     dealer, knocker, passes, turns, round = s.dealer, s.knocker, s.passes, s.turns, s.round
@@ -187,12 +189,12 @@ def _start_round(i, s, n):
         deck[i, p + k] = other_lot[i, k]
     for b in range(p + 3, NUM_CARDS, 3):  # and each refresh's three (a refresh sorts them anyway)
         for k in range(b + 1, min(b + 3, NUM_CARDS)):
-            c = deck[i, k]
+            card = deck[i, k]
             j = k
-            while j > b and deck[i, j - 1] > c:
+            while j > b and deck[i, j - 1] > card:
                 deck[i, j] = deck[i, j - 1]
                 j -= 1
-            deck[i, j] = c
+            deck[i, j] = card
     pos[i] = p + 3
     discards[i] = 0
     phase[i] = CHOICE
@@ -205,10 +207,10 @@ def _start_round(i, s, n):
 
 
 @per_board
-def _show(i, s, n):
+def _show(i, s, c, n):
     """The showdown's hands: ``last_hands`` recorded; returns (seats shown, losers, the seat with fire or -1,
     whether every active seat is out of coins) as bitmasks and flags."""
-    active, hands, last_hands, coins, score = s.active, s.hands, s.last_hands, s.coins, s.score
+    active, hands, last_hands, coins, score = s.active, s.hands, s.last_hands, s.coins, c.score
     fire = -1
     low = 1000
     shown = 0
@@ -241,7 +243,7 @@ def _show(i, s, n):
 
 
 @per_board
-def _pay(i, losers, rewards, s, n):
+def _pay(i, losers, rewards, s, c, n):
     """Every loser pays a coin into the pot, or sinks (leaves the game) without one; recorded in ``last_paid`` /
     ``last_sunk``."""
     coins, pot, active, hands = s.coins, s.pot, s.active, s.hands
@@ -264,11 +266,11 @@ def _pay(i, losers, rewards, s, n):
 
 
 @per_board
-def _showdown(i, reason, rewards, s):
+def _showdown(i, reason, rewards, s, c):
     """Score the round, collect coins, sink swimmers; the next round or the game's end (rules.showdown)."""
     active, last_reason = s.active, s.last_reason
-    n = s.params[_N]
-    shown, losers, fire, all_broke = _show(i, s, n)
+    n = c.params[_N]
+    shown, losers, fire, all_broke = _show(i, s, c, n)
     s.last_valid[i] = True
     s.last_shown[i] = shown
     s.last_losers[i] = losers
@@ -276,10 +278,10 @@ def _showdown(i, reason, rewards, s):
     s.last_sunk[i] = 0
     if losers == shown and all_broke:
         last_reason[i] = _VOID
-        _start_round(i, s, n)
+        _start_round(i, s, c, n)
         return
     last_reason[i] = _FIRE if fire >= 0 else reason
-    _pay(i, losers, rewards, s, n)
+    _pay(i, losers, rewards, s, c, n)
     if _num_active(active, i, n) == 1:
         w = _next_active(active, i, 0, n)  # the only one left (seat 0 itself counts last)
         s.winner[i] = w
@@ -289,12 +291,12 @@ def _showdown(i, reason, rewards, s):
         s.to_move[i] = w
         return
     s.dealer[i] = _next_active(active, i, s.dealer[i], n)
-    _start_round(i, s, n)
+    _start_round(i, s, c, n)
 
 
 # -- kernels: legal, step and observe map per-board functions over the batch (envs.core.batched) -----------
 @per_board
-def _legal_one(i, out, s, scratch):
+def _legal_one(i, out, s, c, scratch):
     phase = s.phase
     for a in range(NUM_ACTIONS):
         out[i, a] = False
@@ -306,15 +308,15 @@ def _legal_one(i, out, s, scratch):
         return
     for a in range(KNOCK):
         out[i, a] = True
-    out[i, KNOCK] = _knock_allowed(i, phase, s.knocker, s.turns, s.active, s.params)
+    out[i, KNOCK] = _knock_allowed(i, phase, s.knocker, s.turns, s.active, c.params)
 
 
 @per_board
-def _choose(i, me, action, rewards, s):
+def _choose(i, me, action, rewards, s, c):
     """The dealer keeps its hand (``KEEP_LOT``: the other lot goes to the middle) or takes the other lot; play
     begins, unless someone holds a bingo."""
-    hands, middle, other_lot, active, score = s.hands, s.middle, s.other_lot, s.active, s.score
-    n = s.params[_N]
+    hands, middle, other_lot, active, score = s.hands, s.middle, s.other_lot, s.active, c.score
+    n = c.params[_N]
     if action != KEEP_LOT:
         for k in range(3):
             middle[i, k] = hands[i, me, k]
@@ -328,12 +330,12 @@ def _choose(i, me, action, rewards, s):
     s.to_move[i] = _next_active(active, i, me, n)
     for si in range(n):
         if active[i, si] and _score(score, hands[i, si, 0], hands[i, si, 1], hands[i, si, 2]) >= BINGO2:
-            _showdown(i, _BINGO, rewards, s)
+            _showdown(i, _BINGO, rewards, s, c)
             return
 
 
 @per_board
-def _turn(i, me, action, s):
+def _turn(i, me, action, s, c):
     """Seat ``me``'s turn in play: swap one card, swap all three, pass or knock (the move itself, nothing after)."""
     hands, middle, public, passes = s.hands, s.middle, s.public, s.passes
     if action < SWAP_ALL:
@@ -349,10 +351,10 @@ def _turn(i, me, action, s):
     elif action == SWAP_ALL:
         seen = np.int64(0)
         for k in range(3):
-            c = middle[i, k]
+            card = middle[i, k]
             middle[i, k] = hands[i, me, k]
-            hands[i, me, k] = c
-            seen |= np.int64(1) << np.int64(c)
+            hands[i, me, k] = card
+            seen |= np.int64(1) << np.int64(card)
         public[i, me] = seen
         passes[i] = 0
     elif action == PASS:
@@ -363,7 +365,7 @@ def _turn(i, me, action, s):
 
 
 @per_board
-def _refresh(i, s):
+def _refresh(i, s, c):
     """Everyone passed: the middle goes to the discards and the next three of the stock replace it."""
     middle, deck, pos = s.middle, s.deck, s.pos
     d = np.int64(s.discards[i])
@@ -377,39 +379,39 @@ def _refresh(i, s):
 
 
 @per_board
-def _step_one(i, action, rewards, s, scratch):
-    hands, knocker, active, params = s.hands, s.knocker, s.active, s.params
+def _step_one(i, action, rewards, s, c, scratch):
+    hands, knocker, active, params = s.hands, s.knocker, s.active, c.params
     n = params[_N]
     me = s.to_move[i]
     s.actions[i, s.num_moves[i]] = action
     s.num_moves[i] += 1
     if s.phase[i] == CHOICE:
-        _choose(i, me, action, rewards, s)
+        _choose(i, me, action, rewards, s, c)
         return
     s.turns[i] += 1
-    _turn(i, me, action, s)
-    if action <= SWAP_ALL and _score(s.score, hands[i, me, 0], hands[i, me, 1], hands[i, me, 2]) >= BINGO2:
-        _showdown(i, _BINGO, rewards, s)
+    _turn(i, me, action, s, c)
+    if action <= SWAP_ALL and _score(c.score, hands[i, me, 0], hands[i, me, 1], hands[i, me, 2]) >= BINGO2:
+        _showdown(i, _BINGO, rewards, s, c)
         return
     if knocker[i] < 0 and s.passes[i] >= _num_active(active, i, n):
         if NUM_CARDS - s.pos[i] < 3:
-            _showdown(i, _DECK, rewards, s)
+            _showdown(i, _DECK, rewards, s, c)
             return
-        _refresh(i, s)
+        _refresh(i, s, c)
     nxt = _next_active(active, i, me, n)
     if nxt == knocker[i]:
-        _showdown(i, _KNOCK, rewards, s)
+        _showdown(i, _KNOCK, rewards, s, c)
         return
     if knocker[i] < 0 and s.turns[i] >= params[_MAX_TURNS]:
-        _showdown(i, _TURN_LIMIT, rewards, s)
+        _showdown(i, _TURN_LIMIT, rewards, s, c)
         return
     s.to_move[i] = nxt
 
 
 @per_board
-def _observe_one(i, seat, out, s, scratch):
-    params, phase, hands, active, pot, passes = s.params, s.phase, s.hands, s.active, s.pot, s.passes
-    knocker, turns, score, discards, last_valid = s.knocker, s.turns, s.score, s.discards, s.last_valid
+def _observe_one(i, seat, out, s, c, scratch):
+    params, phase, hands, active, pot, passes = c.params, s.phase, s.hands, s.active, s.pot, s.passes
+    knocker, turns, score, discards, last_valid = s.knocker, s.turns, c.score, s.discards, s.last_valid
     last_losers, dealer, pos, to_move, middle = s.last_losers, s.dealer, s.pos, s.to_move, s.middle
     last_reason, coins, public = s.last_reason, s.coins, s.public
     n = params[_N]
@@ -454,8 +456,8 @@ def _observe_one(i, seat, out, s, scratch):
 
 
 @njit(cache=True)
-def reset(where, s):  # one loop: written per board (each_reset) it measured 1.3x slower
-    params, pot, round, winner, last_valid = s.params, s.pot, s.round, s.winner, s.last_valid
+def reset(where, s, c):  # one loop: written per board (each_reset) it measured 1.3x slower
+    params, pot, round, winner, last_valid = c.params, s.pot, s.round, s.winner, s.last_valid
     last_shown, last_losers, last_paid, last_sunk = s.last_shown, s.last_losers, s.last_paid, s.last_sunk
     last_reason, over, deck, draw_cards, coins = s.last_reason, s.over, s.deck, s.draw_cards, s.coins
     active, rng, dealer, last_hands = s.active, s.rng, s.dealer, s.last_hands
@@ -470,9 +472,9 @@ def reset(where, s):  # one loop: written per board (each_reset) it measured 1.3
         for si in range(n):
             j = si + randint(rng, i, NUM_CARDS - si)
             deck[i, si], deck[i, j] = deck[i, j], deck[i, si]
-            c = np.int64(deck[i, si])
-            draw_cards[i, si] = c
-            key = ((c & 7) << 2) | (c >> 3)
+            card = np.int64(deck[i, si])
+            draw_cards[i, si] = card
+            key = ((card & 7) << 2) | (card >> 3)
             if key > best:
                 best = key
                 dealer[i] = si
@@ -491,22 +493,22 @@ def reset(where, s):  # one loop: written per board (each_reset) it measured 1.3
         last_sunk[i] = 0
         last_reason[i] = 0
         over[i] = False
-        _start_round(i, s, n)
+        _start_round(i, s, c, n)
 
 
 @njit(cache=True)
-def legal(out, s):
-    each_legal(_legal_one, out, s, ())
+def legal(out, s, c):
+    each_legal(_legal_one, out, s, c, ())
 
 
 @njit(cache=True)
-def step(actions, rewards, s):
-    each_step(_step_one, actions, rewards, s, ())
+def step(actions, rewards, s, c):
+    each_step(_step_one, actions, rewards, s, c, ())
 
 
 @njit(cache=True)
-def observe(seats, out, s):
-    each_observe(_observe_one, seats, out, s, ())
+def observe(seats, out, s, c):
+    each_observe(_observe_one, seats, out, s, c, ())
 
 
 # -- one board <-> the rules' state ---------------------------------------------------------------
@@ -565,9 +567,9 @@ def _replayed_moves(game: SwimmingGame, state: SwimmingState, deck: list[int], a
 
 
 @njit(cache=True)
-def random_others(seats, alive, received, scratch, state):
+def random_others(seats, alive, received, scratch, s, c):
     """The core's random-opponent loop over this game's kernels (``Engine.random_others``)."""
-    random_others_loop(legal, step, seats, alive, received, scratch, state)
+    random_others_loop(legal, step, seats, alive, received, scratch, s, c)
 
 
 def to_rules(batch: BatchedGame, i: int) -> SwimmingState:
@@ -726,6 +728,6 @@ def engine(**params) -> Engine:
         game=game,
         has_chance=True,
         params=dict(game.params),
-        consts=consts,
+        consts=Consts(*consts),
         seats_in_game="active",
     )

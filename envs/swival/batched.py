@@ -44,7 +44,7 @@ def _popcount(bits):
 
 
 @per_board
-def _reset_one(i, s, scratch):
+def _reset_one(i, s, c, scratch):
     s.boards[i, 0] = 0
     s.boards[i, 1] = 0
     s.plies[i] = 0
@@ -54,7 +54,7 @@ def _reset_one(i, s, scratch):
 
 
 @per_board
-def _legal_one(i, out, s, scratch):
+def _legal_one(i, out, s, c, scratch):
     if s.over[i]:
         for a in range(NUM_ACTIONS):
             out[i, a] = False
@@ -74,7 +74,7 @@ def _legal_one(i, out, s, scratch):
 
 
 @per_board
-def _step_one(i, action, rewards, s, scratch):
+def _step_one(i, action, rewards, s, c, scratch):
     to_move, boards = s.to_move, s.boards
     me = to_move[i]
     s.plies[i] += 1
@@ -90,7 +90,7 @@ def _step_one(i, action, rewards, s, scratch):
 
 
 @per_board
-def _observe_one(i, seat, out, s, scratch):
+def _observe_one(i, seat, out, s, c, scratch):
     own = s.boards[i, seat]
     opp = s.boards[i, 1 - seat]
     for cell in range(24):
@@ -108,29 +108,29 @@ def _observe_one(i, seat, out, s, scratch):
 
 
 @njit(cache=True)
-def reset(where, s):
-    each_reset(_reset_one, where, s, ())
+def reset(where, s, c):
+    each_reset(_reset_one, where, s, c, ())
 
 
 @njit(cache=True)
-def legal(out, s):
-    each_legal(_legal_one, out, s, ())
+def legal(out, s, c):
+    each_legal(_legal_one, out, s, c, ())
 
 
 @njit(cache=True)
-def step(actions, rewards, s):
-    each_step(_step_one, actions, rewards, s, ())
+def step(actions, rewards, s, c):
+    each_step(_step_one, actions, rewards, s, c, ())
 
 
 @njit(cache=True)
-def observe(seats, out, s):
-    each_observe(_observe_one, seats, out, s, ())
+def observe(seats, out, s, c):
+    each_observe(_observe_one, seats, out, s, c, ())
 
 
 @njit(cache=True)
-def random_others(seats, alive, received, scratch, state):
+def random_others(seats, alive, received, scratch, s, c):
     """The core's random-opponent loop over this game's kernels (``Engine.random_others``)."""
-    random_others_loop(legal, step, seats, alive, received, scratch, state)
+    random_others_loop(legal, step, seats, alive, received, scratch, s, c)
 
 
 def to_rules(batch: BatchedGame, i: int) -> SwivalState:

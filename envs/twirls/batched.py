@@ -36,6 +36,7 @@ from envs.core.batched import (
     each_reset,
     each_step,
     random_others_loop,
+    variant_consts,
     won_by,
 )
 from envs.core.jit import njit, per_board
@@ -50,7 +51,8 @@ SIZE, WIDTH, CELLS, LIMIT0, LIMIT1, MAX_PLIES = range(6)
 BOARD_TABLES = ("cell_of", "delta", "dir_step", "start_bits", "start_board", "start_stones", "start_count")
 
 ARRAYS = ("bits", "board", "stones", "count", "swapped", "plies", "winner", "last", "moves", "nmoves")
-Boards = board_state(__name__, ARRAYS, ("params", *RayTables._fields, *BOARD_TABLES))
+Boards = board_state(__name__, ARRAYS)
+Consts = variant_consts(__name__, ("params", *RayTables._fields, *BOARD_TABLES))
 #: The connection test's scratch: ``seen`` a padded board (all False, left so), ``stack`` the flood fill's cells.
 Flood = namedtuple("Flood", ("seen", "stack"), module=__name__)
 
@@ -91,10 +93,10 @@ def _has_won(board, stones, count, colour, limit, cell_of, dir_step, flood):
 
 # -- kernels: reset, legal, step and observe map per-board functions over the batch (envs.core.batched) --------
 @per_board
-def _reset_one(i, s, scratch):
+def _reset_one(i, s, c, scratch):
     """Board ``i`` back to the variant's start position."""
     bits, board, stones, count = s.bits, s.board, s.stones, s.count
-    start_bits, start_board, start_stones, start_count = s.start_bits, s.start_board, s.start_stones, s.start_count
+    start_bits, start_board, start_stones, start_count = c.start_bits, c.start_board, c.start_stones, c.start_count
     for colour in range(2):
         bits[i, colour, 0] = start_bits[colour, 0]
         bits[i, colour, 1] = start_bits[colour, 1]
@@ -112,7 +114,7 @@ def _reset_one(i, s, scratch):
 
 
 @per_board
-def _legal_one(i, out, s, scratch):
+def _legal_one(i, out, s, c, scratch):
     """``out[i]``: board ``i``'s legal twirls and swap, also listed in ``moves[i, :nmoves[i]]`` for the random pick."""
     (sight,) = scratch
     moves, swapped = s.moves, s.swapped
@@ -121,7 +123,7 @@ def _legal_one(i, out, s, scratch):
     s.nmoves[i] = 0
     if s.over[i]:
         return
-    geo = RayTables(s.rays, s.edge_run, s.ascending, s.file_of, s.rank_of, s.dest_dir, s.dest_len)
+    geo = RayTables(c.rays, c.edge_run, c.ascending, c.file_of, c.rank_of, c.dest_dir, c.dest_len)
     colour = s.to_move[i] ^ swapped[i]
     m = write_twirls(s.bits[i], s.stones[i], s.count[i], colour, geo, sight, row, moves[i])
     if s.plies[i] == 1 and not swapped[i]:
@@ -133,16 +135,16 @@ def _legal_one(i, out, s, scratch):
 
 
 @per_board
-def _twirl(i, colour, action, s):
+def _twirl(i, colour, action, s, c):
     """``colour``'s twirl ``action`` on board ``i``: the stone on the origin turns around the pivot, the first
     stone along the action's direction, to the destination; recorded as the last twirl."""
-    bits, file_of, rank_of, cell_of, stones, last = s.bits, s.file_of, s.rank_of, s.cell_of, s.stones, s.last
+    bits, file_of, rank_of, cell_of, stones, last = s.bits, c.file_of, c.rank_of, c.cell_of, s.stones, s.last
     origin, t = action >> 5, action & 31
     pivot = first_stone(
-        bits[i, 0, 0] | bits[i, 1, 0], bits[i, 0, 1] | bits[i, 1, 1], s.rays[origin * 8 + (t >> 2)], s.ascending[t >> 2]
+        bits[i, 0, 0] | bits[i, 1, 0], bits[i, 0, 1] | bits[i, 1, 1], c.rays[origin * 8 + (t >> 2)], c.ascending[t >> 2]
     )
     j = max(abs(file_of[pivot] - file_of[origin]), abs(rank_of[pivot] - rank_of[origin]))
-    dest = origin + j * s.dest_len[t] * s.delta[s.dest_dir[t]]
+    dest = origin + j * c.dest_len[t] * c.delta[c.dest_dir[t]]
     bits[i, colour, origin >> 6] ^= np.uint64(1) << np.uint64(origin & 63)
     bits[i, colour, dest >> 6] ^= np.uint64(1) << np.uint64(dest & 63)
     s.board[i, cell_of[origin]] = EMPTY
@@ -157,34 +159,34 @@ def _twirl(i, colour, action, s):
 
 
 @per_board
-def _end(i, seat, rewards, s, scratch):
+def _end(i, seat, rewards, s, c, scratch):
     """The rules' end checks after ``seat``'s move, in the order the rules check them: the mover has won; the ply
     limit (a draw); the next player has no action (the mover wins)."""
     flood, sight = scratch
-    params, swapped, plies = s.params, s.swapped, s.plies
+    params, swapped, plies = c.params, s.swapped, s.plies
     colour = seat ^ swapped[i]
-    if _has_won(s.board[i], s.stones[i], s.count[i], colour, params[LIMIT0 + seat], s.cell_of, s.dir_step, flood):
+    if _has_won(s.board[i], s.stones[i], s.count[i], colour, params[LIMIT0 + seat], c.cell_of, c.dir_step, flood):
         won_by(i, seat, s.over, s.winner, rewards)
     elif plies[i] >= params[MAX_PLIES]:
         s.over[i] = True
     elif not (plies[i] == 1 and not swapped[i]):
-        geo = RayTables(s.rays, s.edge_run, s.ascending, s.file_of, s.rank_of, s.dest_dir, s.dest_len)
+        geo = RayTables(c.rays, c.edge_run, c.ascending, c.file_of, c.rank_of, c.dest_dir, c.dest_len)
         if not has_twirl(s.bits[i], s.stones[i], s.count[i], 1 - colour, geo, sight):
             won_by(i, seat, s.over, s.winner, rewards)
 
 
 @per_board
-def _step_one(i, action, rewards, s, scratch):
+def _step_one(i, action, rewards, s, c, scratch):
     """Play ``action`` (a twirl or the swap) on board ``i``; then the rules' end checks."""
     seat = s.to_move[i]
     s.plies[i] += 1
-    if action == s.params[CELLS] * 32:  # the swap
+    if action == c.params[CELLS] * 32:  # the swap
         s.swapped[i] = not s.swapped[i]  # the colour to move stays White, now played by seat 0
         s.last[i] = -1
     else:
-        _twirl(i, seat ^ s.swapped[i], action, s)
+        _twirl(i, seat ^ s.swapped[i], action, s, c)
     s.to_move[i] = 1 - seat
-    _end(i, seat, rewards, s, scratch)
+    _end(i, seat, rewards, s, c, scratch)
 
 
 @njit(cache=True, inline="always")
@@ -193,25 +195,25 @@ def _sight():
 
 
 @njit(cache=True)
-def reset(where, s):
-    each_reset(_reset_one, where, s, ())
+def reset(where, s, c):
+    each_reset(_reset_one, where, s, c, ())
 
 
 @njit(cache=True)
-def legal(out, s):
+def legal(out, s, c):
     """``out[i]``: board ``i``'s legal twirls and swap, also listed in ``moves[i, :nmoves[i]]`` for the random pick."""
-    each_legal(_legal_one, out, s, (_sight(),))
+    each_legal(_legal_one, out, s, c, (_sight(),))
 
 
 @njit(cache=True)
-def step(actions, rewards, s):
+def step(actions, rewards, s, c):
     flood = Flood(np.zeros(s.board.shape[1], dtype=np.bool_), np.empty(s.stones.shape[2], dtype=np.int64))
-    each_step(_step_one, actions, rewards, s, (flood, _sight()))
+    each_step(_step_one, actions, rewards, s, c, (flood, _sight()))
 
 
 @njit(cache=True)
-def observe(seats, out, s):  # one loop: written per board (each_observe) it measured 6-7% slower
-    params, board, swapped, plies, cell_of, over = s.params, s.board, s.swapped, s.plies, s.cell_of, s.over
+def observe(seats, out, s, c):  # one loop: written per board (each_observe) it measured 6-7% slower
+    params, board, swapped, plies, cell_of, over = c.params, s.board, s.swapped, s.plies, c.cell_of, s.over
     to_move = s.to_move
     n = params[CELLS]
     limits = (params[LIMIT0], params[LIMIT1])
@@ -273,9 +275,9 @@ def pack_stones(black: int, white: int, size: int, cell_of: np.ndarray) -> tuple
 
 
 @njit(cache=True)
-def random_others(seats, alive, received, scratch, state):
+def random_others(seats, alive, received, scratch, s, c):
     """The core's random-opponent loop over this game's kernels (``Engine.random_others``)."""
-    random_others_loop(legal, step, seats, alive, received, scratch, state)
+    random_others_loop(legal, step, seats, alive, received, scratch, s, c)
 
 
 def to_rules(batch: BatchedGame, i: int) -> TwirlsState:
@@ -359,7 +361,7 @@ def engine(**params) -> Engine:
         state=Boards,
         game=game,
         params=dict(game.params),
-        consts=consts,
+        consts=Consts(*consts),
         legal_list=("moves", "nmoves"),
     )
 
