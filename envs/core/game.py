@@ -14,6 +14,8 @@ Words, one meaning each, everywhere in the project:
   (``envs.make(name, **params)``, ``game.params``);
 * ``state``: one position (the rules' state object); ``batch``: N boards of
   one game in a batched engine;
+* ``s``: a batch's per-board arrays inside a kernel (one named tuple); ``c``:
+  the variant's constants beside it (another);
 * ``opponent``: one board's player (``act(observation, mask, state)``,
   ``reset(seed)``); a batch opponent plays many boards in one call (both
   declared in :mod:`envs.core.opponents`).
