@@ -69,7 +69,7 @@ LEAP, CUSTODY = 0, 1  # the capture rules: Swish's leap, Squeeze's custody
 MAX_CAPTURES = 24  # a move takes at most 19 beads and 3 rooks
 SETUP_RANDOM, SETUP_FIXED, SETUP_MARQUISIAN = (SETUPS.index(s) for s in ("random", "fixed", "marquisian"))
 # params[...]: the variant's rule parameters and sizes
-P_GAME, P_CELLS, P_SPAN, P_SETUP, P_MAX_PLIES, P_BEADS_TO_WIN, P_PLACE_BASE, P_CHOICE_BASE = range(8)
+P_CAPTURE, P_CELLS, P_SPAN, P_SETUP, P_MAX_PLIES, P_BEADS_TO_WIN, P_PLACE_BASE, P_CHOICE_BASE = range(8)
 
 #: How a rook moves and captures on this variant, what every move helper reads: the capture rule (``LEAP`` or
 #: ``CUSTODY``), ``span`` (actions per cell and direction) and the ray tables (see the consts above). Bound at
@@ -304,7 +304,7 @@ def _legal_one(i, out, s, c, scratch):
     if not s.over[i]:
         p = s.phase[i]
         if p == PHASE_PLAY:
-            rule = MoveRule(params[P_GAME], params[P_SPAN], c.rays, c.raylen)
+            rule = MoveRule(params[P_CAPTURE], params[P_SPAN], c.rays, c.raylen)
             b = s.board[i]
             col = s.colour[i, s.to_move[i]]
             for k in range(s.nrooks[i, col]):
@@ -326,7 +326,7 @@ def _move_rook(i, me, a, s, c):
     mover's store); the move's path and captures recorded."""
     params, rays, capt, rooks, nrooks, path = c.params, c.rays, s.capt, s.rooks, s.nrooks, s.path
     span = params[P_SPAN]
-    rule = MoveRule(params[P_GAME], span, rays, c.raylen)
+    rule = MoveRule(params[P_CAPTURE], span, rays, c.raylen)
     b = s.board[i]
     dist, cell, d = a % span + 1, a // span // 6, a // span % 6
     col = s.colour[i, me]
@@ -404,7 +404,7 @@ def _end(i, me, rewards, s, c, row):
     elif s.plies[i] >= params[P_MAX_PLIES]:
         s.over[i] = True
     else:
-        rule = MoveRule(params[P_GAME], params[P_SPAN], c.rays, c.raylen)
+        rule = MoveRule(params[P_CAPTURE], params[P_SPAN], c.rays, c.raylen)
         if not _has_move(rule, s.board[i], s.rooks[i], s.nrooks[i], s.colour[i, to_move[i]], row):
             won_by(i, 1 - to_move[i], s.over, s.winner, rewards)
 
@@ -708,7 +708,7 @@ def medium_kernel(boards, weights, actions, listed, scores, counts, s, c):
     colour, stores, plies, first_mover = s.colour, s.stores, s.plies, s.first_mover
     n, span = params[P_CELLS], params[P_SPAN]
     target, max_plies, choice_base = params[P_BEADS_TO_WIN], params[P_MAX_PLIES], params[P_CHOICE_BASE]
-    rule = MoveRule(params[P_GAME], span, rays, raylen)
+    rule = MoveRule(params[P_CAPTURE], span, rays, raylen)
     width = listed.shape[1]
     bot = Medium(
         weights,
