@@ -48,6 +48,26 @@ def test_twirls_declares_the_eight_symmetries_of_its_square(name, size):
     assert all(sorted(s.action) == list(range(game.num_actions)) for s in symmetries)  # each a permutation
 
 
+@pytest.mark.parametrize(("name", "radius"), [("swish", 4), ("squeeze", 4), ("swish", 3)])
+def test_hex_rook_games_declare_the_twelve_symmetries_of_the_hexagon(name, radius):
+    game = envs.make_raw(name, radius=radius).game
+    symmetries = game_module(name).raw_env.symmetries(game)
+    assert len({s.action.tobytes() for s in symmetries}) == 12
+    assert (symmetries[0].action == np.arange(game.num_actions)).all()
+    assert all(sorted(s.action) == list(range(game.num_actions)) for s in symmetries)
+    centre = game.hex.cell((0, 0))
+    assert all(s.observation[centre] == centre for s in symmetries)  # every turn and mirror keeps the centre
+    east = game.move_action(centre, 0, 1)  # the centre's rook one step east, turned once: one step south-east
+    assert symmetries[1].action[game.move_action(centre, 5, 1)] == east
+
+
+def test_games_without_declared_symmetries():
+    """Swahili's actions are rows counted from the mover and its turn order tells every opponent apart;
+    Swimming's actions name cards by their order in the hand, which a change of suits reorders."""
+    for name in ("swahili", "swimming"):
+        assert game_module(name).raw_env.symmetries(envs.make_raw(name).game) == []
+
+
 @pytest.mark.parametrize(("name", "params"), DECLARED)
 def test_a_transformed_position_plays_as_the_original(name, params):
     game, observe, states = positions(name, 30, **params)

@@ -12,10 +12,19 @@ from functools import cache
 import numpy as np
 
 from envs.core.action_layout import ActionLayout, make_layout
-from envs.core.aec import TurnBasedEnv
+from envs.core.aec import Symmetry, TurnBasedEnv
 from envs.core.observation import Observation, Piece
 from envs.hexrook import render
-from envs.hexrook.board import BEAD, EMPTY, NUM_BEADS, PHASE_PLAY, ROOKS_PER_COLOUR, HexRookGame, HexState
+from envs.hexrook.board import (
+    BEAD,
+    DIRECTIONS,
+    EMPTY,
+    NUM_BEADS,
+    PHASE_PLAY,
+    ROOKS_PER_COLOUR,
+    HexRookGame,
+    HexState,
+)
 
 DOC_TEMPLATE = """{title}
 
@@ -200,6 +209,17 @@ class HexRookEnv(TurnBasedEnv):
         return obs
 
     @staticmethod
+    def symmetries(game: HexRookGame) -> list[Symmetry]:
+        """The 12 symmetries of the hexagon: 6 turns by 60 degrees, each also mirrored (axial ``(q, r)`` to
+        ``(r, q)``). A rook slides, leaps and captures along the six directions alike, so every rules state
+        plays the same turned; the random set-up is drawn from a distribution the turns keep."""
+        out = []
+        for mirror in (False, True):
+            for turns in range(6):
+                out.append(_symmetry(game, mirror, turns))
+        return out
+
+    @staticmethod
     def action_layout(game: HexRookGame) -> ActionLayout:
         """Every rook move as (its origin cell, direction * span + distance - 1), by the rules' own
         :meth:`~envs.hexrook.board.HexRookGame.decode_move`; every set-up placement as (its cell, 6 * span + kind);
@@ -214,3 +234,43 @@ class HexRookEnv(TurnBasedEnv):
         cell[placements], kind = np.divmod(placements - game.place_base, 3)
         move[placements] = 6 * span + kind
         return make_layout(cell, move, n, 6 * span + 3)
+
+
+def _turned(q: int, r: int, mirror: bool, turns: int) -> tuple[int, int]:
+    """Axial ``(q, r)`` mirrored (``(r, q)``) if ``mirror``, then turned ``turns`` times by 60 degrees
+    (``(q, r)`` to ``(-r, q + r)``)."""
+    if mirror:
+        q, r = r, q
+    for _ in range(turns):
+        q, r = -r, q + r
+    return q, r
+
+
+def _symmetry(game: HexRookGame, mirror: bool, turns: int) -> Symmetry:
+    """The symmetry taking cell ``c`` to ``cells[c]`` and direction ``d`` to ``directions[d]``."""
+    board, n, span = game.hex, game.hex.n, game.span
+    cells = np.array([board.index[_turned(q, r, mirror, turns)] for q, r in board.coords])
+    directions = np.array([DIRECTIONS.index(_turned(dq, dr, mirror, turns)) for dq, dr in DIRECTIONS])
+    back, back_direction = np.argsort(cells), np.argsort(directions)
+    planes = _observation(n).start("phase") // n  # own, opponent, beads, empty, edge: one value per cell each
+    observation = np.concatenate([p * n + back for p in range(planes)] + [np.arange(planes * n, _observation(n).size)])
+    image = np.arange(game.num_moves)
+    origin, direction, step = image // (6 * span), image // span % 6, image % span
+    moves = (back[origin] * 6 + back_direction[direction]) * span + step
+    placement_cell, kind = np.divmod(np.arange(3 * n), 3)
+    placements = game.place_base + back[placement_cell] * 3 + kind
+    action = np.concatenate([moves, placements, np.arange(game.choice_base, game.num_actions)])
+
+    def moved(path: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(int(cells[c]) for c in path)
+
+    def state(s: HexState) -> HexState:
+        image = game.copy_state(s)
+        image.board = bytearray(n)
+        for c in range(n):
+            image.board[cells[c]] = s.board[c]
+        image.rooks = [list(moved(tuple(r))) for r in s.rooks]
+        image.last_path, image.last_captures = moved(s.last_path), moved(s.last_captures)
+        return image
+
+    return Symmetry(state, observation, action)
