@@ -24,6 +24,7 @@ from training.gumbel import (
     generate,
     generator_parts,
     head_layout,
+    learn,
     self_play,
     train,
     write_network,
@@ -46,6 +47,9 @@ TINY = {"boards": 16, "games": 16, "simulations": 8, "cheap_simulations": 2, "fu
         ({"rank": 0}, "rank must be a whole number >= 1, got 0"),
         ({"generators": 0}, "generators must be a whole number >= 1, got 0"),
         ({"games": 4, "generators": 5}, "generators (5) must not exceed games (4)"),
+        ({"root_value_weight": 1.5}, "root_value_weight must be a number in [0, 1], got 1.5"),
+        ({"eval_opponents": "medium"}, "eval_opponents must be a list of opponent names, got 'medium'"),
+        ({"root_value_weight": True}, "root_value_weight must be a number in [0, 1], got True"),
     ],
 )
 def test_bad_settings_are_named(section, named):
@@ -131,21 +135,24 @@ def test_a_generator_records_full_searches_only_and_repeats_with_its_seed(tmp_pa
 
 def test_a_tiny_run_resumes_and_its_file_plays_with_its_search(tmp_path):
     settings = Settings.from_config(
-        {**TINY, "iterations": 2, "eval_every": 2, "eval_games": 2, "eval_opponent": "random"}
+        {**TINY, "iterations": 2, "eval_every": 2, "eval_games": 2, "eval_opponents": ["random", "easy"]}
     )
     lines = []
     summary = train("swival", {}, settings, tmp_path, log=lines.append)
-    assert summary["iteration"] == 2 and len(summary["curve"]) == 2 and len(lines) == 3
+    assert summary["iteration"] == 2 and len(summary["curve"]) == 2 and len(lines) == 2 + 4 + 1
     evaluation = summary["curve"][1]["eval"]
-    assert set(evaluation) == {"network", "search"} and all(sum(wdl) == 2 for wdl in evaluation.values())
-    assert "network vs random" in lines[2] and "search vs random" in lines[2]
+    assert list(evaluation) == ["random", "easy"]
+    for by_label in evaluation.values():
+        assert set(by_label) == {"network", "search"} and all(sum(wdl) == 2 for wdl in by_label.values())
+    assert lines[2].startswith("[gumbel swival] evaluated: network vs random")
+    assert all(f"{who} vs {opponent}" in lines[6] for who in ("network", "search") for opponent in ("random", "easy"))
     assert (tmp_path / "learning_curve.png").stat().st_size > 1000
     assert sorted(p.name for p in (tmp_path / "games").iterdir()) == ["chunk_00000.npz", "chunk_00001.npz"]
     again = train(
         "swival", {}, Settings.from_config({**TINY, "iterations": 3}), tmp_path, resume=True, log=lines.append
     )
     assert again["iteration"] == 3 and [c["iteration"] for c in again["curve"]] == [1, 2, 3]
-    assert lines[3].startswith("[gumbel swival] resumed at iteration 2")
+    assert lines[7].startswith("[gumbel swival] resumed at iteration 2")
     player = load("swival", str(tmp_path / "network.npz"), seed=0)
     assert isinstance(player, GumbelPlayer) and player.search.simulations == 8
     record = play_game("swival", [player, RandomOpponent(0)], seed=0)
@@ -180,6 +187,38 @@ def test_recorded_positions_seen_through_symmetries_keep_their_moves_legal(tmp_p
         rows, cols = np.nonzero(weighed)
         cells = data["actions"][rows, cols] // 3
         assert (data["obs"][rows, 48 + cells] == 1).all()
+
+
+def test_the_recorded_root_value_is_the_search_s_for_the_mover(tmp_path):
+    """Each recorded position keeps the search's root value for the side to move: with a network that calls
+    every position a draw only the games' ends move it: where the search sees a result coming, its sign is the
+    game's result for the mover, seldom the other side's (the other seat's column would turn that round)."""
+    settings = {**TINY, "boards": 32, "games": 32, "simulations": 32, "full_share": 1.0}
+    generate("swival", {}, None, Settings.from_config(settings), 5, tmp_path / "c.npz")
+    data = np.load(tmp_path / "c.npz")
+    root, result = data["root_value"], data["value"]
+    assert root.shape == result.shape and (np.abs(root) <= 1).all()
+    sure = np.abs(root) > 0.1
+    assert sure.sum() >= 20
+    assert (np.sign(root[sure]) == result[sure]).mean() > 0.6
+    assert (np.sign(root[sure]) == -result[sure]).mean() < 0.1
+
+
+@pytest.mark.parametrize(("weight", "toward"), [(0.0, 1.0), (1.0, -1.0), (0.5, 0.0)])
+def test_the_value_target_mixes_result_and_root_value_by_the_weight(weight, toward):
+    """Positions whose games were won (+1) but whose search said lost (-1): the value is fitted to the mix."""
+    torch.manual_seed(0)
+    net = Network(4, 3, (8,), "tanh")
+    data = {
+        "obs": np.ones((256, 4), np.float32),
+        "actions": np.zeros((256, 1), np.int16),
+        "probs": np.ones((256, 1), np.float32),
+        "value": np.ones(256, np.float32),
+        "root_value": -np.ones(256, np.float32),
+    }
+    settings = Settings.from_config({"root_value_weight": weight, "batch_size": 64, "epochs": 30})
+    learn(net, torch.optim.Adam(net.parameters(), lr=1e-2), data, settings, seed=0)
+    assert net(torch.ones(1, 4))[1].item() == pytest.approx(toward, abs=0.1)
 
 
 def _chunks(folder):

@@ -5,11 +5,12 @@ engine, every move searched by :class:`envs.core.tree_search.TreeSearch` with
 the current network (``simulations``; a share ``1 - full_share`` of the moves
 gets only ``cheap_simulations`` and is not recorded: playout-cap
 randomisation), and writes each recorded position (observation, the search's
-improved policy as its ``target_width`` largest entries, the game's result for
-the mover; seen through a random symmetry of the rules where the game declares
+improved policy as its ``target_width`` largest entries, the game's result and
+the search's root value for the mover; seen through a random symmetry of the rules where the game declares
 them) to ``games/chunk_<k>.npz``. The learner reads the newest chunks (the
 replay buffer, ``buffer_positions``), fits the network (cross-entropy to the
-improved policy, squared error to the result) and writes ``network.npz`` (a
+improved policy, squared error to the result mixed with the root value by
+``root_value_weight``) and writes ``network.npz`` (a
 policy file, numpy only), which the next iteration's generator plays.
 Generators and learner exchange only files, or Ray objects: with ``generators``
 above 1 each plays its share of the games with a seed of its own, one after
@@ -57,6 +58,7 @@ class Settings:
     full_share: float = 0.25  # moves searched with ``simulations`` (recorded); the others cheap, not recorded
     considered: int = 16
     target_width: int = 16  # largest entries of the improved policy kept per position
+    root_value_weight: float = 0.0  # value target: this share the search's root value, the rest the game's result
     symmetries: int = 1  # 1: each recorded position is seen through a random symmetry the game declares; 0: as is
     buffer_positions: int = 200_000
     hidden: tuple[int, ...] = (128, 128)
@@ -68,7 +70,7 @@ class Settings:
     epochs: int = 2  # passes over the buffer an iteration
     eval_every: int = 0  # iterations between evaluations (0: none)
     eval_games: int = 40  # games a side of the evaluation: the network alone, and with its search
-    eval_opponent: str = "medium"
+    eval_opponents: tuple[str, ...] = ("medium",)  # opponent names ("hard": the game's shipped hard)
     generators: int = 1  # self-play generators an iteration, each with its seed and share of the games
     seed: int = 0
 
@@ -86,15 +88,19 @@ class Settings:
                 if not (isinstance(value, list) and value and all(isinstance(v, int) and v >= 1 for v in value)):
                     raise ValueError(f"{where}: hidden must be a list of layer widths >= 1, got {value!r}")
                 section[key] = tuple(value)
-            elif key == "eval_opponent":
-                if not isinstance(value, str):
-                    raise ValueError(f"{where}: eval_opponent must be an opponent name, got {value!r}")
+            elif key == "eval_opponents":
+                if not (isinstance(value, list) and value and all(isinstance(v, str) and v for v in value)):
+                    raise ValueError(f"{where}: eval_opponents must be a list of opponent names, got {value!r}")
+                section[key] = tuple(value)
             elif key == "activation":
                 if value not in ACTIVATIONS:
                     raise ValueError(f"{where}: activation must be one of {sorted(ACTIVATIONS)}, got {value!r}")
             elif key == "head":
                 if value not in HEADS:
                     raise ValueError(f"{where}: head must be one of {list(HEADS)}, got {value!r}")
+            elif key == "root_value_weight":
+                if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
+                    raise ValueError(f"{where}: root_value_weight must be a number in [0, 1], got {value!r}")
             elif isinstance(default, int) and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
                 raise ValueError(f"{where}: {key} must be a whole number >= 0, got {value!r}")
             elif isinstance(default, float) and (
@@ -256,7 +262,7 @@ def self_play(
                 result = search.run(batch, rows)
                 actions[rows] = result.action
                 if keep:
-                    record.add(batch, rows, result.policy)
+                    record.add(batch, rows, result.policy, result.value)
         rewards, done = batch.step(actions)
         record.end_step(batch, rewards, done)
     return record.arrays(), record.finished
@@ -291,9 +297,11 @@ class _Record:
         self.game_of = np.where(np.arange(boards) < games, np.arange(boards), -1)
         self.started, self.finished = min(boards, games), 0
         self.returns = np.zeros((games, players))
-        self.chunks: dict[str, list[np.ndarray]] = {k: [] for k in ("obs", "actions", "probs", "seat", "game")}
+        keys = ("obs", "actions", "probs", "seat", "game", "root_value")
+        self.chunks: dict[str, list[np.ndarray]] = {k: [] for k in keys}
 
-    def add(self, batch: Any, rows: np.ndarray, policy: np.ndarray) -> None:
+    def add(self, batch: Any, rows: np.ndarray, policy: np.ndarray, root_value: np.ndarray) -> None:
+        """The positions of ``rows`` with the search's improved ``policy`` and root values by seat."""
         top = np.argsort(-policy, axis=1)[:, : self.width]
         probs = np.take_along_axis(policy, top, axis=1)
         obs = batch.observe(batch.to_move)[rows]
@@ -306,6 +314,7 @@ class _Record:
         self.chunks["actions"].append(top.astype(np.int16))
         self.chunks["probs"].append((probs / probs.sum(axis=1, keepdims=True)).astype(np.float32))
         self.chunks["seat"].append(batch.to_move[rows].astype(np.int8))
+        self.chunks["root_value"].append(root_value[np.arange(rows.size), batch.to_move[rows]].astype(np.float32))
         self.chunks["game"].append(self.game_of[rows])
 
     def end_step(self, batch: Any, rewards: np.ndarray, done: np.ndarray) -> None:
@@ -395,6 +404,7 @@ def load_buffer(folder: Path, limit: int) -> dict[str, np.ndarray]:
     for path in sorted(folder.glob("chunk_*.npz"), reverse=True):
         with np.load(path, allow_pickle=False) as f:
             chunk = {k: f[k] for k in ("obs", "actions", "probs", "value")}
+            chunk["root_value"] = f["root_value"] if "root_value" in f.files else chunk["value"]  # older chunks
         chunks.append(chunk)
         total += len(chunk["value"])
         if total >= limit:
@@ -405,7 +415,9 @@ def load_buffer(folder: Path, limit: int) -> dict[str, np.ndarray]:
 def learn(net: Network, optimizer: torch.optim.Optimizer, data: dict[str, np.ndarray], s: Settings, seed: int):
     """``s.epochs`` passes over ``data`` in shuffled minibatches; the mean policy and value losses."""
     obs, actions = torch.as_tensor(data["obs"]), torch.as_tensor(data["actions"].astype(np.int64))
-    probs, value = torch.as_tensor(data["probs"]), torch.as_tensor(data["value"])
+    w = s.root_value_weight
+    probs = torch.as_tensor(data["probs"])
+    value = torch.as_tensor((1 - w) * data["value"] + w * data["root_value"], dtype=torch.float32)
     gen = torch.Generator().manual_seed(seed)
     losses = []
     for _ in range(s.epochs):
@@ -438,6 +450,9 @@ def train(
     state = {"iteration": 0, "curve": [], "minutes": 0.0, "settings": asdict(s)}
     if resume and (out / "checkpoint.json").exists():
         state = json.loads((out / "checkpoint.json").read_text())
+        for point in state["curve"]:  # a run begun with one opponent kept its evaluations unnamed
+            if "network" in point.get("eval", {}):
+                point["eval"] = {state["settings"].get("eval_opponent", "medium"): point["eval"]}
         weights = torch.load(out / "checkpoint.pt", weights_only=True)
         net.load_state_dict(weights["net"])
         optimizer.load_state_dict(weights["optimizer"])
@@ -459,10 +474,10 @@ def train(
             f"{made['positions']} positions{_by_generators(s)}, policy loss {losses[0]:.3f}, value loss {losses[1]:.3f}"
         )
         if s.eval_every and (k + 1) % s.eval_every == 0:
-            state["curve"][-1]["eval"] = evaluate(name, params, out / "network.npz", s, seed=k)
+            state["curve"][-1]["eval"] = evaluate(name, params, out / "network.npz", s, seed=k, log=log)
             (out / "checkpoint.json").write_text(json.dumps(state, indent=2))
-            log(f"[gumbel {name}] iteration {k + 1}: {_eval_line(state['curve'][-1]['eval'], s.eval_opponent)}")
-            write_curve(state["curve"], out / "learning_curve.png", f"{name}: score against {s.eval_opponent}")
+            log(f"[gumbel {name}] iteration {k + 1}: {_eval_line(state['curve'][-1]['eval'])}")
+            write_curve(state["curve"], out / "learning_curve.png", f"{name}: score by training hour")
     return {"network": str(out / "network.npz"), **state}
 
 
@@ -471,8 +486,8 @@ def _by_generators(s: Settings) -> str:
 
 
 def write_curve(curve: list[dict[str, Any]], path: Path, title: str) -> Path | None:
-    """The evaluations' scores (wins + half the draws) by wall-clock hour, the network alone and with its
-    search, as a PNG; None when there is no evaluation yet."""
+    """The evaluations' scores (wins + half the draws) by wall-clock hour against each opponent, the network
+    alone and with its search, as a PNG; None when there is no evaluation yet."""
     points = [c for c in curve if "eval" in c]
     if not points:
         return None
@@ -481,37 +496,53 @@ def write_curve(curve: list[dict[str, Any]], path: Path, title: str) -> Path | N
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(6, 3.5))
-    hours = [c["minutes"] / 60 for c in points]
-    for label in ("network", "search"):
-        scores = [(c["eval"][label][0] + c["eval"][label][1] / 2) / max(sum(c["eval"][label]), 1) for c in points]
-        ax.plot(hours, scores, marker="o", label="network alone" if label == "network" else "network + search")
-    ax.set(xlabel="training hours (this machine)", ylabel="score", ylim=(0, 1), title=title)
+    fig, ax = plt.subplots(figsize=(6.5, 3.8))
+    opponents = sorted({o for c in points for o in c["eval"]}, key=lambda o: (o != "medium", o))
+    for opponent in opponents:
+        for label, style in (("network", "--"), ("search", "-")):
+            here = [c for c in points if opponent in c["eval"]]
+            scores = [score(c["eval"][opponent][label]) for c in here]
+            who = "network alone" if label == "network" else "network + search"
+            ax.plot([c["minutes"] / 60 for c in here], scores, style, marker="o", label=f"{who} vs {opponent}")
+    ax.set(xlabel="training hours (this machine)", ylabel="score (wins + draws / 2)", ylim=(0, 1), title=title)
     ax.axhline(0.5, color="grey", lw=0.5)
-    ax.legend()
+    ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
     return path
 
 
-def evaluate(name: str, params: dict[str, Any], network: Path, s: Settings, seed: int) -> dict[str, list[int]]:
-    """Wins, draws and losses against ``s.eval_opponent`` of the network alone (greedy) and with its search,
-    ``s.eval_games`` games each, seats alternated."""
-    out = {}
-    for label, player in (
-        ("network", NumpyPolicy(network, game=name, params=params)),
-        ("search", load(name, str(network), seed=seed, **params)),
-    ):
-        result = play_series(name, [player, s.eval_opponent], s.eval_games, seed=seed, **params)
-        out[label] = [result.wins[0], result.draws[0], result.losses[0]]
+def score(wdl: list[int]) -> float:
+    """Wins plus half the draws, over the games of a (wins, draws, losses) triple."""
+    return (wdl[0] + wdl[1] / 2) / max(sum(wdl), 1)
+
+
+def evaluate(
+    name: str, params: dict[str, Any], network: Path, s: Settings, seed: int, log=lambda line: None
+) -> dict[str, dict[str, list[int]]]:
+    """Per opponent of ``s.eval_opponents``: wins, draws and losses of the network alone (greedy) and with its
+    search, ``s.eval_games`` games each, seats alternated."""
+    out: dict[str, dict[str, list[int]]] = {}
+    for opponent in s.eval_opponents:
+        out[opponent] = {}
+        for label, player in (
+            ("network", NumpyPolicy(network, game=name, params=params)),
+            ("search", load(name, str(network), seed=seed, **params)),
+        ):
+            result = play_series(name, [player, opponent], s.eval_games, seed=seed, **params)
+            out[opponent][label] = [result.wins[0], result.draws[0], result.losses[0]]
+            log(f"[gumbel {name}] evaluated: {label} vs {opponent} {_wdl(out[opponent][label])}")
     return out
 
 
-def _eval_line(result: dict[str, list[int]], opponent: str) -> str:
+def _wdl(wdl: list[int]) -> str:
+    return f"{wdl[0]} W / {wdl[1]} D / {wdl[2]} L (score {score(wdl):.0%})"
+
+
+def _eval_line(result: dict[str, dict[str, list[int]]]) -> str:
     return "; ".join(
-        f"{label} vs {opponent} {w} W / {d} D / {lost} L (score {(w + d / 2) / max(w + d + lost, 1):.0%})"
-        for label, (w, d, lost) in result.items()
+        f"{label} vs {opponent} {_wdl(wdl)}" for opponent, by_label in result.items() for label, wdl in by_label.items()
     )
 
 
@@ -526,6 +557,7 @@ __all__ = [
     "learn",
     "load_buffer",
     "self_play",
+    "score",
     "self_play_iteration",
     "train",
     "write_chunk",
