@@ -8,6 +8,8 @@
   written here, once for every game.
 * ``index.md``, ``getting-started.md``, ``playing.md``, ``opponents.md``: the README's sections.
 * the end of ``training.md``'s RLlib section: a link to ``rllib.md`` only when that page exists.
+* ``results.md`` (the written page, its file names linked) and ``results/<name>.md``: every results file of the
+  repository as a page, with the pictures it shows.
 * ``reference/*.md``: the API reference of ``envs``, ``envs.core``, ``policies`` and ``training``, every module
   found by listing its package.
 
@@ -419,7 +421,8 @@ def results_section(game: str, eval_md: str, has_ladder: bool, records: list[dic
     stale = {r["result"]: r for r in records or [] if r.get("stale")}
     table = eval_rows(game, eval_md, records)
     parts = [
-        "400 games a matchup, seats rotated, from `results/EVAL.md` (`swgym report`); the score is wins plus half "
+        "400 games a matchup, seats rotated, from [`results/EVAL.md`](../results/EVAL.md) (`swgym report`); the "
+        "score is wins plus half "
         "the draws:\n\n" + table
         if table
         else "No evaluation rows in `results/EVAL.md` yet (`swgym report`)."
@@ -617,6 +620,34 @@ def reference_markdown(title: str, about: str, sections: list[tuple[str, str, li
     return "\n\n".join(parts) + "\n"
 
 
+#: The pictures of ``results/`` the site publishes beside its pages (``results/<name>.md`` links them).
+RESULT_PICTURES = ("*.png", "*/*.png", "*.gif")
+
+
+def repo_url() -> str:
+    """The repository's public address, from ``SWGYM_REPO_URL`` (mkdocs.yml reads the same variable), or ""."""
+    import os
+
+    return os.environ.get("SWGYM_REPO_URL", "").rstrip("/")
+
+
+def result_page(name: str, text: str) -> str:
+    """The page of results file ``name`` (its Markdown as written), with where the file lives."""
+    url = repo_url()
+    where = f"[`results/{name}`]({url}/blob/main/results/{name})" if url else f"`results/{name}`"
+    return f"{text.rstrip()}\n\n---\n\n*The file {where} of the repository; the [results index](../results.md).*\n"
+
+
+def linked_results(text: str, prefix: str = "") -> str:
+    """``text`` with each mention of a published results page (`` `results/NAME.md` ``) a link to it."""
+    published = {p.name for p in RESULTS.glob("*.md")}
+
+    def link(m: re.Match) -> str:
+        return f"[`results/{m[1]}`]({prefix}results/{m[1]})" if m[1] in published else m[0]
+
+    return re.sub(r"(?<!\[)`results/([\w.-]+\.md)`", link, text)
+
+
 def rllib_note(docs_dir: Path) -> str:
     """The end of the training page's RLlib section: a link to ``rllib.md`` when the page exists, else a note."""
     if (docs_dir / "rllib.md").exists():
@@ -647,6 +678,9 @@ def pages() -> dict[str, str]:
     out["training.md"] = (ROOT / "docs" / "training.md").read_text() + "\n" + rllib_note(ROOT / "docs")
     for page, (title, about, sections) in REFERENCE.items():
         out[page] = reference_markdown(title, about, sections)
+    out["results.md"] = linked_results((ROOT / "docs" / "results.md").read_text())
+    for path in sorted(RESULTS.glob("*.md")):
+        out[f"results/{path.name}"] = result_page(path.name, path.read_text())
     return out
 
 
@@ -661,6 +695,10 @@ def main() -> None:
                 f.write(chart.read_bytes())
     with mkdocs_gen_files.open("assets/play_app.png", "wb") as f:  # the play app as tests/test_app.py sees it
         f.write((ROOT / "tests" / "screens" / "twirls.png").read_bytes())
+    for pattern in RESULT_PICTURES:
+        for path in sorted(RESULTS.glob(pattern)):
+            with mkdocs_gen_files.open(f"results/{path.relative_to(RESULTS).as_posix()}", "wb") as f:
+                f.write(path.read_bytes())
     for path, text in pages().items():
         with mkdocs_gen_files.open(path, "w") as f:
             f.write(text)

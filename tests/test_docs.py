@@ -259,6 +259,25 @@ def test_written_pages_snippets_run(page):
         exec(compile(code, f"<docs/{page}>", "exec"), {"__name__": "docs_snippet"})
 
 
+def test_every_results_file_is_a_page_linked_from_the_results_index(monkeypatch):
+    monkeypatch.delenv("SWGYM_REPO_URL", raising=False)
+    pages = gen_pages.pages()
+    files = sorted(p.name for p in gen_pages.RESULTS.glob("*.md"))
+    assert files and all(f"results/{name}" in pages for name in files)
+    assert "[`results/EVAL.md`](results/EVAL.md)" in pages["results.md"]
+    assert "[`results/2026-11-gumbel-swish.md`](results/2026-11-gumbel-swish.md)" in pages["results.md"]
+    assert "`results/*_ladder.png`" in pages["results.md"]  # a pattern names no page: left as written
+    assert "[`results/EVAL.md`](../results/EVAL.md)" in pages["games/swival.md"]
+    footer = "*The file `results/EVAL.md` of the repository; the [results index](../results.md).*\n"
+    assert pages["results/EVAL.md"].endswith(footer)
+
+
+def test_a_published_site_links_each_results_file_in_the_repository(monkeypatch):
+    monkeypatch.setenv("SWGYM_REPO_URL", "https://example.org/swgym/")
+    page = gen_pages.pages()["results/EVAL.md"]
+    assert "[`results/EVAL.md`](https://example.org/swgym/blob/main/results/EVAL.md)" in page
+
+
 @pytest.mark.parametrize("present, expected", [(True, "](rllib.md)"), (False, "Not part of this version")])
 def test_rllib_section_links_only_an_existing_page(tmp_path, present, expected):
     if present:
@@ -350,6 +369,10 @@ def test_site_builds_strict(tmp_path):
     assert "assets/play_app.png" in (tmp_path / "playing.html").read_text()
     assert (tmp_path / "assets" / "play_app.png").stat().st_size > 10_000
     assert (tmp_path / "search" / "search_index.js").exists()  # search without a server
+    gumbel = (tmp_path / "results" / "2026-11-gumbel-swish.html").read_text()  # a results file as a page
+    assert 'src="2026-11-gumbel-swish/learning_curve.png"' in gumbel
+    assert (tmp_path / "results" / "2026-11-gumbel-swish" / "learning_curve.png").stat().st_size > 1000
+    assert 'href="results/EVAL.html"' in (tmp_path / "results.html").read_text()
     batched_page = (tmp_path / "reference" / "batched.html").read_text()
     assert (
         '<span class="gp">&gt;&gt;&gt; </span>' in batched_page and "<blockquote>" not in batched_page
