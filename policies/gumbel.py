@@ -1,10 +1,10 @@
 """A policy file's network with the engine's tree search (:mod:`envs.core.tree_search`), numpy only.
 
 :func:`evaluator` turns a numpy policy into the search's network call (logits,
-and values by seat from the mover's). The policy files of today have one value,
-the mover's; in a two-player zero-sum game the other seat's is its negative,
-and with more players the others share its negative equally (a stand-in until
-networks carry a value per seat).
+and values by seat from the mover's). A policy file whose value head has one
+output a seat (``value_outputs``) gives them all; one with the mover's value
+alone stands in for the others: in a two-player zero-sum game the other seat's
+is its negative, and with more players the others share its negative equally.
 """
 
 from __future__ import annotations
@@ -25,8 +25,11 @@ def evaluator(policy: object, players: int) -> Evaluate:
     if players < 2:
         raise ValueError(f"evaluator: a game has at least 2 players, got {players}")
     forward: Callable = policy.forward  # type: ignore[attr-defined]
+    by_seat = getattr(policy, "value_outputs", 1) == players
 
     def evaluate(observations: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        if by_seat:
+            return policy.logits(observations), policy.seat_values(observations)  # type: ignore[attr-defined]
         logits, values = forward(observations)
         values = np.asarray(values, dtype=np.float32).reshape(len(observations), -1)
         if values.shape[1] == players:

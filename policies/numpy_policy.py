@@ -11,6 +11,9 @@ Policy files are ``.npz`` archives written by ``training.export``:
   (:class:`FactoredHead`) in place of ``action_w`` / ``action_b``: ``head_cell``, ``head_move`` (the game's
   action layout, :mod:`envs.core.action_layout`), ``head_u_w`` (hidden, C*(k+1)), ``head_u_b``, ``head_v``
   (M, k), ``head_move_b`` (M,), ``head_other_w`` (hidden, actions of their own), ``head_other_b``;
+* with ``meta["value_outputs"] = P`` (default 1), a value head of ``P`` outputs: every seat's value in seat
+  order from the mover's (column 0: the mover), for games of more than two players; :meth:`NumpyPolicy.values`
+  is the mover's column, :meth:`NumpyPolicy.seat_values` all of them;
 * optionally more value networks trained apart (a value ensemble), member
   ``k`` = 1, 2, ... as ``m{k}_vf_w{i}``, ``m{k}_vf_b{i}``, ``m{k}_value_w``,
   ``m{k}_value_b``: the value is then the mean of every member's.
@@ -185,6 +188,9 @@ def check_meta(meta: Any, where: str | Path) -> None:
         or isinstance(meta.get("layers"), dict)
         and all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in meta["layers"].values()),
         "head": _head_meta_ok(meta.get("head")),
+        "value_outputs": isinstance(meta.get("value_outputs", 1), int)
+        and not isinstance(meta.get("value_outputs", 1), bool)
+        and meta.get("value_outputs", 1) >= 1,
     }
     expected = {
         "game": "a game name",
@@ -195,6 +201,7 @@ def check_meta(meta: Any, where: str | Path) -> None:
         "search": "an object of search settings or null",
         "layers": "an object of hidden-layer counts per tower",
         "head": '{"kind": "plain"}, {"kind": "factored", "rank": k, "cells": c, "moves": m} (ints >= 1) or null',
+        "value_outputs": "an int >= 1 (the value head's outputs: 1, or one a seat)",
     }
     for key, ok in problems.items():
         if not ok:
@@ -437,6 +444,7 @@ class NumpyPolicy:
             )
         self.obs_size = int(np.prod(self.meta["observation_shape"]))
         self.num_actions = int(self.meta["num_actions"])
+        self.value_outputs = self.meta.get("value_outputs", 1)
         self._check_shapes()
         if game is not None:
             self._check_env_sizes(game, env_rules)
@@ -517,9 +525,10 @@ class NumpyPolicy:
             if name == "policy":
                 self.head.check(width, self.num_actions, self.path)
         for k, (_, (head_w, _)) in enumerate(self.value_members):
-            if head_w.shape[1] != 1:
+            if head_w.shape[1] != self.value_outputs:
                 raise PolicyFileError(
-                    f"policy file {self.path}: value member {k} gives {head_w.shape[1]} outputs, expected 1"
+                    f"policy file {self.path}: value member {k} gives {head_w.shape[1]} outputs, expected "
+                    f"{self.value_outputs}"
                 )
 
     # -- the network ---------------------------------------------------------
@@ -563,21 +572,27 @@ class NumpyPolicy:
         return self._values(np.asarray(observations, dtype=np.float32).reshape(-1, self.obs_size))
 
     def member_values(self, observations: np.ndarray) -> list[np.ndarray]:
-        """Each value tower's own values for a batch of observations (the value is their mean)."""
+        """Each value tower's own values (the mover's) for a batch of observations (the value is their mean)."""
+        return [v[:, 0] for v in self._member_seat_values(observations)]
+
+    def seat_values(self, observations: np.ndarray) -> np.ndarray:
+        """Every seat's value, (k, ``value_outputs``) in seat order from the mover's, for a batch of
+        observations (one column, the mover's, unless the file's value head has one a seat)."""
+        members = self._member_seat_values(observations)
+        return sum(members[1:], members[0]) / len(members)
+
+    def _member_seat_values(self, observations: np.ndarray) -> list[np.ndarray]:
         x = np.asarray(observations, dtype=np.float32).reshape(-1, self.obs_size)
         values = []
         for layers, (head_w, head_b) in self.value_members:
             v = x
             for w, b in layers:
                 v = self.activation(v @ w + b)
-            values.append((v @ head_w + head_b)[:, 0])
+            values.append(v @ head_w + head_b)
         return values
 
     def _values(self, x: np.ndarray) -> np.ndarray:
-        total = np.zeros(x.shape[0], dtype=np.float32)
-        for member in self.member_values(x):
-            total += member
-        return total / len(self.value_members)
+        return self.seat_values(x)[:, 0]
 
     def probabilities(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
         """Masked softmax over the legal actions (temperature 1)."""

@@ -5,6 +5,7 @@ its search), and seeded repeats."""
 from __future__ import annotations
 
 import importlib.util
+import re
 import shutil
 
 import numpy as np
@@ -15,8 +16,8 @@ import envs
 from envs.core.opponents import RandomOpponent
 from envs.play import play_game
 from policies import load
-from policies.gumbel import GumbelPlayer
-from policies.numpy_policy import NumpyPolicy
+from policies.gumbel import GumbelPlayer, evaluator
+from policies.numpy_policy import NumpyPolicy, PolicyFileError, read_policy_file, write_policy_file
 from training.gumbel import (
     FactoredHead,
     Network,
@@ -67,7 +68,63 @@ def test_the_policy_file_plays_as_the_torch_network(tmp_path):
     logits, values = net(torch.as_tensor(obs))
     mine_logits, mine_values = policy.forward(obs)
     np.testing.assert_allclose(mine_logits, logits.detach().numpy(), rtol=1e-5, atol=1e-5)
-    np.testing.assert_allclose(mine_values, values.detach().numpy(), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(mine_values, values.detach().numpy()[:, 0], rtol=1e-5, atol=1e-5)
+
+
+def test_a_value_a_seat_plays_as_the_torch_network_and_feeds_the_search(tmp_path):
+    """Swahili with 3 players: the file's value head gives each seat's value, the numpy policy's seat_values are
+    the torch network's, its values the mover's column, and the search is handed all three."""
+    torch.manual_seed(0)
+    batch = envs.make_batched("swahili", 8, seed=0, num_players=3)
+    net = Network(batch.obs_size, batch.num_actions, (16,), "tanh", value_outputs=3)
+    path = write_network(net, tmp_path / "n.npz", "swahili", {"num_players": 3}, {"kind": "gumbel"})
+    policy = NumpyPolicy(path, game="swahili", params={"num_players": 3})
+    obs = batch.observe(batch.to_move).astype(np.float32)
+    values = net(torch.as_tensor(obs))[1].detach().numpy()
+    assert policy.value_outputs == 3 and values.shape == (8, 3)
+    np.testing.assert_allclose(policy.seat_values(obs), values, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(policy.values(obs), values[:, 0], rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(evaluator(policy, 3)(obs)[1], values, rtol=1e-5, atol=1e-5)
+    mover_only = evaluator(NumpyPolicy(write_network(Network(batch.obs_size, batch.num_actions, (16,), "tanh"),
+                                                     tmp_path / "m.npz", "swahili", {"num_players": 3}, {}),
+                                       game="swahili", params={"num_players": 3}), 3)(obs)[1]  # fmt: skip
+    np.testing.assert_allclose(mover_only[:, 1], -mover_only[:, 0] / 2, rtol=1e-5)  # the stand-in
+
+
+@pytest.mark.parametrize(
+    ("meta", "named"),
+    [
+        ({"value_outputs": "3"}, "value_outputs = '3', expected an int >= 1"),
+        ({"value_outputs": 3}, "gives 1 outputs, expected 3"),
+    ],
+)
+def test_a_bad_value_head_is_named(tmp_path, meta, named):
+    path = write_network(Network(78, 73, (8,), "tanh"), tmp_path / "n.npz", "swival", {}, {})
+    file_meta, arrays = read_policy_file(path)
+    write_policy_file(tmp_path / "bad.npz", {**file_meta, **meta}, arrays)
+    with pytest.raises(PolicyFileError, match=re.escape(named)):
+        NumpyPolicy(tmp_path / "bad.npz", game="swival")
+
+
+def test_recorded_values_are_by_seat_from_the_mover_and_a_run_learns_them(tmp_path):
+    """Swahili with 3 players: each position's results and root values are every seat's, the mover's first, so
+    turned back to seat order the results of one game's positions are the same; a run with seat_values learns
+    a value a seat and its file plays with its search."""
+    settings = Settings.from_config({**TINY, "full_share": 1.0, "seat_values": 1, "iterations": 1})
+    generate("swahili", {"num_players": 3}, None, settings, 2, tmp_path / "c.npz")
+    data = np.load(tmp_path / "c.npz")
+    assert data["value"].shape == data["root_value"].shape == (len(data["seat"]), 3)
+    seat = data["seat"].astype(int)
+    absolute = np.take_along_axis(data["value"], (np.arange(3)[None] - seat[:, None]) % 3, axis=1)
+    for game in np.unique(data["game"]):
+        here = absolute[data["game"] == game]
+        assert (here == here[0]).all() and here[0].sum() == pytest.approx(0, abs=1e-6)
+    assert len(np.unique(seat)) == 3
+    train("swahili", {"num_players": 3}, settings, tmp_path / "run", log=lambda line: None)
+    player = load("swahili", str(tmp_path / "run" / "network.npz"), seed=0, num_players=3)
+    assert isinstance(player, GumbelPlayer) and player.policy.value_outputs == 3
+    record = play_game("swahili", [player, RandomOpponent(0), RandomOpponent(1)], seed=0, num_players=3)
+    assert record.plies > 3
 
 
 @pytest.mark.parametrize(("game", "params"), [("swish", {}), ("twirls", {})])
@@ -92,7 +149,7 @@ def test_a_factored_policy_file_plays_as_the_torch_network(tmp_path, game, param
     logits, values = (t.detach().numpy() for t in net(torch.as_tensor(obs)))
     mine_logits, mine_values = policy.forward(obs)
     np.testing.assert_allclose(mine_logits, logits, rtol=1e-5, atol=1e-5)
-    np.testing.assert_allclose(mine_values, values, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(mine_values, values[:, 0], rtol=1e-5, atol=1e-5)
     masks = batch.legal_mask()
     for i in range(16):
         legal = np.flatnonzero(masks[i])
@@ -196,8 +253,9 @@ def test_the_recorded_root_value_is_the_search_s_for_the_mover(tmp_path):
     settings = {**TINY, "boards": 32, "games": 32, "simulations": 32, "full_share": 1.0}
     generate("swival", {}, None, Settings.from_config(settings), 5, tmp_path / "c.npz")
     data = np.load(tmp_path / "c.npz")
-    root, result = data["root_value"], data["value"]
-    assert root.shape == result.shape and (np.abs(root) <= 1).all()
+    root, result = data["root_value"][:, 0], data["value"][:, 0]
+    assert data["root_value"].shape == data["value"].shape == (len(root), 2) and (np.abs(root) <= 1).all()
+    np.testing.assert_array_equal(data["value"][:, 1], -result)
     sure = np.abs(root) > 0.1
     assert sure.sum() >= 20
     assert (np.sign(root[sure]) == result[sure]).mean() > 0.6
@@ -213,8 +271,8 @@ def test_the_value_target_mixes_result_and_root_value_by_the_weight(weight, towa
         "obs": np.ones((256, 4), np.float32),
         "actions": np.zeros((256, 1), np.int16),
         "probs": np.ones((256, 1), np.float32),
-        "value": np.ones(256, np.float32),
-        "root_value": -np.ones(256, np.float32),
+        "value": np.ones((256, 1), np.float32),
+        "root_value": -np.ones((256, 1), np.float32),
     }
     settings = Settings.from_config({"root_value_weight": weight, "batch_size": 64, "epochs": 30})
     learn(net, torch.optim.Adam(net.parameters(), lr=1e-2), data, settings, seed=0)

@@ -59,6 +59,7 @@ class Settings:
     considered: int = 16
     target_width: int = 16  # largest entries of the improved policy kept per position
     root_value_weight: float = 0.0  # value target: this share the search's root value, the rest the game's result
+    seat_values: int = 0  # 1: the value head gives every seat's value (seat order from the mover's); 0: the mover's
     symmetries: int = 1  # 1: each recorded position is seen through a random symmetry the game declares; 0: as is
     buffer_positions: int = 200_000
     hidden: tuple[int, ...] = (128, 128)
@@ -157,12 +158,12 @@ class FactoredHead(nn.Module):
 
 class Network(nn.Module):
     """A policy tower with a head of every action's logit (plain, or factored over the game's action ``layout``
-    at ``rank``), and a value tower with the mover's value (linear, as
-    :class:`policies.numpy_policy.NumpyPolicy` plays it)."""
+    at ``rank``), and a value tower with the mover's value, or with ``value_outputs`` above 1 every seat's in
+    seat order from the mover's (linear, as :class:`policies.numpy_policy.NumpyPolicy` plays it)."""
 
     def __init__(
         self, observations: int, actions: int, hidden: tuple[int, ...], activation: str,
-        layout: ActionLayout | None = None, rank: int = 8,
+        layout: ActionLayout | None = None, rank: int = 8, value_outputs: int = 1,
     ) -> None:  # fmt: skip
         super().__init__()
         act = ACTIVATIONS[activation]
@@ -179,11 +180,12 @@ class Network(nn.Module):
         if layout is not None and layout.num_actions != actions:
             raise ValueError(f"an action layout of {layout.num_actions} actions for a game with {actions}")
         self.action_head = nn.Linear(hidden[-1], actions) if layout is None else FactoredHead(hidden[-1], layout, rank)
-        self.value_head = nn.Linear(hidden[-1], 1)
+        self.value_head = nn.Linear(hidden[-1], value_outputs)
         self.activation = activation
 
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        return self.action_head(self.policy_net(x)), self.value_head(self.value_net(x))[:, 0]
+        """Every action's logit (k, A) and the values (k, ``value_outputs``), column 0 the mover's."""
+        return self.action_head(self.policy_net(x)), self.value_head(self.value_net(x))
 
 
 def write_network(net: Network, path: Path, name: str, params: dict[str, Any], search: dict[str, Any]) -> Path:
@@ -197,6 +199,7 @@ def write_network(net: Network, path: Path, name: str, params: dict[str, Any], s
         "num_actions": net.action_head.out_features,
         "activation": net.activation,
         "layers": {"pi": len(linears["policy_net"]), "vf": len(linears["value_net"])},
+        "value_outputs": net.value_head.out_features,
         "search": search,
     }
     arrays: dict[str, np.ndarray] = {}
@@ -301,7 +304,8 @@ class _Record:
         self.chunks: dict[str, list[np.ndarray]] = {k: [] for k in keys}
 
     def add(self, batch: Any, rows: np.ndarray, policy: np.ndarray, root_value: np.ndarray) -> None:
-        """The positions of ``rows`` with the search's improved ``policy`` and root values by seat."""
+        """The positions of ``rows`` with the search's improved ``policy`` and root values by seat (kept in
+        seat order from the mover's, as the network gives them)."""
         top = np.argsort(-policy, axis=1)[:, : self.width]
         probs = np.take_along_axis(policy, top, axis=1)
         obs = batch.observe(batch.to_move)[rows]
@@ -314,7 +318,8 @@ class _Record:
         self.chunks["actions"].append(top.astype(np.int16))
         self.chunks["probs"].append((probs / probs.sum(axis=1, keepdims=True)).astype(np.float32))
         self.chunks["seat"].append(batch.to_move[rows].astype(np.int8))
-        self.chunks["root_value"].append(root_value[np.arange(rows.size), batch.to_move[rows]].astype(np.float32))
+        from_mover = (batch.to_move[rows, None] + np.arange(root_value.shape[1])) % root_value.shape[1]
+        self.chunks["root_value"].append(np.take_along_axis(root_value, from_mover, axis=1).astype(np.float32))
         self.chunks["game"].append(self.game_of[rows])
 
     def end_step(self, batch: Any, rewards: np.ndarray, done: np.ndarray) -> None:
@@ -330,7 +335,9 @@ class _Record:
     def arrays(self) -> dict[str, np.ndarray]:
         data = {k: np.concatenate(v) if v else np.zeros(0) for k, v in self.chunks.items()}
         seat = data["seat"].astype(np.int64)
-        data["value"] = self.returns[data["game"], seat].astype(np.float32)  # the game's result for the mover
+        players = self.returns.shape[1]
+        from_mover = (seat[:, None] + np.arange(players)) % players
+        data["value"] = self.returns[data["game"][:, None], from_mover].astype(np.float32)  # results, mover's first
         return data
 
 
@@ -405,6 +412,8 @@ def load_buffer(folder: Path, limit: int) -> dict[str, np.ndarray]:
         with np.load(path, allow_pickle=False) as f:
             chunk = {k: f[k] for k in ("obs", "actions", "probs", "value")}
             chunk["root_value"] = f["root_value"] if "root_value" in f.files else chunk["value"]  # older chunks
+            for key in ("value", "root_value"):  # by seat from the mover's (older chunks: the mover's alone)
+                chunk[key] = chunk[key].reshape(len(chunk[key]), -1)
         chunks.append(chunk)
         total += len(chunk["value"])
         if total >= limit:
@@ -415,9 +424,12 @@ def load_buffer(folder: Path, limit: int) -> dict[str, np.ndarray]:
 def learn(net: Network, optimizer: torch.optim.Optimizer, data: dict[str, np.ndarray], s: Settings, seed: int):
     """``s.epochs`` passes over ``data`` in shuffled minibatches; the mean policy and value losses."""
     obs, actions = torch.as_tensor(data["obs"]), torch.as_tensor(data["actions"].astype(np.int64))
-    w = s.root_value_weight
+    w, outputs = s.root_value_weight, net.value_head.out_features
     probs = torch.as_tensor(data["probs"])
-    value = torch.as_tensor((1 - w) * data["value"] + w * data["root_value"], dtype=torch.float32)
+    target = (1 - w) * data["value"] + w * data["root_value"]
+    if target.shape[1] < outputs:
+        raise ValueError(f"the replay buffer holds {target.shape[1]} value(s) a position; the network gives {outputs}")
+    value = torch.as_tensor(target[:, :outputs], dtype=torch.float32)
     gen = torch.Generator().manual_seed(seed)
     losses = []
     for _ in range(s.epochs):
@@ -445,7 +457,10 @@ def train(
     out.mkdir(parents=True, exist_ok=True)
     probe = make_batched(name, 1, **params)
     torch.manual_seed(s.seed)  # the first weights: a seeded run repeats its chunks
-    net = Network(probe.obs_size, probe.num_actions, s.hidden, s.activation, head_layout(name, probe, s), s.rank)
+    value_outputs = probe.num_players if s.seat_values else 1
+    net = Network(
+        probe.obs_size, probe.num_actions, s.hidden, s.activation, head_layout(name, probe, s), s.rank, value_outputs
+    )
     optimizer = torch.optim.Adam(net.parameters(), lr=s.learning_rate)
     state = {"iteration": 0, "curve": [], "minutes": 0.0, "settings": asdict(s)}
     if resume and (out / "checkpoint.json").exists():
