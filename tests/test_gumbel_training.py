@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib.util
 import re
 import shutil
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -15,7 +16,7 @@ import torch
 import envs
 from envs.core.opponents import RandomOpponent
 from envs.play import play_game
-from policies import load
+from policies import POLICY_DIR, load
 from policies.gumbel import GumbelPlayer, evaluator
 from policies.numpy_policy import NumpyPolicy, PolicyFileError, read_policy_file, write_policy_file
 from training.gumbel import (
@@ -26,6 +27,7 @@ from training.gumbel import (
     generator_parts,
     head_layout,
     learn,
+    network_from_file,
     self_play,
     train,
     write_network,
@@ -346,3 +348,36 @@ def test_an_address_without_ray_says_where_ray_comes_from(tmp_path):
     with pytest.raises(ImportError, match=r"--address needs Ray, which is not installed here; install it with: pip"):
         train("swival", {}, Settings.from_config(TINY), tmp_path / "run", address="auto")
     assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.parametrize(("game", "start"), [("swival", "shipped"), ("swish", "factored")])
+def test_a_run_can_start_from_a_policy_file(tmp_path, game, start):
+    """The network read from a policy file (the shipped hard's plain head, or a factored one) is the file's
+    network: written again it holds the same arrays, and a run started from it self-plays with it first."""
+    if start == "shipped":
+        path = POLICY_DIR / f"{game}_hard.npz"
+    else:
+        settings = Settings.from_config({"head": "factored", "rank": 3, "hidden": [12]})
+        batch = envs.make_batched(game, 1)
+        torch.manual_seed(2)
+        net = Network(batch.obs_size, batch.num_actions, (12,), "tanh", head_layout(game, batch, settings), 3)
+        path = write_network(net, tmp_path / "start.npz", game, {}, {"kind": "gumbel"})
+    net = network_from_file(path, game, {})
+    again = write_network(net, tmp_path / "again.npz", game, {}, {"kind": "gumbel"})
+    (meta, arrays), (meta_again, arrays_again) = read_policy_file(path), read_policy_file(again)
+    assert meta_again.get("head") == meta.get("head")
+    for key, array in arrays.items():
+        if not key.startswith("m1_"):  # a value ensemble's other members are not the run's
+            np.testing.assert_array_equal(arrays_again[key], array, err_msg=key)
+    settings = Settings.from_config({**TINY, "iterations": 1, "start": str(path)})
+    train(game, {}, settings, tmp_path / "run", log=lambda line: None)
+    generate(game, {}, Path(path), settings, seed=0, out=tmp_path / "first.npz")
+    first, made = np.load(tmp_path / "first.npz"), np.load(tmp_path / "run" / "games" / "chunk_00000.npz")
+    for key in ("obs", "actions", "probs", "value"):
+        np.testing.assert_array_equal(made[key], first[key])
+
+
+def test_a_start_file_for_another_game_is_refused(tmp_path):
+    path = write_network(Network(78, 73, (8,), "tanh"), tmp_path / "swival.npz", "swival", {}, {})
+    with pytest.raises(PolicyFileError, match="is for 'swival', not 'twirls'"):
+        train("twirls", {}, Settings.from_config({**TINY, "start": str(path)}), tmp_path / "run")

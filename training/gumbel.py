@@ -36,7 +36,7 @@ from torch import nn
 from envs.core.action_layout import ActionLayout
 from envs.core.tree_search import TreeSearch
 from envs.play import play_series
-from envs.registry import game_module, make_batched
+from envs.registry import game_module, make_batched, make_raw
 from policies import load
 from policies.gumbel import evaluator
 from policies.numpy_policy import FORMAT_VERSION, NumpyPolicy, read_policy_file, write_policy_file
@@ -59,6 +59,7 @@ class Settings:
     considered: int = 16
     target_width: int = 16  # largest entries of the improved policy kept per position
     root_value_weight: float = 0.0  # value target: this share the search's root value, the rest the game's result
+    start: str = ""  # a policy file to start from (its network's shape and weights); "": fresh weights
     seat_values: int = 0  # 1: the value head gives every seat's value (seat order from the mover's); 0: the mover's
     symmetries: int = 1  # 1: each recorded position is seen through a random symmetry the game declares; 0: as is
     buffer_positions: int = 200_000
@@ -99,6 +100,9 @@ class Settings:
             elif key == "head":
                 if value not in HEADS:
                     raise ValueError(f"{where}: head must be one of {list(HEADS)}, got {value!r}")
+            elif key == "start":
+                if not isinstance(value, str):
+                    raise ValueError(f"{where}: start must be the path of a policy file, got {value!r}")
             elif key == "root_value_weight":
                 if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
                     raise ValueError(f"{where}: root_value_weight must be a number in [0, 1], got {value!r}")
@@ -219,6 +223,42 @@ def write_network(net: Network, path: Path, name: str, params: dict[str, Any], s
         arrays[f"{key}_b"] = layer.bias.detach().numpy().astype(np.float32)
     path.parent.mkdir(parents=True, exist_ok=True)
     return write_policy_file(path, meta, arrays)
+
+
+def network_from_file(path: Path, name: str, params: dict[str, Any]) -> Network:
+    """A network with the shape and weights of the policy file at ``path`` (``name``'s, under ``params``): its
+    towers, its plain or factored action head and its first value tower, so that a run starts from it."""
+    policy = NumpyPolicy(path, game=name, params=params)  # refuses another game's file, or other rules'
+    meta, arrays = read_policy_file(path)
+    widths = tuple(w.shape[1] for w, _ in policy.pi_layers)
+    value_layers, (value_w, value_b) = policy.value_members[0]
+    if tuple(w.shape[1] for w, _ in value_layers) != widths:
+        raise ValueError(f"{path}: its policy and value towers differ in shape; a run's network has one shape")
+    head = meta.get("head") or {"kind": "plain"}
+    layout, rank = None, 8
+    if head["kind"] == "factored":
+        layout, rank = game_module(name).raw_env.action_layout(make_raw(name, **params).game), head["rank"]
+    net = Network(
+        policy.obs_size, policy.num_actions, widths, meta.get("activation", "tanh"), layout, rank, policy.value_outputs
+    )
+    pairs = [(net.value_head, value_w, value_b)]
+    for tower, layers in (("policy_net", policy.pi_layers), ("value_net", value_layers)):
+        linears = [m for m in getattr(net, tower) if isinstance(m, nn.Linear)]
+        pairs += [(linear, w, b) for linear, (w, b) in zip(linears, layers, strict=True)]
+    if layout is None:
+        pairs.append((net.action_head, arrays["action_w"], arrays["action_b"]))
+    else:
+        h = net.action_head
+        pairs += [(h.cell_net, arrays["head_u_w"], arrays["head_u_b"]), (h.other_head, arrays["head_other_w"],
+                  arrays["head_other_b"])]  # fmt: skip
+    with torch.no_grad():
+        for linear, w, b in pairs:  # files keep weights as (in, out), torch as (out, in)
+            linear.weight.copy_(torch.tensor(np.asarray(w).T))
+            linear.bias.copy_(torch.tensor(np.asarray(b)))
+        if layout is not None:
+            net.action_head.move_vectors.copy_(torch.tensor(arrays["head_v"]))
+            net.action_head.move_bias.copy_(torch.tensor(arrays["head_move_b"]))
+    return net
 
 
 def head_layout(name: str, batch: Any, s: Settings) -> ActionLayout | None:
@@ -457,10 +497,12 @@ def train(
     out.mkdir(parents=True, exist_ok=True)
     probe = make_batched(name, 1, **params)
     torch.manual_seed(s.seed)  # the first weights: a seeded run repeats its chunks
-    value_outputs = probe.num_players if s.seat_values else 1
-    net = Network(
-        probe.obs_size, probe.num_actions, s.hidden, s.activation, head_layout(name, probe, s), s.rank, value_outputs
-    )
+    if s.start:
+        net = network_from_file(Path(s.start), name, params)
+    else:
+        value_outputs = probe.num_players if s.seat_values else 1
+        layout = head_layout(name, probe, s)
+        net = Network(probe.obs_size, probe.num_actions, s.hidden, s.activation, layout, s.rank, value_outputs)
     optimizer = torch.optim.Adam(net.parameters(), lr=s.learning_rate)
     state = {"iteration": 0, "curve": [], "minutes": 0.0, "settings": asdict(s)}
     if resume and (out / "checkpoint.json").exists():
@@ -475,7 +517,9 @@ def train(
     search = {"kind": "gumbel", "simulations": s.simulations, "considered": s.considered}
     while state["iteration"] < s.iterations:
         clock, k = time.time(), state["iteration"]
-        network = out / "network.npz" if k > 0 else None
+        if k == 0 and s.start:
+            write_network(net, out / "network.npz", name, params, search)
+        network = out / "network.npz" if k > 0 or s.start else None
         made = self_play_iteration(name, params, s, k, network, out / "games", cluster)
         losses = learn(net, optimizer, load_buffer(out / "games", s.buffer_positions), s, s.seed + k)
         write_network(net, out / "network.npz", name, params, search)
@@ -571,6 +615,7 @@ __all__ = [
     "head_layout",
     "learn",
     "load_buffer",
+    "network_from_file",
     "self_play",
     "score",
     "self_play_iteration",
