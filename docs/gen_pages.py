@@ -635,7 +635,9 @@ def result_page(name: str, text: str) -> str:
     """The page of results file ``name`` (its Markdown as written), with where the file lives."""
     url = repo_url()
     where = f"[`results/{name}`]({url}/blob/main/results/{name})" if url else f"`results/{name}`"
-    return f"{text.rstrip()}\n\n---\n\n*The file {where} of the repository; the [results index](../results.md).*\n"
+    title = "" if text.startswith("# ") else f"# `results/{name}`\n\n"
+    footer = f"*The file {where} of the repository; the [results index](../results.md).*"
+    return f"{title}{text.rstrip()}\n\n---\n\n{footer}\n"
 
 
 def linked_results(text: str, prefix: str = "") -> str:
