@@ -4,6 +4,7 @@ its search), and seeded repeats."""
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import re
 import shutil
@@ -370,7 +371,8 @@ def test_a_run_can_start_from_a_policy_file(tmp_path, game, start):
         if not key.startswith("m1_"):  # a value ensemble's other members are not the run's
             np.testing.assert_array_equal(arrays_again[key], array, err_msg=key)
     settings = Settings.from_config({**TINY, "iterations": 1, "start": str(path)})
-    train(game, {}, settings, tmp_path / "run", log=lambda line: None)
+    summary = train(game, {}, settings, tmp_path / "run", log=lambda line: None)
+    assert summary["start_sha256"] == hashlib.sha256(Path(path).read_bytes()).hexdigest()
     generate(game, {}, Path(path), settings, seed=0, out=tmp_path / "first.npz")
     first, made = np.load(tmp_path / "first.npz"), np.load(tmp_path / "run" / "games" / "chunk_00000.npz")
     for key in ("obs", "actions", "probs", "value"):

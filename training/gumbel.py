@@ -40,6 +40,7 @@ from envs.registry import game_module, make_batched, make_raw
 from policies import load
 from policies.gumbel import evaluator
 from policies.numpy_policy import FORMAT_VERSION, NumpyPolicy, read_policy_file, write_policy_file
+from policies.provenance import sha256
 from training.ray_cluster import start_ray
 
 ACTIVATIONS = {"tanh": nn.Tanh, "relu": nn.ReLU}
@@ -505,6 +506,8 @@ def train(
         net = Network(probe.obs_size, probe.num_actions, s.hidden, s.activation, layout, s.rank, value_outputs)
     optimizer = torch.optim.Adam(net.parameters(), lr=s.learning_rate)
     state = {"iteration": 0, "curve": [], "minutes": 0.0, "settings": asdict(s)}
+    if s.start:  # the file a run starts from is part of what it measured
+        state["start_sha256"] = sha256(s.start)
     if resume and (out / "checkpoint.json").exists():
         state = json.loads((out / "checkpoint.json").read_text())
         for point in state["curve"]:  # a run begun with one opponent kept its evaluations unnamed
