@@ -636,7 +636,11 @@ def result_page(name: str, text: str) -> str:
     url = repo_url()
     where = f"[`results/{name}`]({url}/blob/main/results/{name})" if url else f"`results/{name}`"
     title = "" if text.startswith("# ") else f"# `results/{name}`\n\n"
-    footer = f"*The file {where} of the repository; the [results index](../results.md).*"
+    if name[:1].isdigit():
+        what = "a dated record of the code and policy files of its day (its commits are named in it)"
+    else:
+        what = "kept to the shipped files by `make results` (what made each part: `results/provenance.json`)"
+    footer = f"*The file {where} of the repository: {what}. The [results index](../results.md).*"
     return f"{title}{text.rstrip()}\n\n---\n\n{footer}\n"
 
 

@@ -268,8 +268,10 @@ def test_every_results_file_is_a_page_linked_from_the_results_index(monkeypatch)
     assert "[`results/2026-11-gumbel-swish.md`](results/2026-11-gumbel-swish.md)" in pages["results.md"]
     assert "`results/*_ladder.png`" in pages["results.md"]  # a pattern names no page: left as written
     assert "[`results/EVAL.md`](../results/EVAL.md)" in pages["games/swival.md"]
-    footer = "*The file `results/EVAL.md` of the repository; the [results index](../results.md).*\n"
-    assert pages["results/EVAL.md"].endswith(footer)
+    assert pages["results/EVAL.md"].startswith("# `results/EVAL.md`\n")  # a file without a heading: its name
+    assert pages["results/EVAL.md"].endswith("The [results index](../results.md).*\n")
+    assert "*The file `results/EVAL.md` of the repository: kept to the shipped files" in pages["results/EVAL.md"]
+    assert "of the repository: a dated record of the code" in pages["results/2026-11-gumbel-swish.md"]
 
 
 def test_a_published_site_links_each_results_file_in_the_repository(monkeypatch):
