@@ -51,6 +51,7 @@ TINY = {"boards": 16, "games": 16, "simulations": 8, "cheap_simulations": 2, "fu
         ({"rank": 0}, "rank must be a whole number >= 1, got 0"),
         ({"generators": 0}, "generators must be a whole number >= 1, got 0"),
         ({"games": 4, "generators": 5}, "generators (5) must not exceed games (4)"),
+        ({"value_weight": -1}, "value_weight must be a number >= 0, got -1"),
         ({"root_value_weight": 1.5}, "root_value_weight must be a number in [0, 1], got 1.5"),
         ({"eval_opponents": "medium"}, "eval_opponents must be a list of opponent names, got 'medium'"),
         ({"root_value_weight": True}, "root_value_weight must be a number in [0, 1], got True"),
@@ -280,6 +281,24 @@ def test_the_value_target_mixes_result_and_root_value_by_the_weight(weight, towa
     settings = Settings.from_config({"root_value_weight": weight, "batch_size": 64, "epochs": 30})
     learn(net, torch.optim.Adam(net.parameters(), lr=1e-2), data, settings, seed=0)
     assert net(torch.ones(1, 4))[1].item() == pytest.approx(toward, abs=0.1)
+
+
+def test_a_value_weight_of_zero_leaves_the_value_network_as_it_starts():
+    torch.manual_seed(0)
+    net = Network(4, 3, (8,), "tanh")
+    before = {k: v.clone() for k, v in net.state_dict().items()}
+    data = {
+        "obs": np.random.default_rng(0).random((64, 4), dtype=np.float32),
+        "actions": np.zeros((64, 1), np.int16),
+        "probs": np.ones((64, 1), np.float32),
+        "value": np.ones((64, 1), np.float32),
+        "root_value": np.ones((64, 1), np.float32),
+    }
+    settings = Settings.from_config({"value_weight": 0, "batch_size": 16})
+    learn(net, torch.optim.Adam(net.parameters(), lr=1e-2), data, settings, seed=0)
+    after = net.state_dict()
+    moved = {k for k in before if not torch.equal(before[k], after[k])}
+    assert moved and all(k.startswith(("policy_net", "action_head")) for k in moved)
 
 
 def _chunks(folder):

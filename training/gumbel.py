@@ -59,6 +59,7 @@ class Settings:
     full_share: float = 0.25  # moves searched with ``simulations`` (recorded); the others cheap, not recorded
     considered: int = 16
     target_width: int = 16  # largest entries of the improved policy kept per position
+    value_weight: float = 1.0  # the value loss's weight; 0 leaves the value network as it starts (its own tower)
     root_value_weight: float = 0.0  # value target: this share the search's root value, the rest the game's result
     start: str = ""  # a policy file to start from (its network's shape and weights); "": fresh weights
     seat_values: int = 0  # 1: the value head gives every seat's value (seat order from the mover's); 0: the mover's
@@ -104,6 +105,9 @@ class Settings:
             elif key == "start":
                 if not isinstance(value, str):
                     raise ValueError(f"{where}: start must be the path of a policy file, got {value!r}")
+            elif key == "value_weight":
+                if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1e6:
+                    raise ValueError(f"{where}: value_weight must be a number >= 0, got {value!r}")
             elif key == "root_value_weight":
                 if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
                     raise ValueError(f"{where}: root_value_weight must be a number in [0, 1], got {value!r}")
@@ -480,7 +484,7 @@ def learn(net: Network, optimizer: torch.optim.Optimizer, data: dict[str, np.nda
             policy_loss = -(probs[rows] * log_p).sum(dim=1).mean()
             value_loss = ((v - value[rows]) ** 2).mean()
             optimizer.zero_grad()
-            (policy_loss + value_loss).backward()
+            (policy_loss + s.value_weight * value_loss).backward()
             optimizer.step()
             losses.append((policy_loss.item(), value_loss.item()))
     return tuple(float(x) for x in np.mean(losses, axis=0))
