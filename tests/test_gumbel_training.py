@@ -301,6 +301,39 @@ def test_a_value_weight_of_zero_leaves_the_value_network_as_it_starts():
     assert moved and all(k.startswith(("policy_net", "action_head")) for k in moved)
 
 
+def test_recorded_legal_moves_turn_with_the_position(tmp_path):
+    """Each recorded position keeps its legal moves (a bit each), seen through the same symmetry as its
+    observation: every move the target weighs is legal, and every legal placement is on an empty cell."""
+    generate("swival", {}, None, Settings.from_config(TINY), 4, tmp_path / "c.npz")
+    data = np.load(tmp_path / "c.npz")
+    legal = np.unpackbits(data["legal"], axis=1, count=73).astype(bool)
+    rows, cols = np.nonzero(data["probs"] > 0)
+    assert legal[rows, data["actions"][rows, cols]].all()
+    rows, actions = np.nonzero(legal[:, :72])
+    assert rows.size and (data["obs"][rows, 48 + actions // 3] == 1).all()
+
+
+@pytest.mark.parametrize("legal_only", [0, 1])
+def test_legal_only_leaves_the_illegal_moves_logits_alone(legal_only):
+    torch.manual_seed(0)
+    net = Network(4, 6, (8,), "tanh")
+    bias = net.action_head.bias.detach().clone()
+    legal = np.zeros((64, 6), bool)
+    legal[:, :2] = True
+    data = {
+        "obs": np.random.default_rng(0).random((64, 4), dtype=np.float32),
+        "actions": np.zeros((64, 1), np.int16),
+        "probs": np.ones((64, 1), np.float32),
+        "value": np.zeros((64, 1), np.float32),
+        "root_value": np.zeros((64, 1), np.float32),
+        "legal": np.packbits(legal, axis=1),
+    }
+    settings = Settings.from_config({"legal_only": legal_only, "batch_size": 16, "value_weight": 0})
+    learn(net, torch.optim.SGD(net.parameters(), lr=0.1), data, settings, seed=0)
+    moved = net.action_head.bias.detach() != bias
+    assert moved[:2].all() and moved[2:].any() == (not legal_only)
+
+
 def _chunks(folder):
     return {p.name: dict(np.load(p)) for p in sorted((folder / "games").glob("chunk_*.npz"))}
 

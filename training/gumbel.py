@@ -62,6 +62,7 @@ class Settings:
     value_weight: float = 1.0  # the value loss's weight; 0 leaves the value network as it starts (its own tower)
     root_value_weight: float = 0.0  # value target: this share the search's root value, the rest the game's result
     start: str = ""  # a policy file to start from (its network's shape and weights); "": fresh weights
+    legal_only: int = 0  # 1: the policy loss's softmax over each position's legal moves alone; 0: over every action
     seat_values: int = 0  # 1: the value head gives every seat's value (seat order from the mover's); 0: the mover's
     symmetries: int = 1  # 1: each recorded position is seen through a random symmetry the game declares; 0: as is
     buffer_positions: int = 200_000
@@ -341,11 +342,11 @@ class _Record:
 
     def __init__(self, games: int, boards: int, players: int, width: int, symmetries: list, rng: Any) -> None:
         self.games, self.width, self.rng = games, width, rng
-        self.symmetries = [(sym.observation, np.argsort(sym.action)) for sym in symmetries]
+        self.symmetries = [(sym.observation, np.argsort(sym.action), sym.action) for sym in symmetries]
         self.game_of = np.where(np.arange(boards) < games, np.arange(boards), -1)
         self.started, self.finished = min(boards, games), 0
         self.returns = np.zeros((games, players))
-        keys = ("obs", "actions", "probs", "seat", "game", "root_value")
+        keys = ("obs", "actions", "probs", "seat", "game", "root_value", "legal")
         self.chunks: dict[str, list[np.ndarray]] = {k: [] for k in keys}
 
     def add(self, batch: Any, rows: np.ndarray, policy: np.ndarray, root_value: np.ndarray) -> None:
@@ -353,12 +354,14 @@ class _Record:
         seat order from the mover's, as the network gives them)."""
         top = np.argsort(-policy, axis=1)[:, : self.width]
         probs = np.take_along_axis(policy, top, axis=1)
-        obs = batch.observe(batch.to_move)[rows]
+        obs, legal = batch.observe(batch.to_move)[rows], batch.legal_mask(rows)
         if self.symmetries:  # each position through a random symmetry: its observation and its moves alike
             pick = self.rng.integers(len(self.symmetries), size=rows.size)
-            for g, (observation, back) in enumerate(self.symmetries):
+            for g, (observation, back, action) in enumerate(self.symmetries):
                 these = pick == g
                 obs[these], top[these] = obs[these][:, observation], back[top[these]]
+                legal[these] = legal[these][:, action]
+        self.chunks["legal"].append(np.packbits(legal, axis=1))  # the legal moves, a bit each
         self.chunks["obs"].append(obs)
         self.chunks["actions"].append(top.astype(np.int16))
         self.chunks["probs"].append((probs / probs.sum(axis=1, keepdims=True)).astype(np.float32))
@@ -456,6 +459,8 @@ def load_buffer(folder: Path, limit: int) -> dict[str, np.ndarray]:
     for path in sorted(folder.glob("chunk_*.npz"), reverse=True):
         with np.load(path, allow_pickle=False) as f:
             chunk = {k: f[k] for k in ("obs", "actions", "probs", "value")}
+            if "legal" in f.files:  # the legal moves, packed (older chunks have none)
+                chunk["legal"] = f["legal"]
             chunk["root_value"] = f["root_value"] if "root_value" in f.files else chunk["value"]  # older chunks
             for key in ("value", "root_value"):  # by seat from the mover's (older chunks: the mover's alone)
                 chunk[key] = chunk[key].reshape(len(chunk[key]), -1)
@@ -463,7 +468,8 @@ def load_buffer(folder: Path, limit: int) -> dict[str, np.ndarray]:
         total += len(chunk["value"])
         if total >= limit:
             break
-    return {k: np.concatenate([c[k] for c in reversed(chunks)])[-limit:] for k in chunks[0]}
+    keys = [k for k in chunks[0] if all(k in c for c in chunks)]  # "legal" only when every chunk has it
+    return {k: np.concatenate([c[k] for c in reversed(chunks)])[-limit:] for k in keys}
 
 
 def learn(net: Network, optimizer: torch.optim.Optimizer, data: dict[str, np.ndarray], s: Settings, seed: int):
@@ -475,11 +481,17 @@ def learn(net: Network, optimizer: torch.optim.Optimizer, data: dict[str, np.nda
     if target.shape[1] < outputs:
         raise ValueError(f"the replay buffer holds {target.shape[1]} value(s) a position; the network gives {outputs}")
     value = torch.as_tensor(target[:, :outputs], dtype=torch.float32)
+    if s.legal_only and "legal" not in data:
+        raise ValueError("legal_only: the replay buffer's chunks do not record the legal moves (made before it)")
+    packed = data.get("legal") if s.legal_only else None
     gen = torch.Generator().manual_seed(seed)
     losses = []
     for _ in range(s.epochs):
         for rows in torch.randperm(len(value), generator=gen).split(s.batch_size):
             logits, v = net(obs[rows])
+            if packed is not None:  # the softmax over the position's legal moves alone
+                legal = np.unpackbits(packed[rows.numpy()], axis=1, count=logits.shape[1]).astype(bool)
+                logits = logits.masked_fill(~torch.as_tensor(legal), -1e9)
             log_p = torch.log_softmax(logits, dim=1).gather(1, actions[rows])
             policy_loss = -(probs[rows] * log_p).sum(dim=1).mean()
             value_loss = ((v - value[rows]) ** 2).mean()
