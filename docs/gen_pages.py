@@ -346,11 +346,12 @@ def ladder_chart(game: str) -> Path:
 
 
 def _score(wdl: str, against: str) -> str:
-    """Wins plus half the draws, as a share of the games; beside it the fair share when more than two play."""
+    """An EVAL row's score column (:func:`policies.report.score`) from its ``W / D / L`` and ``against`` cells."""
+    from policies.report import score
+
     wins, draws, losses = (int(x) for x in wdl.split("/"))
-    score = f"{(wins + draws / 2) / (wins + draws + losses):.1%}"
     players = int(against.split(" x ")[0]) + 1 if " x " in against else 2
-    return score if players == 2 else f"{score} (fair share {1 / players:.0%})"
+    return score(wins, draws, losses, players)
 
 
 def eval_rows(game: str, eval_md: str, records: list[dict] | None = None) -> str:

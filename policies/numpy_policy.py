@@ -176,21 +176,15 @@ def check_meta(meta: Any, where: str | Path) -> None:
     problems = {
         "game": isinstance(meta.get("game"), str),
         "params": isinstance(meta.get("params", {}), dict),
-        "observation_shape": isinstance(shape, list)
-        and bool(shape)
-        and all(isinstance(n, int) and not isinstance(n, bool) and n > 0 for n in shape),
-        "num_actions": isinstance(meta.get("num_actions"), int)
-        and not isinstance(meta.get("num_actions"), bool)
-        and meta.get("num_actions") > 0,
+        "observation_shape": isinstance(shape, list) and bool(shape) and all(_int_at_least(n, 1) for n in shape),
+        "num_actions": _int_at_least(meta.get("num_actions"), 1),
         "activation": meta.get("activation", "tanh") in ACTIVATIONS,
         "search": meta.get("search") is None or isinstance(meta.get("search"), dict),
         "layers": meta.get("layers") is None
         or isinstance(meta.get("layers"), dict)
-        and all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in meta["layers"].values()),
+        and all(_int_at_least(n, 0) for n in meta["layers"].values()),
         "head": _head_meta_ok(meta.get("head")),
-        "value_outputs": isinstance(meta.get("value_outputs", 1), int)
-        and not isinstance(meta.get("value_outputs", 1), bool)
-        and meta.get("value_outputs", 1) >= 1,
+        "value_outputs": _int_at_least(meta.get("value_outputs", 1), 1),
     }
     expected = {
         "game": "a game name",
@@ -218,9 +212,12 @@ def _head_meta_ok(head: Any) -> bool:
     if head["kind"] == "plain":
         return set(head) == {"kind"}
     sizes = [head.get(key) for key in ("rank", "cells", "moves")]
-    return set(head) == {"kind", "rank", "cells", "moves"} and all(
-        isinstance(n, int) and not isinstance(n, bool) and n >= 1 for n in sizes
-    )
+    return set(head) == {"kind", "rank", "cells", "moves"} and all(_int_at_least(n, 1) for n in sizes)
+
+
+def _int_at_least(n: Any, least: int) -> bool:
+    """``n`` is an int (not a bool) of at least ``least``."""
+    return isinstance(n, int) and not isinstance(n, bool) and n >= least
 
 
 def _weights(arrays: dict[str, np.ndarray], name: str, where: str | Path, used: set[str]) -> np.ndarray:

@@ -70,10 +70,15 @@ def report(
     return rows
 
 
+def score_share(wins: int, draws: int, losses: int) -> float:
+    """Wins plus half the draws, as a share of the games (0 without games)."""
+    return (wins + draws / 2) / max(wins + draws + losses, 1)
+
+
 def score(wins: int, draws: int, losses: int, players: int) -> str:
-    """Wins plus half the draws, as a share of the games; with more than two players the fair share beside it
-    (what an equal player scores: 25% at 4 players)."""
-    share = f"{(wins + draws / 2) / (wins + draws + losses):.1%}"
+    """:func:`score_share` as a percentage; with more than two players the fair share beside it (what an equal
+    player scores: 25% at 4 players)."""
+    share = f"{score_share(wins, draws, losses):.1%}"
     return share if players == 2 else f"{share} (fair share {1 / players:.0%})"
 
 

@@ -266,18 +266,26 @@ def test_the_recorded_root_value_is_the_search_s_for_the_mover(tmp_path):
     assert (np.sign(root[sure]) == -result[sure]).mean() < 0.1
 
 
+def _buffer(positions, features, value=0.0, root_value=0.0, obs=None):
+    """A replay buffer of ``positions`` whose every target is action 0, with the given results and root values
+    (random observations unless ``obs``)."""
+    if obs is None:
+        obs = np.random.default_rng(0).random((positions, features), dtype=np.float32)
+    return {
+        "obs": obs,
+        "actions": np.zeros((positions, 1), np.int16),
+        "probs": np.ones((positions, 1), np.float32),
+        "value": np.full((positions, 1), value, np.float32),
+        "root_value": np.full((positions, 1), root_value, np.float32),
+    }
+
+
 @pytest.mark.parametrize(("weight", "toward"), [(0.0, 1.0), (1.0, -1.0), (0.5, 0.0)])
 def test_the_value_target_mixes_result_and_root_value_by_the_weight(weight, toward):
     """Positions whose games were won (+1) but whose search said lost (-1): the value is fitted to the mix."""
     torch.manual_seed(0)
     net = Network(4, 3, (8,), "tanh")
-    data = {
-        "obs": np.ones((256, 4), np.float32),
-        "actions": np.zeros((256, 1), np.int16),
-        "probs": np.ones((256, 1), np.float32),
-        "value": np.ones((256, 1), np.float32),
-        "root_value": -np.ones((256, 1), np.float32),
-    }
+    data = _buffer(256, 4, value=1.0, root_value=-1.0, obs=np.ones((256, 4), np.float32))
     settings = Settings.from_config({"root_value_weight": weight, "batch_size": 64, "epochs": 30})
     learn(net, torch.optim.Adam(net.parameters(), lr=1e-2), data, settings, seed=0)
     assert net(torch.ones(1, 4))[1].item() == pytest.approx(toward, abs=0.1)
@@ -287,13 +295,7 @@ def test_a_value_weight_of_zero_leaves_the_value_network_as_it_starts():
     torch.manual_seed(0)
     net = Network(4, 3, (8,), "tanh")
     before = {k: v.clone() for k, v in net.state_dict().items()}
-    data = {
-        "obs": np.random.default_rng(0).random((64, 4), dtype=np.float32),
-        "actions": np.zeros((64, 1), np.int16),
-        "probs": np.ones((64, 1), np.float32),
-        "value": np.ones((64, 1), np.float32),
-        "root_value": np.ones((64, 1), np.float32),
-    }
+    data = _buffer(64, 4, value=1.0, root_value=1.0)
     settings = Settings.from_config({"value_weight": 0, "batch_size": 16})
     learn(net, torch.optim.Adam(net.parameters(), lr=1e-2), data, settings, seed=0)
     after = net.state_dict()
@@ -320,14 +322,7 @@ def test_legal_only_leaves_the_illegal_moves_logits_alone(legal_only):
     bias = net.action_head.bias.detach().clone()
     legal = np.zeros((64, 6), bool)
     legal[:, :2] = True
-    data = {
-        "obs": np.random.default_rng(0).random((64, 4), dtype=np.float32),
-        "actions": np.zeros((64, 1), np.int16),
-        "probs": np.ones((64, 1), np.float32),
-        "value": np.zeros((64, 1), np.float32),
-        "root_value": np.zeros((64, 1), np.float32),
-        "legal": np.packbits(legal, axis=1),
-    }
+    data = {**_buffer(64, 4), "legal": np.packbits(legal, axis=1)}
     settings = Settings.from_config({"legal_only": legal_only, "batch_size": 16, "value_weight": 0})
     learn(net, torch.optim.SGD(net.parameters(), lr=0.1), data, settings, seed=0)
     moved = net.action_head.bias.detach() != bias

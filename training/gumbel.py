@@ -34,13 +34,14 @@ import torch
 from torch import nn
 
 from envs.core.action_layout import ActionLayout
-from envs.core.tree_search import TreeSearch
+from envs.core.tree_search import TreeSearch, seats_from_mover
 from envs.play import play_series
-from envs.registry import game_module, make_batched, make_raw
+from envs.registry import game_module, make_batched
 from policies import load
 from policies.gumbel import evaluator
-from policies.numpy_policy import FORMAT_VERSION, NumpyPolicy, read_policy_file, write_policy_file
+from policies.numpy_policy import FORMAT_VERSION, NumpyPolicy, PlainHead, read_policy_file, write_policy_file
 from policies.provenance import sha256
+from policies.report import score_share
 from training.ray_cluster import start_ray
 
 ACTIVATIONS = {"tanh": nn.Tanh, "relu": nn.ReLU}
@@ -235,35 +236,33 @@ def network_from_file(path: Path, name: str, params: dict[str, Any]) -> Network:
     """A network with the shape and weights of the policy file at ``path`` (``name``'s, under ``params``): its
     towers, its plain or factored action head and its first value tower, so that a run starts from it."""
     policy = NumpyPolicy(path, game=name, params=params)  # refuses another game's file, or other rules'
-    meta, arrays = read_policy_file(path)
     widths = tuple(w.shape[1] for w, _ in policy.pi_layers)
     value_layers, (value_w, value_b) = policy.value_members[0]
     if tuple(w.shape[1] for w, _ in value_layers) != widths:
         raise ValueError(f"{path}: its policy and value towers differ in shape; a run's network has one shape")
-    head = meta.get("head") or {"kind": "plain"}
-    layout, rank = None, 8
-    if head["kind"] == "factored":
-        layout, rank = game_module(name).raw_env.action_layout(make_raw(name, **params).game), head["rank"]
-    net = Network(
-        policy.obs_size, policy.num_actions, widths, meta.get("activation", "tanh"), layout, rank, policy.value_outputs
-    )
+    head = policy.head
+    plain = isinstance(head, PlainHead)
+    layout, rank = (None, 8) if plain else (head.layout, head.rank)  # a factored head's layout: the game's, checked
+    activation = policy.meta.get("activation", "tanh")
+    net = Network(policy.obs_size, policy.num_actions, widths, activation, layout, rank, policy.value_outputs)
     pairs = [(net.value_head, value_w, value_b)]
     for tower, layers in (("policy_net", policy.pi_layers), ("value_net", value_layers)):
         linears = [m for m in getattr(net, tower) if isinstance(m, nn.Linear)]
         pairs += [(linear, w, b) for linear, (w, b) in zip(linears, layers, strict=True)]
-    if layout is None:
-        pairs.append((net.action_head, arrays["action_w"], arrays["action_b"]))
+    if plain:
+        pairs.append((net.action_head, head.w, head.b))
     else:
-        h = net.action_head
-        pairs += [(h.cell_net, arrays["head_u_w"], arrays["head_u_b"]), (h.other_head, arrays["head_other_w"],
-                  arrays["head_other_b"])]  # fmt: skip
+        pairs += [
+            (net.action_head.cell_net, head.u_w, head.u_b),
+            (net.action_head.other_head, head.other_w, head.other_b),
+        ]
     with torch.no_grad():
         for linear, w, b in pairs:  # files keep weights as (in, out), torch as (out, in)
             linear.weight.copy_(torch.tensor(np.asarray(w).T))
             linear.bias.copy_(torch.tensor(np.asarray(b)))
-        if layout is not None:
-            net.action_head.move_vectors.copy_(torch.tensor(arrays["head_v"]))
-            net.action_head.move_bias.copy_(torch.tensor(arrays["head_move_b"]))
+        if not plain:
+            net.action_head.move_vectors.copy_(torch.tensor(head.v))
+            net.action_head.move_bias.copy_(torch.tensor(head.move_b))
     return net
 
 
@@ -366,7 +365,7 @@ class _Record:
         self.chunks["actions"].append(top.astype(np.int16))
         self.chunks["probs"].append((probs / probs.sum(axis=1, keepdims=True)).astype(np.float32))
         self.chunks["seat"].append(batch.to_move[rows].astype(np.int8))
-        from_mover = (batch.to_move[rows, None] + np.arange(root_value.shape[1])) % root_value.shape[1]
+        from_mover = seats_from_mover(batch.to_move[rows], root_value.shape[1])
         self.chunks["root_value"].append(np.take_along_axis(root_value, from_mover, axis=1).astype(np.float32))
         self.chunks["game"].append(self.game_of[rows])
 
@@ -382,9 +381,7 @@ class _Record:
 
     def arrays(self) -> dict[str, np.ndarray]:
         data = {k: np.concatenate(v) if v else np.zeros(0) for k, v in self.chunks.items()}
-        seat = data["seat"].astype(np.int64)
-        players = self.returns.shape[1]
-        from_mover = (seat[:, None] + np.arange(players)) % players
+        from_mover = seats_from_mover(data["seat"], self.returns.shape[1])
         data["value"] = self.returns[data["game"][:, None], from_mover].astype(np.float32)  # results, mover's first
         return data
 
@@ -577,9 +574,9 @@ def write_curve(curve: list[dict[str, Any]], path: Path, title: str) -> Path | N
     fig, ax = plt.subplots(figsize=(6.5, 3.8))
     opponents = sorted({o for c in points for o in c["eval"]}, key=lambda o: (o != "medium", o))
     for opponent in opponents:
+        here = [c for c in points if opponent in c["eval"]]
         for label, style in (("network", "--"), ("search", "-")):
-            here = [c for c in points if opponent in c["eval"]]
-            scores = [score(c["eval"][opponent][label]) for c in here]
+            scores = [score_share(*c["eval"][opponent][label]) for c in here]
             who = "network alone" if label == "network" else "network + search"
             ax.plot([c["minutes"] / 60 for c in here], scores, style, marker="o", label=f"{who} vs {opponent}")
     ax.set(xlabel="training hours (this machine)", ylabel="score (wins + draws / 2)", ylim=(0, 1), title=title)
@@ -591,23 +588,19 @@ def write_curve(curve: list[dict[str, Any]], path: Path, title: str) -> Path | N
     return path
 
 
-def score(wdl: list[int]) -> float:
-    """Wins plus half the draws, over the games of a (wins, draws, losses) triple."""
-    return (wdl[0] + wdl[1] / 2) / max(sum(wdl), 1)
-
-
 def evaluate(
     name: str, params: dict[str, Any], network: Path, s: Settings, seed: int, log=lambda line: None
 ) -> dict[str, dict[str, list[int]]]:
     """Per opponent of ``s.eval_opponents``: wins, draws and losses of the network alone (greedy) and with its
     search, ``s.eval_games`` games each, seats alternated."""
+    players = (
+        ("network", NumpyPolicy(network, game=name, params=params)),
+        ("search", load(name, str(network), seed=seed, **params)),
+    )  # play_series seeds them again for every game
     out: dict[str, dict[str, list[int]]] = {}
     for opponent in s.eval_opponents:
         out[opponent] = {}
-        for label, player in (
-            ("network", NumpyPolicy(network, game=name, params=params)),
-            ("search", load(name, str(network), seed=seed, **params)),
-        ):
+        for label, player in players:
             result = play_series(name, [player, opponent], s.eval_games, seed=seed, **params)
             out[opponent][label] = [result.wins[0], result.draws[0], result.losses[0]]
             log(f"[gumbel {name}] evaluated: {label} vs {opponent} {_wdl(out[opponent][label])}")
@@ -615,7 +608,7 @@ def evaluate(
 
 
 def _wdl(wdl: list[int]) -> str:
-    return f"{wdl[0]} W / {wdl[1]} D / {wdl[2]} L (score {score(wdl):.0%})"
+    return f"{wdl[0]} W / {wdl[1]} D / {wdl[2]} L (score {score_share(*wdl):.0%})"
 
 
 def _eval_line(result: dict[str, dict[str, list[int]]]) -> str:
@@ -636,7 +629,6 @@ __all__ = [
     "load_buffer",
     "network_from_file",
     "self_play",
-    "score",
     "self_play_iteration",
     "train",
     "write_chunk",

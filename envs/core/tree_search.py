@@ -36,6 +36,12 @@ Evaluate = Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]
 NO_NODE = -1
 
 
+def seats_from_mover(movers: np.ndarray, players: int) -> np.ndarray:
+    """(k, players): column ``j`` is the seat ``j`` places after each mover's (column 0 the mover), the order
+    in which the network gives its values."""
+    return (np.asarray(movers, dtype=np.int64)[:, None] + np.arange(players)[None, :]) % players
+
+
 def considered_visits(considered: int, simulations: int) -> np.ndarray:
     """The visit count the root's chosen action has before simulation ``k`` (sequential halving, as mctx's
     ``get_sequence_of_considered_visits``): each phase gives every remaining action the same visits."""
@@ -336,9 +342,8 @@ class TreeSearch:
         movers = batch.to_move[rows].astype(np.int64)
         logits, values = self.evaluate(batch.observe(batch.to_move)[rows])
         actions, chosen = self._legal_logits(batch, rows, np.asarray(logits, dtype=np.float32))
-        seats = (movers[:, None] + np.arange(self.players)[None, :]) % self.players  # column j: mover + j
         absolute = np.zeros((rows.size, self.players), dtype=np.float32)
-        np.put_along_axis(absolute, seats, np.asarray(values, dtype=np.float32), axis=1)
+        np.put_along_axis(absolute, seats_from_mover(movers, self.players), np.asarray(values, np.float32), axis=1)
         return actions, chosen, absolute, movers
 
     def _legal_logits(self, batch: BatchedGame, rows: np.ndarray, logits: np.ndarray):
@@ -433,4 +438,13 @@ class TreeSearch:
         return SearchResult(out.action, out.policy.astype(np.float32), out.value.astype(np.float32), out.visits)
 
 
-__all__ = ["MCTX_Q", "CompletedQ", "SearchResult", "TreeSearch", "Trees", "considered_visits", "new_trees"]
+__all__ = [
+    "MCTX_Q",
+    "CompletedQ",
+    "SearchResult",
+    "TreeSearch",
+    "Trees",
+    "considered_visits",
+    "new_trees",
+    "seats_from_mover",
+]
