@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from envs.core.action_layout import ActionLayout
+from envs.core.board_graph import BoardGraph
 
 
 def dense(widths: Sequence[int]) -> int:
@@ -25,19 +26,33 @@ def factored_head(width: int, cells: int, moves: int, rank: int, others: int) ->
     return width * cells * (rank + 1) + cells * moves * (rank + 1) + width * others
 
 
+def board_conv(graph: BoardGraph, layers: int, channels: int) -> int:
+    """Multiply-adds of a board convolution (:class:`policies.numpy_policy.BoardConv`): every layer maps each
+    cell's own and its neighbours' features (the graph's planes first, then ``channels``) to ``channels``."""
+    around = graph.cells * (graph.directions + 1)
+    return around * channels * (graph.planes.shape[0] + (layers - 1) * channels) if layers else 0
+
+
 def network(
-    observations: int, hidden: Sequence[int], actions: int, layout: ActionLayout | None = None, rank: int = 0
-) -> dict[str, int]:
-    """Multiply-adds of one forward pass of the network :class:`training.gumbel.Network` builds (a policy tower,
+    observations: int, hidden: Sequence[int], actions: int, layout: ActionLayout | None = None, rank: int = 0,
+    conv: tuple[BoardGraph, int, int] | None = None,
+) -> dict[str, int]:  # fmt: skip
+    """Multiply-adds of one forward pass of the network :class:`training.gumbel.Network` builds (``conv``: a
+    board convolution ``(graph, layers, channels)`` whose cells' features both towers also take; a policy tower,
     an action head: plain without ``layout``, else factored at ``rank``; a value tower of the same widths and
     one value), by part and in total."""
-    widths = [observations, *hidden]
+    inputs, parts = observations, {}
+    if conv is not None:
+        graph, layers, channels = conv
+        inputs += graph.cells * channels
+        parts["board conv"] = board_conv(graph, layers, channels)
+    widths = [inputs, *hidden]
     if layout is None:
         head = hidden[-1] * actions
     else:
         head = factored_head(hidden[-1], layout.cells, layout.moves, rank, layout.others.size)
-    parts = {"policy tower": dense(widths), "action head": head, "value tower": dense(widths) + hidden[-1]}
+    parts |= {"policy tower": dense(widths), "action head": head, "value tower": dense(widths) + hidden[-1]}
     return parts | {"total": sum(parts.values())}
 
 
-__all__ = ["dense", "factored_head", "network"]
+__all__ = ["board_conv", "dense", "factored_head", "network"]

@@ -29,7 +29,7 @@ def evaluator(policy: object, players: int) -> Evaluate:
 
     def evaluate(observations: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         if by_seat:
-            return policy.logits(observations), policy.seat_values(observations)  # type: ignore[attr-defined]
+            return policy.logits_and_seat_values(observations)  # type: ignore[attr-defined]
         logits, values = forward(observations)
         values = np.asarray(values, dtype=np.float32).reshape(len(observations), -1)
         if values.shape[1] == players:

@@ -11,6 +11,10 @@ Policy files are ``.npz`` archives written by ``training.export``:
   (:class:`FactoredHead`) in place of ``action_w`` / ``action_b``: ``head_cell``, ``head_move`` (the game's
   action layout, :mod:`envs.core.action_layout`), ``head_u_w`` (hidden, C*(k+1)), ``head_u_b``, ``head_v``
   (M, k), ``head_move_b`` (M,), ``head_other_w`` (hidden, actions of their own), ``head_other_b``;
+* with ``meta["conv"] = {"layers": L, "channels": C, "cells": n, "planes": p, "directions": k}``, a board
+  convolution (:class:`BoardConv`) whose cells' features both towers take after the observation:
+  ``conv_planes`` (p*n), ``conv_neighbours`` (n*k; the game's board graph, :mod:`envs.core.board_graph`),
+  ``conv_w{i}``, ``conv_b{i}`` for its L layers;
 * with ``meta["value_outputs"] = P`` (default 1), a value head of ``P`` outputs: every seat's value in seat
   order from the mover's (column 0: the mover), for games of more than two players; :meth:`NumpyPolicy.values`
   is the mover's column, :meth:`NumpyPolicy.seat_values` all of them;
@@ -30,7 +34,8 @@ from typing import Any
 import numpy as np
 
 from envs.core.action_layout import ActionLayout, layout_problem
-from policies.flops import factored_head
+from envs.core.board_graph import BoardGraph, board_graph_problem
+from policies.flops import board_conv, factored_head
 
 FORMAT_VERSION = 1
 ACTIVATIONS = {"tanh": np.tanh, "relu": lambda x: np.maximum(x, 0.0)}
@@ -184,6 +189,7 @@ def check_meta(meta: Any, where: str | Path) -> None:
         or isinstance(meta.get("layers"), dict)
         and all(_int_at_least(n, 0) for n in meta["layers"].values()),
         "head": _head_meta_ok(meta.get("head")),
+        "conv": _conv_meta_ok(meta.get("conv")),
         "value_outputs": _int_at_least(meta.get("value_outputs", 1), 1),
     }
     expected = {
@@ -195,6 +201,7 @@ def check_meta(meta: Any, where: str | Path) -> None:
         "search": "an object of search settings or null",
         "layers": "an object of hidden-layer counts per tower",
         "head": '{"kind": "plain"}, {"kind": "factored", "rank": k, "cells": c, "moves": m} (ints >= 1) or null',
+        "conv": f"null or an object of ints >= 1 with the keys {', '.join(CONV_KEYS)}",
         "value_outputs": "an int >= 1 (the value head's outputs: 1, or one a seat)",
     }
     for key, ok in problems.items():
@@ -213,6 +220,18 @@ def _head_meta_ok(head: Any) -> bool:
         return set(head) == {"kind"}
     sizes = [head.get(key) for key in ("rank", "cells", "moves")]
     return set(head) == {"kind", "rank", "cells", "moves"} and all(_int_at_least(n, 1) for n in sizes)
+
+
+CONV_KEYS = ("layers", "channels", "cells", "planes", "directions")
+
+
+def _conv_meta_ok(conv: Any) -> bool:
+    return (
+        conv is None
+        or isinstance(conv, dict)
+        and set(conv) == set(CONV_KEYS)
+        and all(_int_at_least(conv[key], 1) for key in CONV_KEYS)
+    )
 
 
 def _int_at_least(n: Any, least: int) -> bool:
@@ -359,6 +378,66 @@ class FactoredHead:
         return out
 
 
+class BoardConv:
+    """A convolution over the game's board graph: each layer gives every cell a ReLU of one linear map of its own
+    features and its neighbours' (zeros off the board), the same weights at every cell; layers after the first
+    add their output to their input. The first layer reads the graph's planes of the observation; the output is
+    every cell's ``channels`` features, cell after cell, which the towers take after the observation."""
+
+    def __init__(self, arrays: dict[str, np.ndarray], conv: dict[str, int], where: str | Path, used: set[str]):
+        self.layers, self.channels, cells = conv["layers"], conv["channels"], conv["cells"]
+        planes, directions = conv["planes"], conv["directions"]
+        flat_planes, flat_neighbours = (_ints(arrays, name, where, used) for name in ("conv_planes", "conv_neighbours"))
+        if flat_planes.size != planes * cells or flat_neighbours.size != cells * directions:
+            raise PolicyFileError(
+                f"policy file {where}: its board graph has {flat_planes.size} plane and {flat_neighbours.size} "
+                f"neighbour entries, expected {planes} x {cells} and {cells} x {directions}"
+            )
+        self.graph = BoardGraph(
+            flat_planes.reshape(planes, cells).astype(np.int64),
+            flat_neighbours.reshape(cells, directions).astype(np.int64),
+        )
+        self.weights = [
+            (_weights(arrays, f"conv_w{i}", where, used), _weights(arrays, f"conv_b{i}", where, used))
+            for i in range(self.layers)
+        ]
+        if f"conv_w{self.layers}" in arrays:
+            raise PolicyFileError(f"policy file {where}: its meta says {self.layers} conv layers, it has more")
+
+    @property
+    def out_size(self) -> int:
+        return self.graph.cells * self.channels
+
+    def check(self, observations: int, where: str | Path) -> None:
+        """Raise :class:`PolicyFileError` unless the graph fits an observation of ``observations`` values and
+        each layer's weights fit its inputs."""
+        problem = board_graph_problem(self.graph.planes, self.graph.neighbours, observations)
+        if problem:
+            raise PolicyFileError(f"policy file {where}: its board graph is wrong: {problem}")
+        width = self.graph.planes.shape[0]
+        for i, (w, b) in enumerate(self.weights):
+            expected = ((self.graph.directions + 1) * width, self.channels)
+            if w.shape != expected or b.shape != (self.channels,):
+                raise PolicyFileError(
+                    f"policy file {where}: conv layer {i} has weights {w.shape} and bias {b.shape}, expected "
+                    f"{expected} and ({self.channels},)"
+                )
+            width = self.channels
+
+    def multiply_adds(self) -> int:
+        return board_conv(self.graph, self.layers, self.channels)
+
+    def features(self, x: np.ndarray) -> np.ndarray:
+        """(rows, cells * channels): every cell's features after the last layer, for observations ``x``."""
+        rows, cells, around = len(x), self.graph.cells, self.graph.around
+        h = x[:, self.graph.planes.T]  # (rows, cells, planes)
+        for i, (w, b) in enumerate(self.weights):
+            padded = np.concatenate([h, np.zeros((rows, 1, h.shape[2]), h.dtype)], axis=1)
+            y = np.maximum(padded[:, around].reshape(rows * cells, -1) @ w + b, 0.0).reshape(rows, cells, -1)
+            h = h + y if i else y
+        return h.reshape(rows, -1)
+
+
 def _ints(arrays: dict[str, np.ndarray], name: str, where: str | Path, used: set[str]) -> np.ndarray:
     if name not in arrays:
         raise PolicyFileError(f"policy file {where} lacks the array {name!r}")
@@ -413,6 +492,8 @@ class NumpyPolicy:
         head = self.meta.get("head") or {"kind": "plain"}
         factored = head["kind"] == "factored"
         self.head = FactoredHead(arrays, head, where, used) if factored else PlainHead(arrays, where, used)
+        conv = self.meta.get("conv")
+        self.conv = BoardConv(arrays, conv, where, used) if conv else None
         self.value_members = [
             (
                 _tower(arrays, "vf", where, used),
@@ -440,6 +521,7 @@ class NumpyPolicy:
                 f"{', '.join(unused)} (a layer before them missing?)"
             )
         self.obs_size = int(np.prod(self.meta["observation_shape"]))
+        self.input_size = self.obs_size + (self.conv.out_size if self.conv else 0)  # the towers' inputs
         self.num_actions = int(self.meta["num_actions"])
         self.value_outputs = self.meta.get("value_outputs", 1)
         self._check_shapes()
@@ -486,6 +568,23 @@ class NumpyPolicy:
             )
         if isinstance(self.head, FactoredHead):
             self._check_layout(game, type(raw).action_layout(raw.game))
+        if self.conv is not None:
+            self._check_graph(game, type(raw).board_graph(raw.game))
+
+    def _check_graph(self, game: str, graph: BoardGraph | None) -> None:
+        """A board convolution's graph must be the game's own."""
+        if graph is None:
+            raise PolicyFileError(
+                f"policy file {self.path} has a board convolution, but {game} declares no board graph"
+            )
+        mine = self.conv.graph
+        same = all(a.shape == b.shape and (a == b).all() for a, b in zip(mine, graph))
+        if not same:
+            raise PolicyFileError(
+                f"policy file {self.path}: its board graph ({mine.planes.shape[0]} planes of {mine.cells} cells, "
+                f"{mine.directions} directions) is not {game}'s ({graph.planes.shape[0]} planes of {graph.cells} "
+                f"cells, {graph.directions} directions, or other indices)"
+            )
 
     def _check_layout(self, game: str, layout: ActionLayout | None) -> None:
         """A factored head's layout must be the game's own, action by action."""
@@ -510,8 +609,10 @@ class NumpyPolicy:
             ("value" if k == 0 else f"value member {k}", layers + [head])
             for k, (layers, head) in enumerate(self.value_members)
         ]
+        if self.conv is not None:
+            self.conv.check(self.obs_size, self.path)
         for name, layers in towers:
-            width = self.obs_size
+            width = self.input_size
             for i, (w, b) in enumerate(layers):
                 if w.ndim != 2 or w.shape[0] != width or b.shape != (w.shape[1],):
                     raise PolicyFileError(
@@ -531,12 +632,22 @@ class NumpyPolicy:
     # -- the network ---------------------------------------------------------
     def forward(self, observations: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(logits, values) for a batch of observations (any leading shape is flattened per row)."""
-        x = np.asarray(observations, dtype=np.float32).reshape(-1, self.obs_size)
-        return self.logits(x), self._values(x)
+        logits, values = self.logits_and_seat_values(observations)
+        return logits, values[:, 0]
+
+    def logits_and_seat_values(self, observations: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(logits, every seat's value as :meth:`seat_values` gives them), the board convolution run once."""
+        x = self._inputs(observations)
+        return self.head.logits(self._policy_hidden(x)), self._seat_values_of(x)
 
     def logits(self, observations: np.ndarray) -> np.ndarray:
         """The policy head alone for a batch of observations (play-outs need no value)."""
         return self.head.logits(self._policy_features(observations))
+
+    def _inputs(self, observations: np.ndarray) -> np.ndarray:
+        """The towers' inputs: the observations, then the board convolution's features where the file has one."""
+        x = np.asarray(observations, dtype=np.float32).reshape(-1, self.obs_size)
+        return x if self.conv is None else np.concatenate([x, self.conv.features(x)], axis=1)
 
     def logits_of(self, observation: np.ndarray, actions: np.ndarray) -> np.ndarray:
         """The policy head's logits of ``actions`` alone, for one observation.
@@ -549,7 +660,9 @@ class NumpyPolicy:
 
     def _policy_features(self, observations: np.ndarray) -> np.ndarray:
         """The policy tower's last hidden layer, one row per observation (the action head's input)."""
-        h = np.asarray(observations, dtype=np.float32).reshape(-1, self.obs_size)
+        return self._policy_hidden(self._inputs(observations))
+
+    def _policy_hidden(self, h: np.ndarray) -> np.ndarray:
         for w, b in self.pi_layers:
             h = self.activation(h @ w + b)
         return h
@@ -557,7 +670,8 @@ class NumpyPolicy:
     def multiply_adds(self) -> dict[str, int]:
         """Multiply-adds of one forward pass for one observation, by part and in total (see :mod:`policies.flops`;
         a FLOP count is twice this)."""
-        parts = {
+        parts = {"board conv": self.conv.multiply_adds()} if self.conv else {}
+        parts |= {
             "policy tower": sum(w.size for w, _ in self.pi_layers),
             "action head": self.head.multiply_adds(),
             "value tower": sum(w.size for layers, head in self.value_members for w, _ in layers + [head]),
@@ -566,7 +680,7 @@ class NumpyPolicy:
 
     def values(self, observations: np.ndarray) -> np.ndarray:
         """The value head alone for a batch of observations (a search's leaves need no policy)."""
-        return self._values(np.asarray(observations, dtype=np.float32).reshape(-1, self.obs_size))
+        return self.seat_values(observations)[:, 0]
 
     def member_values(self, observations: np.ndarray) -> list[np.ndarray]:
         """Each value tower's own values (the mover's) for a batch of observations (the value is their mean)."""
@@ -575,11 +689,16 @@ class NumpyPolicy:
     def seat_values(self, observations: np.ndarray) -> np.ndarray:
         """Every seat's value, (k, ``value_outputs``) in seat order from the mover's, for a batch of
         observations (one column, the mover's, unless the file's value head has one a seat)."""
-        members = self._member_seat_values(observations)
+        return self._seat_values_of(self._inputs(observations))
+
+    def _seat_values_of(self, x: np.ndarray) -> np.ndarray:
+        members = self._member_values_of(x)
         return sum(members[1:], members[0]) / len(members)
 
     def _member_seat_values(self, observations: np.ndarray) -> list[np.ndarray]:
-        x = np.asarray(observations, dtype=np.float32).reshape(-1, self.obs_size)
+        return self._member_values_of(self._inputs(observations))
+
+    def _member_values_of(self, x: np.ndarray) -> list[np.ndarray]:
         values = []
         for layers, (head_w, head_b) in self.value_members:
             v = x
@@ -587,9 +706,6 @@ class NumpyPolicy:
                 v = self.activation(v @ w + b)
             values.append(v @ head_w + head_b)
         return values
-
-    def _values(self, x: np.ndarray) -> np.ndarray:
-        return self.seat_values(x)[:, 0]
 
     def probabilities(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
         """Masked softmax over the legal actions (temperature 1)."""

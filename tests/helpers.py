@@ -1,6 +1,8 @@
 """Helpers shared by several test modules (tests/ is on the path when pytest runs)."""
 
 import json
+import subprocess
+import sys
 
 import numpy as np
 
@@ -77,3 +79,22 @@ def factored_policy_file(game, params=None, hidden=8, rank=3, seed=0):
         "head_other_b": random(layout.others.size),
     }
     return meta, arrays
+
+
+def plies_without_torch(game, path, params=None):
+    """Plies of a game the policy file at ``path`` plays against a random opponent in a fresh process, which
+    fails if anything imports torch."""
+    params = params or {}
+    script = (
+        "import sys\n"
+        "from envs.core.opponents import RandomOpponent\n"
+        "from envs.play import play_game\n"
+        "from policies import load\n"
+        f"player = load({game!r}, {str(path)!r}, seed=0, **{params!r})\n"
+        f"record = play_game({game!r}, [player, RandomOpponent(0)], seed=0, **{params!r})\n"
+        "assert 'torch' not in sys.modules, 'torch was imported'\n"
+        "print(record.plies)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return int(done.stdout.split()[-1])

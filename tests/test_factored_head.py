@@ -6,8 +6,6 @@ checked against them in tests/test_gumbel_training.py."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -18,7 +16,7 @@ from envs.registry import make_raw
 from policies import flops
 from policies.numpy_policy import NumpyPolicy, PolicyFileError, write_policy_file
 
-from helpers import factored_policy_file
+from helpers import factored_policy_file, plies_without_torch
 
 
 def observations(policy, rows=6, seed=0):
@@ -65,19 +63,7 @@ def test_a_factored_file_round_trips_and_plays_a_game(tmp_path):
 
 def test_a_factored_file_loads_and_plays_without_torch(tmp_path):
     path = write_policy_file(tmp_path / "swish.npz", *factored_policy_file("swish"))
-    script = (
-        "import sys\n"
-        "from envs.core.opponents import RandomOpponent\n"
-        "from envs.play import play_game\n"
-        "from policies import load\n"
-        f"player = load('swish', {str(path)!r}, seed=0)\n"
-        "record = play_game('swish', [player, RandomOpponent(0)], seed=0)\n"
-        "assert 'torch' not in sys.modules, 'torch was imported'\n"
-        "print(record.plies)\n"
-    )
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
-    assert int(done.stdout.split()[-1]) > 2
+    assert plies_without_torch("swish", path) > 2
 
 
 def _edit(change):
@@ -209,6 +195,15 @@ def test_the_flops_report_counts_every_config(capsys):
         assert heads[0] == "plain" and any(h.startswith("factored") for h in heads) == factored
     twirls = {row.head: row.counts for row in rows if row.config == "twirls"}
     assert twirls["plain"]["action head"] == 128 * 2593 > twirls["factored r=8"]["action head"]
-    main(["--ranks", "8"])
+    main(["--ranks", "8", "--conv", "1", "4"])
     printed = capsys.readouterr().out
     assert "| twirls | 249 | 2593 | 128x128 | plain" in printed and "factored r=8" in printed
+    swival = {row.head: row.counts for row in config_rows(CONFIGS / "swival.json", [8], (1, 4))}
+    graph_inputs = 24 * 5 * 3  # cells x (itself and 4 neighbours) x 3 planes
+    assert swival["plain + conv 1x4"]["board conv"] == graph_inputs * 4
+    assert swival["plain + conv 1x4"]["policy tower"] == swival["plain"]["policy tower"] + 24 * 4 * 128
+    assert "| swival | 78 | 73 | 128x128 | plain + conv 1x4 |" in printed
+    assert not any("conv" in row.head for row in config_rows(CONFIGS / "swahili.json", [8], (1, 4)))
+    with pytest.raises(SystemExit):
+        main(["--conv", "0", "4"])
+    assert "--conv and --ranks take whole numbers >= 1" in capsys.readouterr().err

@@ -21,9 +21,11 @@ from policies import POLICY_DIR, load
 from policies.gumbel import GumbelPlayer, evaluator
 from policies.numpy_policy import NumpyPolicy, PolicyFileError, read_policy_file, write_policy_file
 from training.gumbel import (
+    BoardConv,
     FactoredHead,
     Network,
     Settings,
+    board_conv,
     generate,
     generator_parts,
     head_layout,
@@ -33,6 +35,8 @@ from training.gumbel import (
     train,
     write_network,
 )
+
+from helpers import plies_without_torch
 
 TINY = {"boards": 16, "games": 16, "simulations": 8, "cheap_simulations": 2, "full_share": 0.5, "hidden": [16]}
 
@@ -55,6 +59,8 @@ TINY = {"boards": 16, "games": 16, "simulations": 8, "cheap_simulations": 2, "fu
         ({"root_value_weight": 1.5}, "root_value_weight must be a number in [0, 1], got 1.5"),
         ({"eval_opponents": "medium"}, "eval_opponents must be a list of opponent names, got 'medium'"),
         ({"root_value_weight": True}, "root_value_weight must be a number in [0, 1], got True"),
+        ({"conv_channels": 0}, "conv_channels must be a whole number >= 1, got 0"),
+        ({"conv_layers": -1}, "conv_layers must be a whole number >= 0, got -1"),
     ],
 )
 def test_bad_settings_are_named(section, named):
@@ -131,6 +137,21 @@ def test_recorded_values_are_by_seat_from_the_mover_and_a_run_learns_them(tmp_pa
     assert record.plies > 3
 
 
+def assert_plays_as_the_torch_network(net, policy, batch, plies, tolerance):
+    """The numpy policy's logits and values are the torch network's on the batch's positions after ``plies``
+    random plies and on as many random inputs; (those observations, the torch logits)."""
+    for _ in range(plies):
+        batch.step(batch.random_actions(), autoreset=True)
+    rows = len(batch.to_move)
+    obs = np.concatenate([batch.observe(batch.to_move), np.random.default_rng(0).random((rows, batch.obs_size))])
+    obs = obs.astype(np.float32)
+    logits, values = (t.detach().numpy() for t in net(torch.as_tensor(obs)))
+    mine_logits, mine_values = policy.forward(obs)
+    np.testing.assert_allclose(mine_logits, logits, rtol=tolerance, atol=tolerance)
+    np.testing.assert_allclose(mine_values, values[:, 0], rtol=tolerance, atol=tolerance)
+    return obs, logits
+
+
 @pytest.mark.parametrize(("game", "params"), [("swish", {}), ("twirls", {})])
 def test_a_factored_policy_file_plays_as_the_torch_network(tmp_path, game, params):
     """The torch network's logits (every action, and the few asked ones) and values are the numpy policy's, on
@@ -146,14 +167,7 @@ def test_a_factored_policy_file_plays_as_the_torch_network(tmp_path, game, param
     policy = NumpyPolicy(path, game=game, params=params)
     assert policy.meta["head"] == {"kind": "factored", "rank": 5, "cells": net.action_head.layout.cells,
                                    "moves": net.action_head.layout.moves}  # fmt: skip
-    for _ in range(3):
-        batch.step(batch.random_actions(), autoreset=True)
-    obs = np.concatenate([batch.observe(batch.to_move), np.random.default_rng(0).random((16, batch.obs_size))])
-    obs = obs.astype(np.float32)
-    logits, values = (t.detach().numpy() for t in net(torch.as_tensor(obs)))
-    mine_logits, mine_values = policy.forward(obs)
-    np.testing.assert_allclose(mine_logits, logits, rtol=1e-5, atol=1e-5)
-    np.testing.assert_allclose(mine_values, values[:, 0], rtol=1e-5, atol=1e-5)
+    obs, logits = assert_plays_as_the_torch_network(net, policy, batch, plies=3, tolerance=1e-5)
     masks = batch.legal_mask()
     for i in range(16):
         legal = np.flatnonzero(masks[i])
@@ -430,3 +444,117 @@ def test_a_start_file_for_another_game_is_refused(tmp_path):
     path = write_network(Network(78, 73, (8,), "tanh"), tmp_path / "swival.npz", "swival", {}, {})
     with pytest.raises(PolicyFileError, match="is for 'swival', not 'twirls'"):
         train("twirls", {}, Settings.from_config({**TINY, "start": str(path)}), tmp_path / "run")
+
+
+def conv_network(game, params, head="plain", layers=2, channels=5, seed=0):
+    """A small network with a board convolution (and a plain or factored head) for ``game``, its biases random."""
+    settings = Settings.from_config({"head": head, "rank": 3, "conv_layers": layers, "conv_channels": channels})
+    batch = envs.make_batched(game, 16, seed=1, **params)
+    torch.manual_seed(seed)
+    conv = board_conv(game, batch, settings)
+    layout = head_layout(game, batch, settings)
+    net = Network(batch.obs_size, batch.num_actions, (12,), "relu", layout, 3, conv=conv)
+    with torch.no_grad():
+        for layer in conv.layers:
+            layer.bias.normal_(0, 0.3)
+    return net, batch
+
+
+@pytest.mark.parametrize(
+    ("game", "params", "head"),
+    [("swival", {}, "plain"), ("swish", {"radius": 3}, "factored"), ("twirls", {"board_size": 8}, "factored")],
+)
+def test_a_board_convolution_plays_as_the_torch_network(tmp_path, game, params, head):
+    """The file's numpy convolution gives the torch network's logits and values, on real positions (whose planes
+    the convolution reads) and on random inputs; its multiply-adds are counted from the shapes."""
+    net, batch = conv_network(game, params, head)
+    path = write_network(net, tmp_path / "conv.npz", game, params, {"kind": "gumbel", "simulations": 4})
+    policy = NumpyPolicy(path, game=game, params=params)
+    graph = net.conv.graph
+    assert policy.meta["conv"] == {"layers": 2, "channels": 5, "cells": graph.cells,
+                                   "planes": graph.planes.shape[0], "directions": graph.directions}  # fmt: skip
+    obs, _ = assert_plays_as_the_torch_network(net, policy, batch, plies=5, tolerance=1e-4)
+    assert np.abs(policy.conv.features(obs)).max() > 0  # the convolution's features are live, not all cut off
+    around = graph.cells * (graph.directions + 1)
+    expected = around * 5 * graph.planes.shape[0] + around * 5 * 5
+    assert policy.multiply_adds()["board conv"] == expected
+    inputs = batch.obs_size + graph.cells * 5
+    assert policy.multiply_adds()["policy tower"] == inputs * 12
+
+
+def test_a_board_convolution_reads_each_cell_and_its_neighbours_alone():
+    """One layer's feature at a cell moves only with that cell's and its neighbours' plane values."""
+    net, batch = conv_network("swival", {}, layers=1)
+    graph = net.conv.graph
+    x = torch.zeros(1, batch.obs_size)
+    base = net.conv(x).detach().numpy().reshape(graph.cells, -1)
+    for cell in (0, 8, 23):
+        bumped = x.clone()
+        bumped[0, graph.planes[0, cell]] = 5.0
+        changed = np.abs(net.conv(bumped).detach().numpy().reshape(graph.cells, -1) - base).sum(axis=1) > 0
+        assert set(np.flatnonzero(changed)) <= {cell, *graph.neighbours[cell][graph.neighbours[cell] >= 0]}
+        assert changed[cell]
+
+
+def test_a_start_file_grown_a_convolution_plays_as_the_file(tmp_path):
+    """A run that adds a board convolution to a file without one starts from the file's play: the
+    convolution's features enter the towers through zero weights."""
+    path = POLICY_DIR / "swival_hard.npz"
+    batch = envs.make_batched("swival", 8, seed=0)
+    conv = board_conv("swival", batch, Settings.from_config({"conv_layers": 1}))
+    net = network_from_file(path, "swival", {}, conv)
+    policy = NumpyPolicy(path, game="swival")
+    for _ in range(4):
+        batch.step(batch.random_actions(), autoreset=True)
+    obs = batch.observe(batch.to_move).astype(np.float32)
+    logits, values = (t.detach().numpy() for t in net(torch.as_tensor(obs)))
+    expected_logits, expected_values = policy.forward(obs)
+    np.testing.assert_allclose(logits, expected_logits, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(values[:, 0], expected_values, rtol=1e-5, atol=1e-5)
+    again = NumpyPolicy(write_network(net, tmp_path / "grown.npz", "swival", {}, {}), game="swival")
+    assert again.conv is not None and again.conv.layers == 1
+    with pytest.raises(ValueError, match="its board convolution is .* the settings ask for"):
+        network_from_file(tmp_path / "grown.npz", "swival", {}, BoardConv(conv.graph, 2, 16))
+
+
+def test_a_board_convolution_needs_a_game_with_a_board_graph():
+    with pytest.raises(ValueError, match="swahili declares no board graph"):
+        board_conv("swahili", envs.make_batched("swahili", 1), Settings.from_config({"conv_layers": 1}))
+
+
+def wrong_conv_file(tmp_path, change):
+    net, _ = conv_network("swival", {})
+    meta, arrays = read_policy_file(write_network(net, tmp_path / "ok.npz", "swival", {}, {}))
+    change(meta, arrays)
+    return write_policy_file(tmp_path / "bad.npz", meta, arrays)
+
+
+def _swap_directions(meta, arrays):
+    """A well-formed graph, but not the game's: clockwise and anticlockwise swapped."""
+    arrays["conv_neighbours"] = arrays["conv_neighbours"].reshape(24, 4)[:, [1, 0, 2, 3]].ravel()
+
+
+@pytest.mark.parametrize(
+    ("change", "named"),
+    [
+        (lambda m, a: m["conv"].update(channels=0), "conv = "),
+        (lambda m, a: m["conv"].pop("directions"), "conv = "),
+        (lambda m, a: a.pop("conv_w1"), "lacks the array 'conv_w1'"),
+        (lambda m, a: a.update(conv_w1=a["conv_w1"][:-1]), "conv layer 1 has weights (24, 5)"),
+        (lambda m, a: a.update(conv_planes=a["conv_planes"][:-1]), "its board graph has 71 plane"),
+        (lambda m, a: a.update(conv_neighbours=a["conv_neighbours"] + 30), "neighbours must be cells in [0, 24)"),
+        (_swap_directions, "its board graph (3 planes of 24 cells, 4 directions) is not swival's"),
+        (lambda m, a: m["conv"].update(layers=1), "its meta says 1 conv layers, it has more"),
+    ],
+)
+def test_a_wrong_convolution_is_refused_by_name(tmp_path, change, named):
+    path = wrong_conv_file(tmp_path, change)
+    with pytest.raises(PolicyFileError) as err:
+        NumpyPolicy(path, game="swival")
+    assert named in str(err.value) and str(path) in str(err.value), err.value
+
+
+def test_a_board_convolution_file_plays_without_torch(tmp_path):
+    net, _ = conv_network("twirls", {"board_size": 8}, head="factored")
+    path = write_network(net, tmp_path / "conv.npz", "twirls", {"board_size": 8}, {"kind": "gumbel", "simulations": 4})
+    assert plies_without_torch("twirls", path, {"board_size": 8}) > 2

@@ -34,6 +34,7 @@ import torch
 from torch import nn
 
 from envs.core.action_layout import ActionLayout
+from envs.core.board_graph import BoardGraph
 from envs.core.tree_search import TreeSearch, seats_from_mover
 from envs.play import play_series
 from envs.registry import game_module, make_batched
@@ -71,6 +72,8 @@ class Settings:
     activation: str = "tanh"
     head: str = "plain"  # "plain": a logit per action from the last layer; "factored": per (cell, move) pair
     rank: int = 8  # the factored head's vector per cell and per move
+    conv_layers: int = 0  # layers of a convolution over the game's board graph, whose features the towers take; 0: none
+    conv_channels: int = 16  # the board convolution's features per cell
     learning_rate: float = 1e-3
     batch_size: int = 1024
     epochs: int = 2  # passes over the buffer an iteration
@@ -123,7 +126,7 @@ class Settings:
         if not 0 < settings.full_share <= 1:
             raise ValueError(f"{where}: full_share must be in (0, 1], got {settings.full_share!r}")
         at_least_one = ("iterations", "boards", "games", "simulations", "cheap_simulations", "considered")
-        for key in (*at_least_one, "batch_size", "rank", "generators"):
+        for key in (*at_least_one, "batch_size", "rank", "generators", "conv_channels"):
             if getattr(settings, key) < 1:
                 raise ValueError(f"{where}: {key} must be a whole number >= 1, got {getattr(settings, key)!r}")
         if settings.generators > settings.games:
@@ -132,6 +135,50 @@ class Settings:
 
 
 # -- the network -------------------------------------------------------------------------------------------------
+class BoardConv(nn.Module):
+    """A convolution over the game's board ``graph`` as :class:`policies.numpy_policy.BoardConv` plays it: each of
+    ``layers`` gives every cell a ReLU of one linear map of its own and its neighbours' features (zeros off the
+    board), residual after the first; the output is every cell's ``channels`` features, cell after cell."""
+
+    def __init__(self, graph: BoardGraph, layers: int, channels: int) -> None:
+        super().__init__()
+        self.graph, self.channels = graph, channels
+        width = graph.planes.shape[0]
+        self.register_buffer("planes", torch.as_tensor(graph.planes.T.copy()), persistent=False)
+        self.register_buffer("around", torch.as_tensor(graph.around), persistent=False)
+        self.layers = nn.ModuleList(
+            nn.Linear((graph.directions + 1) * (width if i == 0 else channels), channels) for i in range(layers)
+        )
+        self.out_size = graph.cells * channels
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        h = x[:, self.planes]  # (rows, cells, planes)
+        for i, linear in enumerate(self.layers):
+            padded = torch.cat([h, h.new_zeros(len(h), 1, h.shape[2])], dim=1)
+            y = torch.relu(linear(padded[:, self.around].flatten(2)))
+            h = h + y if i else y
+        return h.flatten(1)
+
+    def meta(self) -> dict[str, int]:
+        """The policy file's ``conv`` meta."""
+        graph = self.graph
+        return {
+            "layers": len(self.layers), "channels": self.channels, "cells": graph.cells,
+            "planes": graph.planes.shape[0], "directions": graph.directions,
+        }  # fmt: skip
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The policy file's arrays of this convolution (see :mod:`policies.numpy_policy`)."""
+        out = {
+            "conv_planes": self.graph.planes.ravel().astype(np.int32),
+            "conv_neighbours": self.graph.neighbours.ravel().astype(np.int32),
+        }
+        for i, layer in enumerate(self.layers):
+            out[f"conv_w{i}"] = layer.weight.detach().numpy().T.astype(np.float32)
+            out[f"conv_b{i}"] = layer.bias.detach().numpy().astype(np.float32)
+        return out
+
+
 class FactoredHead(nn.Module):
     """Every action's logit from a (cell, move) factorisation of the game's ``layout``, as
     :class:`policies.numpy_policy.FactoredHead` plays it: ``<U[cell], V[move]> + s[cell] + b[move]`` for a pair,
@@ -170,18 +217,20 @@ class FactoredHead(nn.Module):
 class Network(nn.Module):
     """A policy tower with a head of every action's logit (plain, or factored over the game's action ``layout``
     at ``rank``), and a value tower with the mover's value, or with ``value_outputs`` above 1 every seat's in
-    seat order from the mover's (linear, as :class:`policies.numpy_policy.NumpyPolicy` plays it)."""
+    seat order from the mover's (linear, as :class:`policies.numpy_policy.NumpyPolicy` plays it). With ``conv``
+    both towers take the board convolution's features after the observation."""
 
     def __init__(
         self, observations: int, actions: int, hidden: tuple[int, ...], activation: str,
-        layout: ActionLayout | None = None, rank: int = 8, value_outputs: int = 1,
+        layout: ActionLayout | None = None, rank: int = 8, value_outputs: int = 1, conv: BoardConv | None = None,
     ) -> None:  # fmt: skip
         super().__init__()
         act = ACTIVATIONS[activation]
+        self.observations, self.conv = observations, conv
 
         def tower() -> nn.Sequential:
             layers: list[nn.Module] = []
-            width = observations
+            width = observations + (conv.out_size if conv is not None else 0)
             for h in hidden:
                 layers += [nn.Linear(width, h), act()]
                 width = h
@@ -196,6 +245,8 @@ class Network(nn.Module):
 
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """Every action's logit (k, A) and the values (k, ``value_outputs``), column 0 the mover's."""
+        if self.conv is not None:
+            x = torch.cat([x, self.conv(x)], dim=1)
         return self.action_head(self.policy_net(x)), self.value_head(self.value_net(x))
 
 
@@ -206,7 +257,7 @@ def write_network(net: Network, path: Path, name: str, params: dict[str, Any], s
         "format": FORMAT_VERSION,
         "game": name,
         "params": params,
-        "observation_shape": [linears["policy_net"][0].in_features],
+        "observation_shape": [net.observations],
         "num_actions": net.action_head.out_features,
         "activation": net.activation,
         "layers": {"pi": len(linears["policy_net"]), "vf": len(linears["value_net"])},
@@ -218,6 +269,9 @@ def write_network(net: Network, path: Path, name: str, params: dict[str, Any], s
         for i, layer in enumerate(linears[tower]):
             arrays[f"{prefix}_w{i}"] = layer.weight.detach().numpy().T.astype(np.float32)
             arrays[f"{prefix}_b{i}"] = layer.bias.detach().numpy().astype(np.float32)
+    if net.conv is not None:
+        meta["conv"] = net.conv.meta()
+        arrays |= net.conv.arrays()
     heads = [("value", net.value_head)]
     if isinstance(net.action_head, FactoredHead):
         layout = net.action_head.layout
@@ -232,19 +286,29 @@ def write_network(net: Network, path: Path, name: str, params: dict[str, Any], s
     return write_policy_file(path, meta, arrays)
 
 
-def network_from_file(path: Path, name: str, params: dict[str, Any]) -> Network:
+def network_from_file(path: Path, name: str, params: dict[str, Any], conv: BoardConv | None = None) -> Network:
     """A network with the shape and weights of the policy file at ``path`` (``name``'s, under ``params``): its
-    towers, its plain or factored action head and its first value tower, so that a run starts from it."""
+    board convolution, towers, plain or factored action head and first value tower, so that a run starts from it.
+
+    ``conv``: a board convolution to add to a file without one. Its features enter the towers through zero
+    weights, so the network plays exactly as the file's until it learns to use them."""
     policy = NumpyPolicy(path, game=name, params=params)  # refuses another game's file, or other rules'
     widths = tuple(w.shape[1] for w, _ in policy.pi_layers)
     value_layers, (value_w, value_b) = policy.value_members[0]
     if tuple(w.shape[1] for w, _ in value_layers) != widths:
         raise ValueError(f"{path}: its policy and value towers differ in shape; a run's network has one shape")
+    if policy.conv is not None:
+        if conv is not None and conv.meta() != policy.meta["conv"]:
+            raise ValueError(
+                f"{path}: its board convolution is {policy.meta['conv']}, the settings ask for {conv.meta()}; "
+                "a run starts from the file's shape (or set conv_layers 0 to take it as it is)"
+            )
+        conv = BoardConv(policy.conv.graph, policy.conv.layers, policy.conv.channels)
     head = policy.head
     plain = isinstance(head, PlainHead)
     layout, rank = (None, 8) if plain else (head.layout, head.rank)  # a factored head's layout: the game's, checked
     activation = policy.meta.get("activation", "tanh")
-    net = Network(policy.obs_size, policy.num_actions, widths, activation, layout, rank, policy.value_outputs)
+    net = Network(policy.obs_size, policy.num_actions, widths, activation, layout, rank, policy.value_outputs, conv)
     pairs = [(net.value_head, value_w, value_b)]
     for tower, layers in (("policy_net", policy.pi_layers), ("value_net", value_layers)):
         linears = [m for m in getattr(net, tower) if isinstance(m, nn.Linear)]
@@ -256,14 +320,30 @@ def network_from_file(path: Path, name: str, params: dict[str, Any]) -> Network:
             (net.action_head.cell_net, head.u_w, head.u_b),
             (net.action_head.other_head, head.other_w, head.other_b),
         ]
+    if policy.conv is not None:
+        pairs += [(linear, w, b) for linear, (w, b) in zip(net.conv.layers, policy.conv.weights, strict=True)]
     with torch.no_grad():
         for linear, w, b in pairs:  # files keep weights as (in, out), torch as (out, in)
-            linear.weight.copy_(torch.tensor(np.asarray(w).T))
+            w = torch.tensor(np.asarray(w).T)
+            if w.shape[1] < linear.weight.shape[1]:  # a tower's first layer, grown a convolution's inputs
+                w = torch.cat([w, w.new_zeros(w.shape[0], linear.weight.shape[1] - w.shape[1])], dim=1)
+            linear.weight.copy_(w)
             linear.bias.copy_(torch.tensor(np.asarray(b)))
         if not plain:
             net.action_head.move_vectors.copy_(torch.tensor(head.v))
             net.action_head.move_bias.copy_(torch.tensor(head.move_b))
     return net
+
+
+def board_conv(name: str, batch: Any, s: Settings) -> BoardConv | None:
+    """The board convolution ``s.conv_layers`` asks of the game (None: none); a ValueError if it declares no
+    board graph."""
+    if not s.conv_layers:
+        return None
+    graph = game_module(name).raw_env.board_graph(batch.engine.game)
+    if graph is None:
+        raise ValueError(f"{name} declares no board graph: its networks have no board convolution (conv_layers 0)")
+    return BoardConv(graph, s.conv_layers, s.conv_channels)
 
 
 def head_layout(name: str, batch: Any, s: Settings) -> ActionLayout | None:
@@ -511,12 +591,13 @@ def train(
     out.mkdir(parents=True, exist_ok=True)
     probe = make_batched(name, 1, **params)
     torch.manual_seed(s.seed)  # the first weights: a seeded run repeats its chunks
+    conv = board_conv(name, probe, s)
     if s.start:
-        net = network_from_file(Path(s.start), name, params)
+        net = network_from_file(Path(s.start), name, params, conv)
     else:
         value_outputs = probe.num_players if s.seat_values else 1
         layout = head_layout(name, probe, s)
-        net = Network(probe.obs_size, probe.num_actions, s.hidden, s.activation, layout, s.rank, value_outputs)
+        net = Network(probe.obs_size, probe.num_actions, s.hidden, s.activation, layout, s.rank, value_outputs, conv)
     optimizer = torch.optim.Adam(net.parameters(), lr=s.learning_rate)
     state = {"iteration": 0, "curve": [], "minutes": 0.0, "settings": asdict(s)}
     if s.start:  # the file a run starts from is part of what it measured

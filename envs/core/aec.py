@@ -25,6 +25,7 @@ from pettingzoo import AECEnv
 
 from envs.core import wrappers
 from envs.core.action_layout import ActionLayout
+from envs.core.board_graph import BoardGraph
 from envs.core.checks import as_seed, none_for_live_agent
 from envs.core.game import Game, RuleError
 from envs.core.observation import Observation
@@ -100,6 +101,12 @@ class TurnBasedEnv(AECEnv, EzPickle):
     def action_layout(game: Game) -> ActionLayout | None:
         """The actions as (cell, move) pairs for a factored action head (:mod:`envs.core.action_layout`); None
         (the default) for a game whose actions do not factor so."""
+        return None
+
+    @staticmethod
+    def board_graph(game: Game) -> BoardGraph | None:
+        """The observation's planes of one value per cell and each cell's neighbours, for a network's convolution
+        over the board (:mod:`envs.core.board_graph`); None (the default) for a game without such planes."""
         return None
 
     # -- PettingZoo API ------------------------------------------------------

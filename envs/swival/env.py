@@ -72,6 +72,7 @@ from __future__ import annotations
 import numpy as np
 
 from envs.core.aec import Symmetry, TurnBasedEnv, turn_based_metadata
+from envs.core.board_graph import BoardGraph, make_board_graph
 from envs.core.observation import Observation, Piece
 from envs.swival import render
 from envs.swival.rules import MIDDLE, SwivalGame, SwivalState, bits_array, has_line
@@ -118,6 +119,19 @@ class raw_env(TurnBasedEnv):
         obs[_OWN_LEFT] = game.counters_left(state, seat) / 12.0
         obs[_OPP_LEFT] = game.counters_left(state, 1 - seat) / 12.0
         return obs
+
+    @staticmethod
+    def board_graph(game: SwivalGame) -> BoardGraph:
+        """The three planes by cell (own counters, opponent's, empty) and each cell's neighbours: clockwise and
+        anticlockwise on its ring, then out and in along its spoke (-1 past the outer or inner ring)."""
+        neighbours = [
+            [ring * 8 + (k + 1) % 8, ring * 8 + (k - 1) % 8, (ring - 1) * 8 + k if ring else -1,
+             (ring + 1) * 8 + k if ring < 2 else -1]
+            for ring in range(3)
+            for k in range(8)
+        ]  # fmt: skip
+        index = np.arange(OBSERVATION.size)
+        return make_board_graph(np.stack([index[_OWN], index[_OPP], index[_EMPTY]]), np.array(neighbours), index.size)
 
     @staticmethod
     def symmetries(game: SwivalGame) -> list[Symmetry]:

@@ -98,9 +98,10 @@ import numpy as np
 
 from envs.core.action_layout import ActionLayout, make_layout
 from envs.core.aec import Symmetry, TurnBasedEnv, turn_based_metadata
+from envs.core.board_graph import BoardGraph, grid_neighbours, make_board_graph
 from envs.core.observation import Observation, Piece
 from envs.twirls import render
-from envs.twirls.board import TURNS
+from envs.twirls.board import TURNS, VECTORS
 from envs.twirls.rules import BLACK, TwirlsGame, TwirlsState
 
 
@@ -132,6 +133,18 @@ class raw_env(TurnBasedEnv):
         obs[layout["opponent_limit"]] = game.limits[1 - seat] / 8.0
         obs[layout["plies"]] = state.plies / game.max_plies
         return obs
+
+    @staticmethod
+    def board_graph(game: TwirlsGame) -> BoardGraph:
+        """The three planes by cell (own stones, opponent's, empty) and each cell's eight neighbours, in the
+        twirl directions' order."""
+        size = game.size
+        n = size * size
+        coords = [(c % size, c // size) for c in range(n)]  # (file, rank), as the directions step
+        layout = _observation(n)
+        index = np.arange(layout.size)
+        planes = np.stack([index[layout[name]] for name in ("own", "opponent", "empty")])
+        return make_board_graph(planes, grid_neighbours(coords, list(VECTORS)), layout.size)
 
     @staticmethod
     def symmetries(game: TwirlsGame) -> list[Symmetry]:
