@@ -1,7 +1,7 @@
 """Opponents by name: the one place that turns a spec into an opponent for a game.
 
 The built-in bots (``"random"``, ``"easy"``, ``"medium"``) are the games' own.
-Names of learned players (``"hard"``, ``"network"``, ``"hard@REV"``, ``"mcts:N"``,
+Names of learned players (``"hard"``, ``"network"``, ``"hard@REV"``, ``"mcts:N"``, ``"network:PATH"``,
 policy file paths) are resolved by the packages registered under the
 ``swgym.opponents`` entry point group (this project's ``policies``, from
 ``pyproject.toml``): a function ``(name, spec, seed=..., trusted=..., search=...,

@@ -17,7 +17,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from envs.core.opponents import PAST_PREFIX, SHIPPED_NAMES
+from envs.core.opponents import NETWORK_PREFIX, PAST_PREFIX, SHIPPED_NAMES
 from policies.mcts import NAME as MCTS_NAME
 from policies.mcts import make_mcts
 from policies.numpy_policy import NumpyPolicy, PolicyFileError
@@ -103,11 +103,17 @@ def opponent_by_name(
     name: str, spec: str, seed: int | None = None, trusted: bool = False, search: bool = True, **params: Any
 ):
     """The learned player a ``spec`` names for game ``name`` (``"hard"``, ``"network"``, ``"hard@REV"``,
-    ``"mcts[:N]"``, a policy file path), or None when the spec is none of these.
+    ``"mcts[:N]"``, a policy file path, ``"network:PATH"`` that file's network alone), or None when the spec is
+    none of these.
 
     Registered as this project's ``swgym.opponents`` entry point, so that
     :func:`envs.opponents.make_opponent` (and every env) takes these names.
     """
+    if spec.startswith(NETWORK_PREFIX):
+        path = spec[len(NETWORK_PREFIX) :]
+        if not path.endswith((".npz", ".zip")):
+            raise ValueError(f"{spec!r}: give a policy file (.npz or .zip) after {NETWORK_PREFIX!r}")
+        return load(name, path, seed=seed, trusted=trusted, search=False, **params)
     if spec in SHIPPED_NAMES or spec.startswith(PAST_PREFIX) or spec.endswith((".npz", ".zip")):
         return load(name, spec, seed=seed, trusted=trusted, search=search, **params)
     if spec == MCTS_NAME or spec.startswith(MCTS_NAME + ":"):

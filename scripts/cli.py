@@ -20,7 +20,7 @@ for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"):
 
 MAX_SEATS = 6
 # The opponent names envs.opponents.make_opponent takes (written out: importing it would load numpy here).
-OPPONENT_NAMES = "random|easy|medium|hard|network|mcts|mcts:N|hard@REV"
+OPPONENT_NAMES = "random|easy|medium|hard|network|mcts|mcts:N|hard@REV|network:FILE"
 GOLDEN_DIR = Path(__file__).resolve().parent.parent / "tests" / "golden"
 
 # What each command needs beyond a plain install, and the extra that brings it

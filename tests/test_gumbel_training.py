@@ -16,6 +16,7 @@ import torch
 
 import envs
 from envs.core.opponents import RandomOpponent
+from envs.opponents import make_opponent
 from envs.play import play_game
 from policies import POLICY_DIR, load
 from policies.gumbel import GumbelPlayer, evaluator
@@ -232,6 +233,22 @@ def test_a_tiny_run_resumes_and_its_file_plays_with_its_search(tmp_path):
     assert isinstance(player, GumbelPlayer) and player.search.simulations == 8
     record = play_game("swival", [player, RandomOpponent(0)], seed=0)
     assert record.plies > 5 and sorted(record.returns) in ([-1.0, 1.0], [0.0, 0.0])
+
+
+def test_network_colon_file_is_the_file_s_network_alone(tmp_path):
+    """``network:FILE`` plays a searching file's network alone, greedy, wherever opponents are named."""
+    torch.manual_seed(1)
+    path = write_network(Network(78, 73, (16,), "tanh"), tmp_path / "n.npz", "swival", {}, {"kind": "gumbel"})
+    alone = make_opponent("swival", f"network:{path}", seed=0)
+    assert isinstance(load("swival", str(path), seed=0), GumbelPlayer)
+    assert isinstance(alone, NumpyPolicy) and not isinstance(alone, GumbelPlayer)
+    batch = envs.make_batched("swival", 8, seed=2)
+    obs, masks = batch.observe(batch.to_move), batch.legal_mask()
+    logits = NumpyPolicy(path, game="swival").logits(obs)
+    for i in range(8):
+        assert alone.act(obs[i], masks[i]) == int(np.argmax(np.where(masks[i], logits[i], -np.inf)))
+    with pytest.raises(ValueError, match="give a policy file"):
+        make_opponent("swival", "network:medium")
 
 
 def test_the_gumbel_player_repeats_its_moves(tmp_path):

@@ -29,6 +29,7 @@ import numpy as np
 DIFFICULTIES = ("random", "easy", "medium", "hard")
 SHIPPED_NAMES = ("hard", "network")  # the shipped policy file: with its search, and its network alone
 PAST_PREFIX = "hard@"  # "hard@REV": the shipped policy file as git revision REV held it
+NETWORK_PREFIX = "network:"  # "network:PATH": a policy file's network alone, without the search it names
 REFERENCE_NAMES = (
     "network",
     "mcts",
