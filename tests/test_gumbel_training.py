@@ -57,6 +57,8 @@ TINY = {"boards": 16, "games": 16, "simulations": 8, "cheap_simulations": 2, "fu
         ({"generators": 0}, "generators must be a whole number >= 1, got 0"),
         ({"games": 4, "generators": 5}, "generators (5) must not exceed games (4)"),
         ({"value_weight": -1}, "value_weight must be a number >= 0, got -1"),
+        ({"policy_weight": "1"}, "policy_weight must be a number >= 0, got '1'"),
+        ({"policy_weight": 0, "value_weight": 0}, "policy_weight and value_weight are both 0"),
         ({"root_value_weight": 1.5}, "root_value_weight must be a number in [0, 1], got 1.5"),
         ({"eval_opponents": "medium"}, "eval_opponents must be a list of opponent names, got 'medium'"),
         ({"root_value_weight": True}, "root_value_weight must be a number in [0, 1], got True"),
@@ -332,6 +334,20 @@ def test_a_value_weight_of_zero_leaves_the_value_network_as_it_starts():
     after = net.state_dict()
     moved = {k for k in before if not torch.equal(before[k], after[k])}
     assert moved and all(k.startswith(("policy_net", "action_head")) for k in moved)
+
+
+def test_a_policy_weight_of_zero_leaves_the_policy_network_as_it_starts():
+    """policy_weight 0 trains the value alone: the network alone plays as it started, its search gets the new
+    value (a start file's policy kept while its value is learned again)."""
+    torch.manual_seed(0)
+    net = Network(4, 3, (8,), "tanh")
+    before = {k: v.clone() for k, v in net.state_dict().items()}
+    data = _buffer(64, 4, value=1.0, root_value=1.0)
+    settings = Settings.from_config({"policy_weight": 0, "batch_size": 16})
+    learn(net, torch.optim.Adam(net.parameters(), lr=1e-2), data, settings, seed=0)
+    after = net.state_dict()
+    moved = {k for k in before if not torch.equal(before[k], after[k])}
+    assert moved and all(k.startswith(("value_net", "value_head")) for k in moved)
 
 
 def test_recorded_legal_moves_turn_with_the_position(tmp_path):

@@ -62,6 +62,7 @@ class Settings:
     considered: int = 16
     target_width: int = 16  # largest entries of the improved policy kept per position
     value_weight: float = 1.0  # the value loss's weight; 0 leaves the value network as it starts (its own tower)
+    policy_weight: float = 1.0  # the policy loss's weight; 0 leaves the policy network as it starts (its own tower)
     root_value_weight: float = 0.0  # value target: this share the search's root value, the rest the game's result
     start: str = ""  # a policy file to start from (its network's shape and weights); "": fresh weights
     legal_only: int = 0  # 1: the policy loss's softmax over each position's legal moves alone; 0: over every action
@@ -110,9 +111,9 @@ class Settings:
             elif key == "start":
                 if not isinstance(value, str):
                     raise ValueError(f"{where}: start must be the path of a policy file, got {value!r}")
-            elif key == "value_weight":
+            elif key in ("value_weight", "policy_weight"):
                 if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1e6:
-                    raise ValueError(f"{where}: value_weight must be a number >= 0, got {value!r}")
+                    raise ValueError(f"{where}: {key} must be a number >= 0, got {value!r}")
             elif key == "root_value_weight":
                 if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
                     raise ValueError(f"{where}: root_value_weight must be a number in [0, 1], got {value!r}")
@@ -131,6 +132,8 @@ class Settings:
                 raise ValueError(f"{where}: {key} must be a whole number >= 1, got {getattr(settings, key)!r}")
         if settings.generators > settings.games:
             raise ValueError(f"{where}: generators ({settings.generators}) must not exceed games ({settings.games})")
+        if settings.policy_weight == 0 and settings.value_weight == 0:
+            raise ValueError(f"{where}: policy_weight and value_weight are both 0: the network would learn nothing")
         return settings
 
 
@@ -573,7 +576,7 @@ def learn(net: Network, optimizer: torch.optim.Optimizer, data: dict[str, np.nda
             policy_loss = -(probs[rows] * log_p).sum(dim=1).mean()
             value_loss = ((v - value[rows]) ** 2).mean()
             optimizer.zero_grad()
-            (policy_loss + s.value_weight * value_loss).backward()
+            (s.policy_weight * policy_loss + s.value_weight * value_loss).backward()
             optimizer.step()
             losses.append((policy_loss.item(), value_loss.item()))
     return tuple(float(x) for x in np.mean(losses, axis=0))
