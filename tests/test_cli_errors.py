@@ -51,6 +51,7 @@ BAD = [
     (["train", "swival", "--backend", "rllib", "--iterations", "0"], "'0'"),
     (["train", "swival", "--backend", "ray"], "'ray'"),
     (["train", "swival", "--backend", "gumbel", "--address", "nowhere"], "not a Ray address: 'nowhere'"),
+    (["train", "swival", "--backend", "gumbel", "--ship"], "--ship with --backend gumbel needs the config's"),
     (["train", "swival", "--backend", "rllib", "--address", "head:port"], "not a Ray address: 'head:port'"),
 ]
 

@@ -591,3 +591,39 @@ def test_a_board_convolution_file_plays_without_torch(tmp_path):
     net, _ = conv_network("twirls", {"board_size": 8}, head="factored")
     path = write_network(net, tmp_path / "conv.npz", "twirls", {"board_size": 8}, {"kind": "gumbel", "simulations": 4})
     assert plies_without_torch("twirls", path, {"board_size": 8}) > 2
+
+
+def test_a_run_can_start_from_a_past_hard(tmp_path):
+    """``start: "hard@REV"`` starts from the game's hard as git revision REV held it, and records its sha256."""
+    import subprocess
+
+    settings = Settings.from_config({**TINY, "iterations": 1, "start": "hard@HEAD"})
+    summary = train("swival", {}, settings, tmp_path / "run", log=lambda line: None)
+    held = subprocess.run(["git", "show", "HEAD:policies/swival_hard.npz"], capture_output=True, check=True,
+                          cwd=POLICY_DIR).stdout  # fmt: skip
+    assert summary["start_sha256"] == hashlib.sha256(held).hexdigest()
+    with pytest.raises(ValueError, match="hard@nosuchrev"):
+        train("swival", {}, Settings.from_config({**TINY, "start": "hard@nosuchrev"}), tmp_path / "bad")
+
+
+def test_ship_writes_the_run_s_network_with_the_config_s_search(tmp_path, monkeypatch):
+    """``swgym train GAME --backend gumbel --ship`` writes the run's network to the shipped path with the
+    config's ``search``, which must be the engine's Gumbel search."""
+    import json as json_module
+
+    import policies
+    from scripts.cli import main
+
+    search = {"kind": "gumbel", "simulations": 12, "considered": 4}
+    config = json_module.loads((Path(__file__).parent.parent / "training/configs/swival.json").read_text())
+    config |= {"search": search, "gumbel": {**TINY, "iterations": 1}}
+    (tmp_path / "config.json").write_text(json_module.dumps(config))
+    monkeypatch.setattr(policies, "shipped_path", lambda game, **params: tmp_path / f"{game}_shipped.npz")
+    main(["train", "swival", "--backend", "gumbel", "--config", str(tmp_path / "config.json"),
+          "--out", str(tmp_path / "run"), "--ship"])  # fmt: skip
+    player = load("swival", str(tmp_path / "swival_shipped.npz"), seed=0)
+    assert isinstance(player, GumbelPlayer) and player.policy.meta["search"] == search
+    _, run_arrays = read_policy_file(tmp_path / "run" / "network.npz")
+    _, shipped_arrays = read_policy_file(tmp_path / "swival_shipped.npz")
+    for key, array in run_arrays.items():
+        np.testing.assert_array_equal(shipped_arrays[key], array)

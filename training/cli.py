@@ -47,10 +47,11 @@ def cmd_train_gumbel(args: argparse.Namespace) -> None:
     its generators run as Ray tasks there (training/ray_cluster.py), the learning here."""
     from dataclasses import replace  # on use: swgym starts fast
 
+    from policies import shipped_path  # on use: swgym starts fast
     from training.config import load_config  # on use: swgym starts fast (and no SB3: the Ray virtualenv has none)
-    from training.gumbel import Settings, train  # on use: swgym starts fast
+    from training.gumbel import Settings, ship, shipped_search, train  # on use: swgym starts fast
 
-    unsupported = [f"--{n}" for n in ("ship", "env", "env_runners", "steps") if getattr(args, n, None)]
+    unsupported = [f"--{n}" for n in ("env", "env_runners", "steps") if getattr(args, n, None)]
     if unsupported:
         raise ValueError(f"{', '.join(unsupported)} not supported with --backend gumbel")
     config = load_config(args.config or args.game)
@@ -59,9 +60,14 @@ def cmd_train_gumbel(args: argparse.Namespace) -> None:
         settings = replace(settings, iterations=args.iterations)
     params = {**config["params"], **(getattr(args, "params", None) or {})}
     out = Path(args.out or f"runs/{args.game}_gumbel")
+    if args.ship:  # before any work
+        shipped_search(config.get("search"))
     summary = train(args.game, params, settings, out, resume=getattr(args, "resume", False), address=args.address)
     print(json.dumps({k: v for k, v in summary.items() if k != "curve"}, indent=2))
     print(f"network: {summary['network']} (swgym eval {args.game} {summary['network']} medium)")
+    if args.ship:
+        shipped = ship(Path(summary["network"]), shipped_path(args.game, **params), config["search"])
+        print(f"shipped to {shipped} with the config's search {config['search']}")
 
 
 def cmd_train_rllib(args: argparse.Namespace) -> None:

@@ -35,10 +35,11 @@ from torch import nn
 
 from envs.core.action_layout import ActionLayout
 from envs.core.board_graph import BoardGraph
+from envs.core.opponents import PAST_PREFIX
 from envs.core.tree_search import TreeSearch, seats_from_mover
 from envs.play import play_series
 from envs.registry import game_module, make_batched
-from policies import load
+from policies import load, past_hard_file
 from policies.gumbel import evaluator
 from policies.numpy_policy import FORMAT_VERSION, NumpyPolicy, PlainHead, read_policy_file, write_policy_file
 from policies.provenance import sha256
@@ -64,7 +65,7 @@ class Settings:
     value_weight: float = 1.0  # the value loss's weight; 0 leaves the value network as it starts (its own tower)
     policy_weight: float = 1.0  # the policy loss's weight; 0 leaves the policy network as it starts (its own tower)
     root_value_weight: float = 0.0  # value target: this share the search's root value, the rest the game's result
-    start: str = ""  # a policy file to start from (its network's shape and weights); "": fresh weights
+    start: str = ""  # a policy file to start from (its network's shape and weights), or "hard@REV"; "": fresh
     legal_only: int = 0  # 1: the policy loss's softmax over each position's legal moves alone; 0: over every action
     seat_values: int = 0  # 1: the value head gives every seat's value (seat order from the mover's); 0: the mover's
     symmetries: int = 1  # 1: each recorded position is seen through a random symmetry the game declares; 0: as is
@@ -338,6 +339,32 @@ def network_from_file(path: Path, name: str, params: dict[str, Any], conv: Board
     return net
 
 
+def start_file(name: str, params: dict[str, Any], start: str, out: Path) -> Path:
+    """The policy file a run starts from: ``start`` itself, or for ``"hard@REV"`` the game's hard as git revision
+    REV held it, written into ``out`` (so a config names the file it started from even after a new one ships)."""
+    if start.startswith(PAST_PREFIX):
+        return past_hard_file(name, start[len(PAST_PREFIX) :], out, **params)
+    return Path(start)
+
+
+def shipped_search(search: Any) -> dict[str, Any]:
+    """The config's ``search`` settings, checked to be the engine's Gumbel search (what ``--ship`` writes into
+    the shipped file with the run's network)."""
+    if not isinstance(search, dict) or search.get("kind") != "gumbel":
+        raise ValueError(
+            f"--ship with --backend gumbel needs the config's \"search\" to be the engine's Gumbel search "
+            f'({{"kind": "gumbel", "simulations": N, "considered": M}}), got {search!r}'
+        )
+    return search
+
+
+def ship(network: Path, to: Path, search: Any) -> Path:
+    """Write the run's ``network`` to ``to`` (the game's shipped hard) with the config's ``search`` settings
+    (:func:`shipped_search`): the file then plays as its config says."""
+    meta, arrays = read_policy_file(network)
+    return write_policy_file(to, {**meta, "search": shipped_search(search)}, arrays)
+
+
 def board_conv(name: str, batch: Any, s: Settings) -> BoardConv | None:
     """The board convolution ``s.conv_layers`` asks of the game (None: none); a ValueError if it declares no
     board graph."""
@@ -595,16 +622,17 @@ def train(
     probe = make_batched(name, 1, **params)
     torch.manual_seed(s.seed)  # the first weights: a seeded run repeats its chunks
     conv = board_conv(name, probe, s)
-    if s.start:
-        net = network_from_file(Path(s.start), name, params, conv)
+    start = start_file(name, params, s.start, out) if s.start else None
+    if start is not None:
+        net = network_from_file(start, name, params, conv)
     else:
         value_outputs = probe.num_players if s.seat_values else 1
         layout = head_layout(name, probe, s)
         net = Network(probe.obs_size, probe.num_actions, s.hidden, s.activation, layout, s.rank, value_outputs, conv)
     optimizer = torch.optim.Adam(net.parameters(), lr=s.learning_rate)
     state = {"iteration": 0, "curve": [], "minutes": 0.0, "settings": asdict(s)}
-    if s.start:  # the file a run starts from is part of what it measured
-        state["start_sha256"] = sha256(s.start)
+    if start is not None:  # the file a run starts from is part of what it measured
+        state["start_sha256"] = sha256(start)
     if resume and (out / "checkpoint.json").exists():
         state = json.loads((out / "checkpoint.json").read_text())
         for point in state["curve"]:  # a run begun with one opponent kept its evaluations unnamed
@@ -713,6 +741,9 @@ __all__ = [
     "load_buffer",
     "network_from_file",
     "self_play",
+    "ship",
+    "shipped_search",
+    "start_file",
     "self_play_iteration",
     "train",
     "write_chunk",
