@@ -324,30 +324,22 @@ def test_the_value_target_mixes_result_and_root_value_by_the_weight(weight, towa
     assert net(torch.ones(1, 4))[1].item() == pytest.approx(toward, abs=0.1)
 
 
-def test_a_value_weight_of_zero_leaves_the_value_network_as_it_starts():
+@pytest.mark.parametrize(
+    ("weights", "learns"),
+    [({"value_weight": 0}, ("policy_net", "action_head")), ({"policy_weight": 0}, ("value_net", "value_head"))],
+)
+def test_a_loss_weight_of_zero_leaves_its_tower_as_it_starts(weights, learns):
+    """value_weight 0 trains the policy alone, policy_weight 0 the value alone (e.g. a start file's policy kept
+    while its value is learned again): the other tower and head stay as they started."""
     torch.manual_seed(0)
     net = Network(4, 3, (8,), "tanh")
     before = {k: v.clone() for k, v in net.state_dict().items()}
     data = _buffer(64, 4, value=1.0, root_value=1.0)
-    settings = Settings.from_config({"value_weight": 0, "batch_size": 16})
+    settings = Settings.from_config({**weights, "batch_size": 16})
     learn(net, torch.optim.Adam(net.parameters(), lr=1e-2), data, settings, seed=0)
     after = net.state_dict()
     moved = {k for k in before if not torch.equal(before[k], after[k])}
-    assert moved and all(k.startswith(("policy_net", "action_head")) for k in moved)
-
-
-def test_a_policy_weight_of_zero_leaves_the_policy_network_as_it_starts():
-    """policy_weight 0 trains the value alone: the network alone plays as it started, its search gets the new
-    value (a start file's policy kept while its value is learned again)."""
-    torch.manual_seed(0)
-    net = Network(4, 3, (8,), "tanh")
-    before = {k: v.clone() for k, v in net.state_dict().items()}
-    data = _buffer(64, 4, value=1.0, root_value=1.0)
-    settings = Settings.from_config({"policy_weight": 0, "batch_size": 16})
-    learn(net, torch.optim.Adam(net.parameters(), lr=1e-2), data, settings, seed=0)
-    after = net.state_dict()
-    moved = {k for k in before if not torch.equal(before[k], after[k])}
-    assert moved and all(k.startswith(("value_net", "value_head")) for k in moved)
+    assert moved and all(k.startswith(learns) for k in moved)
 
 
 def test_recorded_legal_moves_turn_with_the_position(tmp_path):
