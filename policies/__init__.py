@@ -23,6 +23,7 @@ from policies.mcts import make_mcts
 from policies.numpy_policy import NumpyPolicy, PolicyFileError
 
 POLICY_DIR = Path(__file__).resolve().parent
+POLICY_SUFFIXES = (".npz", ".zip")  # what a policy file's name ends with: numpy weights, or an SB3 model
 
 
 def shipped_path(game: str, **params: Any) -> Path:
@@ -111,10 +112,10 @@ def opponent_by_name(
     """
     if spec.startswith(NETWORK_PREFIX):
         path = spec[len(NETWORK_PREFIX) :]
-        if not path.endswith((".npz", ".zip")):
+        if not path.endswith(POLICY_SUFFIXES):
             raise ValueError(f"{spec!r}: give a policy file (.npz or .zip) after {NETWORK_PREFIX!r}")
         return load(name, path, seed=seed, trusted=trusted, search=False, **params)
-    if spec in SHIPPED_NAMES or spec.startswith(PAST_PREFIX) or spec.endswith((".npz", ".zip")):
+    if spec in SHIPPED_NAMES or spec.startswith(PAST_PREFIX) or spec.endswith(POLICY_SUFFIXES):
         return load(name, spec, seed=seed, trusted=trusted, search=search, **params)
     if spec == MCTS_NAME or spec.startswith(MCTS_NAME + ":"):
         return make_mcts(name, spec, seed=seed, **params)  # it checks N

@@ -403,6 +403,7 @@ class BoardConv:
         ]
         if f"conv_w{self.layers}" in arrays:
             raise PolicyFileError(f"policy file {where}: its meta says {self.layers} conv layers, it has more")
+        self._plane_index, self._around = self.graph.planes.T, self.graph.around  # the gathers, made once
 
     @property
     def out_size(self) -> int:
@@ -429,8 +430,8 @@ class BoardConv:
 
     def features(self, x: np.ndarray) -> np.ndarray:
         """(rows, cells * channels): every cell's features after the last layer, for observations ``x``."""
-        rows, cells, around = len(x), self.graph.cells, self.graph.around
-        h = x[:, self.graph.planes.T]  # (rows, cells, planes)
+        rows, cells, around = len(x), self.graph.cells, self._around
+        h = x[:, self._plane_index]  # (rows, cells, planes)
         for i, (w, b) in enumerate(self.weights):
             padded = np.concatenate([h, np.zeros((rows, 1, h.shape[2]), h.dtype)], axis=1)
             y = np.maximum(padded[:, around].reshape(rows * cells, -1) @ w + b, 0.0).reshape(rows, cells, -1)

@@ -8,8 +8,7 @@ in a fixed order of directions (``-1`` off the board). A board convolution
 layer, a linear map of its own features and its neighbours', the same weights
 at every cell, so a pattern learned in one place is seen everywhere. The games
 own their graphs (``TurnBasedEnv.board_graph``, tested against their
-symmetries); this module holds the shape and its checks, and imports nothing
-but numpy.
+symmetries); this module holds the shape and its checks.
 """
 
 from __future__ import annotations
@@ -17,6 +16,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
+
+from envs.core.observation import Observation
 
 
 class BoardGraph(NamedTuple):
@@ -72,6 +73,13 @@ def make_board_graph(planes: np.ndarray, neighbours: np.ndarray, observations: i
     return BoardGraph(np.asarray(planes, np.int64), np.asarray(neighbours, np.int64))
 
 
+def observation_planes(observation: Observation, names: tuple[str, ...]) -> np.ndarray:
+    """(len(names), cells): the observation indices of the named pieces of one value per cell, as the planes of a
+    :class:`BoardGraph`."""
+    index = np.arange(observation.size)
+    return np.stack([index[observation[name]] for name in names])
+
+
 def grid_neighbours(coords: list[tuple[int, int]], steps: list[tuple[int, int]]) -> np.ndarray:
     """(cells, len(steps)): for each cell at ``coords[c]``, the cell at ``coords[c] + step`` in each step's
     order, or -1 where no cell is there (a square or hexagonal grid in its own coordinates)."""
@@ -79,4 +87,4 @@ def grid_neighbours(coords: list[tuple[int, int]], steps: list[tuple[int, int]])
     return np.array([[index.get((x + dx, y + dy), -1) for dx, dy in steps] for x, y in coords], dtype=np.int64)
 
 
-__all__ = ["BoardGraph", "board_graph_problem", "grid_neighbours", "make_board_graph"]
+__all__ = ["BoardGraph", "board_graph_problem", "grid_neighbours", "make_board_graph", "observation_planes"]

@@ -13,7 +13,7 @@ import numpy as np
 
 from envs.core.action_layout import ActionLayout, make_layout
 from envs.core.aec import Symmetry, TurnBasedEnv
-from envs.core.board_graph import BoardGraph, grid_neighbours, make_board_graph
+from envs.core.board_graph import BoardGraph, grid_neighbours, make_board_graph, observation_planes
 from envs.core.observation import Observation, Piece
 from envs.hexrook import render
 from envs.hexrook.board import (
@@ -214,8 +214,7 @@ class HexRookEnv(TurnBasedEnv):
         """The five planes by cell (own rooks, opponent's, beads, empty, edge) and each cell's six neighbours, in
         the move directions' order."""
         layout = _observation(game.hex.n)
-        index = np.arange(layout.size)
-        planes = np.stack([index[layout[name]] for name in ("own", "opponent", "beads", "empty", "edge")])
+        planes = observation_planes(layout, ("own", "opponent", "beads", "empty", "edge"))
         return make_board_graph(planes, grid_neighbours(game.hex.coords, list(DIRECTIONS)), layout.size)
 
     @staticmethod

@@ -72,7 +72,7 @@ from __future__ import annotations
 import numpy as np
 
 from envs.core.aec import Symmetry, TurnBasedEnv, turn_based_metadata
-from envs.core.board_graph import BoardGraph, make_board_graph
+from envs.core.board_graph import BoardGraph, make_board_graph, observation_planes
 from envs.core.observation import Observation, Piece
 from envs.swival import render
 from envs.swival.rules import MIDDLE, SwivalGame, SwivalState, bits_array, has_line
@@ -130,8 +130,8 @@ class raw_env(TurnBasedEnv):
             for ring in range(3)
             for k in range(8)
         ]  # fmt: skip
-        index = np.arange(OBSERVATION.size)
-        return make_board_graph(np.stack([index[_OWN], index[_OPP], index[_EMPTY]]), np.array(neighbours), index.size)
+        planes = observation_planes(OBSERVATION, ("own", "opponent", "empty"))
+        return make_board_graph(planes, np.array(neighbours), OBSERVATION.size)
 
     @staticmethod
     def symmetries(game: SwivalGame) -> list[Symmetry]:

@@ -98,7 +98,7 @@ import numpy as np
 
 from envs.core.action_layout import ActionLayout, make_layout
 from envs.core.aec import Symmetry, TurnBasedEnv, turn_based_metadata
-from envs.core.board_graph import BoardGraph, grid_neighbours, make_board_graph
+from envs.core.board_graph import BoardGraph, grid_neighbours, make_board_graph, observation_planes
 from envs.core.observation import Observation, Piece
 from envs.twirls import render
 from envs.twirls.board import TURNS, VECTORS
@@ -138,12 +138,10 @@ class raw_env(TurnBasedEnv):
     def board_graph(game: TwirlsGame) -> BoardGraph:
         """The three planes by cell (own stones, opponent's, empty) and each cell's eight neighbours, in the
         twirl directions' order."""
-        size = game.size
-        n = size * size
-        coords = [(c % size, c // size) for c in range(n)]  # (file, rank), as the directions step
-        layout = _observation(n)
-        index = np.arange(layout.size)
-        planes = np.stack([index[layout[name]] for name in ("own", "opponent", "empty")])
+        board = game.tables
+        coords = list(zip(board.file_of, board.rank_of))  # (file, rank), as the directions step
+        layout = _observation(board.cells)
+        planes = observation_planes(layout, ("own", "opponent", "empty"))
         return make_board_graph(planes, grid_neighbours(coords, list(VECTORS)), layout.size)
 
     @staticmethod
