@@ -1,5 +1,5 @@
 """Playing games by name: one game between opponents (:func:`play_game`, with an observer hook), or a seeded
-series with seats rotated (:func:`play_series`)."""
+series with seats rotated (:func:`play_series`), with duplicate deals for card games."""
 
 from __future__ import annotations
 
@@ -62,7 +62,8 @@ def play_game(
 
 @dataclass
 class SeriesResult:
-    """Per entrant (by index in the given list): wins, draws, losses, games, summed returns, think times."""
+    """Per entrant (by index in the given list): wins, draws, losses, games, summed returns, think times;
+    ``duplicate``: whether each deal was played once with every entrant in every seat."""
 
     names: list[str]
     wins: list[int]
@@ -71,6 +72,25 @@ class SeriesResult:
     returns: list[float]
     games: int
     move_seconds: list[list[float]] = field(default_factory=list)  # every move's think time
+    duplicate: bool = False
+
+
+def uses_duplicate_deals(name: str, duplicate: bool | None = None, **params: Any) -> bool:
+    """``duplicate``, or when None the game's own choice (``Game.duplicate_deals``: card games)."""
+    if duplicate is None:
+        return bool(make_raw(name, **params).game.duplicate_deals)
+    if not isinstance(duplicate, (bool, np.bool_)):
+        raise TypeError(f"duplicate must be True, False or None (the game's choice), got {duplicate!r}")
+    return bool(duplicate)
+
+
+def check_duplicate_games(entrants: int, games: int, first_game: int = 0) -> None:
+    """Duplicate deals play each deal once per rotation of the seats: whole deals only."""
+    if games % entrants or first_game % entrants:
+        raise ValueError(
+            f"duplicate deals: each deal is played {entrants} times (once per seating), so games must be a "
+            f"multiple of {entrants}, got {games}" + (f" from game {first_game}" if first_game else "")
+        )
 
 
 def play_series(
@@ -80,6 +100,7 @@ def play_series(
     seed: int = 0,
     progress: Callable[[int], None] | None = None,
     first_game: int = 0,
+    duplicate: bool | None = None,
     **params: Any,
 ) -> SeriesResult:
     """``games`` games, the seating rotated each game so every entrant plays every seat.
@@ -90,15 +111,25 @@ def play_series(
     depends only on ``seed`` and ``g`` (players are re-seeded per game), so
     games ``first_game .. first_game + games - 1`` played apart add up to
     the same series played at once.
+
+    ``duplicate`` (default: the game's choice, :func:`uses_duplicate_deals`):
+    the games come in blocks of as many games as entrants, each block one
+    deal (one seed) played once in every rotation of the seats, so luck of
+    the cards evens out; ``games`` and ``first_game`` must then be whole
+    blocks.
     """
     n = len(entrants)
+    duplicate = uses_duplicate_deals(name, duplicate, **params)
+    if duplicate:
+        check_duplicate_games(n, games, first_game)
     players = [make_opponent(name, spec, seed=seed + i, **params) for i, spec in enumerate(entrants)]
     names = [spec if isinstance(spec, str) else type(spec).__name__ for spec in entrants]
     wins, draws, losses, rets = [0] * n, [0] * n, [0] * n, [0.0] * n
     move_seconds: list[list[float]] = [[] for _ in range(n)]
     for g in range(first_game, first_game + games):
         order = [(g + s) % n for s in range(n)]  # order[seat] = entrant index
-        record = play_game(name, [players[i] for i in order], seed=seed * 100_003 + g, **params)
+        deal = g // n if duplicate else g
+        record = play_game(name, [players[i] for i in order], seed=seed * 100_003 + deal, **params)
         for seat, entrant in enumerate(order):
             rets[entrant] += record.returns[seat]
             move_seconds[entrant] += record.move_seconds[seat]
@@ -110,7 +141,7 @@ def play_series(
                 losses[entrant] += 1
         if progress is not None:
             progress(g + 1 - first_game)
-    return SeriesResult(names, wins, draws, losses, rets, games, move_seconds)
+    return SeriesResult(names, wins, draws, losses, rets, games, move_seconds, duplicate)
 
 
 def merge_series(parts: Sequence[SeriesResult]) -> SeriesResult:
@@ -125,4 +156,5 @@ def merge_series(parts: Sequence[SeriesResult]) -> SeriesResult:
         [sum(p.returns[i] for p in parts) for i in range(n)],
         sum(p.games for p in parts),
         [[t for p in parts for t in p.move_seconds[i]] for i in range(n)],
+        first.duplicate,
     )

@@ -1,5 +1,6 @@
 """Evaluation of saved policies and bots: seeded series with win/draw/loss, 95% confidence intervals and
-think times, seats rotated; the progress printer the long runs share. Needs no torch."""
+think times, seats rotated (deals duplicated in card games); the progress printer the long runs share.
+Needs no torch."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import statistics
 import sys
 from typing import Any
 
-from envs.play import SeriesResult, merge_series, play_series
+from envs.play import SeriesResult, check_duplicate_games, merge_series, play_series, uses_duplicate_deals
 
 
 def wilson_interval(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -52,29 +53,46 @@ def progress_printer(total: int, label: str, stream=None):
     return show
 
 
-def _play_chunk(job: tuple[str, list[Any], int, int, int, dict[str, Any]]) -> SeriesResult:
-    game, entrants, count, seed, first, params = job
-    return play_series(game, entrants, count, seed=seed, first_game=first, **params)
+def _play_chunk(job: tuple[str, list[Any], int, int, int, bool, dict[str, Any]]) -> SeriesResult:
+    game, entrants, count, seed, first, duplicate, params = job
+    return play_series(game, entrants, count, seed=seed, first_game=first, duplicate=duplicate, **params)
 
 
 def evaluate(
-    game: str, entrants: list[Any], games: int, seed: int = 0, quiet: bool = False, jobs: int = 1, **params: Any
+    game: str,
+    entrants: list[Any],
+    games: int,
+    seed: int = 0,
+    quiet: bool = False,
+    jobs: int = 1,
+    duplicate: bool | None = None,
+    **params: Any,
 ) -> SeriesResult:
-    """A seeded series with a progress bar; ``jobs`` > 1 plays it in that many processes (same result)."""
+    """A seeded series with a progress bar; ``jobs`` > 1 plays it in that many processes (same result).
+    ``duplicate``: deals replayed with the seats rotated (default: the game's choice; see
+    :func:`envs.play.play_series`)."""
     if games < 1:
         raise ValueError(f"games must be >= 1, got {games}")
-    label = f"{game}: {' vs '.join(map(str, entrants))}"
-    progress = None if quiet else progress_printer(games, label)
     if jobs < 1:
         raise ValueError(f"jobs must be >= 1, got {jobs}")
+    duplicate = uses_duplicate_deals(game, duplicate, **params)
+    if duplicate:
+        check_duplicate_games(len(entrants), games)
+    label = f"{game}: {' vs '.join(map(str, entrants))}" + (" (duplicate deals)" if duplicate else "")
+    progress = None if quiet else progress_printer(games, label)
     if jobs == 1 or games < 2:
-        return play_series(game, entrants, games, seed=seed, progress=progress, **params)
+        return play_series(game, entrants, games, seed=seed, progress=progress, duplicate=duplicate, **params)
     if not all(isinstance(e, str) for e in entrants):
         raise ValueError("evaluate with jobs > 1 takes entrants by name or policy path (they are rebuilt per process)")
     import multiprocessing
 
     chunk = max(1, min(10, games // (4 * jobs)))
-    work = [(game, list(entrants), min(chunk, games - first), seed, first, params) for first in range(0, games, chunk)]
+    if duplicate:  # whole deals in a chunk
+        chunk = len(entrants) * max(1, chunk // len(entrants))
+    work = [
+        (game, list(entrants), min(chunk, games - first), seed, first, duplicate, params)
+        for first in range(0, games, chunk)
+    ]
     parts, done = [], 0
     with multiprocessing.get_context("spawn").Pool(jobs) as pool:
         for part in pool.imap_unordered(_play_chunk, work):
@@ -100,6 +118,7 @@ def table_rows(result: SeriesResult) -> list[dict[str, Any]]:
                 "win_rate": result.wins[i] / result.games,
                 "win_ci95": [lo, hi],
                 "mean_return": result.returns[i] / result.games,
+                "duplicate_deals": result.duplicate,
                 **think_times(result.move_seconds[i]),
             }
         )

@@ -2,7 +2,8 @@
 
 Two-player games: medium vs random, medium vs easy, hard vs random, hard vs
 medium. Games of more players (the game's default rules): the entrant in one
-seat against a full table of the other kind, e.g. hard + three mediums.
+seat against a full table of the other kind, e.g. hard + three mediums. Card games replay each deal with the
+seats rotated (duplicate deals, :func:`envs.play.play_series`).
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ def report(
                         "entrant": first,
                         "against": f"{n - 1} x {other}",
                         "seconds": round(time.time() - started, 1),
+                        "duplicate_deals": result.duplicate,
                         **{
                             k: row[k]
                             for k in (
@@ -92,8 +94,9 @@ def markdown(rows: list[dict[str, Any]]) -> str:
         rules = ", ".join(f"{k}={v}" for k, v in r["params"].items()) or "default"
         lo, hi = r["win_ci95"]
         think = f"{r['median_move_s']:.3f}, {r['max_move_s']:.3f}" if "max_move_s" in r else "-"
+        against = r["against"] + (" (duplicate deals)" if r.get("duplicate_deals") else "")
         out.append(
-            f"| {r['game']} | {rules} | {r['entrant']} | {r['against']} | {r['wins']} / {r['draws']} / "
+            f"| {r['game']} | {rules} | {r['entrant']} | {against} | {r['wins']} / {r['draws']} / "
             f"{r['losses']} | {score(r['wins'], r['draws'], r['losses'], r['players'])} | {r['win_rate']:.1%} | "
             f"{lo:.1%}-{hi:.1%} | {think} |"
         )

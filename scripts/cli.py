@@ -219,7 +219,10 @@ def cmd_eval(args: argparse.Namespace) -> None:
     from policies.evaluation import evaluate, format_rows, table_rows
 
     params = parse_params(args.rule)
-    rows = table_rows(evaluate(args.game, args.players, args.games, seed=args.seed or 0, jobs=args.jobs, **params))
+    result = evaluate(
+        args.game, args.players, args.games, seed=args.seed or 0, jobs=args.jobs, duplicate=args.duplicate, **params
+    )
+    rows = table_rows(result)
     print(format_rows(rows))
     if args.json:
         Path(args.json).write_text(json.dumps({"game": args.game, "params": params, "rows": rows}, indent=2))
@@ -352,6 +355,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=positive_int, default=400)
     p.add_argument("--jobs", type=positive_int, default=1, help="processes to play the series in (same result as 1)")
     p.add_argument("--json", type=output_file, default=None, help="also save the table as JSON")
+    p.add_argument(
+        "--duplicate",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="play each deal once per rotation of the seats (games: a multiple of the players); "
+        "default: on for card games (swimming), off for the rest",
+    )
     _add_rule_args(p)
     p.set_defaults(func=cmd_eval)
 

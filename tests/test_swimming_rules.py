@@ -578,8 +578,8 @@ def test_bots_read_only_their_seat(level, moves):
 def test_medium_beats_random_players():
     from envs.play import play_series
 
-    result = play_series("swimming", ["medium", "random", "random", "random"], 6, seed=3)
-    assert (result.wins, result.draws) == ([6, 0, 0, 0], [0, 0, 0, 0])  # seeded: medium wins every game
+    result = play_series("swimming", ["medium", "random", "random", "random"], 8, seed=3)  # two duplicate deals
+    assert (result.wins, result.draws) == ([8, 0, 0, 0], [0, 0, 0, 0])  # seeded: medium wins every game
 
 
 def test_bots_score_hands_with_the_rules():

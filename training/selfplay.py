@@ -233,9 +233,9 @@ def evaluate_policy(config: dict[str, Any], policy, seed: int = 0) -> tuple[floa
     game, params = config["game"], config["params"]
     learner = to_numpy_policy(policy, game, params)
     n = make_raw(game, **params).game.num_players
-    result = play_series(
-        game, [learner] + [config["eval"]["opponent"]] * (n - 1), config["eval"]["games"], seed=seed, **params
-    )
+    opponents = [config["eval"]["opponent"]] * (n - 1)
+    # a probe of the learning curve, any number of games: fresh deals (claims use swgym eval's duplicate deals)
+    result = play_series(game, [learner] + opponents, config["eval"]["games"], seed=seed, duplicate=False, **params)
     return result.wins[0] / result.games, result.draws[0] / result.games
 
 

@@ -71,6 +71,9 @@ class Game:
     # -- to be provided by each game -------------------------------------
     num_players: int = 2
     num_actions: int = 0
+    #: Whether a fair series replays each deal with the seats rotated (duplicate deals, as in bridge): set by
+    #: card games, where the deal decides much of a game and fresh deals would need many more games.
+    duplicate_deals: ClassVar[bool] = False
 
     def validate_params(self) -> None:
         """Checks between parameters, after each was checked alone (none by default): raise :class:`RuleError`."""

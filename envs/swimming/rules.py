@@ -172,6 +172,7 @@ class SwimmingGame(Game):
         int_param("max_round_turns", 100, 1, 100_000),
     )
     num_actions = NUM_ACTIONS
+    duplicate_deals = True
 
     def __init__(self, **params) -> None:
         super().__init__(**params)
