@@ -1,26 +1,26 @@
-"""Does a value fitted to far more recorded games make Squeeze's hard search stronger?
+"""Does a value fitted to far more recorded games make a hex-rook hard search stronger (Squeeze, Swish)?
 
-Issue 22 (learned strength): Squeeze's hard opponent was a full-width 3-ply
-search scored by two imitation networks' value towers (their mean: 64% -> 78%
-against medium when the second joined), fitted to the discounted outcomes of
-6000 and 16000 games recorded one position at a time. The batched engine
-records 25000 games in about a minute, so this study fits value towers to
-many more games' outcomes (:mod:`training.value_fit`), measures their squared
-error on held-out games of another seed beside the shipped towers', and
-writes two policy files that differ from the shipped one only in their value:
+A searching hard opponent scores its leaves with its policy file's value
+tower(s). Squeeze's were fitted to the discounted outcomes of 6000 and 16000
+games recorded one position at a time, Swish's to those of its imitation and
+PPO runs. The batched engine (with medium as a kernel) records 25000 games in
+about a minute, so this study fits value towers to many more games' outcomes
+(:mod:`training.value_fit`), measures their squared error on held-out games
+of another seed beside the base file's towers', and writes two policy files
+that differ from the base only in their value:
 
-* ``plus.npz``: the shipped towers and the new ones (the mean of all);
+* ``plus.npz``: the base towers and the new ones (the mean of all);
 * ``only.npz``: the new towers alone (``--towers``, each fitted to games of
   its own seed; their mean).
 
-    python -m research.squeeze_value_data [--games 25000] [--epochs 4] [--towers 1] [--out DIR] [--base FILE]
+    python -m research.value_refit [--game squeeze] [--games 25000] [--epochs 4] [--towers 1] [--out DIR] [--base FILE]
 
-The figures compare with the hard shipped before this study, at c109355
+Squeeze's figures compare with the hard shipped before this study, at c109355
 (``git show c109355:policies/squeeze_hard.npz > base.npz``, then ``--base base.npz``);
-by default the base is the shipped hard, which has since taken the new value.
+by default the base is the game's shipped hard.
 
-then, for each file, ``swgym eval squeeze FILE medium --rule setup=random --games 100 --seed 7``.
-The figures: ``results/2026-11-squeeze-search.md``.
+then, for each file, ``swgym eval GAME FILE medium --rule setup=random --games 100 --seed 7``.
+The figures: ``results/2026-11-squeeze-search.md``, ``results/2026-11-swish-value-refit.md``.
 """
 
 from __future__ import annotations
@@ -37,21 +37,22 @@ from policies.numpy_policy import NumpyPolicy, read_policy_file, write_policy_fi
 from training.export import add_value_members
 from training.value_fit import DEFAULTS, fit_value_towers, record_heldout, replace_value
 
-GAME, PARAMS = "squeeze", {"setup": "random"}
-OPPONENTS = {"medium": 0.6, "easy": 0.3, "random": 0.1}  # the shipped networks' recording mix
+PARAMS = {"setup": "random"}  # the hex-rook games' default set-up
+OPPONENTS = {"medium": 0.6, "easy": 0.3, "random": 0.1}  # Squeeze's shipped networks' recording mix
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--game", choices=["squeeze", "swish"], default="squeeze")
     parser.add_argument("--games", type=int, default=25000)
     parser.add_argument("--heldout", type=int, default=2000)
     parser.add_argument("--epochs", type=int, default=4)
     parser.add_argument("--towers", type=int, default=1)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", default="runs/exp/squeeze_value")
+    parser.add_argument("--out", default=None, help="default: runs/exp/GAME_value")
     parser.add_argument("--base", help="the policy file to compare with and copy (default: the shipped hard)")
     args = parser.parse_args()
-    out = Path(args.out)
+    out = Path(args.out or f"runs/exp/{args.game}_value")
     out.mkdir(parents=True, exist_ok=True)
     torch.set_num_threads(1)
     settings = {
@@ -62,12 +63,12 @@ def main() -> None:
         "towers": args.towers,
         "epochs": args.epochs,
     }
-    held = record_heldout(GAME, PARAMS, settings, seed=args.seed)
+    held = record_heldout(args.game, PARAMS, settings, seed=args.seed)
     towers, histories = fit_value_towers(
-        GAME, PARAMS, settings, [256, 256], torch.nn.Tanh, seed=args.seed, heldout=held
+        args.game, PARAMS, settings, [256, 256], torch.nn.Tanh, seed=args.seed, heldout=held
     )
 
-    base = args.base or shipped_path(GAME, **PARAMS)
+    base = args.base or shipped_path(args.game, **PARAMS)
     meta, arrays = read_policy_file(base)
     only = replace_value(write_policy_file(out / "only.npz", meta, arrays), towers)
     plus = add_value_members(write_policy_file(out / "plus.npz", meta, arrays), [only])
