@@ -45,6 +45,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--game", choices=["squeeze", "swish"], default="squeeze")
     parser.add_argument("--games", type=int, default=25000)
+    parser.add_argument(
+        "--opponents",
+        default=None,
+        help="medium's opponents in the recorded games, e.g. medium=1 (default: "
+        + ",".join(f"{k}={v}" for k, v in OPPONENTS.items())
+        + ")",
+    )
     parser.add_argument("--heldout", type=int, default=2000)
     parser.add_argument("--epochs", type=int, default=4)
     parser.add_argument("--towers", type=int, default=1)
@@ -53,11 +60,19 @@ def main() -> None:
     parser.add_argument("--base", help="the policy file to compare with and copy (default: the shipped hard)")
     args = parser.parse_args()
     out = Path(args.out or f"runs/exp/{args.game}_value")
+    try:
+        opponents = (
+            dict((name, float(share)) for name, share in (item.split("=") for item in args.opponents.split(",")))
+            if args.opponents
+            else OPPONENTS
+        )
+    except ValueError:
+        parser.error(f"--opponents takes name=share,... (e.g. medium=0.6,easy=0.4), got {args.opponents!r}")
     out.mkdir(parents=True, exist_ok=True)
     torch.set_num_threads(1)
     settings = {
         **DEFAULTS,
-        "opponents": OPPONENTS,
+        "opponents": opponents,
         "games": args.games,
         "heldout_games": args.heldout,
         "towers": args.towers,
