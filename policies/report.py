@@ -77,11 +77,12 @@ def score_share(wins: int, draws: int, losses: int) -> float:
     return (wins + draws / 2) / max(wins + draws + losses, 1)
 
 
-def score(wins: int, draws: int, losses: int, players: int) -> str:
+def score(wins: int, draws: int, losses: int, players: int, duplicate: bool = False) -> str:
     """:func:`score_share` as a percentage; with more than two players the fair share beside it (what an equal
-    player scores: 25% at 4 players)."""
+    player scores: 25% at 4 players); on duplicate deals, that said beside it too."""
+    notes = ([] if players == 2 else [f"fair share {1 / players:.0%}"]) + (["duplicate deals"] if duplicate else [])
     share = f"{score_share(wins, draws, losses):.1%}"
-    return share if players == 2 else f"{share} (fair share {1 / players:.0%})"
+    return f"{share} ({', '.join(notes)})" if notes else share
 
 
 def markdown(rows: list[dict[str, Any]]) -> str:
@@ -94,10 +95,10 @@ def markdown(rows: list[dict[str, Any]]) -> str:
         rules = ", ".join(f"{k}={v}" for k, v in r["params"].items()) or "default"
         lo, hi = r["win_ci95"]
         think = f"{r['median_move_s']:.3f}, {r['max_move_s']:.3f}" if "max_move_s" in r else "-"
-        against = r["against"] + (" (duplicate deals)" if r.get("duplicate_deals") else "")
+        shown = score(r["wins"], r["draws"], r["losses"], r["players"], r.get("duplicate_deals", False))
         out.append(
-            f"| {r['game']} | {rules} | {r['entrant']} | {against} | {r['wins']} / {r['draws']} / "
-            f"{r['losses']} | {score(r['wins'], r['draws'], r['losses'], r['players'])} | {r['win_rate']:.1%} | "
+            f"| {r['game']} | {rules} | {r['entrant']} | {r['against']} | {r['wins']} / {r['draws']} / "
+            f"{r['losses']} | {shown} | {r['win_rate']:.1%} | "
             f"{lo:.1%}-{hi:.1%} | {think} |"
         )
     return "\n".join(out)

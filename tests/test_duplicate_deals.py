@@ -80,4 +80,4 @@ def test_the_table_says_the_deals_were_duplicated():
     rows = table_rows(evaluate("swimming", ["medium", "random", "random", "random"], 4, quiet=True, num_players=4))
     assert rows[0]["duplicate_deals"] is True
     row = {**rows[0], "game": "swimming", "params": {"num_players": 4}, "players": 4, "against": "3 x random"}
-    assert "| 3 x random (duplicate deals) |" in markdown([row])
+    assert "| 3 x random | 4 / 0 / 0 | 100.0% (fair share 25%, duplicate deals) |" in markdown([row])
