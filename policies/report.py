@@ -53,7 +53,6 @@ def report(
                         "entrant": first,
                         "against": f"{n - 1} x {other}",
                         "seconds": round(time.time() - started, 1),
-                        "duplicate_deals": result.duplicate,
                         **{
                             k: row[k]
                             for k in (
@@ -65,6 +64,7 @@ def report(
                                 "win_ci95",
                                 "median_move_s",
                                 "max_move_s",
+                                "duplicate_deals",
                             )
                         },
                     }

@@ -35,7 +35,7 @@ import torch
 from policies import shipped_path
 from policies.numpy_policy import NumpyPolicy, read_policy_file, write_policy_file
 from training.export import add_value_members
-from training.value_fit import DEFAULTS, fit_value_towers, record_heldout, replace_value
+from training.value_fit import fit_value_towers, record_heldout, replace_value, value_fit_settings
 
 PARAMS = {"setup": "random"}  # the hex-rook games' default set-up
 OPPONENTS = {"medium": 0.6, "easy": 0.3, "random": 0.1}  # Squeeze's shipped networks' recording mix
@@ -62,7 +62,7 @@ def main() -> None:
     out = Path(args.out or f"runs/exp/{args.game}_value")
     try:
         opponents = (
-            dict((name, float(share)) for name, share in (item.split("=") for item in args.opponents.split(",")))
+            {name: float(share) for name, share in (item.split("=") for item in args.opponents.split(","))}
             if args.opponents
             else OPPONENTS
         )
@@ -70,14 +70,15 @@ def main() -> None:
         parser.error(f"--opponents takes name=share,... (e.g. medium=0.6,easy=0.4), got {args.opponents!r}")
     out.mkdir(parents=True, exist_ok=True)
     torch.set_num_threads(1)
-    settings = {
-        **DEFAULTS,
-        "opponents": opponents,
-        "games": args.games,
-        "heldout_games": args.heldout,
-        "towers": args.towers,
-        "epochs": args.epochs,
-    }
+    settings = value_fit_settings(
+        {
+            "opponents": opponents,
+            "games": args.games,
+            "heldout_games": args.heldout,
+            "towers": args.towers,
+            "epochs": args.epochs,
+        }
+    )
     held = record_heldout(args.game, PARAMS, settings, seed=args.seed)
     towers, histories = fit_value_towers(
         args.game, PARAMS, settings, [256, 256], torch.nn.Tanh, seed=args.seed, heldout=held
