@@ -104,15 +104,26 @@ def clear_trees(t: Trees) -> None:
 
 
 # -- the tree kernels (numba; they know no game) ---------------------------------------------------------------
+Rows = namedtuple("Rows", ("logits", "sigma", "visits", "q"))  # one node's candidates' scores (scratch, width long)
+
+
 @njit(cache=True)
-def _completed_scores(t, i, n, scale, init):
-    """At node ``n`` of tree ``i``, from its mover's side: the candidates' prior logits (-inf: none), sigma of
-    their completed Q (unvisited ones: the mixed value), their visits, the visits' total and the mixed value."""
+def _rows(width):
+    return Rows(np.empty(width), np.empty(width), np.empty(width), np.empty(width))
+
+
+@njit(cache=True)
+def _completed_scores(t, i, n, scale, init, rows):
+    """At node ``n`` of tree ``i``, from its mover's side, written into the caller's :data:`Rows` (kernels
+    call this once a node walked, so it allocates nothing): the candidates' prior ``logits`` (-inf: none),
+    ``sigma`` of their completed Q (unvisited ones: the mixed value) and their ``visits``; returns the visits'
+    total and the mixed value."""
+    logits, sigma, visits, q = rows
     width = t.action.shape[2]
     p = t.mover[i, n]
-    q, visits, logits = np.zeros(width), np.zeros(width), np.full(width, -np.inf)
     top = -np.inf
     for k in range(width):
+        q[k], visits[k], logits[k], sigma[k] = 0.0, 0.0, -np.inf, -np.inf
         if t.action[i, n, k] >= 0:
             logits[k] = t.logit[i, n, k]
             top = max(top, logits[k])
@@ -140,18 +151,19 @@ def _completed_scores(t, i, n, scale, init):
             if visits[k] == 0:
                 q[k] = mixed
             low, high = min(low, q[k]), max(high, q[k])
-    sigma = np.full(width, -np.inf)
     for k in range(width):
         if logits[k] > -np.inf:
             sigma[k] = (init + most) * scale * (q[k] - low) / max(high - low, 1e-8)
-    return logits, sigma, visits, total, mixed
+    return total, mixed
 
 
 @njit(cache=True)
-def _pick(t, i, n, target, scale, init):
+def _pick(t, i, n, target, scale, init, rows):
     """The candidate to follow at node ``n`` of tree ``i`` (-1: none): at the root the best Gumbel score among
-    those with the visits sequential halving asks for; below, the improved policy minus the visit share."""
-    logits, sigma, visits, total, _ = _completed_scores(t, i, n, scale, init)
+    those with the visits sequential halving asks for; below, the improved policy minus the visit share.
+    ``rows``: scratch (:func:`_completed_scores`)."""
+    total, _ = _completed_scores(t, i, n, scale, init, rows)
+    logits, sigma, visits = rows.logits, rows.sigma, rows.visits
     best, pick = -np.inf, -1
     if n == 0:
         for k in range(logits.shape[0]):
@@ -183,6 +195,7 @@ def _pick(t, i, n, target, scale, init):
 def _select(t, trees, target, scale, init, walk):
     """Walk trees ``0..trees-1`` from their roots: ``walk.path[i, :walk.depth[i]]`` the nodes passed, ending on
     an unexpanded candidate (``walk.parent[i]``, ``walk.slot[i]``) or a finished game (``slot`` -1)."""
+    rows = _rows(t.action.shape[2])
     for i in range(trees):
         n, d = 0, 0
         walk.parent[i], walk.slot[i] = -1, -1
@@ -191,7 +204,7 @@ def _select(t, trees, target, scale, init, walk):
             d += 1
             if t.terminal[i, n]:
                 break
-            pick = _pick(t, i, n, target[i], scale, init)
+            pick = _pick(t, i, n, target[i], scale, init, rows)
             if pick < 0:  # no candidate (no legal move): treated as the end
                 break
             c = t.child[i, n, pick]
@@ -221,6 +234,46 @@ def _backup(t, trees, walk):
                 g[p] += t.reward[i, node, p]
 
 
+@njit(cache=True)
+def _keep_candidates(t, trees, nodes, moves, logits, noise, width):
+    """Row ``r``'s ``width`` best legal actions by logit (plus ``noise[r]``, one per column of ``moves``, when
+    ``noise`` has rows) become the candidates of node ``nodes[r]`` of tree ``trees[r]``, best first, ties to the
+    earlier column; with noise, a kept action's noise goes to its root's Gumbel row. ``moves`` (rows, L): each
+    row's legal actions (-1 padding); ``logits`` (rows, A): the network's, over every action."""
+    best = np.empty(width, dtype=np.int64)
+    score = np.empty(width, dtype=np.float64)
+    noisy = noise.shape[0] > 0
+    for r in range(moves.shape[0]):
+        filled = 0
+        for j in range(moves.shape[1]):
+            a = moves[r, j]
+            if a < 0 or logits[r, a] == -np.inf:
+                continue
+            s = logits[r, a] + noise[r, j] if noisy else logits[r, a]
+            if filled < width:
+                pos = filled
+                filled += 1
+            elif s > score[width - 1]:
+                pos = width - 1
+            else:
+                continue
+            while pos > 0 and score[pos - 1] < s:
+                score[pos], best[pos] = score[pos - 1], best[pos - 1]
+                pos -= 1
+            score[pos], best[pos] = s, j
+        i, n = trees[r], nodes[r]
+        for k in range(width):
+            if k < filled:
+                a = moves[r, best[k]]
+                t.action[i, n, k], t.logit[i, n, k] = a, logits[r, a]
+                if noisy:
+                    t.gumbel[i, k] = noise[r, best[k]]
+            else:
+                t.action[i, n, k], t.logit[i, n, k] = -1, -np.inf
+                if noisy:
+                    t.gumbel[i, k] = 0.0
+
+
 Walk = namedtuple("Walk", ("path", "depth", "parent", "slot"))  # one simulation's walks, for the kernels
 Roots = namedtuple("Roots", ("action", "policy", "value", "visits"))  # what a search says of each root
 #: The scale of completed Q-values (mctx's ``qtransform_completed_by_mix_value``, its defaults):
@@ -230,15 +283,19 @@ MCTX_Q = CompletedQ()
 
 
 @njit(cache=True)
-def _root_results(t, root_logits, scale, init, out):
+def _root_results(t, root_moves, root_logits, scale, init, out):
     """Each root's action (the best Gumbel score among the most visited), its improved policy
     softmax(logits + sigma(completed Q)) over every legal action (those not among its candidates completed by
-    the mixed value, as unvisited candidates are) and its mean value by seat."""
+    the mixed value, as unvisited candidates are; ``out.policy`` starts at 0) and its mean value by seat.
+    ``root_moves`` (N, L): each root's legal actions (-1 padding); ``root_logits`` (N, A): the network's."""
+    rows = _rows(t.action.shape[2])
+    logits, sigma, visits = rows.logits, rows.sigma, rows.visits
+    row = np.empty(root_logits.shape[1])  # one root's policy before its normalisation, by action
     for i in range(root_logits.shape[0]):
         out.action[i] = -1
         if t.terminal[i, 0] or t.action[i, 0, 0] < 0:
             continue
-        logits, sigma, visits, _, mixed = _completed_scores(t, i, 0, scale, init)
+        _, mixed = _completed_scores(t, i, 0, scale, init, rows)
         most, best = -1.0, -np.inf
         low, high = mixed, mixed
         for k in range(logits.shape[0]):
@@ -254,20 +311,27 @@ def _root_results(t, root_logits, scale, init, out):
                 best = t.gumbel[i, k] + logits[k] + sigma[k]
                 out.action[i] = t.action[i, 0, k]
         unvisited = (init + most) * scale * (mixed - low) / max(high - low, 1e-8)
-        top = -np.inf
-        for a in range(root_logits.shape[1]):
-            out.policy[i, a] = root_logits[i, a] + unvisited
+        for j in range(root_moves.shape[1]):
+            a = root_moves[i, j]
+            if a >= 0:
+                row[a] = root_logits[i, a] + unvisited
         for k in range(logits.shape[0]):
             if logits[k] > -np.inf:
-                out.policy[i, t.action[i, 0, k]] = logits[k] + sigma[k]
-        for a in range(root_logits.shape[1]):
-            top = max(top, out.policy[i, a])
-        total = 0.0
-        for a in range(root_logits.shape[1]):
-            out.policy[i, a] = math.exp(out.policy[i, a] - top) if root_logits[i, a] > -np.inf else 0.0
-            total += out.policy[i, a]
-        for a in range(root_logits.shape[1]):
-            out.policy[i, a] /= total
+                row[t.action[i, 0, k]] = logits[k] + sigma[k]
+        top, total = -np.inf, 0.0
+        for j in range(root_moves.shape[1]):
+            a = root_moves[i, j]
+            if a >= 0 and root_logits[i, a] > -np.inf:
+                top = max(top, row[a])
+        for j in range(root_moves.shape[1]):
+            a = root_moves[i, j]
+            if a >= 0 and root_logits[i, a] > -np.inf:
+                row[a] = math.exp(row[a] - top)
+                total += row[a]
+        for j in range(root_moves.shape[1]):
+            a = root_moves[i, j]
+            if a >= 0 and root_logits[i, a] > -np.inf:
+                out.policy[i, a] = row[a] / total
         for p in range(t.value_sum.shape[2]):
             out.value[i, p] = t.value_sum[i, 0, p] / max(t.visits[i, 0], 1)
 
@@ -310,7 +374,10 @@ class TreeSearch:
         self.store = BatchedGame(self.engine, self.num_trees * self.nodes, seed=0)  # tree i's node n: i*nodes+n
         self.scratch = BatchedGame(self.engine, self.num_trees, seed=0)
         self.trees = new_trees(self.num_trees, self.nodes, max(self.considered, self.candidates), self.players)
-        self.halving = {m: considered_visits(m, self.simulations) for m in range(self.considered + 1)}
+        #: row m: the visits sequential halving asks of the root's chosen action at each simulation, m considered
+        self.halving = np.array([considered_visits(m, self.simulations) for m in range(self.considered + 1)])
+        self.used = np.zeros(self.num_trees, dtype=np.int32)  # nodes each tree has below its root
+        self._no_noise = np.zeros((0, 0), dtype=np.float32)
 
     def run(self, batch: BatchedGame, boards: np.ndarray, gumbel: bool = True) -> SearchResult:
         """Search from ``batch``'s ``boards`` (at most ``trees`` of them); ``gumbel=False``: no noise (to play)."""
@@ -319,6 +386,7 @@ class TreeSearch:
             raise ValueError(f"tree search: at most {self.num_trees} boards a run, got {boards.shape}")
         k = boards.size
         clear_trees(self.trees)
+        self.used[:] = 0
         self.store.copy_boards(batch, boards, np.arange(k) * self.nodes)
         self.scratch.copy_boards(batch, boards, np.arange(k))
         root_logits = self._expand_roots(k, gumbel)
@@ -329,7 +397,7 @@ class TreeSearch:
         )  # fmt: skip
         q = self.q_transform
         for sim in range(self.simulations):
-            target = np.array([self.halving[m][sim] for m in considered], dtype=np.int32)
+            target = self.halving[considered, sim]
             _select(self.trees, k, target, q.value_scale, q.visit_init, walk)
             self._expand(k, walk)
             _backup(self.trees, k, walk)
@@ -337,47 +405,24 @@ class TreeSearch:
 
     # -- steps ---------------------------------------------------------------------------------------------
     def _evaluate(self, batch: BatchedGame, rows: np.ndarray):
-        """``batch``'s boards ``rows`` through the network: their legal actions (k, L) (-1 padding) with their
-        logits (-inf padding), values (k, P) by absolute seat and movers (k,)."""
+        """``batch``'s boards ``rows`` through the network: their legal actions (k, L) (-1 padding), logits
+        (k, A), values (k, P) by absolute seat and movers (k,)."""
         movers = batch.to_move[rows].astype(np.int64)
         logits, values = self.evaluate(batch.observe(batch.to_move)[rows])
-        actions, chosen = self._legal_logits(batch, rows, np.asarray(logits, dtype=np.float32))
         absolute = np.zeros((rows.size, self.players), dtype=np.float32)
         np.put_along_axis(absolute, seats_from_mover(movers, self.players), np.asarray(values, np.float32), axis=1)
-        return actions, chosen, absolute, movers
+        return self._legal_moves(batch, rows), np.asarray(logits, dtype=np.float32), absolute, movers
 
-    def _legal_logits(self, batch: BatchedGame, rows: np.ndarray, logits: np.ndarray):
-        """The legal actions of boards ``rows`` and their ``logits``: from the engine's list of legal moves where
-        it keeps one (thousands of actions, a few dozen legal), else from the legal mask."""
+    def _legal_moves(self, batch: BatchedGame, rows: np.ndarray) -> np.ndarray:
+        """The legal actions of boards ``rows`` (k, L), -1 padding: the engine's list of legal moves where it
+        keeps one (thousands of actions, a few dozen legal), else from the legal mask."""
         if self.engine.legal_list is None:
             masks = batch.legal_mask(rows)
-            actions = np.where(masks, np.arange(masks.shape[1]), -1)
-            return actions, np.where(masks, logits, -np.inf).astype(np.float32)
+            return np.where(masks, np.arange(masks.shape[1]), -1)
         batch.ensure_legal()
         moves, count = (batch.arrays[name][rows] for name in self.engine.legal_list)
         valid = np.arange(moves.shape[1]) < np.asarray(count).reshape(-1, 1)
-        actions = np.where(valid, moves.astype(np.int64), -1)
-        chosen = np.where(valid, np.take_along_axis(logits, np.maximum(actions, 0), axis=1), -np.inf)
-        return actions, chosen.astype(np.float32)
-
-    def _keep(self, trees: np.ndarray, nodes: np.ndarray, actions: np.ndarray, logits: np.ndarray, width: int,
-              noise: np.ndarray | None = None) -> np.ndarray:  # fmt: skip
-        """The ``width`` best legal actions of each node by ``logits + noise`` become its candidates; returns the
-        columns of ``actions`` kept (best first)."""
-        t = self.trees
-        width = min(width, actions.shape[1])
-        scores = logits if noise is None else logits + noise
-        if width < scores.shape[1]:
-            order = np.argpartition(-scores, width - 1, axis=1)[:, :width]
-            order = np.take_along_axis(order, np.argsort(-np.take_along_axis(scores, order, axis=1), axis=1), axis=1)
-        else:
-            order = np.argsort(-scores, axis=1, kind="stable")
-        kept = np.take_along_axis(logits, order, axis=1)
-        legal = kept > -np.inf
-        columns = np.arange(width)
-        t.action[trees[:, None], nodes[:, None], columns] = np.where(legal, np.take_along_axis(actions, order, 1), -1)
-        t.logit[trees[:, None], nodes[:, None], columns] = np.where(legal, kept, -np.inf)
-        return order
+        return np.where(valid, moves.astype(np.int64), -1)
 
     def _expand_roots(self, k: int, gumbel: bool) -> np.ndarray:
         """The roots' network outputs and candidates (the Gumbel-top ``considered``); their legal logits (k, A)."""
@@ -385,14 +430,15 @@ class TreeSearch:
         t.terminal[:k, 0] = self.scratch.over[:k]
         live = np.flatnonzero(~t.terminal[:k, 0])
         full = np.full((k, self.engine.num_actions), -np.inf, dtype=np.float32)
+        self._root_moves = np.full((k, 0), -1, dtype=np.int64)
         if live.size:
-            actions, logits, t.raw_value[live, 0], t.mover[live, 0] = self._evaluate(self.scratch, live)
-            rows, cols = np.nonzero(actions >= 0)
-            full[live[rows], actions[rows, cols]] = logits[rows, cols]
-            noise = self.rng.gumbel(size=logits.shape).astype(np.float32) if gumbel else np.zeros_like(logits)
-            order = self._keep(live, np.zeros(live.size, dtype=np.int64), actions, logits, self.considered, noise)
-            kept = np.take_along_axis(noise, order, axis=1)
-            t.gumbel[live, : order.shape[1]] = np.where(t.action[live, 0, : order.shape[1]] >= 0, kept, 0.0)
+            moves, logits, t.raw_value[live, 0], t.mover[live, 0] = self._evaluate(self.scratch, live)
+            self._root_moves = np.full((k, moves.shape[1]), -1, dtype=np.int64)
+            self._root_moves[live] = moves
+            rows, cols = np.nonzero(moves >= 0)
+            full[live[rows], moves[rows, cols]] = logits[rows, moves[rows, cols]]
+            noise = self.rng.gumbel(size=moves.shape).astype(np.float32) if gumbel else np.zeros_like(moves, np.float32)
+            _keep_candidates(t, live, np.zeros(live.size, dtype=np.int64), moves, logits, noise, self.considered)
         return full
 
     def _expand(self, k: int, walk: Walk) -> None:
@@ -403,11 +449,12 @@ class TreeSearch:
         if grow.size == 0:
             return
         parent, slot = walk.parent[grow], walk.slot[grow]
-        new = self._new_nodes(grow)
+        self.used[grow] += 1
+        new = self.used[grow]
         self.scratch.copy_boards(self.store, grow * self.nodes + parent, grow)
         actions = np.full(self.num_trees, -1, dtype=np.int64)
         actions[grow] = t.action[grow, parent, slot]
-        rewards, over = self.scratch.step(actions)
+        rewards, over = self.scratch.step(actions, checked=True)  # candidates come from the legal moves
         self.store.copy_boards(self.scratch, grow, grow * self.nodes + new)
         t.child[grow, parent, slot] = new
         t.reward[grow, new] = rewards[grow]
@@ -415,27 +462,22 @@ class TreeSearch:
         live = ~over[grow]
         if live.any():
             rows, nodes = grow[live], new[live]
-            actions, logits, t.raw_value[rows, nodes], t.mover[rows, nodes] = self._evaluate(self.scratch, rows)
-            self._keep(rows, nodes, actions, logits, self.candidates)
+            moves, logits, t.raw_value[rows, nodes], t.mover[rows, nodes] = self._evaluate(self.scratch, rows)
+            _keep_candidates(t, rows, nodes.astype(np.int64), moves, logits, self._no_noise, self.candidates)
         walk.path[grow, walk.depth[grow]] = new
         walk.depth[grow] += 1
-
-    def _new_nodes(self, trees: np.ndarray) -> np.ndarray:
-        """The next free node of each of ``trees`` (one simulation adds at most one node a tree)."""
-        used = (self.trees.child[trees] >= 0).reshape(trees.size, -1).sum(axis=1)
-        return (used + 1).astype(np.int32)
 
     def _result(self, k: int, root_logits: np.ndarray) -> SearchResult:
         """Each root's action, improved policy over all legal actions and value (:func:`_root_results`)."""
         out = Roots(
             np.full(k, -1, dtype=np.int64),
-            np.zeros((k, self.engine.num_actions), dtype=np.float64),
+            np.zeros((k, self.engine.num_actions), dtype=np.float32),
             np.zeros((k, self.players), dtype=np.float64),
             np.zeros((k, self.trees.action.shape[2]), dtype=np.int32),
         )
         q = self.q_transform
-        _root_results(self.trees, root_logits, q.value_scale, q.visit_init, out)
-        return SearchResult(out.action, out.policy.astype(np.float32), out.value.astype(np.float32), out.visits)
+        _root_results(self.trees, self._root_moves, root_logits, q.value_scale, q.visit_init, out)
+        return SearchResult(out.action, out.policy, out.value.astype(np.float32), out.visits)
 
 
 __all__ = [
