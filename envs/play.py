@@ -1,5 +1,6 @@
 """Playing games by name: one game between opponents (:func:`play_game`, with an observer hook), or a seeded
-series with seats rotated (:func:`play_series`), with duplicate deals for card games."""
+series with seats rotated (:func:`play_series`), with duplicate deals for card games and, for players that
+never vary their moves, random openings."""
 
 from __future__ import annotations
 
@@ -15,15 +16,26 @@ from envs.core.opponents import Opponent
 from envs.opponents import make_opponent
 from envs.registry import make_raw
 
+OPENING_STREAM = 0x09E4  # mixed into a game's seed for its random opening (not the players' or the deal's stream)
+
 
 @dataclass
 class GameRecord:
-    """Outcome of one game: ``returns`` and ``winners`` by seat, the number of plies, think times by seat."""
+    """Outcome of one game: ``returns`` and ``winners`` by seat, the number of plies (the opening's
+    included), think times by seat, and the random ``opening`` moves played before the players moved."""
 
     returns: list[float]
     winners: list[int]
     plies: int
     move_seconds: list[list[float]] = field(default_factory=list)
+    opening: list[int] = field(default_factory=list)
+
+
+def check_opening_plies(opening_plies: Any) -> int:
+    """``opening_plies`` as an int >= 0, or a ValueError naming it."""
+    if isinstance(opening_plies, bool) or not isinstance(opening_plies, (int, np.integer)) or opening_plies < 0:
+        raise ValueError(f"opening_plies must be an int >= 0, got {opening_plies!r}")
+    return int(opening_plies)
 
 
 def play_game(
@@ -31,12 +43,17 @@ def play_game(
     players: Sequence[Opponent],
     seed: int | None = None,
     observer: Callable[[int, np.ndarray, np.ndarray, int], None] | None = None,
+    opening_plies: int = 0,
     **params: Any,
 ) -> GameRecord:
     """One game of ``name`` with ``players[i]`` in seat i (the raw env: an illegal move raises).
 
-    ``observer(seat, observation, action_mask, action)``, if given, sees every move.
+    ``observer(seat, observation, action_mask, action)``, if given, sees every move of the players.
+    ``opening_plies``: the game's first plies are legal moves drawn at random (from ``seed``) before the
+    players take over, so that players who always answer a position the same way still meet many positions;
+    a game that ends within them raises a ValueError (it would be scored on random moves).
     """
+    opening_plies = check_opening_plies(opening_plies)
     env = make_raw(name, **params)
     if len(players) != env.game.num_players:
         raise ValueError(f"{name}: {env.game.num_players} players needed, got {len(players)}")
@@ -44,12 +61,20 @@ def play_game(
     seed_rng = np.random.default_rng(seed)
     for p in players:
         p.reset(seed=int(seed_rng.integers(2**31)))
+    opening_rng = np.random.default_rng(None if seed is None else [seed, OPENING_STREAM])
     returns = dict.fromkeys(env.possible_agents, 0.0)
     plies = 0
     move_seconds: list[list[float]] = [[] for _ in players]
+    opening: list[int] = []
     for agent in turns(env, returns=returns):
         obs = env.observe(agent)
         seat = env.agent_seat[agent]
+        if plies < opening_plies:
+            action = int(opening_rng.choice(np.flatnonzero(obs["action_mask"])))
+            opening.append(action)
+            env.step(action)
+            plies += 1
+            continue
         started = time.perf_counter()
         action = players[seat].act(obs["observation"], obs["action_mask"], env.game_state)
         move_seconds[seat].append(time.perf_counter() - started)
@@ -57,13 +82,21 @@ def play_game(
             observer(seat, obs["observation"], obs["action_mask"], action)
         env.step(action)
         plies += 1
-    return GameRecord([returns[a] for a in env.possible_agents], env.game.winners(env.game_state), plies, move_seconds)
+    if plies <= opening_plies:
+        raise ValueError(
+            f"{name}: the game ended within its {opening_plies} random opening plies (seed {seed}); "
+            "use fewer opening plies"
+        )
+    return GameRecord(
+        [returns[a] for a in env.possible_agents], env.game.winners(env.game_state), plies, move_seconds, opening
+    )
 
 
 @dataclass
 class SeriesResult:
     """Per entrant (by index in the given list): wins, draws, losses, games, summed returns, think times;
-    ``duplicate``: whether each deal was played once with every entrant in every seat."""
+    ``duplicate``: whether each deal (or opening) was played once with every entrant in every seat;
+    ``opening_plies``: the random plies each game began with."""
 
     names: list[str]
     wins: list[int]
@@ -73,12 +106,14 @@ class SeriesResult:
     games: int
     move_seconds: list[list[float]] = field(default_factory=list)  # every move's think time
     duplicate: bool = False
+    opening_plies: int = 0
 
 
-def uses_duplicate_deals(name: str, duplicate: bool | None = None, **params: Any) -> bool:
-    """``duplicate``, or when None the game's own choice (``Game.duplicate_deals``: card games)."""
+def uses_duplicate_deals(name: str, duplicate: bool | None = None, opening_plies: int = 0, **params: Any) -> bool:
+    """``duplicate``, or when None the game's own choice (``Game.duplicate_deals``: card games), and always
+    with random openings (each opening is then played in every seating, so neither side keeps a lucky one)."""
     if duplicate is None:
-        return bool(make_raw(name, **params).game.duplicate_deals)
+        return bool(make_raw(name, **params).game.duplicate_deals) or check_opening_plies(opening_plies) > 0
     if not isinstance(duplicate, (bool, np.bool_)):
         raise TypeError(f"duplicate must be True, False or None (the game's choice), got {duplicate!r}")
     return bool(duplicate)
@@ -88,8 +123,8 @@ def check_duplicate_games(entrants: int, games: int, first_game: int = 0) -> Non
     """Duplicate deals play each deal once per rotation of the seats: whole deals only."""
     if games % entrants or first_game % entrants:
         raise ValueError(
-            f"duplicate deals: each deal is played {entrants} times (once per seating), so games must be a "
-            f"multiple of {entrants}, got {games}" + (f" from game {first_game}" if first_game else "")
+            f"duplicate deals: each deal (or opening) is played {entrants} times (once per seating), so games must "
+            f"be a multiple of {entrants}, got {games}" + (f" from game {first_game}" if first_game else "")
         )
 
 
@@ -101,6 +136,7 @@ def play_series(
     progress: Callable[[int], None] | None = None,
     first_game: int = 0,
     duplicate: bool | None = None,
+    opening_plies: int = 0,
     **params: Any,
 ) -> SeriesResult:
     """``games`` games, the seating rotated each game so every entrant plays every seat.
@@ -117,9 +153,13 @@ def play_series(
     deal (one seed) played once in every rotation of the seats, so luck of
     the cards evens out; ``games`` and ``first_game`` must then be whole
     blocks.
+
+    ``opening_plies`` (see :func:`play_game`): every game begins with that many random plies; duplicate by
+    default, so each opening is played once in every seating.
     """
     n = len(entrants)
-    duplicate = uses_duplicate_deals(name, duplicate, **params)
+    opening_plies = check_opening_plies(opening_plies)
+    duplicate = uses_duplicate_deals(name, duplicate, opening_plies, **params)
     if duplicate:
         check_duplicate_games(n, games, first_game)
     players = [make_opponent(name, spec, seed=seed + i, **params) for i, spec in enumerate(entrants)]
@@ -129,7 +169,9 @@ def play_series(
     for g in range(first_game, first_game + games):
         order = [(g + s) % n for s in range(n)]  # order[seat] = entrant index
         deal = g // n if duplicate else g
-        record = play_game(name, [players[i] for i in order], seed=seed * 100_003 + deal, **params)
+        record = play_game(
+            name, [players[i] for i in order], seed=seed * 100_003 + deal, opening_plies=opening_plies, **params
+        )
         for seat, entrant in enumerate(order):
             rets[entrant] += record.returns[seat]
             move_seconds[entrant] += record.move_seconds[seat]
@@ -141,7 +183,7 @@ def play_series(
                 losses[entrant] += 1
         if progress is not None:
             progress(g + 1 - first_game)
-    return SeriesResult(names, wins, draws, losses, rets, games, move_seconds, duplicate)
+    return SeriesResult(names, wins, draws, losses, rets, games, move_seconds, duplicate, opening_plies)
 
 
 def merge_series(parts: Sequence[SeriesResult]) -> SeriesResult:
@@ -157,4 +199,5 @@ def merge_series(parts: Sequence[SeriesResult]) -> SeriesResult:
         sum(p.games for p in parts),
         [[t for p in parts for t in p.move_seconds[i]] for i in range(n)],
         first.duplicate,
+        first.opening_plies,
     )

@@ -9,7 +9,14 @@ import statistics
 import sys
 from typing import Any
 
-from envs.play import SeriesResult, check_duplicate_games, merge_series, play_series, uses_duplicate_deals
+from envs.play import (
+    SeriesResult,
+    check_duplicate_games,
+    check_opening_plies,
+    merge_series,
+    play_series,
+    uses_duplicate_deals,
+)
 
 
 def wilson_interval(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -53,9 +60,11 @@ def progress_printer(total: int, label: str, stream=None):
     return show
 
 
-def _play_chunk(job: tuple[str, list[Any], int, int, int, bool, dict[str, Any]]) -> SeriesResult:
-    game, entrants, count, seed, first, duplicate, params = job
-    return play_series(game, entrants, count, seed=seed, first_game=first, duplicate=duplicate, **params)
+def _play_chunk(job: tuple[str, list[Any], int, int, int, bool, int, dict[str, Any]]) -> SeriesResult:
+    game, entrants, count, seed, first, duplicate, opening_plies, params = job
+    return play_series(
+        game, entrants, count, seed=seed, first_game=first, duplicate=duplicate, opening_plies=opening_plies, **params
+    )
 
 
 def evaluate(
@@ -66,22 +75,32 @@ def evaluate(
     quiet: bool = False,
     jobs: int = 1,
     duplicate: bool | None = None,
+    opening_plies: int = 0,
     **params: Any,
 ) -> SeriesResult:
     """A seeded series with a progress bar; ``jobs`` > 1 plays it in that many processes (same result).
     ``duplicate``: deals replayed with the seats rotated (default: the game's choice; see
-    :func:`envs.play.play_series`)."""
+    :func:`envs.play.play_series`); ``opening_plies``: random plies each game begins with (duplicate by
+    default)."""
     if games < 1:
         raise ValueError(f"games must be >= 1, got {games}")
     if jobs < 1:
         raise ValueError(f"jobs must be >= 1, got {jobs}")
-    duplicate = uses_duplicate_deals(game, duplicate, **params)
+    opening_plies = check_opening_plies(opening_plies)
+    duplicate = uses_duplicate_deals(game, duplicate, opening_plies, **params)
     if duplicate:
         check_duplicate_games(len(entrants), games)
-    label = f"{game}: {' vs '.join(map(str, entrants))}" + (" (duplicate deals)" if duplicate else "")
+    label = (
+        f"{game}: {' vs '.join(map(str, entrants))}"
+        + (" (duplicate deals)" if duplicate else "")
+        + (f" ({opening_plies} random opening plies)" if opening_plies else "")
+    )
     progress = None if quiet else progress_printer(games, label)
     if jobs == 1 or games < 2:
-        return play_series(game, entrants, games, seed=seed, progress=progress, duplicate=duplicate, **params)
+        return play_series(
+            game, entrants, games, seed=seed, progress=progress, duplicate=duplicate, opening_plies=opening_plies,
+            **params,
+        )  # fmt: skip
     if not all(isinstance(e, str) for e in entrants):
         raise ValueError("evaluate with jobs > 1 takes entrants by name or policy path (they are rebuilt per process)")
     import multiprocessing
@@ -90,7 +109,7 @@ def evaluate(
     if duplicate:  # whole deals in a chunk
         chunk = len(entrants) * max(1, chunk // len(entrants))
     work = [
-        (game, list(entrants), min(chunk, games - first), seed, first, duplicate, params)
+        (game, list(entrants), min(chunk, games - first), seed, first, duplicate, opening_plies, params)
         for first in range(0, games, chunk)
     ]
     parts, done = [], 0
@@ -119,6 +138,7 @@ def table_rows(result: SeriesResult) -> list[dict[str, Any]]:
                 "win_ci95": [lo, hi],
                 "mean_return": result.returns[i] / result.games,
                 "duplicate_deals": result.duplicate,
+                "opening_plies": result.opening_plies,
                 **think_times(result.move_seconds[i]),
             }
         )

@@ -220,8 +220,9 @@ def cmd_eval(args: argparse.Namespace) -> None:
 
     params = parse_params(args.rule)
     result = evaluate(
-        args.game, args.players, args.games, seed=args.seed or 0, jobs=args.jobs, duplicate=args.duplicate, **params
-    )
+        args.game, args.players, args.games, seed=args.seed or 0, jobs=args.jobs, duplicate=args.duplicate,
+        opening_plies=args.opening_plies, **params,
+    )  # fmt: skip
     rows = table_rows(result)
     print(format_rows(rows))
     if args.json:
@@ -360,7 +361,14 @@ def build_parser() -> argparse.ArgumentParser:
         action=argparse.BooleanOptionalAction,
         default=None,
         help="play each deal once per rotation of the seats (games: a multiple of the players); "
-        "default: on for card games (swimming), off for the rest",
+        "default: on for card games (swimming) and with --opening-plies, off for the rest",
+    )
+    p.add_argument(
+        "--opening-plies",
+        type=nonnegative_int,
+        default=0,
+        help="begin every game with this many random legal plies (seeded; each opening played in every seating), "
+        "so that players who always answer a position the same way meet many positions (default 0)",
     )
     _add_rule_args(p)
     p.set_defaults(func=cmd_eval)
