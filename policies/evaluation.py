@@ -90,11 +90,11 @@ def evaluate(
     duplicate = uses_duplicate_deals(game, duplicate, opening_plies, **params)
     if duplicate:
         check_duplicate_games(len(entrants), games)
-    label = (
-        f"{game}: {' vs '.join(map(str, entrants))}"
-        + (" (duplicate deals)" if duplicate else "")
-        + (f" ({opening_plies} random opening plies)" if opening_plies else "")
-    )
+    if opening_plies:
+        how = f" ({opening_plies} random opening plies" + (", each in every seating)" if duplicate else ")")
+    else:
+        how = " (duplicate deals)" if duplicate else ""
+    label = f"{game}: {' vs '.join(map(str, entrants))}{how}"
     progress = None if quiet else progress_printer(games, label)
     if jobs == 1 or games < 2:
         return play_series(
