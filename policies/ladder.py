@@ -72,7 +72,13 @@ def lone_entrant_score(result: SeriesResult) -> tuple[float, float]:
 
 
 def ladder(
-    game: str, entrants: list[str], games: int = 100, seed: int = 0, params: dict[str, Any] | None = None, jobs: int = 1
+    game: str,
+    entrants: list[str],
+    games: int = 100,
+    seed: int = 0,
+    params: dict[str, Any] | None = None,
+    jobs: int = 1,
+    opening_plies: int = 0,
 ) -> dict[str, Any]:
     """Round-robin series between ``entrants`` under ``params`` (default ``ladder_rules``), rated by Elo.
 
@@ -89,8 +95,9 @@ def ladder(
     for i, j in itertools.combinations(range(n), 2):
         for lone, rest in ((i, j), (j, i)) if players > 2 else ((i, j),):
             result = evaluate(
-                game, [entrants[lone]] + [entrants[rest]] * (players - 1), games, seed=seed, jobs=jobs, **params
-            )
+                game, [entrants[lone]] + [entrants[rest]] * (players - 1), games, seed=seed, jobs=jobs,
+                opening_plies=opening_plies, **params,
+            )  # fmt: skip
             lone_score, compared = lone_entrant_score(result)
             score[lone, rest] += lone_score
             score[rest, lone] += compared - lone_score
@@ -107,7 +114,10 @@ def ladder(
                 }
             )
     elo = bradley_terry_elo(entrants, score, played, anchor=entrants[0])
-    return {"game": game, "params": params, "players": players, "games_per_pair": games, "pairs": pairs, "elo": elo}
+    return {
+        "game": game, "params": params, "players": players, "games_per_pair": games, "opening_plies": opening_plies,
+        "pairs": pairs, "elo": elo,
+    }  # fmt: skip
 
 
 def save_ladder(result: dict[str, Any], out_dir: str | Path) -> tuple[Path, Path]:
@@ -140,6 +150,8 @@ def save_ladder(result: dict[str, Any], out_dir: str | Path) -> tuple[Path, Path
     ax.set_ylabel(f"Elo (vs {names[0]} = 0)")
     players = result.get("players", 2)
     per_pair = "seats alternated" if players == 2 else f"1 vs {players - 1} each way"
+    if result.get("opening_plies"):
+        per_pair += f", {result['opening_plies']}-ply random openings"
     ax.set_title(
         f"{result['game']} ({players} players): {result['games_per_pair']} games per pair, {per_pair}", fontsize=9
     )

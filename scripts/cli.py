@@ -418,6 +418,12 @@ def _add_training_commands(sub) -> None:
     p.add_argument("--seed", type=nonnegative_int, default=0)
     p.add_argument("--out", default="results")
     p.add_argument("--jobs", type=positive_int, default=1, help="processes per series (same result as 1)")
+    p.add_argument(
+        "--opening-plies",
+        type=nonnegative_int,
+        default=0,
+        help="begin every game with this many random plies, each opening in every seating (as swgym eval)",
+    )
     p.set_defaults(func=_training_command("ladder"))
 
     p = sub.add_parser(

@@ -58,6 +58,8 @@ def _ladder(record: dict[str, Any], jobs: int) -> str:
     saved = json.loads(path.with_suffix(".json").read_text())
     entrants = list(dict.fromkeys(name for pair in saved["pairs"] for name in (pair["a"], pair["b"])))
     argv = ["ladder", saved["game"], "--entrants", *entrants, "--games", str(saved["games_per_pair"])]
+    if saved.get("opening_plies"):
+        argv += ["--opening-plies", str(saved["opening_plies"])]
     argv += ["--out", str(path.parent.relative_to(ROOT))]
     swgym([*argv, "--jobs", str(jobs)])
     return "swgym " + " ".join(argv)

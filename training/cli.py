@@ -114,7 +114,10 @@ def cmd_ladder(args: argparse.Namespace) -> None:
     params = ladder_rules(args.game)
     shipped = shipped_path(args.game, **params).exists()
     entrants = args.entrants or ["random", "easy", "medium"] + (["hard"] if shipped else [])
-    result = ladder(args.game, entrants, games=args.games, seed=args.seed, params=params, jobs=args.jobs)
+    result = ladder(
+        args.game, entrants, games=args.games, seed=args.seed, params=params, jobs=args.jobs,
+        opening_plies=args.opening_plies,
+    )  # fmt: skip
     json_path, png_path = save_ladder(result, args.out)
     for name, elo in result["elo"].items():
         print(f"{name:<10} {elo:8.0f}")

@@ -37,7 +37,7 @@ from envs.core.action_layout import ActionLayout
 from envs.core.board_graph import BoardGraph
 from envs.core.opponents import PAST_PREFIX
 from envs.core.tree_search import TreeSearch, seats_from_mover
-from envs.play import play_series
+from envs.play import check_duplicate_games, play_series
 from envs.registry import game_module, make_batched
 from policies import load, past_hard_file
 from policies.gumbel import evaluator
@@ -82,6 +82,10 @@ class Settings:
     eval_every: int = 0  # iterations between evaluations (0: none)
     eval_games: int = 40  # games a side of the evaluation: the network alone, and with its search
     eval_opponents: tuple[str, ...] = ("medium",)  # opponent names ("hard": the game's shipped hard)
+    #: random plies each evaluation game begins with, each opening in every seating (envs.play.play_game): in a game
+    #: without chance the network and its search never vary, nor does a searching hard, so without them a series
+    #: against the hard is one game per seating
+    eval_opening_plies: int = 0
     generators: int = 1  # self-play generators an iteration, each with its seed and share of the games
     seed: int = 0
 
@@ -620,6 +624,11 @@ def train(
     torch.set_num_threads(1)
     out.mkdir(parents=True, exist_ok=True)
     probe = make_batched(name, 1, **params)
+    if s.eval_opening_plies and s.eval_every:  # each opening in every seating: whole sets of games only
+        try:
+            check_duplicate_games(probe.num_players, s.eval_games)
+        except ValueError as err:
+            raise ValueError(f"gumbel: eval_games with eval_opening_plies: {err}") from None
     torch.manual_seed(s.seed)  # the first weights: a seeded run repeats its chunks
     conv = board_conv(name, probe, s)
     start = start_file(name, params, s.start, out) if s.start else None
@@ -704,7 +713,7 @@ def evaluate(
     name: str, params: dict[str, Any], network: Path, s: Settings, seed: int, log=lambda line: None
 ) -> dict[str, dict[str, list[int]]]:
     """Per opponent of ``s.eval_opponents``: wins, draws and losses of the network alone (greedy) and with its
-    search, ``s.eval_games`` games each, seats alternated."""
+    search, ``s.eval_games`` games each, seats alternated (on random openings: ``s.eval_opening_plies``)."""
     players = (
         ("network", NumpyPolicy(network, game=name, params=params)),
         ("search", load(name, str(network), seed=seed, **params)),
@@ -713,7 +722,9 @@ def evaluate(
     for opponent in s.eval_opponents:
         out[opponent] = {}
         for label, player in players:
-            result = play_series(name, [player, opponent], s.eval_games, seed=seed, **params)
+            result = play_series(
+                name, [player, opponent], s.eval_games, seed=seed, opening_plies=s.eval_opening_plies, **params
+            )
             out[opponent][label] = [result.wins[0], result.draws[0], result.losses[0]]
             log(f"[gumbel {name}] evaluated: {label} vs {opponent} {_wdl(out[opponent][label])}")
     return out
