@@ -389,7 +389,7 @@ class TreeSearch:
         self.used[:] = 0
         self.store.copy_boards(batch, boards, np.arange(k) * self.nodes)
         self.scratch.copy_boards(batch, boards, np.arange(k))
-        root_logits = self._expand_roots(k, gumbel)
+        root_moves, root_logits = self._expand_roots(k, gumbel)
         considered = (self.trees.action[:k, 0] >= 0).sum(axis=1)
         walk = Walk(
             np.zeros((k, self.nodes + 1), dtype=np.int32), np.zeros(k, dtype=np.int32),
@@ -401,7 +401,7 @@ class TreeSearch:
             _select(self.trees, k, target, q.value_scale, q.visit_init, walk)
             self._expand(k, walk)
             _backup(self.trees, k, walk)
-        return self._result(k, root_logits)
+        return self._result(k, root_moves, root_logits)
 
     # -- steps ---------------------------------------------------------------------------------------------
     def _evaluate(self, batch: BatchedGame, rows: np.ndarray):
@@ -424,22 +424,21 @@ class TreeSearch:
         valid = np.arange(moves.shape[1]) < np.asarray(count).reshape(-1, 1)
         return np.where(valid, moves.astype(np.int64), -1)
 
-    def _expand_roots(self, k: int, gumbel: bool) -> np.ndarray:
-        """The roots' network outputs and candidates (the Gumbel-top ``considered``); their legal logits (k, A)."""
+    def _expand_roots(self, k: int, gumbel: bool) -> tuple[np.ndarray, np.ndarray]:
+        """The roots' network outputs and candidates (the Gumbel-top ``considered``); their legal actions (k, L)
+        (-1 padding; none where the game is over) and their network's logits (k, A)."""
         t = self.trees
         t.terminal[:k, 0] = self.scratch.over[:k]
         live = np.flatnonzero(~t.terminal[:k, 0])
-        full = np.full((k, self.engine.num_actions), -np.inf, dtype=np.float32)
-        self._root_moves = np.full((k, 0), -1, dtype=np.int64)
+        root_moves = np.full((k, 0), -1, dtype=np.int64)
+        root_logits = np.zeros((k, self.engine.num_actions), dtype=np.float32)
         if live.size:
             moves, logits, t.raw_value[live, 0], t.mover[live, 0] = self._evaluate(self.scratch, live)
-            self._root_moves = np.full((k, moves.shape[1]), -1, dtype=np.int64)
-            self._root_moves[live] = moves
-            rows, cols = np.nonzero(moves >= 0)
-            full[live[rows], moves[rows, cols]] = logits[rows, moves[rows, cols]]
+            root_moves = np.full((k, moves.shape[1]), -1, dtype=np.int64)
+            root_moves[live], root_logits[live] = moves, logits
             noise = self.rng.gumbel(size=moves.shape).astype(np.float32) if gumbel else np.zeros_like(moves, np.float32)
             _keep_candidates(t, live, np.zeros(live.size, dtype=np.int64), moves, logits, noise, self.considered)
-        return full
+        return root_moves, root_logits
 
     def _expand(self, k: int, walk: Walk) -> None:
         """A new node where a walk ended on an unexpanded candidate: its parent's position stepped by the
@@ -467,7 +466,7 @@ class TreeSearch:
         walk.path[grow, walk.depth[grow]] = new
         walk.depth[grow] += 1
 
-    def _result(self, k: int, root_logits: np.ndarray) -> SearchResult:
+    def _result(self, k: int, root_moves: np.ndarray, root_logits: np.ndarray) -> SearchResult:
         """Each root's action, improved policy over all legal actions and value (:func:`_root_results`)."""
         out = Roots(
             np.full(k, -1, dtype=np.int64),
@@ -476,7 +475,7 @@ class TreeSearch:
             np.zeros((k, self.trees.action.shape[2]), dtype=np.int32),
         )
         q = self.q_transform
-        _root_results(self.trees, self._root_moves, root_logits, q.value_scale, q.visit_init, out)
+        _root_results(self.trees, root_moves, root_logits, q.value_scale, q.visit_init, out)
         return SearchResult(out.action, out.policy, out.value.astype(np.float32), out.visits)
 
 
