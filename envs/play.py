@@ -82,7 +82,7 @@ def play_game(
             observer(seat, obs["observation"], obs["action_mask"], action)
         env.step(action)
         plies += 1
-    if plies <= opening_plies:
+    if opening_plies and plies <= opening_plies:
         raise ValueError(
             f"{name}: the game ended within its {opening_plies} random opening plies (seed {seed}); "
             "use fewer opening plies"
@@ -113,7 +113,7 @@ def uses_duplicate_deals(name: str, duplicate: bool | None = None, opening_plies
     """``duplicate``, or when None the game's own choice (``Game.duplicate_deals``: card games), and always
     with random openings (each opening is then played in every seating, so neither side keeps a lucky one)."""
     if duplicate is None:
-        return bool(make_raw(name, **params).game.duplicate_deals) or check_opening_plies(opening_plies) > 0
+        return bool(make_raw(name, **params).game.duplicate_deals) or opening_plies > 0
     if not isinstance(duplicate, (bool, np.bool_)):
         raise TypeError(f"duplicate must be True, False or None (the game's choice), got {duplicate!r}")
     return bool(duplicate)
