@@ -64,6 +64,7 @@ TINY = {"boards": 16, "games": 16, "simulations": 8, "cheap_simulations": 2, "fu
         ({"root_value_weight": True}, "root_value_weight must be a number in [0, 1], got True"),
         ({"conv_channels": 0}, "conv_channels must be a whole number >= 1, got 0"),
         ({"conv_layers": -1}, "conv_layers must be a whole number >= 0, got -1"),
+        ({"eval_opening_plies": -1}, "eval_opening_plies must be a whole number >= 0, got -1"),
     ],
 )
 def test_bad_settings_are_named(section, named):
@@ -235,6 +236,27 @@ def test_a_tiny_run_resumes_and_its_file_plays_with_its_search(tmp_path):
     assert isinstance(player, GumbelPlayer) and player.search.simulations == 8
     record = play_game("swival", [player, RandomOpponent(0)], seed=0)
     assert record.plies > 5 and sorted(record.returns) in ([-1.0, 1.0], [0.0, 0.0])
+
+
+def test_search_training_evaluates_on_random_openings_in_whole_pairs(tmp_path, monkeypatch):
+    from envs.play import play_series
+
+    odd = {**TINY, "iterations": 1, "eval_every": 1, "eval_games": 3, "eval_opening_plies": 2}
+    settings = Settings.from_config(odd)
+    with pytest.raises(ValueError, match="gumbel: eval_games with eval_opening_plies: .*multiple of 2, got 3"):
+        train("swival", {}, settings, tmp_path / "odd", log=lambda line: None)
+    asked = []
+
+    def recorded(*args, **kwargs):
+        asked.append(kwargs["opening_plies"])
+        return play_series(*args, **kwargs)
+
+    monkeypatch.setattr("training.gumbel.play_series", recorded)
+    settings = Settings.from_config(
+        {**TINY, "iterations": 1, "eval_every": 1, "eval_games": 2, "eval_opening_plies": 2, "eval_opponents": ["easy"]}
+    )
+    summary = train("swival", {}, settings, tmp_path / "run", log=lambda line: None)
+    assert asked == [2, 2] and all(sum(wdl) == 2 for wdl in summary["curve"][0]["eval"]["easy"].values())
 
 
 def test_network_colon_file_is_the_file_s_network_alone(tmp_path):

@@ -107,34 +107,3 @@ def test_the_ladder_plays_random_openings_and_saves_how_many(tmp_path, capsys):
     with pytest.raises(SystemExit):
         swgym(["ladder", "swival", "--entrants", "random", "easy", "--opening-plies", "x"])
     assert "--opening-plies: must be a whole number of at least 0, got 'x'" in capsys.readouterr().err
-
-
-def test_search_training_evaluates_on_random_openings_in_whole_pairs(tmp_path, monkeypatch):
-    import training.gumbel as gumbel
-
-    tiny = {"boards": 16, "games": 16, "simulations": 8, "cheap_simulations": 2, "full_share": 0.5, "hidden": [16]}
-    settings = gumbel.Settings.from_config(
-        {**tiny, "iterations": 1, "eval_every": 1, "eval_games": 3, "eval_opening_plies": 2}
-    )
-    with pytest.raises(ValueError, match="gumbel: eval_games with eval_opening_plies: .*multiple of 2, got 3"):
-        gumbel.train("swival", {}, settings, tmp_path / "odd", log=lambda line: None)
-    asked = []
-
-    def play_series(*args, **kwargs):
-        asked.append(kwargs["opening_plies"])
-        return real(*args, **kwargs)
-
-    real = gumbel.play_series
-    monkeypatch.setattr(gumbel, "play_series", play_series)
-    settings = gumbel.Settings.from_config(
-        {**tiny, "iterations": 1, "eval_every": 1, "eval_games": 2, "eval_opening_plies": 2, "eval_opponents": ["easy"]}
-    )
-    summary = gumbel.train("swival", {}, settings, tmp_path / "run", log=lambda line: None)
-    assert asked == [2, 2] and all(sum(wdl) == 2 for wdl in summary["curve"][0]["eval"]["easy"].values())
-
-
-def test_search_training_refuses_negative_opening_plies():
-    from training.gumbel import Settings
-
-    with pytest.raises(ValueError, match="eval_opening_plies must be a whole number >= 0, got -1"):
-        Settings.from_config({"eval_opening_plies": -1})
