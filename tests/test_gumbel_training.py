@@ -227,6 +227,9 @@ def test_a_tiny_run_resumes_and_its_file_plays_with_its_search(tmp_path):
     assert all(f"{who} vs {opponent}" in lines[6] for who in ("network", "search") for opponent in ("random", "easy"))
     assert (tmp_path / "learning_curve.png").stat().st_size > 1000
     assert sorted(p.name for p in (tmp_path / "games").iterdir()) == ["chunk_00000.npz", "chunk_00001.npz"]
+    assert summary["curve"][1]["network"] == "networks/iteration_00002.npz"  # the evaluated network, kept
+    kept = (tmp_path / "networks" / "iteration_00002.npz").read_bytes()
+    assert kept == (tmp_path / "network.npz").read_bytes() and "network" not in summary["curve"][0]
     again = train(
         "swival", {}, Settings.from_config({**TINY, "iterations": 3}), tmp_path, resume=True, log=lines.append
     )

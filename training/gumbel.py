@@ -17,13 +17,15 @@ above 1 each plays its share of the games with a seed of its own, one after
 another here, or as Ray tasks on a cluster (``train(..., address=...)``,
 :class:`RayGenerators`) whose positions the learner writes as the chunk files.
 A checkpoint (network, optimizer, iteration, curve) is written after every
-iteration; ``resume`` goes on from it.
+iteration; ``resume`` goes on from it. Each evaluated network is kept as
+``networks/iteration_<k>.npz``, so the best of a run can be shipped.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import time
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
@@ -670,7 +672,11 @@ def train(
             f"{made['positions']} positions{_by_generators(s)}, policy loss {losses[0]:.3f}, value loss {losses[1]:.3f}"
         )
         if s.eval_every and (k + 1) % s.eval_every == 0:
-            state["curve"][-1]["eval"] = evaluate(name, params, out / "network.npz", s, seed=k, log=log)
+            evaluated = out / "networks" / f"iteration_{k + 1:05d}.npz"  # kept: the best one may not be the last
+            evaluated.parent.mkdir(exist_ok=True)
+            shutil.copyfile(out / "network.npz", evaluated)
+            state["curve"][-1]["eval"] = evaluate(name, params, evaluated, s, seed=k, log=log)
+            state["curve"][-1]["network"] = str(evaluated.relative_to(out))
             (out / "checkpoint.json").write_text(json.dumps(state, indent=2))
             log(f"[gumbel {name}] iteration {k + 1}: {_eval_line(state['curve'][-1]['eval'])}")
             write_curve(state["curve"], out / "learning_curve.png", f"{name}: score by training hour")
