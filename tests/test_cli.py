@@ -101,7 +101,7 @@ def test_bench_reports_a_ratio_to_connect_four():
 
 
 def test_golden_check_passes(capsys):
-    main(["golden", "swahili"])  # five files; its hard searches 2000 value-head simulations a move: seconds
+    main(["golden", "swahili"])  # five files; its hard searches 2048 simulations a move: seconds
     lines = capsys.readouterr().out.splitlines()
     assert [line.split("/")[-1] for line in lines] == [
         "swahili_num_players-2.txt",
