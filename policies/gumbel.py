@@ -44,18 +44,20 @@ class GumbelPlayer(NetworkSearch):
     """A policy file's network with the engine's tree search: each move a search of ``simulations`` (a counted
     budget: the same position and seed give the same move) from the rules state, without Gumbel noise.
 
-    The policy file's ``search`` meta: ``{"kind": "gumbel", "simulations": 16, "considered": 16}``.
+    The policy file's ``search`` meta: ``{"kind": "gumbel", "simulations": 16, "considered": 16}``, and
+    optionally ``"candidates"`` and ``"leaf_wins": true`` (:class:`envs.core.tree_search.TreeSearch`).
     """
 
     def __init__(
         self, policy: Any, name: str, params: dict[str, Any] | None, simulations: int = 16, considered: int = 16,
-        candidates: int = 16, seed: int | None = None,
+        candidates: int = 16, leaf_wins: bool = False, seed: int | None = None,
     ) -> None:  # fmt: skip
         self._attach(policy, name, params)
         self.batch = BatchedGame(batched_engine(name, **(params or {})), 1, seed=0)
         self.search = TreeSearch(
-            self.batch, evaluator(policy, self.batch.num_players), 1, simulations, considered, candidates, seed=seed
-        )
+            self.batch, evaluator(policy, self.batch.num_players), 1, simulations, considered, candidates,
+            leaf_wins=leaf_wins, seed=seed,
+        )  # fmt: skip
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)

@@ -7,7 +7,10 @@ import numpy as np
 import pytest
 
 import envs
-from envs.core.tree_search import TreeSearch, considered_visits
+from envs.core.batched import BatchedGame
+from envs.core.tree_search import TreeSearch, considered_visits, winning_moves
+from envs.opponents import make_opponent
+from envs.play import play_game
 
 # (name, params): games whose moves draw no chance (the rules replay a path exactly)
 GAMES = [
@@ -86,6 +89,138 @@ def test_every_node_is_the_rules_position_of_its_path(name, params):
     assert checked > 12 * 10
 
 
+def rules_wins(game, state, rng):
+    """The legal actions with which the player to move at ``state`` ends the game a winner, by the rules."""
+    mover, out = game.to_move(state), []
+    for action in np.flatnonzero(game.legal_mask(state)):
+        child = game.copy_state(state)
+        game.apply(child, int(action), rng)
+        if game.is_over(child) and mover in game.winners(child):
+            out.append(int(action))
+    return out
+
+
+@pytest.mark.parametrize(("name", "params"), GAMES)
+def test_leaf_wins_marks_the_nodes_whose_mover_wins_at_once(name, params):
+    """With ``leaf_wins`` every stored node whose mover can end the game a winner, by the rules, is marked won,
+    valued by that win's rewards, and walks stop there (it has no children); no other node is marked."""
+    batch = envs.make_batched(name, 12, seed=1, **params)
+    for _ in range(12 if name in ("swival", "twirls") else 4):  # later positions: more wins within reach
+        batch.step(batch.random_actions(), autoreset=True)
+    game, rng = batch.engine.game, np.random.default_rng(0)
+    search = TreeSearch(batch, noisy_network(batch), trees=12, simulations=48, considered=4, leaf_wins=True, seed=3)
+    search.run(batch, np.arange(12))
+    t, marked, checked = search.trees, 0, 0
+    for i in range(12):
+        for node in [0, *parents(t, i)]:
+            state = search.store.board_state(i * search.nodes + node)
+            if game.is_over(state):
+                assert not t.won[i, node]
+                continue
+            wins = rules_wins(game, state, rng)
+            assert bool(t.won[i, node]) == bool(wins), (name, i, node, wins)
+            if wins:
+                child = game.copy_state(state)
+                np.testing.assert_allclose(t.raw_value[i, node], game.apply(child, wins[0], rng))
+                assert (t.child[i, node] < 0).all()
+                marked += 1
+            checked += 1
+    assert checked > 12 * 10
+    if name == "swival":  # within reach in a few plies of random play
+        assert marked > 0
+
+
+class Recording:
+    """A player that adds a copy of every position it is asked to move in to ``states`` (shared by the seats)."""
+
+    def __init__(self, player, game, states):
+        self.player, self.game, self.states = player, game, states
+
+    def reset(self, seed=None):
+        self.player.reset(seed)
+
+    def act(self, observation, action_mask, state):
+        self.states.append(self.game.copy_state(state))
+        return self.player.act(observation, action_mask, state)
+
+
+def late_positions(name, params, games=3, last=8):
+    """The last ``last`` positions of ``games`` games of medium against easy (where wins are within reach)."""
+    game = envs.make_raw(name, **params).game
+    out = []
+    for seed in range(games):
+        states = []
+        bots = [
+            make_opponent(name, "medium" if seat == 0 else "easy", seed=seed, **params)
+            for seat in range(game.num_players)
+        ]
+        play_game(name, [Recording(player, game, states) for player in bots], seed=seed, **params)
+        out.extend(states[-last:])
+    return out
+
+
+@pytest.mark.parametrize(("name", "params"), GAMES)
+def test_winning_moves_agree_with_the_rules(name, params):
+    """On the last positions of medium's games against easy, and random plies on from them, the probe's first
+    winning action of each board is the rules' first, with that move's rewards; none where the rules see none.
+    The probe batch is smaller than the pairs it plays: several rounds."""
+    states = late_positions(name, params)
+    batch = envs.make_batched(name, len(states), seed=6, **params)
+    game, rng, found = batch.engine.game, np.random.default_rng(0), 0
+    probe = BatchedGame(batch.engine, 7, seed=0)
+    for ply in range(6):
+        if ply == 0:
+            for i, state in enumerate(states):
+                batch.set_board(i, state)
+        else:
+            batch.step(batch.random_actions(), autoreset=True)
+        live = np.flatnonzero(~batch.over)
+        masks = batch.legal_mask(live)
+        moves = np.where(masks, np.arange(masks.shape[1]), -1)
+        win, rewards = winning_moves(batch, live, moves, batch.to_move[live].astype(np.int64), probe)
+        for r, board in enumerate(live):
+            state = batch.board_state(int(board))
+            wins = rules_wins(game, state, rng)
+            assert win[r] == (wins[0] if wins else -1)
+            if wins:
+                np.testing.assert_allclose(rewards[r], game.apply(game.copy_state(state), wins[0], rng))
+                found += 1
+            else:
+                assert not rewards[r].any()
+    assert found >= 3  # a game's last mover wins at once (medium takes a win it has)
+
+
+def test_leaf_wins_plays_a_win_the_network_does_not_see_at_once():
+    """The Swival boards of the test below, with two simulations and two considered moves: without
+    ``leaf_wins`` the search misses the line of three it never tries; with it every root plays the win, its
+    whole policy on it, valued a win for the mover."""
+    batch = envs.make_batched("swival", 64, seed=4)
+    wins = swival_boards_with_a_win(batch)
+
+    def flat(observations):
+        return np.zeros((len(observations), 73), np.float32), np.zeros((len(observations), 2), np.float32)
+
+    def search(leaf_wins):
+        found = TreeSearch(batch, flat, trees=wins.size, simulations=2, considered=2, leaf_wins=leaf_wins, seed=0)
+        return found.run(batch, wins, gumbel=False)
+
+    assert (search(False).action != 72).any()
+    result = search(True)
+    assert (result.action == 72).all()
+    np.testing.assert_array_equal(result.policy[:, 72], 1.0)
+    np.testing.assert_array_equal(result.value[np.arange(wins.size), batch.to_move[wins]], 1.0)
+
+
+def swival_boards_with_a_win(batch):
+    """Boards of ``batch`` (random play) where the mover's counter 72 completes a line of three."""
+    for _ in range(200):
+        wins = np.flatnonzero(batch.legal_mask()[:, 72] & ~batch.over)
+        if wins.size >= 8:
+            return wins
+        batch.step(batch.random_actions(), autoreset=True)
+    raise AssertionError("no 8 Swival boards with a win in 200 plies of random play")
+
+
 @pytest.mark.parametrize(("name", "params"), [*GAMES, ("swimming", {"num_players": 4})])
 def test_a_seeded_search_repeats_and_picks_legal_moves(name, params):
     batch = envs.make_batched(name, 16, seed=2, **params)
@@ -112,14 +247,7 @@ def test_the_search_finds_a_win_the_network_does_not_see():
     network that rates every move alike and every position a draw leaves it to the search, which finds it
     on every board once every move is considered."""
     batch = envs.make_batched("swival", 64, seed=4)
-    wins = []
-    for _ in range(200):
-        mask = batch.legal_mask()
-        wins = np.flatnonzero(mask[:, 72] & ~batch.over)
-        if wins.size >= 8:
-            break
-        batch.step(batch.random_actions(), autoreset=True)
-    assert wins.size >= 8
+    wins = swival_boards_with_a_win(batch)
 
     def flat(observations):
         return np.zeros((len(observations), 73), np.float32), np.zeros((len(observations), 2), np.float32)
@@ -167,6 +295,7 @@ def test_values_are_by_seat_in_a_three_player_game():
         ({"trees": 4, "simulations": 0}, "simulations must be an int >= 1, got 0"),
         ({"trees": 4, "considered": 2.5}, "considered must be an int >= 1, got 2.5"),
         ({"trees": 4, "candidates": True}, "candidates must be an int >= 1, got True"),
+        ({"trees": 4, "leaf_wins": "yes"}, "leaf_wins must be True or False, got 'yes'"),
     ],
 )
 def test_bad_settings_are_named(kwargs, named):

@@ -12,6 +12,12 @@ root the action maximises the improved policy minus the visit share
 player game backs up each player's own value; rewards and game ends come from
 the engine.
 
+With ``leaf_wins``, each new position is also played one ply ahead with every
+legal move (the engine's own step, in a probe batch): a position whose player
+to move can win at once is scored as that win, and walks stop there, as
+``policies/search.py``'s ``leaf_wins`` scores its leaves; a root with such a
+move plays it. It costs one engine step per legal move of each new node.
+
 A node keeps its network's ``candidates`` best legal actions (the root: the
 ``considered`` Gumbel-top ones); the improved policy of the root, the training
 target, covers every legal action. The network is any
@@ -73,15 +79,18 @@ class SearchResult:
     visits: np.ndarray
 
 
-TREE_ARRAYS = ("action", "logit", "child", "visits", "value_sum", "raw_value", "reward", "mover", "terminal", "gumbel")
+TREE_ARRAYS = (
+    "action", "logit", "child", "visits", "value_sum", "raw_value", "reward", "mover", "terminal", "won", "gumbel",
+)  # fmt: skip
 Trees = namedtuple("Trees", TREE_ARRAYS)  # the kernels' one tree argument (numba takes a named tuple of arrays)
 
 
 def new_trees(trees: int, nodes: int, width: int, players: int) -> Trees:
     """N trees of at most ``nodes`` nodes with ``width`` candidate actions each (see the module docstring):
     per candidate its action (-1: none), prior logit and child node (-1: not expanded); per node its visits,
-    value sum and network value by seat, the reward by seat on entering it, its mover and whether the game
-    is over there; per root candidate its Gumbel noise."""
+    value sum and network value by seat, the reward by seat on entering it, its mover, whether the game
+    is over there and whether its mover wins at once (``leaf_wins``: its value is then that win's rewards);
+    per root candidate its Gumbel noise."""
     return Trees(
         action=np.full((trees, nodes, width), -1, dtype=np.int32),
         logit=np.full((trees, nodes, width), -np.inf, dtype=np.float32),
@@ -92,6 +101,7 @@ def new_trees(trees: int, nodes: int, width: int, players: int) -> Trees:
         reward=np.zeros((trees, nodes, players), dtype=np.float32),
         mover=np.zeros((trees, nodes), dtype=np.int8),
         terminal=np.zeros((trees, nodes), dtype=np.bool_),
+        won=np.zeros((trees, nodes), dtype=np.bool_),
         gumbel=np.zeros((trees, width), dtype=np.float32),
     )
 
@@ -99,7 +109,7 @@ def new_trees(trees: int, nodes: int, width: int, players: int) -> Trees:
 def clear_trees(t: Trees) -> None:
     for name, fill in (("action", -1), ("logit", -np.inf), ("child", NO_NODE), ("visits", 0), ("value_sum", 0.0)):
         getattr(t, name)[:] = fill
-    for name in ("raw_value", "reward", "mover", "terminal", "gumbel"):
+    for name in ("raw_value", "reward", "mover", "terminal", "won", "gumbel"):
         getattr(t, name)[:] = 0
 
 
@@ -194,7 +204,8 @@ def _pick(t, i, n, target, scale, init, rows):
 @njit(cache=True)
 def _select(t, trees, target, scale, init, walk):
     """Walk trees ``0..trees-1`` from their roots: ``walk.path[i, :walk.depth[i]]`` the nodes passed, ending on
-    an unexpanded candidate (``walk.parent[i]``, ``walk.slot[i]``) or a finished game (``slot`` -1)."""
+    an unexpanded candidate (``walk.parent[i]``, ``walk.slot[i]``), a finished game or a position its mover wins
+    at once (``slot`` -1)."""
     rows = _rows(t.action.shape[2])
     for i in range(trees):
         n, d = 0, 0
@@ -202,7 +213,7 @@ def _select(t, trees, target, scale, init, walk):
         while True:
             walk.path[i, d] = n
             d += 1
-            if t.terminal[i, n]:
+            if t.terminal[i, n] or t.won[i, n]:
                 break
             pick = _pick(t, i, n, target[i], scale, init, rows)
             if pick < 0:  # no candidate (no legal move): treated as the end
@@ -336,6 +347,32 @@ def _root_results(t, root_moves, root_logits, scale, init, out):
             out.value[i, p] = t.value_sum[i, 0, p] / max(t.visits[i, 0], 1)
 
 
+def winning_moves(
+    batch: BatchedGame, rows: np.ndarray, moves: np.ndarray, movers: np.ndarray, probe: BatchedGame
+) -> tuple[np.ndarray, np.ndarray]:
+    """For each board ``rows[r]`` of ``batch``: the first of its legal actions ``moves[r]`` (-1 padding) that
+    ends the game with a positive reward for its mover ``movers[r]`` (-1: none), and the rewards by seat of that
+    move (zeros: none). Every (board, action) pair is played on a copy in ``probe`` (a batch of the same engine),
+    as many at once as it has boards."""
+    win = np.full(rows.size, -1, dtype=np.int64)
+    won_rewards = np.zeros((rows.size, batch.num_players), dtype=np.float32)
+    pair_row, pair_col = np.nonzero(moves >= 0)  # row-major: each row's actions in their order
+    size = probe.num_envs
+    actions = np.full(size, -1, dtype=np.int64)
+    for start in range(0, pair_row.size, size):
+        r, j = pair_row[start : start + size], pair_col[start : start + size]
+        n = r.size
+        probe.copy_boards(batch, rows[r], np.arange(n))
+        actions[:n], actions[n:] = moves[r, j], -1
+        rewards, over = probe.step(actions, checked=True)
+        hit = np.flatnonzero(over[:n] & (rewards[np.arange(n), movers[r]] > 0))
+        first, at = np.unique(r[hit], return_index=True)  # each row's first winning action of this chunk
+        fresh = win[first] < 0
+        win[first[fresh]] = moves[first[fresh], j[hit[at[fresh]]]]
+        won_rewards[first[fresh]] = rewards[hit[at[fresh]]]
+    return win, won_rewards
+
+
 class TreeSearch:
     """Gumbel AlphaZero search for the boards of one engine (see the module docstring).
 
@@ -347,10 +384,14 @@ class TreeSearch:
         considered: root actions considered (Gumbel top-k, then halved).
         candidates: legal actions a node below the root keeps (its network's best).
         q_transform: the scale of completed Q-values (:data:`CompletedQ`; mctx's defaults).
+        leaf_wins: score a new position whose mover can win at once as that win (see the module docstring).
         seed: the Gumbel noise's generator.
     """
 
-    def __init__(
+    #: boards the ``leaf_wins`` probe steps at once at least (one per legal move of the positions it checks)
+    PROBE_BOARDS = 1024
+
+    def __init__(  # noqa: PLR0913 (keyword options of the search; its kernels take named tuples)
         self,
         batch: BatchedGame,
         evaluate: Evaluate,
@@ -359,6 +400,7 @@ class TreeSearch:
         considered: int = 16,
         candidates: int = 16,
         q_transform: CompletedQ = MCTX_Q,
+        leaf_wins: bool = False,
         seed: int | None = None,
     ) -> None:
         for label, value in (("trees", trees), ("simulations", simulations), ("considered", considered)):
@@ -366,17 +408,21 @@ class TreeSearch:
                 raise ValueError(f"tree search: {label} must be an int >= 1, got {value!r}")
         if not isinstance(candidates, (int, np.integer)) or isinstance(candidates, bool) or candidates < 1:
             raise ValueError(f"tree search: candidates must be an int >= 1, got {candidates!r}")
-        self.engine, self.evaluate = batch.engine, evaluate
+        if not isinstance(leaf_wins, (bool, np.bool_)):
+            raise ValueError(f"tree search: leaf_wins must be True or False, got {leaf_wins!r}")
+        self.engine, self.evaluate, self.leaf_wins = batch.engine, evaluate, bool(leaf_wins)
         self.simulations, self.considered, self.candidates = int(simulations), int(considered), int(candidates)
         self.q_transform = CompletedQ(float(q_transform.value_scale), float(q_transform.visit_init))
         self.rng = np.random.default_rng(seed)
         self.num_trees, self.nodes, self.players = int(trees), self.simulations + 1, batch.num_players
         self.store = BatchedGame(self.engine, self.num_trees * self.nodes, seed=0)  # tree i's node n: i*nodes+n
         self.scratch = BatchedGame(self.engine, self.num_trees, seed=0)
+        self.probe = BatchedGame(self.engine, max(self.PROBE_BOARDS, 8 * self.num_trees), seed=0) if leaf_wins else None
         self.trees = new_trees(self.num_trees, self.nodes, max(self.considered, self.candidates), self.players)
         #: row m: the visits sequential halving asks of the root's chosen action at each simulation, m considered
         self.halving = np.array([considered_visits(m, self.simulations) for m in range(self.considered + 1)])
         self.used = np.zeros(self.num_trees, dtype=np.int32)  # nodes each tree has below its root
+        self.wins = np.full(self.num_trees, -1, dtype=np.int64)  # each root's winning action (leaf_wins; -1: none)
         self._no_noise = np.zeros((0, 0), dtype=np.float32)
 
     def run(self, batch: BatchedGame, boards: np.ndarray, gumbel: bool = True) -> SearchResult:
@@ -387,6 +433,7 @@ class TreeSearch:
         k = boards.size
         clear_trees(self.trees)
         self.used[:] = 0
+        self.wins[:] = -1
         self.store.copy_boards(batch, boards, np.arange(k) * self.nodes)
         self.scratch.copy_boards(batch, boards, np.arange(k))
         root_moves, root_logits = self._expand_roots(k, gumbel)
@@ -438,6 +485,7 @@ class TreeSearch:
             root_moves[live], root_logits[live] = moves, logits
             noise = self.rng.gumbel(size=moves.shape).astype(np.float32) if gumbel else np.zeros_like(moves, np.float32)
             _keep_candidates(t, live, np.zeros(live.size, dtype=np.int64), moves, logits, noise, self.considered)
+            self._mark_wins(live, np.zeros(live.size, dtype=np.int64), moves)
         return root_moves, root_logits
 
     def _expand(self, k: int, walk: Walk) -> None:
@@ -463,8 +511,23 @@ class TreeSearch:
             rows, nodes = grow[live], new[live]
             moves, logits, t.raw_value[rows, nodes], t.mover[rows, nodes] = self._evaluate(self.scratch, rows)
             _keep_candidates(t, rows, nodes.astype(np.int64), moves, logits, self._no_noise, self.candidates)
+            self._mark_wins(rows, nodes, moves)
         walk.path[grow, walk.depth[grow]] = new
         walk.depth[grow] += 1
+
+    def _mark_wins(self, rows: np.ndarray, nodes: np.ndarray, moves: np.ndarray) -> None:
+        """With ``leaf_wins``: the new nodes ``nodes`` of trees ``rows`` (their positions on the scratch batch's
+        boards ``rows``, their legal actions ``moves``) whose mover wins at once are marked ``won``, valued by
+        that win's rewards; the win (the first such action in ``moves``) is kept in ``self.wins``."""
+        if not self.leaf_wins:
+            return
+        t = self.trees
+        win, rewards = winning_moves(self.scratch, rows, moves, t.mover[rows, nodes].astype(np.int64), self.probe)
+        hit = win >= 0
+        t.won[rows[hit], nodes[hit]] = True
+        t.raw_value[rows[hit], nodes[hit]] = rewards[hit]
+        root = hit & (nodes == 0)
+        self.wins[rows[root]] = win[root]
 
     def _result(self, k: int, root_moves: np.ndarray, root_logits: np.ndarray) -> SearchResult:
         """Each root's action, improved policy over all legal actions and value (:func:`_root_results`)."""
@@ -476,6 +539,10 @@ class TreeSearch:
         )
         q = self.q_transform
         _root_results(self.trees, root_moves, root_logits, q.value_scale, q.visit_init, out)
+        won = np.flatnonzero(self.wins[:k] >= 0)  # a root its mover wins at once: that win, all the policy on it
+        out.action[won] = self.wins[won]
+        out.policy[won] = 0.0
+        out.policy[won, self.wins[won]] = 1.0
         return SearchResult(out.action, out.policy, out.value.astype(np.float32), out.visits)
 
 
@@ -488,4 +555,5 @@ __all__ = [
     "considered_visits",
     "new_trees",
     "seats_from_mover",
+    "winning_moves",
 ]
