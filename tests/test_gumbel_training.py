@@ -241,6 +241,35 @@ def test_a_tiny_run_resumes_and_its_file_plays_with_its_search(tmp_path):
     assert record.plies > 5 and sorted(record.returns) in ([-1.0, 1.0], [0.0, 0.0])
 
 
+def test_leaf_wins_reaches_the_generator_s_searches_and_the_written_file(tmp_path):
+    """With ``leaf_wins`` a recorded Swival position whose mover has a line of three (action 72 legal) puts the
+    whole target on the win, which the searches without it, of a network that rates every move alike, do not;
+    the run's file plays with it."""
+    targets = {}
+    for wins in (0, 1):
+        settings = Settings.from_config({**TINY, "considered": 2, "full_share": 1.0, "leaf_wins": wins})
+        data, _ = self_play("swival", {}, None, settings, seed=3)
+        can_win = np.flatnonzero(_swival_wins(data))
+        assert can_win.size > 0
+        targets[wins] = _target_of(data, can_win, 72)
+    assert (targets[1] == 1.0).all() and (targets[0] < 0.5).any()
+    train("swival", {}, Settings.from_config({**TINY, "iterations": 1, "leaf_wins": 1}), tmp_path, log=lambda _: 0)
+    assert read_policy_file(tmp_path / "network.npz")[0]["search"]["leaf_wins"] is True
+    assert load("swival", str(tmp_path / "network.npz"), seed=0).search.leaf_wins
+
+
+def _swival_wins(data):
+    """Recorded Swival positions whose action 72 (a line of three) is legal, from their packed legal moves."""
+    legal = np.unpackbits(data["legal"], axis=1, count=73).astype(bool)
+    return legal[:, 72]
+
+
+def _target_of(data, rows, action):
+    """The recorded improved policy's weight on ``action`` at ``rows`` (0 where it is not among the kept)."""
+    kept = data["actions"][rows] == action
+    return np.where(kept, data["probs"][rows], 0.0).sum(axis=1)
+
+
 def test_search_training_evaluates_on_random_openings_in_whole_pairs(tmp_path, monkeypatch):
     from envs.play import play_series
 

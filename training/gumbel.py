@@ -63,6 +63,7 @@ class Settings:
     cheap_simulations: int = 4
     full_share: float = 0.25  # moves searched with ``simulations`` (recorded); the others cheap, not recorded
     considered: int = 16
+    leaf_wins: int = 0  # 1: the search values a position whose mover can win at once as that win (its leaf_wins)
     target_width: int = 16  # largest entries of the improved policy kept per position
     value_weight: float = 1.0  # the value loss's weight; 0 leaves the value network as it starts (its own tower)
     policy_weight: float = 1.0  # the policy loss's weight; 0 leaves the policy network as it starts (its own tower)
@@ -413,8 +414,9 @@ def self_play(
     else:
         evaluate = evaluator(NumpyPolicy(network, game=name, params=params), players)
     rng = np.random.default_rng(seed)
-    full = TreeSearch(batch, evaluate, s.boards, s.simulations, s.considered, seed=seed + 1)
-    cheap = TreeSearch(batch, evaluate, s.boards, s.cheap_simulations, s.considered, seed=seed + 2)
+    wins = bool(s.leaf_wins)
+    full = TreeSearch(batch, evaluate, s.boards, s.simulations, s.considered, leaf_wins=wins, seed=seed + 1)
+    cheap = TreeSearch(batch, evaluate, s.boards, s.cheap_simulations, s.considered, leaf_wins=wins, seed=seed + 2)
     symmetries = game_module(name).raw_env.symmetries(batch.engine.game) if s.symmetries else []
     record = _Record(s.games, s.boards, players, s.target_width, symmetries, np.random.default_rng([seed, 1]))
     while record.finished < s.games:
@@ -654,6 +656,8 @@ def train(
         optimizer.load_state_dict(weights["optimizer"])
         log(f"[gumbel {name}] resumed at iteration {state['iteration']}")
     search = {"kind": "gumbel", "simulations": s.simulations, "considered": s.considered}
+    if s.leaf_wins:
+        search["leaf_wins"] = True
     while state["iteration"] < s.iterations:
         clock, k = time.time(), state["iteration"]
         if k == 0 and s.start:
