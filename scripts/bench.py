@@ -425,11 +425,13 @@ def search_positions(name: str, params: dict, boards: int, seed: int = 0):
 
 
 def search_simulations_per_second(
-    name: str, params: dict, trees: int, seconds: float, simulations: int = 16, network: bool = True
-) -> float:
+    name: str, params: dict, trees: int, seconds: float, simulations: int = 16, network: bool = True,
+    leaf_wins: bool = False,
+) -> float:  # fmt: skip
     """The engine's tree search with the shipped network on ``trees`` positions at once: simulations/s
     (each simulation adds at most one node to each tree). ``network=False``: a network that costs nothing
-    (every move alike, every position a draw), so the figure is the search's and the engine's alone."""
+    (every move alike, every position a draw), so the figure is the search's and the engine's alone.
+    ``leaf_wins``: each new node also played one ply ahead with every legal move (its cost)."""
     from envs.core.tree_search import TreeSearch
     from policies import shipped_path
     from policies.gumbel import evaluator
@@ -440,7 +442,7 @@ def search_simulations_per_second(
     players = batch.num_players
     free = np.zeros((trees, batch.num_actions), dtype=np.float32), np.zeros((trees, players), dtype=np.float32)
     evaluate = evaluator(policy, players) if network else lambda o: (free[0][: len(o)], free[1][: len(o)])
-    search = TreeSearch(batch, evaluate, trees=trees, simulations=simulations, seed=0)
+    search = TreeSearch(batch, evaluate, trees=trees, simulations=simulations, leaf_wins=leaf_wins, seed=0)
     live = np.flatnonzero(~batch.over)
     runs, start = 0, time.perf_counter()
     while True:
@@ -451,13 +453,22 @@ def search_simulations_per_second(
     return runs * simulations * live.size / (time.perf_counter() - start)
 
 
+#: The hards whose play-time search (policies/search.py) the engine's tree search is measured against: the
+#: revision before any hard played the engine's search, so the yardstick stays when a new hard ships.
+PLAY_TIME_HARD = "hard@714a9b8"
+
+
 def play_time_nodes_per_second(name: str, params: dict, positions: int, seconds: float) -> float | None:
-    """Nodes/s of the shipped hard's own play-time search (policies/search.py) on the same kind of positions, one
-    at a time; None where the shipped hard does not search with it (its nodes are not counted the same way)."""
+    """Nodes/s of :data:`PLAY_TIME_HARD`'s own play-time search (policies/search.py) on the same kind of
+    positions, one at a time; None where that hard does not search with it (its nodes are not counted the same
+    way) or cannot be had (no git checkout)."""
     from policies import load
     from policies.search import PolicySearch
 
-    player = load(name, "hard", seed=0, **params)
+    try:
+        player = load(name, PLAY_TIME_HARD, seed=0, **params)
+    except ValueError:
+        return None
     if not isinstance(player, PolicySearch):
         return None
     batch = search_positions(name, params, positions)
@@ -483,6 +494,9 @@ def search_run(games: list[tuple[str, dict]], seconds: float = 1.0, rounds: int 
             )
         makers[(label, "tree N=1024, free net")] = lambda t, name=name, params=params: search_simulations_per_second(
             name, params, 1024, t, network=False
+        )
+        makers[(label, "tree N=1024, leaf_wins")] = lambda t, name=name, params=params: search_simulations_per_second(
+            name, params, 1024, t, leaf_wins=True
         )
         makers[(label, "play-time")] = lambda t, name=name, params=params: play_time_nodes_per_second(
             name, params, 64, t
