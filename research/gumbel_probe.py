@@ -1,7 +1,7 @@
 """How strong is a policy file's network with the engine's Gumbel search at a given number of simulations?
 A probe for the direction (40 games a match-up by default, seats alternated), not a strength claim.
 
-    python -m research.gumbel_probe swish policies/swish_hard.npz 512 medium hard
+    python -m research.gumbel_probe swish policies/swish_hard.npz 512 medium hard [--leaf-wins]
 """
 
 from __future__ import annotations
@@ -24,11 +24,14 @@ def main() -> None:
     parser.add_argument("opponents", nargs="+")
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--leaf-wins", action="store_true", help="the search values a win one move away as won")
     args = parser.parse_args()
     if args.simulations < 1 or args.games < 1:
         parser.error("simulations and games must be at least 1")
     net = network_from_file(args.policy, args.game, {})
     search = {"kind": "gumbel", "simulations": args.simulations, "considered": 16}
+    if args.leaf_wins:
+        search["leaf_wins"] = True
     with tempfile.TemporaryDirectory() as folder:
         path = write_network(net, Path(folder) / "probe.npz", args.game, {}, search)
         for opponent in args.opponents:
