@@ -25,6 +25,13 @@ position built counts 1 and each pass of the network ``NETWORK_PASS_WORK``
 (in the Squeeze search a pass costs about as much as building 4 positions:
 results/2026-11-squeeze-search.md).
 
+``total_work`` > 0 (instead of ``max_work``) deepens from the other end: a
+move is searched 1, 2, 3, ... plies deep, up to ``depth``, and the deepest
+search that finished before the work of all of them together passed
+``total_work`` decides. A move then costs at most about ``total_work``
+(``max_work`` may spend it once for each depth it gives up), and easy
+positions are searched deeper than hard ones.
+
 Proofs are sound within the depth: when every move of the width loses for the
 player to move, the moves the width left out are searched too, so a win is
 never claimed while the loser has an untried escape.
@@ -87,6 +94,7 @@ class PolicySearch(NetworkSearch):
         quiescence_width: int = 3,
         order_by: str = "policy",
         max_work: int = 0,
+        total_work: int = 0,
         solve_from_empty: int = 0,
         solve_nodes: int = DEFAULT_SOLVE_NODES,
     ) -> None:
@@ -99,8 +107,14 @@ class PolicySearch(NetworkSearch):
             )
         if order_by not in ("policy", "value"):
             raise ValueError(f"search order_by must be 'policy' or 'value', got {order_by!r}")
-        if max_work < 0:
-            raise ValueError(f"search max_work must be >= 0 (0: no cap), got {max_work}")
+        for setting, value in (("max_work", max_work), ("total_work", total_work)):
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise ValueError(f"search {setting} must be an int >= 0 (0: no cap), got {value!r}")
+        if max_work and total_work:
+            raise ValueError(
+                f"search max_work ({max_work}) and total_work ({total_work}) are two ways to cap a move's work: "
+                "give one"
+            )
         if leaf_value not in ("network", "none"):
             raise ValueError(f"search leaf_value must be 'network' or 'none', got {leaf_value!r}")
         for setting, value, least in (("solve_from_empty", solve_from_empty, 0), ("solve_nodes", solve_nodes, 1)):
@@ -114,7 +128,7 @@ class PolicySearch(NetworkSearch):
         self.root_width = root_width or 10**9  # 0: every legal move at the root
         self.quiescence, self.quiescence_width = quiescence, quiescence_width
         self.order_by_value = order_by == "value"
-        self.max_work = max_work
+        self.max_work, self.total_work = max_work, total_work
         self.rng = np.random.default_rng(0)  # for rules that draw chance in apply
         self.nodes = 0  # positions searched for the last move
         self.work = 0  # work done for the last move (see ``max_work``)
@@ -149,6 +163,8 @@ class PolicySearch(NetworkSearch):
         solved = self._solved_move(state)
         if solved is not None:
             return solved
+        if self.total_work:
+            return self._deepened_move(state)
         for depth in range(self.depth, 0, -1):
             self.nodes = self.work = 0
             self._work_cap = self.max_work if self.max_work and depth > 1 else np.inf
@@ -161,6 +177,24 @@ class PolicySearch(NetworkSearch):
             self.searched_depth = depth
             return result
         raise AssertionError("a 1-ply search has no work cap")  # pragma: no cover
+
+    def _deepened_move(self, state: Any) -> tuple[int, float]:
+        """``best_move`` with ``total_work``: 1, 2, ... plies, until the next depth would pass the budget."""
+        result, nodes, spent = None, 0, 0
+        for depth in range(1, self.depth + 1):
+            self.nodes = self.work = 0
+            self._work_cap = self.total_work - spent if depth > 1 else np.inf
+            try:
+                deeper = self._search_root(state, depth)
+            except _OverBudget:
+                spent += self.work
+                break
+            finally:
+                self._work_cap = np.inf
+            result, nodes, self.searched_depth = deeper, self.nodes, depth
+            spent += self.work
+        self.nodes, self.work = nodes, spent
+        return result
 
     def _solved_move(self, state: Any) -> tuple[int, float] | None:
         """(action, value) from the exact solver (see ``solve_from_empty``), or None for the search to decide:

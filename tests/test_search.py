@@ -70,6 +70,36 @@ def test_work_cap_drops_a_ply_when_the_search_is_too_big(cap_offset, searched_de
     assert capped.work <= cap
 
 
+@pytest.mark.parametrize(
+    "budget_offset,searched_depth,expected",
+    [
+        (0, 2, PLACE_O5),  # the 1-ply and the 2-ply searches fit the budget exactly: the reply is seen
+        (-1, 1, PLACE_O5_SWIVEL_LEFT),  # one position short: the 2-ply search is given up, the 1-ply one plays
+    ],
+)
+def test_total_work_deepens_while_the_budget_lasts(budget_offset, searched_depth, expected):
+    order = [PLACE_O5_SWIVEL_LEFT, PLACE_O5]
+    searches = {
+        depth: PolicySearch(preference_policy(order), "swival", depth=depth, width=2, leaf_value="none")
+        for depth in (1, 2)
+    }
+    answers = {depth: search.best_move(DANGER) for depth, search in searches.items()}
+    budget = searches[1].work + searches[2].work + budget_offset
+    deepening = PolicySearch(preference_policy(order), "swival", depth=2, width=2, leaf_value="none", total_work=budget)
+    action, value = deepening.best_move(DANGER)
+    assert (action, deepening.searched_depth) == (expected, searched_depth)
+    assert (action, value) == answers[searched_depth]
+    assert deepening.work <= budget + 1  # the position that passes the budget is the last one built
+
+
+def test_total_work_stops_at_the_files_depth():
+    order = [PLACE_O5_SWIVEL_LEFT, PLACE_O5]
+    deepening = PolicySearch(preference_policy(order), "swival", depth=2, width=2, leaf_value="none", total_work=10**9)
+    plain = PolicySearch(preference_policy(order), "swival", depth=2, width=2, leaf_value="none")
+    assert deepening.best_move(DANGER) == plain.best_move(DANGER)
+    assert deepening.searched_depth == 2
+
+
 def test_search_proves_the_loss_it_avoids():
     search = PolicySearch(preference_policy([PLACE_O5_SWIVEL_LEFT]), "swival", depth=2, width=1, leaf_value="none")
     child = search.game.copy_state(DANGER)
@@ -96,6 +126,9 @@ def test_search_without_state_plays_the_bare_network():
         ({"quiescence_width": 0}, "quiescence_width >= 1"),
         ({"order_by": "hunch"}, "order_by"),
         ({"max_work": -1}, "max_work"),
+        ({"total_work": -1}, "total_work must be an int >= 0"),
+        ({"total_work": 1.5}, "total_work must be an int >= 0"),
+        ({"max_work": 100, "total_work": 100}, "give one"),
         ({"solve_from_empty": -1}, "solve_from_empty must be an int >= 0, got -1"),
         ({"solve_from_empty": "17"}, "solve_from_empty must be an int >= 0, got '17'"),
         ({"solve_from_empty": True}, "solve_from_empty must be an int >= 0, got True"),
