@@ -131,7 +131,7 @@ class PolicySearch(NetworkSearch):
         self.max_work, self.total_work = max_work, total_work
         self.rng = np.random.default_rng(0)  # for rules that draw chance in apply
         self.nodes = 0  # positions searched for the last move
-        self.work = 0  # work done for the last move (see ``max_work``)
+        self.work = 0  # work done for the last move (see ``max_work`` and ``total_work``)
         self.searched_depth = 0  # plies the last move was searched to (below ``depth`` when capped)
         self._work_cap = np.inf
         self.solve_from_empty, self.solve_nodes = solve_from_empty, solve_nodes
@@ -157,8 +157,9 @@ class PolicySearch(NetworkSearch):
 
         Moves are tried in the network's order (``order_by``) and only a strictly
         better value replaces the best, so ties go to the network's favourite.
-        A search over ``max_work`` is replaced by one a ply shallower. Near the end
-        of the game (``solve_from_empty``) the solver may decide instead.
+        A search over ``max_work`` is replaced by one a ply shallower; with ``total_work``
+        the deepest search that fits the budget decides. Near the end of the game
+        (``solve_from_empty``) the solver may decide instead.
         """
         solved = self._solved_move(state)
         if solved is not None:
