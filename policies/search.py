@@ -107,19 +107,21 @@ class PolicySearch(NetworkSearch):
             )
         if order_by not in ("policy", "value"):
             raise ValueError(f"search order_by must be 'policy' or 'value', got {order_by!r}")
-        for setting, value in (("max_work", max_work), ("total_work", total_work)):
-            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                raise ValueError(f"search {setting} must be an int >= 0 (0: no cap), got {value!r}")
+        if leaf_value not in ("network", "none"):
+            raise ValueError(f"search leaf_value must be 'network' or 'none', got {leaf_value!r}")
+        for setting, value, least in (
+            ("max_work", max_work, 0),
+            ("total_work", total_work, 0),
+            ("solve_from_empty", solve_from_empty, 0),
+            ("solve_nodes", solve_nodes, 1),
+        ):
+            if not isinstance(value, int) or isinstance(value, bool) or value < least:
+                raise ValueError(f"search {setting} must be an int >= {least}, got {value!r}")
         if max_work and total_work:
             raise ValueError(
                 f"search max_work ({max_work}) and total_work ({total_work}) are two ways to cap a move's work: "
                 "give one"
             )
-        if leaf_value not in ("network", "none"):
-            raise ValueError(f"search leaf_value must be 'network' or 'none', got {leaf_value!r}")
-        for setting, value, least in (("solve_from_empty", solve_from_empty, 0), ("solve_nodes", solve_nodes, 1)):
-            if not isinstance(value, int) or isinstance(value, bool) or value < least:
-                raise ValueError(f"search {setting} must be an int >= {least}, got {value!r}")
         self._attach(policy, name, params)
         if self.game.num_players != 2:
             raise ValueError(f"{name}: play-time search is for two-player games, not {self.game.num_players}")
@@ -167,35 +169,34 @@ class PolicySearch(NetworkSearch):
         if self.total_work:
             return self._deepened_move(state)
         for depth in range(self.depth, 0, -1):
-            self.nodes = self.work = 0
-            self._work_cap = self.max_work if self.max_work and depth > 1 else np.inf
-            try:
-                result = self._search_root(state, depth)
-            except _OverBudget:
-                continue
-            finally:
-                self._work_cap = np.inf  # the cap binds best_move only
-            self.searched_depth = depth
-            return result
+            result = self._capped_search(state, depth, self.max_work if self.max_work and depth > 1 else np.inf)
+            if result is not None:
+                self.searched_depth = depth
+                return result
         raise AssertionError("a 1-ply search has no work cap")  # pragma: no cover
 
     def _deepened_move(self, state: Any) -> tuple[int, float]:
         """``best_move`` with ``total_work``: 1, 2, ... plies, until the next depth would pass the budget."""
         result, nodes, spent = None, 0, 0
         for depth in range(1, self.depth + 1):
-            self.nodes = self.work = 0
-            self._work_cap = self.total_work - spent if depth > 1 else np.inf
-            try:
-                deeper = self._search_root(state, depth)
-            except _OverBudget:
-                spent += self.work
-                break
-            finally:
-                self._work_cap = np.inf
-            result, nodes, self.searched_depth = deeper, self.nodes, depth
+            deeper = self._capped_search(state, depth, self.total_work - spent if depth > 1 else np.inf)
             spent += self.work
+            if deeper is None:
+                break
+            result, nodes, self.searched_depth = deeper, self.nodes, depth
         self.nodes, self.work = nodes, spent
         return result
+
+    def _capped_search(self, state: Any, depth: int, cap: float) -> tuple[int, float] | None:
+        """``_search_root`` at ``depth`` counting its work from 0; None once that work passes ``cap``."""
+        self.nodes = self.work = 0
+        self._work_cap = cap
+        try:
+            return self._search_root(state, depth)
+        except _OverBudget:
+            return None
+        finally:
+            self._work_cap = np.inf  # the cap binds best_move only
 
     def _solved_move(self, state: Any) -> tuple[int, float] | None:
         """(action, value) from the exact solver (see ``solve_from_empty``), or None for the search to decide:
