@@ -12,6 +12,7 @@ from training.value_fit import (
     fit_tower,
     fit_value_towers,
     replace_value,
+    set_tower_arrays,
     tower_arrays,
     value_fit_settings,
     value_tower,
@@ -155,3 +156,20 @@ def test_a_value_member_with_several_towers_joins_with_all_of_them(tmp_path):
     for got, want in zip(three.member_values(observations), expected, strict=True):
         np.testing.assert_array_equal(got, want)
     np.testing.assert_allclose(three.values(observations), np.mean(expected, axis=0), rtol=1e-5, atol=1e-6)
+
+
+def test_a_files_tower_loads_into_a_net_that_computes_what_the_file_does():
+    from policies.numpy_policy import NumpyPolicy, read_policy_file, split_value_towers
+
+    path = "policies/squeeze_hard.npz"
+    policy = NumpyPolicy(path)
+    first = split_value_towers(read_policy_file(path)[1])[1][0]
+    net = set_tower_arrays(value_tower(policy.obs_size, [256, 256], torch.nn.Tanh), first)
+    for name, array in tower_arrays(net).items():
+        np.testing.assert_array_equal(array, first[name])
+    observations = np.random.default_rng(2).random((5, policy.obs_size), dtype=np.float32)
+    with torch.no_grad():
+        values = net(torch.as_tensor(observations)).numpy()[:, 0]
+    np.testing.assert_allclose(values, policy.member_values(observations)[0], rtol=1e-4, atol=1e-5)
+    with pytest.raises(ValueError, match=r"vf_w0 has shape \(318, 256\), the net wants \(318, 64\)"):
+        set_tower_arrays(value_tower(policy.obs_size, [64, 64], torch.nn.Tanh), first)

@@ -74,6 +74,21 @@ def tower_arrays(net: torch.nn.Sequential) -> dict[str, np.ndarray]:
     return arrays
 
 
+def set_tower_arrays(net: torch.nn.Sequential, arrays: dict[str, np.ndarray]) -> torch.nn.Sequential:
+    """Load a policy file's tower (:func:`tower_arrays`' names) into ``net`` of the same shape, to fit it further."""
+    linear = [m for m in net if isinstance(m, torch.nn.Linear)]
+    with torch.no_grad():
+        for i, layer in enumerate(linear):
+            w, b = (f"vf_w{i}", f"vf_b{i}") if i < len(linear) - 1 else ("value_w", "value_b")
+            if arrays[w].shape != tuple(layer.weight.shape[::-1]):
+                raise ValueError(
+                    f"tower array {w} has shape {arrays[w].shape}, the net wants {tuple(layer.weight.shape[::-1])}"
+                )
+            layer.weight.copy_(torch.as_tensor(np.array(arrays[w].T)))
+            layer.bias.copy_(torch.as_tensor(np.array(arrays[b])))
+    return net
+
+
 def fit_tower(
     net: torch.nn.Sequential,
     train: tuple[np.ndarray, np.ndarray],
