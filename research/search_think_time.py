@@ -5,8 +5,8 @@ Plays ``--games`` seeded games of a policy file with an alpha-beta search
 ``--opponent``, seats alternated, and times every one of its moves in CPU
 seconds of this process (other work on the machine does not count, unlike the
 wall clock), with the search's counted work and the depth it reached (below
-the file's depth when ``max_work`` made it fall back). Prints W/D/L and the
-median, 99th percentile and maximum of both. Figures:
+the file's depth when ``max_work`` made it fall back). Prints W/D/L, the
+median, 99th percentile and maximum of both, and how many moves each depth decided. Figures:
 ``results/2026-11-twirls-search-variants.md``::
 
     python -m research.search_think_time twirls [--player hard] [--opponent medium] [--games 10] [--seed 11]
@@ -67,6 +67,8 @@ def main(argv: list[str] | None = None) -> None:
         f"{result.wins[0]} W / {result.draws[0]} D / {result.losses[0]} L"
     )
     print(f"moves: {seconds.size}; reached the file's depth in {np.mean(depth == player.depth):.1%}")
+    reached = {int(d): int(n) for d, n in zip(*np.unique(depth, return_counts=True))}
+    print("moves by the depth that decided them: " + ", ".join(f"{d} plies {n}" for d, n in reached.items()))
     for name, values in (("CPU s/move", seconds), ("work/move", work)):
         median, p99, most = np.median(values), np.percentile(values, 99), values.max()
         print(f"{name}: median {median:.3f}, 99th percentile {p99:.3f}, max {most:.3f}")
