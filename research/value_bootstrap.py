@@ -19,7 +19,8 @@ another seed measure the squared error to their labels and to their outcomes.
                                        [--towers 1] [--epochs 8] [--jobs 2] [--out DIR] [--base FILE]
 
 then ``swgym eval GAME DIR/only.npz hard --games 40 --jobs 2 --seed 5``.
-Labels are cached in ``DIR/labels_SEED.npz``, so a refit with other ``--mix`` or ``--epochs`` skips them.
+Labels are cached in ``DIR/labels_SEED.npz`` with the settings that made them, so a refit with other ``--mix``
+or ``--epochs`` skips them.
 Figures: ``results/2026-11-squeeze-search.md``.
 """
 
@@ -38,12 +39,13 @@ for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"):  # one BLAS thread
 
 import numpy as np  # noqa: E402
 
+from envs.hexrook.board import PHASE_PLAY  # noqa: E402
 from envs.registry import game_module, make_batched  # noqa: E402
 from policies import shipped_path  # noqa: E402
 from policies.numpy_policy import NumpyPolicy, read_policy_file, write_policy_file  # noqa: E402
+from policies.provenance import sha256  # noqa: E402
 
 PARAMS = {"setup": "random"}  # the hex-rook games' default set-up
-PHASE_PLAY = 3  # envs.hexrook.board.PHASE_PLAY: positions are taken from the play phase only
 
 _search: Any = None  # each labelling process's own search (made once, by _start_labeller)
 
@@ -130,13 +132,19 @@ def label_positions(states: list, base: str, game: str, overrides: dict[str, Any
 def labelled(
     out: Path, game: str, positions: int, every: int, seed: int, base: str, overrides: dict[str, Any], jobs: int
 ) -> dict[str, np.ndarray]:
-    """Observations (of the mover), search labels and outcomes of ``positions`` positions; cached in ``out``."""
+    """Observations (of the mover), search labels and outcomes of ``positions`` positions; cached in ``out``
+    with what made them (a cache made otherwise is made again)."""
     cache = out / f"labels_{seed}.npz"
+    made_by = json.dumps(
+        {"game": game, "positions": positions, "every": every, "seed": seed, "base": sha256(base)} | overrides,
+        sort_keys=True,
+    )
     if cache.exists():
         with np.load(cache) as saved:
-            if len(saved["labels"]) == positions:
+            if "made_by" in saved and str(saved["made_by"]) == made_by:
                 print(f"labels of seed {seed} from {cache}")
-                return dict(saved)
+                return {k: saved[k] for k in ("observations", "labels", "outcomes")}
+        print(f"{cache} was made with other settings: labelling again")
     clock = time.time()
     states, outcomes, _ = record_positions(game, positions, every, seed)
     print(f"recorded {len(states)} positions in {time.time() - clock:.0f} s", flush=True)
@@ -145,7 +153,7 @@ def labelled(
     observations = np.stack([raw.observe_state(rules, s, s.to_move) for s in states])
     labels = label_positions(states, base, game, overrides, jobs)
     data = {"observations": observations, "labels": labels, "outcomes": outcomes}
-    np.savez_compressed(cache, **data)
+    np.savez_compressed(cache, made_by=np.array(made_by), **data)
     return data
 
 
@@ -192,13 +200,16 @@ def main() -> None:
         return (args.mix * data["labels"] + (1.0 - args.mix) * data["outcomes"]).astype(np.float32)
 
     base_towers = split_value_towers(read_policy_file(base)[1])[1]
+    hidden = [
+        base_towers[0][f"vf_w{i}"].shape[1] for i in range(sum(1 for k in base_towers[0] if k.startswith("vf_w")))
+    ]
     towers, histories = [], []
     count = len(base_towers) if args.from_base else args.towers
     for k in range(count):
         data_seed = args.seed + (0 if args.from_base else k)  # fitted further, every tower takes the one set
         train = labelled(out, args.game, args.positions, args.every, data_seed, base, overrides, args.jobs)
         torch.manual_seed(args.seed + k)
-        net = value_tower(train["observations"].shape[1], [256, 256], torch.nn.Tanh)
+        net = value_tower(train["observations"].shape[1], hidden, torch.nn.Tanh)
         if args.from_base:
             set_tower_arrays(net, base_towers[k])
         histories.append(

@@ -3,10 +3,11 @@
 import numpy as np
 import pytest
 
+from envs.hexrook.board import PHASE_PLAY
 from policies import shipped_path
 from policies.numpy_policy import NumpyPolicy
 from policies.search import PolicySearch
-from research.value_bootstrap import PARAMS, PHASE_PLAY, label_positions, record_positions
+from research.value_bootstrap import PARAMS, label_positions, labelled, record_positions
 
 
 @pytest.fixture(scope="module")
@@ -51,3 +52,19 @@ def test_labels_are_the_searched_values_at_the_given_budget(recorded):
         NumpyPolicy(base), "squeeze", PARAMS, depth=6, width=0, quiescence=2, order_by="value", total_work=3000
     )
     assert labels != pytest.approx([deeper.best_move(s)[1] for s in states], abs=1e-6)  # the budget was applied
+
+
+def test_labels_are_cached_only_for_the_settings_that_made_them(tmp_path, capsys):
+    base = str(shipped_path("squeeze", **PARAMS))
+    cheap = {"total_work": 200, "depth": 6, "max_work": 0}
+    first = labelled(tmp_path, "squeeze", 4, every=4, seed=9, base=base, overrides=cheap, jobs=1)
+    again = labelled(tmp_path, "squeeze", 4, every=4, seed=9, base=base, overrides=cheap, jobs=1)
+    assert "labels of seed 9 from" in capsys.readouterr().out
+    for key in ("observations", "labels", "outcomes"):
+        np.testing.assert_array_equal(first[key], again[key])
+    dearer = labelled(
+        tmp_path, "squeeze", 4, every=4, seed=9, base=base, overrides={**cheap, "total_work": 3000}, jobs=1
+    )
+    assert "made with other settings: labelling again" in capsys.readouterr().out
+    np.testing.assert_array_equal(dearer["observations"], first["observations"])  # the same positions
+    assert not np.array_equal(dearer["labels"], first["labels"])  # searched deeper
