@@ -65,7 +65,17 @@ def record_positions(
     owners: list[tuple[int, int]] = []  # (game, mover) of each state
     game_of = np.arange(boards)
     next_game = boards
-    returns: dict[int, np.ndarray] = {}
+    returns: dict[int, np.ndarray] = {}  # game -> each seat's return so far
+
+    def play(live: np.ndarray) -> np.ndarray:
+        """Medium's move on the boards ``live``; their games' returns kept; which boards' games ended."""
+        actions = np.full(boards, -1, dtype=np.int64)
+        actions[live] = medium.actions(batch, live)
+        rewards, done = batch.step(actions)
+        for i in live:
+            returns.setdefault(int(game_of[i]), np.zeros(2))[:] += rewards[i]
+        return done
+
     while len(states) < positions:
         live = np.flatnonzero(~batch.over)
         for i in live:
@@ -74,27 +84,16 @@ def record_positions(
                 if state.phase == PHASE_PLAY and not state.over:
                     states.append(state)
                     owners.append((int(game_of[i]), int(state.to_move)))
-        actions = np.full(boards, -1, dtype=np.int64)
-        actions[live] = medium.actions(batch, live)
-        rewards, done = batch.step(actions)
-        for i in live:
-            returns.setdefault(int(game_of[i]), np.zeros(2))[:] += rewards[i]
+        done = play(live)
         if done.any():
             ended = np.flatnonzero(done)
             batch.reset_where(done)
             game_of[ended] = np.arange(next_game, next_game + ended.size)
             next_game += ended.size
     # positions of games still running at the end have no outcome yet: play those games out
-    unfinished = {g for g, _ in owners[:positions]} & {int(game_of[i]) for i in np.flatnonzero(~batch.over)}
-    while unfinished:
-        live = np.flatnonzero(~batch.over & np.isin(game_of, list(unfinished)))
-        actions = np.full(boards, -1, dtype=np.int64)
-        actions[live] = medium.actions(batch, live)
-        rewards, done = batch.step(actions)
-        for i in live:
-            returns[int(game_of[i])] += rewards[i]
-            if done[i]:
-                unfinished.discard(int(game_of[i]))
+    kept = np.isin(game_of, [g for g, _ in owners[:positions]])
+    while (kept & ~batch.over).any():
+        play(np.flatnonzero(kept & ~batch.over))
     outcomes = np.array([returns[g][mover] for g, mover in owners[:positions]], dtype=np.float32)
     return states[:positions], outcomes, np.array([g for g, _ in owners[:positions]])
 
@@ -199,10 +198,10 @@ def main() -> None:
     def target(data: dict[str, np.ndarray]) -> np.ndarray:
         return (args.mix * data["labels"] + (1.0 - args.mix) * data["outcomes"]).astype(np.float32)
 
-    base_towers = split_value_towers(read_policy_file(base)[1])[1]
-    hidden = [
-        base_towers[0][f"vf_w{i}"].shape[1] for i in range(sum(1 for k in base_towers[0] if k.startswith("vf_w")))
-    ]
+    meta, arrays = read_policy_file(base)
+    base_policy = NumpyPolicy((meta, arrays), source=base)
+    base_towers = split_value_towers(arrays)[1]
+    hidden = [w.shape[1] for w, _ in base_policy.value_members[0][0]]  # the base's (first) tower's layer widths
     towers, histories = [], []
     count = len(base_towers) if args.from_base else args.towers
     for k in range(count):
@@ -225,9 +224,8 @@ def main() -> None:
             )
         )
         towers.append(tower_arrays(net))
-    meta, arrays = read_policy_file(base)
     only = replace_value(write_policy_file(out / "only.npz", meta, arrays), towers)
-    values = {"base": NumpyPolicy(base).values(held["observations"])}
+    values = {"base": base_policy.values(held["observations"])}
     values["new"] = NumpyPolicy(only).values(held["observations"])
     errors = {
         f"{name} against {against}": float(np.mean((v - held[against]) ** 2))

@@ -63,23 +63,29 @@ def value_tower(inputs: int, hidden: list[int], activation: type[torch.nn.Module
     return torch.nn.Sequential(*layers, torch.nn.Linear(inputs, 1))
 
 
-def tower_arrays(net: torch.nn.Sequential) -> dict[str, np.ndarray]:
-    """The tower as policy-file arrays: ``vf_w{i}``/``vf_b{i}`` per hidden layer, ``value_w``/``value_b``."""
+def _named_layers(net: torch.nn.Sequential) -> list[tuple[torch.nn.Linear, str, str]]:
+    """Each linear layer of a tower with the policy-file names of its weight and bias: ``vf_w{i}``/``vf_b{i}``
+    per hidden layer, ``value_w``/``value_b`` for the output."""
     linear = [m for m in net if isinstance(m, torch.nn.Linear)]
+    return [
+        (layer, *((f"vf_w{i}", f"vf_b{i}") if i < len(linear) - 1 else ("value_w", "value_b")))
+        for i, layer in enumerate(linear)
+    ]
+
+
+def tower_arrays(net: torch.nn.Sequential) -> dict[str, np.ndarray]:
+    """The tower as policy-file arrays (names: :func:`_named_layers`)."""
     arrays = {}
-    for i, layer in enumerate(linear):
-        name = ("vf_w{i}", "vf_b{i}") if i < len(linear) - 1 else ("value_w", "value_b")
-        arrays[name[0].format(i=i)] = layer.weight.detach().numpy().T.astype(np.float32)
-        arrays[name[1].format(i=i)] = layer.bias.detach().numpy().astype(np.float32)
+    for layer, w, b in _named_layers(net):
+        arrays[w] = layer.weight.detach().numpy().T.astype(np.float32)
+        arrays[b] = layer.bias.detach().numpy().astype(np.float32)
     return arrays
 
 
 def set_tower_arrays(net: torch.nn.Sequential, arrays: dict[str, np.ndarray]) -> torch.nn.Sequential:
     """Load a policy file's tower (:func:`tower_arrays`' names) into ``net`` of the same shape, to fit it further."""
-    linear = [m for m in net if isinstance(m, torch.nn.Linear)]
     with torch.no_grad():
-        for i, layer in enumerate(linear):
-            w, b = (f"vf_w{i}", f"vf_b{i}") if i < len(linear) - 1 else ("value_w", "value_b")
+        for layer, w, b in _named_layers(net):
             if arrays[w].shape != tuple(layer.weight.shape[::-1]):
                 raise ValueError(
                     f"tower array {w} has shape {arrays[w].shape}, the net wants {tuple(layer.weight.shape[::-1])}"
