@@ -51,6 +51,15 @@ player to move, a bound outside ``window``, or None past ``max_nodes``), ``nodes
 (of its last solve) and ``warm_up()`` (compiled when the search is made, not
 during a move).
 
+``compiled=True`` runs the same search inside the game's batched engine
+(:mod:`envs.core.alpha_beta`, numba): the same moves searched in the same
+order and the same work counted, many times faster. It serves
+``order_by="value"`` with every legal move searched (``width=0``,
+``root_width=0``), quiescence and the work caps, for games whose engine has
+the kernel and networks without a board convolution. Its value towers round
+differently from numpy's, so a move between two nearly equal values may differ
+from the Python search's.
+
 With ``leaf_value="none"`` the value head is not used: a position the search
 cannot settle scores 0, so the search only proves wins and losses within its
 depth, and among the moves it cannot tell apart the network's favourite is
@@ -97,6 +106,7 @@ class PolicySearch(NetworkSearch):
         total_work: int = 0,
         solve_from_empty: int = 0,
         solve_nodes: int = DEFAULT_SOLVE_NODES,
+        compiled: bool = False,
     ) -> None:
         if depth < 1 or width < 0:
             raise ValueError(f"search depth must be >= 1 and width >= 0, got depth={depth}, width={width}")
@@ -144,6 +154,9 @@ class PolicySearch(NetworkSearch):
             self.oracle.warm_up()
         self.solved = False  # whether the last move came from the solver
         self.solver_nodes = 0  # solver nodes spent on the last move
+        if not isinstance(compiled, bool):
+            raise ValueError(f"search compiled must be true or false, got {compiled!r}")
+        self.compiled = _CompiledSearch(self, name, params) if compiled else None
 
     @property
     def oracle(self) -> Any:
@@ -189,6 +202,9 @@ class PolicySearch(NetworkSearch):
 
     def _capped_search(self, state: Any, depth: int, cap: float) -> tuple[int, float] | None:
         """``_search_root`` at ``depth`` counting its work from 0; None once that work passes ``cap``."""
+        if self.compiled is not None:
+            result, self.nodes, self.work = self.compiled.search(state, depth, cap)
+            return result
         self.nodes = self.work = 0
         self._work_cap = cap
         try:
@@ -444,3 +460,74 @@ class PolicySearch(NetworkSearch):
             )
             values[live] = np.clip(head, -1.0, 1.0) * np.where(np.array(seats) == me, 1.0, -1.0)
         return values
+
+
+class _CompiledSearch:
+    """A :class:`PolicySearch`'s search run by its game's engine (``compiled=True``): the engine's board batch,
+    the network's value towers and the search's work arrays, made once."""
+
+    def __init__(self, search: PolicySearch, name: str, params: dict[str, Any] | None) -> None:
+        unsupported = [
+            f"{setting}={value!r}"
+            for setting, value, wanted in (
+                ("order_by", "value" if search.order_by_value else "policy", "value"),
+                ("width", search.width, 10**9),
+                ("root_width", search.root_width, 10**9),
+                ("leaf_wins", search.leaf_wins, False),
+                ("leaf_value", "network" if search.use_value else "none", "network"),
+                ("solve_from_empty", search.solve_from_empty, 0),
+            )
+            if value != wanted
+        ]
+        if unsupported:
+            raise ValueError(
+                "search compiled=True serves order_by='value', width=0, root_width=0, no leaf_wins, "
+                f"leaf_value='network' and no solve_from_empty; this search has {', '.join(unsupported)}"
+            )
+        from envs.core.alpha_beta import RELU, TANH, Settings, Towers, levels_needed, new_space
+        from envs.core.batched import BatchedGame
+        from envs.registry import batched_engine
+
+        engine = batched_engine(name, **search.game.params)
+        if engine.alpha_beta is None or engine.legal_list is None:
+            raise ValueError(f"search compiled=True: {name}'s batched engine has no compiled alpha-beta")
+        policy = search.policy
+        if policy.conv is not None:
+            raise ValueError("search compiled=True: the network has a board convolution, which it does not compute")
+        layers = {len(tower) + 1 for tower, _ in policy.value_members}
+        activation = policy.meta.get("activation", "tanh")
+        if len(layers) != 1 or min(layers) < 2 or activation not in ("tanh", "relu"):
+            raise ValueError(
+                "search compiled=True: value towers of one depth with a hidden layer and a tanh or relu activation "
+                "only, got "
+                f"depths {sorted(layers)} and {activation!r}"
+            )
+        tower_arrays: tuple[list[np.ndarray], ...] = ([], [], [], [])
+        for tower, head in policy.value_members:
+            for k, (w, b) in enumerate([*tower, head]):
+                w = np.array(w if k == 0 else w.T, dtype=np.float32, order="C")  # writeable: one array type
+                tower_arrays[0 if k == 0 else 2].append(w)
+                tower_arrays[1 if k == 0 else 3].append(np.array(b, dtype=np.float32))
+        self.towers = Towers(*map(tuple, tower_arrays), TANH if activation == "tanh" else RELU)
+        self.settings = Settings
+        self.quiescence, self.quiescence_width = search.quiescence, search.quiescence_width
+        moves = engine.arrays[engine.legal_list[0]][0][0]
+        levels = levels_needed(search.depth, search.quiescence)
+        widest = max(*(w.shape[1] for w in tower_arrays[0]), *(w.shape[0] for w in tower_arrays[2]))
+        self.space = new_space(
+            levels, moves, engine.obs_size, engine.num_actions, engine.num_players, widest, len(policy.value_members)
+        )
+        self.batch = BatchedGame(engine, self.space.obs.shape[0], seed=0)
+        self.engine = engine
+
+    def search(self, state: Any, depth: int, cap: float) -> tuple[tuple[int, float] | None, int, int]:
+        """((action, value) or None past ``cap``, nodes, work) of ``state`` searched ``depth`` plies deep."""
+        from envs.core.alpha_beta import C_ABORTED, C_NODES, C_WORK
+
+        batch = self.batch
+        batch.set_board(0, state)
+        settings = self.settings(depth, -1 if cap == np.inf else int(cap), self.quiescence, self.quiescence_width)
+        action, value = self.engine.alpha_beta(self.towers, settings, self.space, batch.state, batch.consts)
+        counters = self.space.counters
+        result = None if counters[C_ABORTED] else (int(action), float(value))
+        return result, int(counters[C_NODES]), int(counters[C_WORK])

@@ -401,6 +401,10 @@ class Engine:
     ``random_others``: the game's kernels in the core's random-opponent loop (:func:`random_others_loop`);
     :meth:`BatchedGame.play_random_others` runs it.
 
+    ``alpha_beta``: the game's kernels in the core's compiled play-time search
+    (:func:`envs.core.alpha_beta.search`), ``alpha_beta(towers, settings,
+    space, s, c) -> (action, value)`` of board 0.
+
     ``seats_in_game``: for games that players leave before the end (Swimming's
     sunk players), the name of a (num_players,) bool array of the game's, True
     while the seat still plays; :meth:`BatchedGame.in_game` reads it.
@@ -426,6 +430,7 @@ class Engine:
     bots: dict[str, Callable[[BatchedGame, np.ndarray], np.ndarray]] = field(default_factory=dict)  # by name: see above
     seats_in_game: str | None = None  # a (num_players,) bool array: the seat still plays (see in_game)
     random_others: Callable | None = None  # the game's kernel around random_others_loop (see there)
+    alpha_beta: Callable | None = None  # the game's kernel around envs.core.alpha_beta.search (see there)
 
 
 class BatchedGame:

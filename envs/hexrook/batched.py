@@ -34,6 +34,7 @@ from collections import namedtuple
 
 import numpy as np
 
+from envs.core.alpha_beta import Kernels, Search, copy_board, search
 from envs.core.batched import (
     BatchedGame,
     Engine,
@@ -803,6 +804,111 @@ def medium_actions(batch: BatchedGame, boards: np.ndarray) -> np.ndarray:
     return medium_scores(batch, boards)[0]
 
 
+# -- the compiled play-time search (envs.core.alpha_beta) --------------------------------------------------
+#: :func:`_captures_one`'s scratch: Squeeze's spots (as :func:`_squeeze_spots` counts them), the moves and their
+#: values, a mask row and a move's captures.
+CaptureScratch = namedtuple(
+    "CaptureScratch",
+    ("cells", "spot_beads", "spot_rooks", "spots", "moves", "values", "row", "taken"),
+    module=__name__,
+)
+
+
+@per_board
+def _captures_one(i, out, s, c, scratch):
+    """Board ``i``'s capturing moves into ``out``, biggest capture first (a rook counts ``ROOK_VALUE`` beads, ties
+    in the rules' order): the rules' ``capturing_moves``. Returns how many."""
+    if s.over[i] or s.phase[i] != PHASE_PLAY:
+        return 0
+    params = c.params
+    span = params[P_SPAN]
+    rule = MoveRule(params[P_CAPTURE], span, c.rays, c.raylen)
+    b = s.board[i]
+    col = s.colour[i, s.to_move[i]]
+    own, enemy = col + 1, 2 - col
+    nr = s.nrooks[i, col]
+    moves, values = scratch.moves, scratch.values
+    m = 0
+    if rule.capture == CUSTODY:  # envs.squeeze.rules.SqueezeGame.capturing_moves: spot by spot
+        cells = scratch.cells
+        for r in range(nr):  # the own rooks in cell order, as the rules scan the board
+            cell = s.rooks[i, col, r]
+            q = r
+            while q > 0 and cells[q - 1] > cell:
+                cells[q] = cells[q - 1]
+                q -= 1
+            cells[q] = cell
+        nspots = _squeeze_spots(rule, scratch, b, cells, nr, enemy)
+        for k in range(nspots):
+            land = scratch.spots[k]
+            value = scratch.spot_beads[land] + ROOK_VALUE * scratch.spot_rooks[land]
+            scratch.spot_beads[land] = 0
+            scratch.spot_rooks[land] = 0
+            for d in range(6):  # the own rooks that reach the spot: the first piece met on a ray from it
+                for dist in range(1, c.raylen[land, d] + 1):
+                    other = b[c.rays[land, d, dist - 1]]
+                    if other != EMPTY:
+                        if other == own:
+                            moves[m] = (c.rays[land, d, dist - 1] * 6 + (d + 3) % 6) * span + dist - 1
+                            values[m] = value
+                            m += 1
+                        break
+    else:  # HexRookGame.capturing_moves: every move, rook by rook
+        listed = 0
+        for r in range(nr):
+            listed += _rook_moves(rule, b, s.rooks[i, col, r], enemy, scratch.row, out, listed, True)
+        for j in range(listed):
+            a = out[j]
+            taken = _captures(rule, b, a // span // 6, a // span % 6, a % span + 1, own, scratch.taken)
+            if taken:
+                beads = 0
+                for t in range(taken):
+                    beads += b[scratch.taken[t]] == BEAD
+                moves[m] = a
+                values[m] = beads + ROOK_VALUE * (taken - beads)
+                m += 1
+    for j in range(m):  # biggest first, ties kept in order (a stable insertion sort)
+        a, v = moves[j], values[j]
+        q = j
+        while q > 0 and values[q - 1] < v:
+            moves[q], values[q] = moves[q - 1], values[q - 1]
+            q -= 1
+        moves[q], values[q] = a, v
+    for j in range(m):
+        out[j] = moves[j]
+    return m
+
+
+@njit(cache=True)
+def alpha_beta(towers, settings, space, s, c):
+    """(action, value) of board 0 by :func:`envs.core.alpha_beta.search` over this engine's kernels."""
+    n, listed, actions = c.params[P_CELLS], s.moves.shape[1], c.params[P_CHOICE_BASE] + 3
+    capture_scratch = CaptureScratch(
+        np.zeros(ROOKS_PER_COLOUR, dtype=np.int16),
+        np.zeros(n, dtype=np.int64),
+        np.zeros(n, dtype=np.int64),
+        np.zeros(n, dtype=np.int16),
+        np.zeros(listed, dtype=np.int32),
+        np.zeros(listed, dtype=np.float64),
+        np.zeros(actions, dtype=np.bool_),
+        np.zeros(MAX_CAPTURES, dtype=np.int16),
+    )
+    kernels = Kernels(
+        copy_board,
+        _legal_one,
+        (),
+        s.moves,
+        s.nmoves,
+        _step_one,
+        (np.zeros(1, dtype=np.int16),),
+        _observe_one,
+        (),
+        _captures_one,
+        capture_scratch,
+    )
+    return search(Search(kernels, towers, settings, space), s, c)
+
+
 # -- one board and the rules' state ---------------------------------------------------------
 @njit(cache=True)
 def random_others(seats, alive, received, scratch, s, c):
@@ -940,11 +1046,13 @@ def engine_for(game: HexRookGame, capture: int) -> Engine:
         consts=Consts(*consts),
         legal_list=("moves", "nmoves"),
         bots={"medium": medium_actions},
+        alpha_beta=alpha_beta,
     )
 
 
 __all__ = [
     "CUSTODY",
+    "alpha_beta",
     "LEAP",
     "engine_for",
     "from_rules",

@@ -1,0 +1,543 @@
+"""Alpha-beta inside a batched engine: the play-time search of ``policies/search.py``, compiled.
+
+One position is searched on the boards of a private batch: board 0 holds the
+root, and the children of the node at stack level ``t`` are built on the
+boards of level ``t`` (copied from their parent, then stepped with the
+engine's own kernel). The search is :class:`policies.search.PolicySearch`
+with ``order_by="value"``, every legal move searched (``width=0``,
+``root_width=0``) and quiescence, move for move: the same moves in the same
+order, the same alpha-beta windows and cut-offs, and the same work counted
+(each position built 1, each pass of the value towers ``NETWORK_PASS_WORK``),
+so that a capped search gives up at the same point. Its values come from
+the value towers computed here (:func:`tower_values`), which round
+differently from numpy's; with weights whose sums are exact (a test's
+network) the two searches agree exactly.
+
+The recursion is an explicit stack (numba inlines this module's loop into
+the game's kernel, where the game's per-board functions are globals, as
+:mod:`envs.core.batched`'s loops are). Nothing here knows a game: a game
+hands over its per-board ``copy``, ``legal_one``, ``step_one``,
+``observe_one`` and ``captures_one`` (its capturing moves, biggest first, as
+its rules' ``capturing_moves``), and the arrays its legal moves are listed in.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+from numba import literal_unroll
+
+from envs.core.jit import njit
+
+NETWORK_PASS_WORK = 4  # the work of one pass of the value towers, in positions built (as policies/search.py)
+TANH, RELU = 0, 1  # the towers' activation
+
+# the frames of the explicit stack, by what their children are
+ROOT, NODE, LEAVES, CAPTURES = 0, 1, 2, 3
+# counters[...]
+C_NODES, C_WORK, C_ABORTED = range(3)
+
+#: A network's value towers (members of equal depth; the value is their mean, as ``NumpyPolicy.values``): each
+#: member's first layer (weights stored (in, out)), then every member's later layers in order (stored (out, in)),
+#: the last one its head (one output), and the activation between layers.
+Towers = namedtuple("Towers", ("first_w", "first_b", "rest_w", "rest_b", "activation"), module=__name__)
+
+#: A game's part in the search: its per-board functions, their scratch tuples, and the arrays its legal moves are
+#: listed in (``Engine.legal_list``). ``copy(s, src, dst)`` copies a board (:func:`copy_board` serves any game);
+#: ``captures_one(i, out, s, c, scratch)`` lists board ``i``'s capturing moves, biggest first, into ``out`` and
+#: returns how many (the rules' ``capturing_moves``).
+Kernels = namedtuple(
+    "Kernels",
+    (
+        "copy", "legal_one", "legal_scratch", "listed", "nlisted", "step_one", "step_scratch",
+        "observe_one", "observe_scratch", "captures_one", "captures_scratch",
+    ),
+    module=__name__,
+)  # fmt: skip
+
+#: The search's settings: plies, the work cap (-1: none), quiescence plies and width.
+Settings = namedtuple("Settings", ("depth", "cap", "quiescence", "quiescence_width"), module=__name__)
+
+#: The search's work arrays (see :func:`new_space`), level ``t`` the children of the node at stack level ``t``.
+Space = namedtuple(
+    "Space",
+    (
+        "obs",  # (boards, obs) float32: positions seen by their mover
+        "mask",  # (boards, actions) bool: legal_one's rows
+        "rewards",  # (boards, players) float32: the rewards of the step that built each board
+        "actions",  # (levels, L) int32: each level's moves, in the order they were built
+        "order",  # (levels, L) int32: the order they are searched in (indices into actions)
+        "head",  # (levels, L) float64: the value of each built child for the node's seat (see frames)
+        "rows",  # (L,) int64: boards handed to the towers
+        "movers",  # (L,) int64: their movers
+        "first",  # (members, L, widest) float32: their first layers
+        "hidden",  # (1, L, widest) float32: the towers' later layers
+        "parent_seen",  # (players,) bool: the parent of the boards handed over was seen by the seat ...
+        "parent_obs",  # (players, obs) float32: ... so ...
+        "parent_pre",  # (members, players, widest) float32: ... and its first layers are these
+        "seat_rows",  # (1,) int64: one seat
+        "tower_out",  # (L,) float32
+        "frame_board",  # (levels,) int64: the frame's position
+        "frame_kind",  # (levels,) int8
+        "frame_depth",  # (levels,) int64: plies left (quiescence frames: quiescence plies left)
+        "frame_max",  # (levels,) bool: the searching seat is to move
+        "frame_alpha",  # (levels,) float64
+        "frame_beta",  # (levels,) float64
+        "frame_best",  # (levels,) float64
+        "frame_n",  # (levels,) int64: children
+        "frame_next",  # (levels,) int64: the next child to search
+        "counters",  # (3,) int64: C_NODES, C_WORK, C_ABORTED
+    ),
+    module=__name__,
+)
+
+
+def levels_needed(depth: int, quiescence: int) -> int:
+    """Stack levels a search of ``depth`` plies with ``quiescence`` plies needs (each holds one node's children)."""
+    return depth + quiescence + 1
+
+
+def new_space(  # noqa: PLR0913 (sizes)
+    levels: int, moves: int, obs_size: int, num_actions: int, players: int, widest: int, members: int
+) -> Space:
+    """Work arrays for ``levels`` stack levels of at most ``moves`` children each (board 0: the root), for
+    value towers of ``members`` members at most ``widest`` wide."""
+    boards = 1 + levels * moves
+    return Space(
+        obs=np.zeros((boards, obs_size), dtype=np.float32),
+        mask=np.zeros((boards, num_actions), dtype=np.bool_),
+        rewards=np.zeros((boards, players), dtype=np.float32),
+        actions=np.zeros((levels, moves), dtype=np.int32),
+        order=np.zeros((levels, moves), dtype=np.int32),
+        head=np.zeros((levels, moves), dtype=np.float64),
+        rows=np.zeros(moves, dtype=np.int64),
+        movers=np.zeros(moves, dtype=np.int64),
+        first=np.zeros((members, moves, widest), dtype=np.float32),
+        hidden=np.zeros((1, moves, widest), dtype=np.float32),
+        parent_seen=np.zeros(players, dtype=np.bool_),
+        parent_obs=np.zeros((players, obs_size), dtype=np.float32),
+        parent_pre=np.zeros((members, players, widest), dtype=np.float32),
+        seat_rows=np.zeros(1, dtype=np.int64),
+        tower_out=np.zeros(moves, dtype=np.float32),
+        frame_board=np.zeros(levels, dtype=np.int64),
+        frame_kind=np.zeros(levels, dtype=np.int8),
+        frame_depth=np.zeros(levels, dtype=np.int64),
+        frame_max=np.zeros(levels, dtype=np.bool_),
+        frame_alpha=np.zeros(levels, dtype=np.float64),
+        frame_beta=np.zeros(levels, dtype=np.float64),
+        frame_best=np.zeros(levels, dtype=np.float64),
+        frame_n=np.zeros(levels, dtype=np.int64),
+        frame_next=np.zeros(levels, dtype=np.int64),
+        counters=np.zeros(3, dtype=np.int64),
+    )
+
+
+# -- the value towers ----------------------------------------------------------------------------------------
+@njit(cache=True, inline="always")
+def _tanh(x):
+    """tanh in float32 within a few units in the last place (Eigen's rational approximation; it vectorises)."""
+    x = min(max(x, np.float32(-7.90531110763549805)), np.float32(7.90531110763549805))
+    x2 = x * x
+    p = x2 * np.float32(-2.76076847742355e-16) + np.float32(2.00018790482477e-13)
+    p = x2 * p + np.float32(-8.60467152213735e-11)
+    p = x2 * p + np.float32(5.12229709037114e-08)
+    p = x2 * p + np.float32(1.48572235717979e-05)
+    p = x2 * p + np.float32(6.37261928875436e-04)
+    p = x2 * p + np.float32(4.89352455891786e-03)
+    q = x2 * np.float32(1.19825839466702e-06) + np.float32(1.18534705686654e-04)
+    q = x2 * q + np.float32(2.26843463243900e-03)
+    q = x2 * q + np.float32(4.89352518554385e-03)
+    return x * p / q
+
+
+@njit(cache=True, fastmath=True)
+def _first_layer(x, rows, k, w, b, out):
+    """``out[:k]`` = ``x[rows[:k]] @ w + b``, ``w`` stored (in, out): each nonzero input adds its weight row (the
+    observations are mostly zeros: one-hot planes)."""
+    n_in, n_out = w.shape
+    for r in range(k):
+        for j in range(n_out):
+            out[r, j] = b[j]
+        row = rows[r]
+        for i in range(n_in):
+            v = x[row, i]
+            if v != 0.0:
+                for j in range(n_out):
+                    out[r, j] += v * w[i, j]
+
+
+@njit(cache=True, fastmath=True)
+def _next_layer(inputs, k, w, b, out):
+    """``out[:k]`` = ``inputs[:k] @ w.T + b``, ``w`` stored (out, in): dot products, four rows at a time so
+    that each weight is read once for four rows."""
+    n_out, n_in = w.shape
+    r = 0
+    while r + 4 <= k:
+        x0, x1, x2, x3 = inputs[r], inputs[r + 1], inputs[r + 2], inputs[r + 3]
+        for j in range(n_out):
+            wj = w[j]
+            a0 = a1 = a2 = a3 = np.float32(0.0)
+            for i in range(n_in):
+                y = wj[i]
+                a0 += x0[i] * y
+                a1 += x1[i] * y
+                a2 += x2[i] * y
+                a3 += x3[i] * y
+            out[r, j], out[r + 1, j], out[r + 2, j], out[r + 3, j] = a0 + b[j], a1 + b[j], a2 + b[j], a3 + b[j]
+        r += 4
+    while r < k:
+        x0 = inputs[r]
+        for j in range(n_out):
+            wj = w[j]
+            a0 = np.float32(0.0)
+            for i in range(n_in):
+                a0 += x0[i] * wj[i]
+            out[r, j] = a0 + b[j]
+        r += 1
+
+
+@njit(cache=True, fastmath=True, error_model="numpy")  # numpy's: no zero check on tanh's division (it vectorises)
+def _activate(h, k, n, activation):
+    if activation == TANH:
+        for r in range(k):
+            for j in range(n):
+                h[r, j] = _tanh(h[r, j])
+    else:
+        for r in range(k):
+            for j in range(n):
+                h[r, j] = max(h[r, j], np.float32(0.0))
+
+
+@njit(cache=True, fastmath=True)
+def _first_layer_from(x, rows, k, seats, ref_obs, ref_pre, w, out):
+    """``out[:k]``: the first layer (``w`` stored (in, out)) of observation rows ``x[rows[:k]]``, from that of a
+    reference position seen by the same seat (``ref_obs[seats[r]]``, its layer ``ref_pre[seats[r]]``): only the
+    inputs that differ are read. A position one move from the reference differs in a few cells."""
+    n_in, n_out = w.shape
+    for r in range(k):
+        row, seat = rows[r], seats[r]
+        for j in range(n_out):
+            out[r, j] = ref_pre[seat, j]
+        for i in range(n_in):
+            d = x[row, i] - ref_obs[seat, i]
+            if d != 0.0:
+                for j in range(n_out):
+                    out[r, j] += d * w[i, j]
+
+
+@njit(cache=True)
+def _after_first_layer(k, towers, hidden, first, out):
+    """``out[:k]``: the towers' value (members' mean) of ``k`` rows whose first layers (before the activation) are
+    ``first[m, :k]`` for member ``m`` (overwritten). ``hidden``: (1, >= k, widest) float32 scratch."""
+    rest_w, rest_b = towers.rest_w, towers.rest_b
+    members = len(towers.first_w)
+    later = len(rest_w) // members  # layers after the first
+    for r in range(k):
+        out[r] = 0.0
+    for m in range(members):
+        h, other = first[m], hidden[0]
+        n = towers.first_w[m].shape[1]
+        for layer in range(later):
+            _activate(h, k, n, towers.activation)
+            w = rest_w[m * later + layer]
+            _next_layer(h, k, w, rest_b[m * later + layer], other)
+            n = w.shape[0]
+            h, other = other, h
+        for r in range(k):
+            out[r] += h[r, 0]
+    for r in range(k):
+        out[r] = out[r] / np.float32(members)
+
+
+@njit(cache=True)
+def tower_values(x, rows, k, towers, hidden, first, out):
+    """``out[:k]``: the towers' value (members' mean) of observation rows ``x[rows[:k]]``, float32.
+    ``first``: (members, >= k, widest) and ``hidden``: (1, >= k, widest) float32 scratch for the layers."""
+    for m in range(len(towers.first_w)):
+        _first_layer(x, rows, k, towers.first_w[m], towers.first_b[m], first[m])
+    _after_first_layer(k, towers, hidden, first, out)
+
+
+# -- the search (inlined into a game's kernel) ---------------------------------------------------------------
+#: What every step of the search reads: the game's :data:`Kernels`, the :data:`Towers`, the :data:`Settings` and
+#: the work arrays (:data:`Space`). A game's kernel makes it and calls :func:`search`.
+Search = namedtuple("Search", ("kernels", "towers", "settings", "space"), module=__name__)
+
+
+@njit(cache=False, inline="always")
+def copy_board(s, src, dst):
+    """Board ``dst`` of the state ``s`` becomes a copy of board ``src`` (every array, its stream included)."""
+    for a in literal_unroll(s):
+        a[dst] = a[src]
+
+
+@njit(cache=False, inline="always")
+def _spend(ab, work):
+    """Count ``work``; True once the cap is passed (the search at this depth is given up)."""
+    counters, cap = ab.space.counters, ab.settings.cap
+    counters[C_WORK] += work
+    if cap >= 0 and counters[C_WORK] > cap:
+        counters[C_ABORTED] = 1
+        return True
+    return False
+
+
+@njit(cache=False, inline="always")
+def _outcome(space, b, seat):
+    """+1 / -1 / 0: the finished game on board ``b`` won, lost or drawn for ``seat`` (its last step's rewards)."""
+    r = space.rewards[b, seat]
+    return 1.0 if r > 0 else (-1.0 if r < 0 else 0.0)
+
+
+@njit(cache=False, inline="always")
+def _base(space, t):
+    """The first board of level ``t``."""
+    return 1 + t * space.actions.shape[1]
+
+
+@njit(cache=False, inline="always")
+def _build_level(ab, t, parent, n, s, c):
+    """Boards ``base(t) + j``: board ``parent`` with ``actions[t, j]`` played, for j < ``n`` (1 work each); False
+    once the work cap is passed."""
+    k, space = ab.kernels, ab.space
+    base = _base(space, t)
+    for j in range(n):
+        if _spend(ab, 1):
+            return False
+        child = base + j
+        k.copy(s, parent, child)
+        space.rewards[child, :] = 0.0
+        k.step_one(child, space.actions[t, j], space.rewards, s, c, k.step_scratch)
+    return True
+
+
+@njit(cache=False, inline="always")
+def _heads(ab, level, parent, base, n, seat, s, c):
+    """``head[level, :n]``: the value of boards ``base .. base+n-1`` for ``seat`` (the towers' value for their
+    mover, clipped to [-1, 1], negated where ``seat`` is not to move; 0 for finished games), in one pass.
+    The boards are one move from board ``parent``: their first layers are computed from its
+    (:func:`_first_layer_from`), which is computed once for each seat that moves on them."""
+    k, space, towers = ab.kernels, ab.space, ab.towers
+    live = 0
+    space.parent_seen[:] = False
+    for j in range(n):
+        b = base + j
+        space.head[level, j] = 0.0
+        if not s.over[b]:
+            mover = s.to_move[b]
+            if not space.parent_seen[mover]:  # the parent seen by this seat, and its first layers
+                space.parent_seen[mover] = True
+                k.observe_one(parent, mover, space.obs, s, c, k.observe_scratch)
+                space.parent_obs[mover] = space.obs[parent]
+                space.seat_rows[0] = mover
+                for m in range(len(towers.first_w)):
+                    _first_layer(
+                        space.parent_obs, space.seat_rows, 1, towers.first_w[m], towers.first_b[m],
+                        space.parent_pre[m, mover:],
+                    )  # fmt: skip
+            k.observe_one(b, mover, space.obs, s, c, k.observe_scratch)
+            space.rows[live] = b
+            space.movers[live] = mover
+            live += 1
+    if live == 0:
+        return
+    for m in range(len(towers.first_w)):
+        _first_layer_from(
+            space.obs, space.rows, live, space.movers, space.parent_obs, space.parent_pre[m], towers.first_w[m],
+            space.first[m],
+        )  # fmt: skip
+    _after_first_layer(live, towers, space.hidden, space.first, space.tower_out)
+    r = 0
+    for j in range(n):
+        b = base + j
+        if not s.over[b]:
+            v = min(max(np.float64(space.tower_out[r]), -1.0), 1.0)
+            space.head[level, j] = v if s.to_move[b] == seat else -v
+            r += 1
+
+
+@njit(cache=False, inline="always")
+def _score(ab, t, parent, base, n, seat, s, c):
+    """One pass of the towers over the ``n`` boards from ``base`` (one move from board ``parent``) into
+    ``head[t]`` for ``seat`` (``NETWORK_PASS_WORK``, if any is unfinished); ``order[t]`` the build order.
+    False once the work cap is passed."""
+    live = False
+    for j in range(n):
+        live = live or not s.over[base + j]
+    if live and _spend(ab, NETWORK_PASS_WORK):
+        return False
+    _heads(ab, t, parent, base, n, seat, s, c)
+    for j in range(n):
+        ab.space.order[t, j] = j
+    return True
+
+
+@njit(cache=False, inline="always")
+def _best_first(space, t, base, n, seat, s):
+    """``order[t]``: level ``t``'s ``n`` children best first for ``seat``, finished games beyond any value (+2 won,
+    0 drawn, -2 lost), ties in build order (``PolicySearch._move_values``)."""
+    order, head = space.order[t], space.head[t]
+    for j in range(n):
+        if s.over[base + j]:
+            head[j] = 2.0 * _outcome(space, base + j, seat)
+    for j in range(1, n):  # a stable insertion sort
+        q = j
+        while q > 0 and head[order[q - 1]] < head[j]:
+            order[q] = order[q - 1]
+            q -= 1
+        order[q] = j
+
+
+@njit(cache=False, inline="always")
+def _expand(ab, t, parent, seat, by_value, s, c):
+    """Every legal move of board ``parent`` built on level ``t`` in action order (the rules' mask order) and
+    scored for ``seat`` (:func:`_score`; ``by_value``: ordered best first, :func:`_best_first`). Returns the
+    children's number, -1 once the work cap is passed."""
+    k, space = ab.kernels, ab.space
+    k.legal_one(parent, space.mask, s, c, k.legal_scratch)
+    moves = space.actions[t]
+    n = k.nlisted[parent]
+    for j in range(n):  # the engine's list, sorted
+        a = k.listed[parent, j]
+        q = j
+        while q > 0 and moves[q - 1] > a:
+            moves[q] = moves[q - 1]
+            q -= 1
+        moves[q] = a
+    base = _base(space, t)
+    if not _build_level(ab, t, parent, n, s, c) or not _score(ab, t, parent, base, n, seat, s, c):
+        return -1
+    if by_value:
+        _best_first(space, t, base, n, seat, s)
+    return n
+
+
+@njit(cache=False, inline="always")
+def _push(space, t, board, kind, depth, maximise, bounds, n):
+    """Frame ``t``: board ``board``'s ``n`` children (on level ``t``) to search; ``bounds`` (alpha, beta, best)."""
+    space.frame_board[t] = board
+    space.frame_kind[t] = kind
+    space.frame_depth[t] = depth
+    space.frame_max[t] = maximise
+    space.frame_alpha[t], space.frame_beta[t], space.frame_best[t] = bounds
+    space.frame_n[t] = n
+    space.frame_next[t] = 0
+
+
+@njit(cache=False, inline="always")
+def _quiesce(ab, t, b, stand, plies, window, s, c):
+    """``PolicySearch._quiesce`` from board ``b`` (static value ``stand``, ``plies`` left, ``window`` (alpha,
+    beta)): (1, value) when nothing is to be searched; (0, _) with a CAPTURES frame pushed on level ``t``;
+    (-1, _) once the work cap is passed."""
+    space, me = ab.space, s.to_move[0]
+    if plies == 0:
+        return 1, stand
+    n = ab.kernels.captures_one(b, space.actions[t], s, c, ab.kernels.captures_scratch)
+    n = min(n, ab.settings.quiescence_width)
+    if n == 0:
+        return 1, stand
+    alpha, beta = window
+    maximise = s.to_move[b] == me
+    if maximise:
+        alpha = max(alpha, stand)
+    else:
+        beta = min(beta, stand)
+    if alpha >= beta:
+        return 1, stand
+    if not _build_level(ab, t, b, n, s, c) or not _score(ab, t, b, _base(space, t), n, me, s, c):
+        return -1, 0.0
+    _push(space, t, b, CAPTURES, plies, maximise, (alpha, beta, stand), n)
+    return 0, 0.0
+
+
+@njit(cache=False, inline="always")
+def _take(space, f, v):
+    """Frame ``f``'s child was worth ``v``: its best and window move; True when that cuts the frame off."""
+    if space.frame_kind[f] == ROOT:  # only a strictly better value replaces the best (ties: the earlier move)
+        space.frame_best[f] = max(space.frame_best[f], v)
+        space.frame_alpha[f] = max(space.frame_alpha[f], v - 1e-9)  # keeps equal values exact, for the tie-break
+        return False
+    if space.frame_max[f]:
+        space.frame_best[f] = max(space.frame_best[f], v)
+        space.frame_alpha[f] = max(space.frame_alpha[f], v)
+    else:
+        space.frame_best[f] = min(space.frame_best[f], v)
+        space.frame_beta[f] = min(space.frame_beta[f], v)
+    return space.frame_alpha[f] >= space.frame_beta[f]
+
+
+@njit(cache=False, inline="always")
+def _enter(ab, f, s, c):
+    """Search frame ``f``'s next child: (1, value) when it is worth ``value`` at once (a finished game, a leaf
+    with nothing to quiesce); (0, _) with its frame pushed on level ``f + 1``; (-1, _) once the work cap is
+    passed."""
+    space, me = ab.space, s.to_move[0]
+    j = space.order[f, space.frame_next[f]]
+    space.frame_next[f] += 1
+    child = _base(space, f) + j
+    kind = space.frame_kind[f]
+    window = (space.frame_alpha[f], space.frame_beta[f])
+    t = f + 1
+    space.counters[C_NODES] += 1  # PolicySearch counts every position it values or expands
+    if s.over[child]:
+        return 1, _outcome(space, child, me)
+    if kind in (LEAVES, CAPTURES):  # scored with its siblings
+        plies = ab.settings.quiescence if kind == LEAVES else space.frame_depth[f] - 1
+        return _quiesce(ab, t, child, space.head[f, j], plies, window, s, c)
+    d = space.frame_depth[f] - 1
+    if d == 0:  # a leaf at the depth limit: the towers' value of it alone
+        if not _score(ab, t, space.frame_board[f], child, 1, me, s, c):
+            return -1, 0.0
+        return _quiesce(ab, t, child, space.head[t, 0], ab.settings.quiescence, window, s, c)
+    maximise = s.to_move[child] == me
+    # one ply above the leaves the children are scored for the searching seat, in build order; higher up
+    # for their mover, best first (PolicySearch.value)
+    n = _expand(ab, t, child, s.to_move[child] if d > 1 else me, d > 1, s, c)
+    if n < 0:
+        return -1, 0.0
+    _push(
+        space,
+        t,
+        child,
+        NODE if d > 1 else LEAVES,
+        d,
+        maximise,
+        (window[0], window[1], -np.inf if maximise else np.inf),
+        n,
+    )
+    return 0, 0.0
+
+
+@njit(cache=False, inline="always")
+def search(ab, s, c):
+    """(action, value for the player to move) of board 0, searched ``ab.settings.depth`` plies deep
+    (``PolicySearch._search_root``); ``space.counters`` holds the nodes and work. (-1, 0.0) with
+    ``counters[C_ABORTED]`` set once the work passes ``settings.cap`` (when >= 0)."""
+    space = ab.space
+    space.counters[:] = 0
+    n = _expand(ab, 0, 0, s.to_move[0], True, s, c)
+    if n < 0:
+        return -1, 0.0
+    _push(space, 0, 0, ROOT, ab.settings.depth, True, (-np.inf, np.inf, -np.inf), n)
+    best_action, top = -1, 0
+    while True:
+        if space.frame_next[top] == space.frame_n[top]:  # every child searched: the frame is worth its best
+            v = space.frame_best[top]
+            if top == 0:
+                return best_action, v
+            top -= 1
+        else:
+            entered, v = _enter(ab, top, s, c)
+            if entered < 0:
+                return -1, 0.0
+            if entered == 0:  # the child's own frame, one level down
+                top += 1
+                continue
+        while True:  # v is the value of a child of frame top; a cut finishes that frame too
+            if space.frame_kind[top] == ROOT and v > space.frame_best[top]:
+                best_action = space.actions[0, space.order[0, space.frame_next[0] - 1]]
+            if not _take(space, top, v) or top == 0:
+                break
+            v = space.frame_best[top]
+            top -= 1

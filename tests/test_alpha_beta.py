@@ -1,0 +1,186 @@
+"""The compiled alpha-beta (envs/core/alpha_beta.py, ``PolicySearch(compiled=True)``) against the Python search
+it compiles (policies/search.py): the same moves, values, nodes and work, position by position.
+
+A network whose sums are exact in float32 (0/1 inputs, weights in eighths, relu) makes both searches' values
+equal to the bit, so every tie-break and cut-off must agree too; the shipped Squeeze network is checked within
+rounding."""
+
+import json
+
+import numpy as np
+import pytest
+
+from envs.core.alpha_beta import tower_values
+from envs.registry import make_batched, make_raw
+from policies.numpy_policy import FORMAT_VERSION, NumpyPolicy
+from policies.search import PolicySearch
+
+from helpers import preference_policy
+
+SEARCH = {"depth": 4, "order_by": "value", "width": 0, "quiescence": 2, "quiescence_width": 3}
+
+
+def exact_value_network(game, params=None, hidden=12, members=2, seed=0):
+    """A network whose value towers compute exactly in float32 in any order: relu, weights in eighths, and
+    nothing but the observation's 0/1 planes read (the other inputs' weights are 0)."""
+    env = make_raw(game, **(params or {}))
+    size = int(np.prod(env.observation_space(env.possible_agents[0])["observation"].shape))
+    planes = 5 * env.game.hex.n  # HexRookEnv's 0/1 planes; the features after them are fractions
+    rng = np.random.default_rng(seed)
+
+    def eighths(*shape, most=8):
+        return (rng.integers(-most, most + 1, shape) / 8).astype(np.float32)
+
+    arrays = {
+        "pi_w0": np.zeros((size, 4), np.float32),
+        "pi_b0": np.zeros(4, np.float32),
+        "action_w": np.zeros((4, env.game.num_actions), np.float32),
+        "action_b": np.zeros(env.game.num_actions, np.float32),
+    }
+    for k in range(members):
+        prefix = f"m{k}_" if k else ""
+        first = eighths(size, hidden)
+        first[planes:] = 0.0
+        arrays |= {
+            f"{prefix}vf_w0": first,
+            f"{prefix}vf_b0": eighths(hidden),
+            f"{prefix}vf_w1": eighths(hidden, hidden),
+            f"{prefix}vf_b1": eighths(hidden),
+            f"{prefix}value_w": eighths(hidden, 1, most=1) / 64,
+            f"{prefix}value_b": np.zeros(1, np.float32),
+        }
+    meta = {
+        "format": FORMAT_VERSION,
+        "game": game,
+        "params": params or {},
+        "observation_shape": [size],
+        "num_actions": env.game.num_actions,
+        "activation": "relu",
+    }
+    return NumpyPolicy((json.loads(json.dumps(meta)), arrays))
+
+
+def positions(game, count, seed, most_plies=40):
+    """``count`` unfinished positions of ``game`` (a rules object) after random moves from random set-ups."""
+    rng = np.random.default_rng(seed)
+    found = []
+    while len(found) < count:
+        state = game.new_state(rng)
+        for _ in range(int(rng.integers(0, most_plies))):
+            if game.is_over(state):
+                break
+            game.apply(state, int(rng.choice(np.flatnonzero(game.legal_mask(state)))), rng)
+        if not game.is_over(state):
+            found.append(state)
+    return found
+
+
+@pytest.mark.parametrize("name", ["squeeze", "swish"])
+def test_compiled_search_equals_the_python_search_move_for_move(name):
+    policy = exact_value_network(name)
+    python = PolicySearch(policy, name, **SEARCH)
+    compiled = PolicySearch(policy, name, **SEARCH, compiled=True)
+    game = python.game
+    checked = 0
+    for state in positions(game, 10, seed=1):
+        for depth in (1, 2, 3):
+            expected = python._capped_search(game.copy_state(state), depth, np.inf)
+            got = compiled._capped_search(game.copy_state(state), depth, np.inf)
+            assert (got, compiled.nodes, compiled.work) == (expected, python.nodes, python.work), (depth, state)
+            checked += 1
+    assert checked == 30
+
+
+@pytest.mark.parametrize("budget", [700, 2500, 9000])
+def test_compiled_search_gives_up_a_depth_where_the_python_search_does(budget):
+    policy = exact_value_network("squeeze", seed=3)
+    python = PolicySearch(policy, "squeeze", **SEARCH, total_work=budget)
+    compiled = PolicySearch(policy, "squeeze", **SEARCH, total_work=budget, compiled=True)
+    game = python.game
+    depths = set()
+    for state in positions(game, 6, seed=2):
+        expected = python.best_move(game.copy_state(state))
+        got = compiled.best_move(game.copy_state(state))
+        assert (got, compiled.searched_depth, compiled.nodes, compiled.work) == (
+            expected,
+            python.searched_depth,
+            python.nodes,
+            python.work,
+        )
+        depths.add(python.searched_depth)
+    assert len(depths) > 1 or budget == 700  # the budgets stop at different depths
+
+
+def test_compiled_search_with_the_shipped_network_agrees_within_rounding():
+    policy = NumpyPolicy("policies/squeeze_hard.npz", game="squeeze")
+    python = PolicySearch(policy, "squeeze", **SEARCH)
+    compiled = PolicySearch(policy, "squeeze", **SEARCH, compiled=True)
+    game = python.game
+    for state in positions(game, 4, seed=4):
+        expected = python._capped_search(game.copy_state(state), 2, np.inf)
+        got = compiled._capped_search(game.copy_state(state), 2, np.inf)
+        assert got[0] == expected[0]
+        assert got[1] == pytest.approx(expected[1], abs=1e-5)
+        assert (compiled.nodes, compiled.work) == (python.nodes, python.work)
+
+
+def test_tower_values_equal_the_numpy_network_within_rounding():
+    policy = NumpyPolicy("policies/squeeze_hard.npz", game="squeeze")
+    compiled = PolicySearch(policy, "squeeze", **SEARCH, compiled=True).compiled
+    batch = make_batched("squeeze", 40, seed=5)
+    for _ in range(6):
+        batch.step(batch.random_actions(), autoreset=True)
+    observations = batch.observe(batch.to_move)
+    space = compiled.space
+    space.obs[:40] = observations
+    for k in (1, 3, 40):
+        tower_values(
+            space.obs, np.arange(k, dtype=np.int64), k, compiled.towers, space.hidden, space.first, space.tower_out
+        )
+        np.testing.assert_allclose(space.tower_out[:k], policy.values(observations[:k]), atol=2e-6)
+
+
+@pytest.mark.parametrize("name", ["squeeze", "swish"])
+def test_engine_capturing_moves_equal_the_rules(name):
+    from envs.hexrook.batched import CaptureScratch, _captures_one
+
+    batch = make_batched(name, 1, seed=0)
+    game = batch.engine.game
+    n, listed = game.hex.n, batch.arrays["moves"].shape[1]
+    scratch = CaptureScratch(
+        np.zeros(3, np.int16),
+        np.zeros(n, np.int64),
+        np.zeros(n, np.int64),
+        np.zeros(n, np.int16),
+        np.zeros(listed, np.int32),
+        np.zeros(listed, np.float64),
+        np.zeros(game.num_actions, np.bool_),
+        np.zeros(24, np.int16),
+    )
+    out = np.zeros(listed, np.int32)
+    with_captures = 0
+    for state in positions(game, 150, seed=6, most_plies=60):
+        batch.set_board(0, state)
+        count = _captures_one(0, out, batch.state, batch.consts, scratch)
+        assert out[:count].tolist() == game.capturing_moves(state), state
+        with_captures += count > 0
+    assert with_captures > 30
+
+
+@pytest.mark.parametrize(
+    ("settings", "message"),
+    [
+        ({"width": 8}, "width=8"),
+        ({"order_by": "policy"}, "order_by='policy'"),
+        ({"leaf_wins": True}, "leaf_wins=True"),
+        ({"compiled": "yes"}, "compiled must be true or false"),
+    ],
+)
+def test_compiled_search_names_what_it_does_not_serve(settings, message):
+    with pytest.raises(ValueError, match=message):
+        PolicySearch(exact_value_network("squeeze"), "squeeze", **(SEARCH | settings | {"compiled": True} | settings))
+
+
+def test_compiled_search_needs_an_engine_with_the_kernel():
+    with pytest.raises(ValueError, match="swival's batched engine has no compiled alpha-beta"):
+        PolicySearch(preference_policy([0]), "swival", **SEARCH, compiled=True)
