@@ -9,6 +9,19 @@ import numpy as np
 from policies.numpy_policy import FORMAT_VERSION, NumpyPolicy
 
 
+def network_meta(game, params, size, num_actions, activation="tanh", **more):
+    """The meta of an in-memory policy file for ``game`` under ``params`` (``more``: extra keys, e.g. a head)."""
+    return {
+        "format": FORMAT_VERSION,
+        "game": game,
+        "params": params or {},
+        "observation_shape": [size],
+        "num_actions": num_actions,
+        "activation": activation,
+        **more,
+    }
+
+
 def preference_policy(order, game="swival", params=None):
     """A network that ignores the position: ``order[0]`` most probable, then ``order[1]``, ...; value 0."""
     from envs.registry import make_raw
@@ -16,14 +29,7 @@ def preference_policy(order, game="swival", params=None):
     env = make_raw(game, **(params or {}))
     size = int(np.prod(env.observation_space(env.possible_agents[0])["observation"].shape))
     actions = env.game.num_actions
-    meta = {
-        "format": FORMAT_VERSION,
-        "game": game,
-        "params": params or {},
-        "observation_shape": [size],
-        "num_actions": actions,
-        "activation": "tanh",
-    }
+    meta = network_meta(game, params, size, actions)
     bias = np.full(actions, -10.0, dtype=np.float32)
     for rank, action in enumerate(order):
         bias[action] = 10.0 - rank
@@ -53,15 +59,8 @@ def factored_policy_file(game, params=None, hidden=8, rank=3, seed=0):
     def random(*shape):
         return rng.normal(0, 0.3, shape).astype(np.float32)
 
-    meta = {
-        "format": FORMAT_VERSION,
-        "game": game,
-        "params": params or {},
-        "observation_shape": [size],
-        "num_actions": env.game.num_actions,
-        "activation": "tanh",
-        "head": {"kind": "factored", "rank": rank, "cells": layout.cells, "moves": layout.moves},
-    }
+    head = {"kind": "factored", "rank": rank, "cells": layout.cells, "moves": layout.moves}
+    meta = network_meta(game, params, size, env.game.num_actions, head=head)
     arrays = {
         "pi_w0": random(size, hidden),
         "pi_b0": random(hidden),

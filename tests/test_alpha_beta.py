@@ -12,10 +12,10 @@ import pytest
 
 from envs.core.alpha_beta import tower_values
 from envs.registry import make_batched, make_raw
-from policies.numpy_policy import FORMAT_VERSION, NumpyPolicy
+from policies.numpy_policy import NumpyPolicy
 from policies.search import PolicySearch
 
-from helpers import preference_policy
+from helpers import network_meta, preference_policy
 
 SEARCH = {"depth": 4, "order_by": "value", "width": 0, "quiescence": 2, "quiescence_width": 3}
 
@@ -49,14 +49,7 @@ def exact_value_network(game, params=None, hidden=12, members=2, seed=0):
             f"{prefix}value_w": eighths(hidden, 1, most=1) / 64,
             f"{prefix}value_b": np.zeros(1, np.float32),
         }
-    meta = {
-        "format": FORMAT_VERSION,
-        "game": game,
-        "params": params or {},
-        "observation_shape": [size],
-        "num_actions": env.game.num_actions,
-        "activation": "relu",
-    }
+    meta = network_meta(game, params, size, env.game.num_actions, activation="relu")
     return NumpyPolicy((json.loads(json.dumps(meta)), arrays))
 
 

@@ -169,8 +169,8 @@ def _first_layer(x, rows, k, w, b, out):
 
 @njit(cache=True, fastmath=True)
 def _next_layer(inputs, k, w, b, out):
-    """``out[:k]`` = ``inputs[:k] @ w.T + b``, ``w`` stored (out, in): dot products, four rows at a time so
-    that each weight is read once for four rows."""
+    """``out[:k]`` = ``inputs[:k] @ w.T + b``, ``w`` stored (out, in): dot products, four rows at a time (then
+    two, then one) so that each weight is read once for several rows."""
     n_out, n_in = w.shape
     r = 0
     while r + 4 <= k:
@@ -186,7 +186,18 @@ def _next_layer(inputs, k, w, b, out):
                 a3 += x3[i] * y
             out[r, j], out[r + 1, j], out[r + 2, j], out[r + 3, j] = a0 + b[j], a1 + b[j], a2 + b[j], a3 + b[j]
         r += 4
-    while r < k:
+    if r + 2 <= k:
+        x0, x1 = inputs[r], inputs[r + 1]
+        for j in range(n_out):
+            wj = w[j]
+            a0 = a1 = np.float32(0.0)
+            for i in range(n_in):
+                y = wj[i]
+                a0 += x0[i] * y
+                a1 += x1[i] * y
+            out[r, j], out[r + 1, j] = a0 + b[j], a1 + b[j]
+        r += 2
+    if r < k:
         x0 = inputs[r]
         for j in range(n_out):
             wj = w[j]
@@ -194,7 +205,6 @@ def _next_layer(inputs, k, w, b, out):
             for i in range(n_in):
                 a0 += x0[i] * wj[i]
             out[r, j] = a0 + b[j]
-        r += 1
 
 
 @njit(cache=True, fastmath=True, error_model="numpy")  # numpy's: no zero check on tanh's division (it vectorises)
