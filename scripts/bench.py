@@ -458,10 +458,13 @@ def search_simulations_per_second(
 PLAY_TIME_HARD = "hard@714a9b8"
 
 
-def play_time_nodes_per_second(name: str, params: dict, positions: int, seconds: float) -> float | None:
+def play_time_nodes_per_second(
+    name: str, params: dict, positions: int, seconds: float, compiled: bool = False
+) -> float | None:
     """Nodes/s of :data:`PLAY_TIME_HARD`'s own play-time search (policies/search.py) on the same kind of
     positions, one at a time; None where that hard does not search with it (its nodes are not counted the same
-    way) or cannot be had (no git checkout)."""
+    way) or cannot be had (no git checkout). ``compiled``: the same search run inside the engine
+    (``PolicySearch(compiled=True)``: the same nodes), None where the engine or the settings do not allow it."""
     from policies import load
     from policies.search import PolicySearch
 
@@ -471,6 +474,12 @@ def play_time_nodes_per_second(name: str, params: dict, positions: int, seconds:
         return None
     if not isinstance(player, PolicySearch):
         return None
+    if compiled:
+        settings = {k: v for k, v in player.meta["search"].items() if k != "kind"}
+        try:
+            player = PolicySearch(player.policy, name, params, **settings, compiled=True)
+        except ValueError:
+            return None
     batch = search_positions(name, params, positions)
     obs, masks = batch.observe(batch.to_move), batch.legal_mask()
     nodes, start = 0, time.perf_counter()
@@ -500,6 +509,9 @@ def search_run(games: list[tuple[str, dict]], seconds: float = 1.0, rounds: int 
         )
         makers[(label, "play-time")] = lambda t, name=name, params=params: play_time_nodes_per_second(
             name, params, 64, t
+        )
+        makers[(label, "play-time, compiled")] = lambda t, name=name, params=params: play_time_nodes_per_second(
+            name, params, 64, t, compiled=True
         )
     for measure in makers.values():
         measure(WARM_UP_SECONDS)

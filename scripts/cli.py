@@ -333,8 +333,9 @@ def build_parser() -> argparse.ArgumentParser:
             "run's seconds split into engine, opponents, torch and updates; each run is a count of env steps "
             "(--steps; default 8 rollouts of the game's training config), so --seconds is refused. "
             "--search: simulations/s of the engine's tree search with the shipped network at N = 1, 64, 1024 "
-            "trees (one node a tree each), beside the nodes/s of the shipped hard's play-time search on positions "
-            "of the same kind (--seconds, --rounds, --variants)."
+            "trees (one node a tree each), beside the nodes/s of the play-time search of hard@714a9b8 on positions "
+            "of the same kind, and of that search compiled inside the engine where the engine has it "
+            "(--seconds, --rounds, --variants)."
         ),
     )
     p.add_argument("games", nargs="*")
