@@ -484,7 +484,7 @@ class _CompiledSearch:
                 "search compiled=True serves order_by='value', width=0, root_width=0, no leaf_wins, "
                 f"leaf_value='network' and no solve_from_empty; this search has {', '.join(unsupported)}"
             )
-        from envs.core.alpha_beta import RELU, TANH, Settings, Towers, levels_needed, new_space
+        from envs.core.alpha_beta import RELU, TANH, Towers, levels_needed, new_space
         from envs.core.batched import BatchedGame
         from envs.registry import batched_engine
 
@@ -502,18 +502,23 @@ class _CompiledSearch:
                 "only, got "
                 f"depths {sorted(layers)} and {activation!r}"
             )
-        tower_arrays: tuple[list[np.ndarray], ...] = ([], [], [], [])
+
+        def float32(a: np.ndarray) -> np.ndarray:
+            return np.array(a, dtype=np.float32, order="C")  # writeable copies: one array type for numba
+
+        first_w, first_b, rest_w, rest_b = [], [], [], []
         for tower, head in policy.value_members:
-            for k, (w, b) in enumerate([*tower, head]):
-                w = np.array(w if k == 0 else w.T, dtype=np.float32, order="C")  # writeable: one array type
-                tower_arrays[0 if k == 0 else 2].append(w)
-                tower_arrays[1 if k == 0 else 3].append(np.array(b, dtype=np.float32))
-        self.towers = Towers(*map(tuple, tower_arrays), TANH if activation == "tanh" else RELU)
-        self.settings = Settings
+            (w0, b0), *later = [*tower, head]
+            first_w.append(float32(w0))
+            first_b.append(float32(b0))
+            rest_w += [float32(w.T) for w, _ in later]  # stored (out, in): the kernel's dot products
+            rest_b += [float32(b) for _, b in later]
+        activation_code = TANH if activation == "tanh" else RELU
+        self.towers = Towers(tuple(first_w), tuple(first_b), tuple(rest_w), tuple(rest_b), activation_code)
         self.quiescence, self.quiescence_width = search.quiescence, search.quiescence_width
         moves = engine.arrays[engine.legal_list[0]][0][0]
         levels = levels_needed(search.depth, search.quiescence)
-        widest = max(*(w.shape[1] for w in tower_arrays[0]), *(w.shape[0] for w in tower_arrays[2]))
+        widest = max(*(w.shape[1] for w in first_w), *(w.shape[0] for w in rest_w))
         self.space = new_space(
             levels, moves, engine.obs_size, engine.num_actions, engine.num_players, widest, len(policy.value_members)
         )
@@ -522,11 +527,11 @@ class _CompiledSearch:
 
     def search(self, state: Any, depth: int, cap: float) -> tuple[tuple[int, float] | None, int, int]:
         """((action, value) or None past ``cap``, nodes, work) of ``state`` searched ``depth`` plies deep."""
-        from envs.core.alpha_beta import C_ABORTED, C_NODES, C_WORK
+        from envs.core.alpha_beta import C_ABORTED, C_NODES, C_WORK, Settings
 
         batch = self.batch
         batch.set_board(0, state)
-        settings = self.settings(depth, -1 if cap == np.inf else int(cap), self.quiescence, self.quiescence_width)
+        settings = Settings(depth, -1 if cap == np.inf else int(cap), self.quiescence, self.quiescence_width)
         action, value = self.engine.alpha_beta(self.towers, settings, self.space, batch.state, batch.consts)
         counters = self.space.counters
         result = None if counters[C_ABORTED] else (int(action), float(value))

@@ -293,6 +293,16 @@ def _spend(ab, work):
     return False
 
 
+@njit(cache=True, inline="always")
+def insert_sorted(keys, count, key):
+    """Put ``key`` into the increasing ``keys[:count]`` (after equal keys), making ``count + 1`` of them."""
+    q = count
+    while q > 0 and keys[q - 1] > key:
+        keys[q] = keys[q - 1]
+        q -= 1
+    keys[q] = key
+
+
 @njit(cache=False, inline="always")
 def _outcome(space, b, seat):
     """+1 / -1 / 0: the finished game on board ``b`` won, lost or drawn for ``seat`` (its last step's rewards)."""
@@ -409,12 +419,7 @@ def _expand(ab, t, parent, seat, by_value, s, c):
     moves = space.actions[t]
     n = k.nlisted[parent]
     for j in range(n):  # the engine's list, sorted
-        a = k.listed[parent, j]
-        q = j
-        while q > 0 and moves[q - 1] > a:
-            moves[q] = moves[q - 1]
-            q -= 1
-        moves[q] = a
+        insert_sorted(moves, j, k.listed[parent, j])
     base = _base(space, t)
     if not _build_level(ab, t, parent, n, s, c) or not _score(ab, t, parent, base, n, seat, s, c):
         return -1

@@ -34,7 +34,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from envs.core.alpha_beta import Kernels, Search, copy_board, search
+from envs.core.alpha_beta import Kernels, Search, copy_board, insert_sorted, search
 from envs.core.batched import (
     BatchedGame,
     Engine,
@@ -832,12 +832,7 @@ def _captures_one(i, out, s, c, scratch):
     if rule.capture == CUSTODY:  # envs.squeeze.rules.SqueezeGame.capturing_moves: spot by spot
         cells = scratch.cells
         for r in range(nr):  # the own rooks in cell order, as the rules scan the board
-            cell = s.rooks[i, col, r]
-            q = r
-            while q > 0 and cells[q - 1] > cell:
-                cells[q] = cells[q - 1]
-                q -= 1
-            cells[q] = cell
+            insert_sorted(cells, r, s.rooks[i, col, r])
         nspots = _squeeze_spots(rule, scratch, b, cells, nr, enemy)
         for k in range(nspots):
             land = scratch.spots[k]
