@@ -40,8 +40,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("source")
     parser.add_argument("out")
-    parser.add_argument("--set", nargs="*", default=[], metavar="KEY=VALUE")
-    parser.add_argument("--drop", nargs="*", default=[], metavar="KEY")
+    parser.add_argument("--set", action="extend", nargs="+", default=[], metavar="KEY=VALUE")  # repeatable
+    parser.add_argument("--drop", action="extend", nargs="+", default=[], metavar="KEY")
     args = parser.parse_args()
     meta, arrays = read_policy_file(args.source)
     meta["search"] = changed_search(meta.get("search", {}), args.set, args.drop)

@@ -52,3 +52,16 @@ def test_settings_the_search_refuses_write_no_file(tmp_path):
     out = tmp_path / "variant.npz"
     done = _run(str(shipped_path("squeeze")), str(out), "--set", "width=8")  # compiled serves width 0 only
     assert done.returncode != 0 and "width=8" in done.stderr and not out.exists()
+
+
+def test_every_set_is_kept_whether_repeated_or_listed(tmp_path):
+    """``--set A --set B`` keeps both, as ``--set A B`` does (a repeated option once kept only its last)."""
+    source = shipped_path("swimming", num_players=4)
+    repeated, listed = tmp_path / "repeated.npz", tmp_path / "listed.npz"
+    done = _run(str(source), str(repeated), "--set", "samples=384", "--set", "belief_deals=1536")
+    assert done.returncode == 0, done.stderr
+    done = _run(str(source), str(listed), "--set", "samples=384", "belief_deals=1536")
+    assert done.returncode == 0, done.stderr
+    for path in (repeated, listed):
+        search = read_policy_file(path)[0]["search"]
+        assert (search["samples"], search["belief_deals"]) == (384, 1536)
