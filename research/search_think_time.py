@@ -49,16 +49,16 @@ class TimedSearch(CpuTimedPlayer):
         self.moves.append((self.cpu_seconds[-1], self.player.work, self.player.searched_depth))
 
 
-def _play(job: tuple[str, str, str, int, int, int, dict[str, Any]]) -> tuple[list[tuple[float, float, int]], ...]:
-    """Games ``first .. first + games - 1`` of the seeded series: (every move's figures, [W, D, L], file depth)."""
+def _play(
+    job: tuple[str, str, str, int, int, int, dict[str, Any]], player: PolicySearch | None = None
+) -> tuple[list[tuple[float, float, int]], list[int]]:
+    """Games ``first .. first + games - 1`` of the seeded series: (every move's figures, [W, D, L]). ``player``:
+    the searcher, already made (one process); a process of its own makes it from its spec."""
     game, player_spec, opponent_spec, seed, first, games, params = job
-    player = make_opponent(game, player_spec, seed=seed, **params)
-    if not isinstance(player, PolicySearch):
-        raise SystemExit(f"{player_spec} plays {game} without an alpha-beta search ({type(player).__name__})")
-    timed = TimedSearch(player)
+    timed = TimedSearch(player or make_opponent(game, player_spec, seed=seed, **params))
     opponent = make_opponent(game, opponent_spec, seed=seed, **params)
     result = play_series(game, [timed, opponent], games, seed=seed, first_game=first, **params)
-    return timed.moves, [result.wins[0], result.draws[0], result.losses[0]], player.depth
+    return timed.moves, [result.wins[0], result.draws[0], result.losses[0]]
 
 
 def plot(seconds: np.ndarray, title: str, path: str) -> None:
@@ -100,13 +100,16 @@ def main(argv: list[str] | None = None) -> None:
     from scripts.cli import parse_params  # the CLI's reading of --rule, so the same text means the same rules
 
     params = parse_params(args.rule)
+    player = make_opponent(args.game, args.player, seed=args.seed, **params)
+    if not isinstance(player, PolicySearch):
+        parser.error(f"{args.player} plays {args.game} without an alpha-beta search ({type(player).__name__})")
     bounds = np.linspace(0, args.games, args.jobs + 1).astype(int)
     jobs = [
         (args.game, args.player, args.opponent, args.seed, int(a), int(b - a), params)
         for a, b in zip(bounds[:-1], bounds[1:])
     ]
     if args.jobs == 1:
-        parts = [_play(jobs[0])]
+        parts = [_play(jobs[0], player)]
     else:
         import multiprocessing
 
@@ -114,10 +117,9 @@ def main(argv: list[str] | None = None) -> None:
             parts = pool.map(_play, jobs)
     moves = [move for part in parts for move in part[0]]
     wins, draws, losses = (sum(int(part[1][k]) for part in parts) for k in range(3))
-    file_depth = parts[0][2]
     seconds, work, depth = (np.array(column) for column in zip(*moves))
     print(f"{args.game}: {args.player} against {args.opponent}, {args.games} games: {wins} W / {draws} D / {losses} L")
-    print(f"moves: {seconds.size}; reached the file's depth in {np.mean(depth == file_depth):.1%}")
+    print(f"moves: {seconds.size}; reached the file's depth in {np.mean(depth == player.depth):.1%}")
     reached = {int(d): int(n) for d, n in zip(*np.unique(depth, return_counts=True))}
     print("moves by the depth that decided them: " + ", ".join(f"{d} plies {n}" for d, n in reached.items()))
     for name, values in (("CPU s/move", seconds), ("work/move", work)):

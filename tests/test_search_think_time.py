@@ -24,21 +24,8 @@ def small_swish(tmp_path_factory):
 
 def test_the_json_keeps_every_move_and_counts_the_slow_ones(small_swish, tmp_path, capsys):
     out, picture = tmp_path / "moves.json", tmp_path / "moves.png"
-    main(
-        [
-            "swish",
-            "--player",
-            str(small_swish),
-            "--games",
-            "2",
-            "--seed",
-            "3",
-            "--json",
-            str(out),
-            "--plot",
-            str(picture),
-        ]
-    )
+    saved = ["--json", str(out), "--plot", str(picture)]
+    main(["swish", "--player", str(small_swish), "--games", "2", "--seed", "3", *saved])
     record = json.loads(out.read_text())
     printed = capsys.readouterr().out
     moves = len(record["cpu_seconds"])
@@ -60,14 +47,17 @@ def test_two_processes_play_the_moves_of_one(small_swish, tmp_path):
         main(["swish", "--player", str(small_swish), "--games", "3", "--seed", "4", "--jobs", jobs, "--json", str(out)])
         records.append(json.loads(out.read_text()))
     one, two = records
-    assert (one["wins_draws_losses"], one["work"], one["depth"]) == (
-        two["wins_draws_losses"],
-        two["work"],
-        two["depth"],
-    )
+    for key in ("wins_draws_losses", "work", "depth"):
+        assert one[key] == two[key], key
 
 
 def test_more_jobs_than_games_is_refused(capsys):
     with pytest.raises(SystemExit):
         main(["swish", "--games", "2", "--jobs", "3"])
     assert "--jobs must be between 1 and --games (2), got 3" in capsys.readouterr().err
+
+
+def test_a_player_without_alpha_beta_is_refused_before_any_process_starts(capsys):
+    with pytest.raises(SystemExit):
+        main(["swish", "--player", "medium", "--games", "2", "--jobs", "2"])
+    assert "medium plays swish without an alpha-beta search" in capsys.readouterr().err
