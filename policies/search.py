@@ -53,12 +53,13 @@ during a move).
 
 ``compiled=True`` runs the same search inside the game's batched engine
 (:mod:`envs.core.alpha_beta`, numba): the same moves searched in the same
-order and the same work counted, many times faster. It serves
-``order_by="value"`` with every legal move searched (``width=0``,
-``root_width=0``), quiescence and the work caps, for games whose engine has
-the kernel and networks without a board convolution. Its value towers round
-differently from numpy's, so a move between two nearly equal values may differ
-from the Python search's.
+order and the same work counted, many times faster. It serves both orders
+(``order_by="value"`` with every legal move searched, ``width=0`` and
+``root_width=0``; ``order_by="policy"`` with any width, for a plain action
+head), quiescence and the work caps, for games whose engine has the kernel
+and networks without a board convolution. Its towers round differently from
+numpy's, so a move between two nearly equal values may differ from the
+Python search's.
 
 With ``leaf_value="none"`` the value head is not used: a position the search
 cannot settle scores 0, so the search only proves wins and losses within its
@@ -76,7 +77,7 @@ import numpy as np
 
 from envs.registry import entry
 from policies.network_search import NetworkSearch
-from policies.numpy_policy import NumpyPolicy, masked_softmax
+from policies.numpy_policy import NumpyPolicy, PlainHead, masked_softmax
 
 NETWORK_PASS_WORK = 4  # the work of one network pass, in positions built
 DEFAULT_SOLVE_NODES = 2_000_000  # solver nodes a move may spend (with solve_from_empty)
@@ -470,21 +471,24 @@ class _CompiledSearch:
         unsupported = [
             f"{setting}={value!r}"
             for setting, value, wanted in (
-                ("order_by", "value" if search.order_by_value else "policy", "value"),
-                ("width", search.width, 10**9),
-                ("root_width", search.root_width, 10**9),
                 ("leaf_wins", search.leaf_wins, False),
                 ("leaf_value", "network" if search.use_value else "none", "network"),
                 ("solve_from_empty", search.solve_from_empty, 0),
             )
             if value != wanted
         ]
+        if search.order_by_value:
+            unsupported += [
+                f"{setting}={value} with order_by='value'"
+                for setting, value in (("width", search.width), ("root_width", search.root_width))
+                if value != 10**9
+            ]
         if unsupported:
             raise ValueError(
-                "search compiled=True serves order_by='value', width=0, root_width=0, no leaf_wins, "
-                f"leaf_value='network' and no solve_from_empty; this search has {', '.join(unsupported)}"
+                "search compiled=True serves no leaf_wins, leaf_value='network', no solve_from_empty, and with "
+                f"order_by='value' only width=0 and root_width=0; this search has {', '.join(unsupported)}"
             )
-        from envs.core.alpha_beta import RELU, TANH, Towers, levels_needed, new_space
+        from envs.core.alpha_beta import RELU, TANH, PolicyTower, Towers, levels_needed, new_space
         from envs.core.batched import BatchedGame
         from envs.registry import batched_engine
 
@@ -515,10 +519,34 @@ class _CompiledSearch:
             rest_b += [float32(b) for _, b in later]
         activation_code = TANH if activation == "tanh" else RELU
         self.towers = Towers(tuple(first_w), tuple(first_b), tuple(rest_w), tuple(rest_b), activation_code)
+        policy_fits = isinstance(policy.head, PlainHead) and len(policy.pi_layers) >= 2
+        if policy_fits:
+            (pi_w0, pi_b0), *pi_later = policy.pi_layers
+            head_w, head_b = policy.head.w.T, policy.head.b
+        elif search.order_by_value:  # the policy is not read: a stand-in of the same types
+            pi_w0, pi_b0, pi_later = np.zeros((1, 1)), np.zeros(1), [(np.zeros((1, 1)), np.zeros(1))]
+            head_w, head_b = np.zeros((1, 1)), np.zeros(1)
+        else:
+            raise ValueError(
+                "search compiled=True orders by the policy only with a plain action head after a policy tower of "
+                f"two layers or more, got a {type(policy.head).__name__} after {len(policy.pi_layers)} layers"
+            )
+        self.policy_tower = PolicyTower(
+            float32(pi_w0),
+            float32(pi_b0),
+            tuple(float32(w.T) for w, _ in pi_later),
+            tuple(float32(b) for _, b in pi_later),
+            float32(head_w),
+            float32(head_b),
+            activation_code,
+        )
+        self.by_policy, self.width, self.root_width = not search.order_by_value, search.width, search.root_width
         self.quiescence, self.quiescence_width = search.quiescence, search.quiescence_width
         moves = engine.arrays[engine.legal_list[0]][0][0]
         levels = levels_needed(search.depth, search.quiescence)
-        widest = max(*(w.shape[1] for w in first_w), *(w.shape[0] for w in rest_w))
+        widest = max(
+            *(w.shape[1] for w in first_w), *(w.shape[0] for w in rest_w), *(w.shape[1] for w, _ in policy.pi_layers)
+        )
         self.space = new_space(
             levels, moves, engine.obs_size, engine.num_actions, engine.num_players, widest, len(policy.value_members)
         )
@@ -531,8 +559,18 @@ class _CompiledSearch:
 
         batch = self.batch
         batch.set_board(0, state)
-        settings = Settings(depth, -1 if cap == np.inf else int(cap), self.quiescence, self.quiescence_width)
-        action, value = self.engine.alpha_beta(self.towers, settings, self.space, batch.state, batch.consts)
+        settings = Settings(
+            depth,
+            -1 if cap == np.inf else int(cap),
+            self.quiescence,
+            self.quiescence_width,
+            self.by_policy,
+            self.width,
+            self.root_width,
+        )
+        action, value = self.engine.alpha_beta(
+            self.towers, self.policy_tower, settings, self.space, batch.state, batch.consts
+        )
         counters = self.space.counters
         result = None if counters[C_ABORTED] else (int(action), float(value))
         return result, int(counters[C_NODES]), int(counters[C_WORK])

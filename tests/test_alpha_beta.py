@@ -1,9 +1,11 @@
 """The compiled alpha-beta (envs/core/alpha_beta.py, ``PolicySearch(compiled=True)``) against the Python search
-it compiles (policies/search.py): the same moves, values, nodes and work, position by position.
+it compiles (policies/search.py): the same moves, values, nodes and work, position by position, in the value's
+order (every move) and in the policy's (a width, the game-ending moves beyond it, the moves left out searched
+when every tried one loses).
 
 A network whose sums are exact in float32 (0/1 inputs, weights in eighths, relu) makes both searches' values
-equal to the bit, so every tie-break and cut-off must agree too; the shipped Squeeze network is checked within
-rounding."""
+and policy orders equal to the bit, so every tie-break and cut-off must agree too; the shipped Squeeze and Swish
+networks are checked within rounding."""
 
 import json
 
@@ -18,11 +20,15 @@ from policies.search import PolicySearch
 from helpers import network_meta, preference_policy
 
 SEARCH = {"depth": 4, "order_by": "value", "width": 0, "quiescence": 2, "quiescence_width": 3}
+#: narrow enough that game-ending moves lie outside the width and every tried move often loses
+POLICY_SEARCH = {"depth": 4, "width": 3, "root_width": 5, "quiescence": 2, "quiescence_width": 3}
 
 
-def exact_value_network(game, params=None, hidden=12, members=2, seed=0):
+def exact_value_network(game, params=None, hidden=12, members=2, seed=0, policy=False, value_scale=1 / 64):
     """A network whose value towers compute exactly in float32 in any order: relu, weights in eighths, and
-    nothing but the observation's 0/1 planes read (the other inputs' weights are 0)."""
+    nothing but the observation's 0/1 planes read (the other inputs' weights are 0). With ``policy`` its policy
+    tower (two layers) and action head are exact too, otherwise zero (every move alike). ``value_scale``: of
+    the value head's weights (large ones put many values at the clip, +-1: proven wins and losses)."""
     env = make_raw(game, **(params or {}))
     size = int(np.prod(env.observation_space(env.possible_agents[0])["observation"].shape))
     planes = 5 * env.game.hex.n  # HexRookEnv's 0/1 planes; the features after them are fractions
@@ -37,6 +43,17 @@ def exact_value_network(game, params=None, hidden=12, members=2, seed=0):
         "action_w": np.zeros((4, env.game.num_actions), np.float32),
         "action_b": np.zeros(env.game.num_actions, np.float32),
     }
+    if policy:
+        pi_first = eighths(size, 8)
+        pi_first[planes:] = 0.0
+        arrays |= {
+            "pi_w0": pi_first,
+            "pi_b0": eighths(8),
+            "pi_w1": eighths(8, 8),
+            "pi_b1": eighths(8),
+            "action_w": eighths(8, env.game.num_actions) / 64,
+            "action_b": eighths(env.game.num_actions) / 64,
+        }
     for k in range(members):
         prefix = f"m{k}_" if k else ""
         first = eighths(size, hidden)
@@ -46,7 +63,7 @@ def exact_value_network(game, params=None, hidden=12, members=2, seed=0):
             f"{prefix}vf_b0": eighths(hidden),
             f"{prefix}vf_w1": eighths(hidden, hidden),
             f"{prefix}vf_b1": eighths(hidden),
-            f"{prefix}value_w": eighths(hidden, 1, most=1) / 64,
+            f"{prefix}value_w": eighths(hidden, 1, most=1) * np.float32(value_scale),
             f"{prefix}value_b": np.zeros(1, np.float32),
         }
     meta = network_meta(game, params, size, env.game.num_actions, activation="relu")
@@ -68,6 +85,21 @@ def positions(game, count, seed, most_plies=40):
     return found
 
 
+def positions_near_the_end(game, count, seed, most_plies_left=6):
+    """``count`` unfinished positions of ``game`` at most ``most_plies_left`` plies before the end of a random
+    game (where game-ending moves are found)."""
+    rng = np.random.default_rng(seed)
+    found = []
+    while len(found) < count:
+        states = [game.new_state(rng)]
+        while not game.is_over(states[-1]):
+            state = game.copy_state(states[-1])
+            game.apply(state, int(rng.choice(np.flatnonzero(game.legal_mask(state)))), rng)
+            states.append(state)
+        found.append(states[-1 - int(rng.integers(1, min(most_plies_left, len(states) - 1) + 1))])
+    return found
+
+
 @pytest.mark.parametrize("name", ["squeeze", "swish"])
 def test_compiled_search_equals_the_python_search_move_for_move(name):
     policy = exact_value_network(name)
@@ -84,14 +116,22 @@ def test_compiled_search_equals_the_python_search_move_for_move(name):
     assert checked == 30
 
 
-@pytest.mark.parametrize("budget", [700, 2500, 9000])
-def test_compiled_search_gives_up_a_depth_where_the_python_search_does(budget):
-    policy = exact_value_network("squeeze", seed=3)
-    python = PolicySearch(policy, "squeeze", **SEARCH, total_work=budget)
-    compiled = PolicySearch(policy, "squeeze", **SEARCH, total_work=budget, compiled=True)
+VALUE_ORDER = ("squeeze", SEARCH, {"seed": 3}, 2)  # game, search, network, positions' seed
+POLICY_ORDER = ("swish", POLICY_SEARCH | {"depth": 6}, {"members": 1, "policy": True, "seed": 6}, 9)
+
+
+@pytest.mark.parametrize(
+    ("case", "budget"),
+    [(VALUE_ORDER, 700), (VALUE_ORDER, 2500), (VALUE_ORDER, 9000), (POLICY_ORDER, 900), (POLICY_ORDER, 6000)],
+)
+def test_compiled_search_gives_up_a_depth_where_the_python_search_does(case, budget):
+    name, settings, network, seed = case
+    policy = exact_value_network(name, **network)
+    python = PolicySearch(policy, name, **settings, total_work=budget)
+    compiled = PolicySearch(policy, name, **settings, total_work=budget, compiled=True)
     game = python.game
     depths = set()
-    for state in positions(game, 6, seed=2):
+    for state in positions(game, 6, seed=seed):
         expected = python.best_move(game.copy_state(state))
         got = compiled.best_move(game.copy_state(state))
         assert (got, compiled.searched_depth, compiled.nodes, compiled.work) == (
@@ -104,10 +144,56 @@ def test_compiled_search_gives_up_a_depth_where_the_python_search_does(budget):
     assert len(depths) > 1 or budget == 700  # the budgets stop at different depths
 
 
-def test_compiled_search_with_the_shipped_network_agrees_within_rounding():
-    policy = NumpyPolicy("policies/squeeze_hard.npz", game="squeeze")
-    python = PolicySearch(policy, "squeeze", **SEARCH)
-    compiled = PolicySearch(policy, "squeeze", **SEARCH, compiled=True)
+def spied(monkeypatch, python):
+    """Counts of what the Python search ``python`` does beyond its width: game-ending moves found outside it,
+    and nodes whose tried moves all lost (so the rest were searched: ``legal_mask`` asked once more than
+    ``candidates``)."""
+    counts = {"enders": 0, "legal_mask": 0, "candidates": 0}
+    game = python.game
+
+    def counted(name, function, size=lambda result: 1):
+        def wrapper(*args, **kwargs):
+            result = function(*args, **kwargs)
+            counts[name] += size(result)
+            return result
+
+        return wrapper
+
+    monkeypatch.setattr(game, "ending_moves", counted("enders", game.ending_moves, len))
+    monkeypatch.setattr(game, "legal_mask", counted("legal_mask", game.legal_mask))
+    monkeypatch.setattr(python, "candidates", counted("candidates", python.candidates))
+    return counts
+
+
+# members as the shipped networks have them: one compiled kernel for each
+@pytest.mark.parametrize(
+    ("name", "members", "value_scale"), [("squeeze", 2, 1 / 64), ("swish", 1, 1 / 64), ("swish", 1, 4)]
+)
+def test_compiled_policy_order_equals_the_python_search_move_for_move(monkeypatch, name, members, value_scale):
+    policy = exact_value_network(name, members=members, policy=True, value_scale=value_scale, seed=5)
+    python = PolicySearch(policy, name, **POLICY_SEARCH)
+    compiled = PolicySearch(policy, name, **POLICY_SEARCH, compiled=True)
+    game = python.game
+    counts = spied(monkeypatch, python)
+    checked = 0
+    for state in positions(game, 6, seed=8, most_plies=80) + positions_near_the_end(game, 6, seed=8):
+        for depth in (1, 2, 3):
+            expected = python._capped_search(game.copy_state(state), depth, np.inf)
+            got = compiled._capped_search(game.copy_state(state), depth, np.inf)
+            assert (got, compiled.nodes, compiled.work) == (expected, python.nodes, python.work), (depth, state)
+            checked += 1
+    assert checked == 36
+    assert counts["enders"] > 0  # game-ending moves outside the width were searched
+    if value_scale > 1:
+        assert counts["legal_mask"] > counts["candidates"]  # and nodes whose tried moves all lost were widened
+
+
+@pytest.mark.parametrize("name", ["squeeze", "swish"])
+def test_compiled_search_with_the_shipped_network_agrees_within_rounding(name):
+    policy = NumpyPolicy(f"policies/{name}_hard.npz", game=name)
+    settings = {key: value for key, value in policy.meta["search"].items() if key not in ("total_work", "compiled")}
+    python = PolicySearch(policy, name, **settings)
+    compiled = PolicySearch(policy, name, **settings, compiled=True)
     game = python.game
     for state in positions(game, 4, seed=4):
         expected = python._capped_search(game.copy_state(state), 2, np.inf)
@@ -163,8 +249,9 @@ def test_engine_capturing_moves_equal_the_rules(name):
 @pytest.mark.parametrize(
     ("settings", "message"),
     [
-        ({"width": 8}, "width=8"),
-        ({"order_by": "policy"}, "order_by='policy'"),
+        ({"width": 8}, "width=8 with order_by='value'"),
+        ({"root_width": 16}, "root_width=16 with order_by='value'"),
+        ({"order_by": "policy"}, "a policy tower of two layers or more, got a PlainHead after 1 layers"),
         ({"leaf_wins": True}, "leaf_wins=True"),
         ({"compiled": "yes"}, "compiled must be true or false"),
     ],

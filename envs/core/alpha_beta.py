@@ -4,14 +4,18 @@ One position is searched on the boards of a private batch: board 0 holds the
 root, and the children of the node at stack level ``t`` are built on the
 boards of level ``t`` (copied from their parent, then stepped with the
 engine's own kernel). The search is :class:`policies.search.PolicySearch`
-with ``order_by="value"``, every legal move searched (``width=0``,
-``root_width=0``) and quiescence, move for move: the same moves in the same
-order, the same alpha-beta windows and cut-offs, and the same work counted
-(each position built 1, each pass of the value towers ``NETWORK_PASS_WORK``),
-so that a capped search gives up at the same point. Its values come from
-the value towers computed here (:func:`tower_values`), which round
-differently from numpy's; with weights whose sums are exact (a test's
-network) the two searches agree exactly.
+with quiescence, move for move, in either of its orders: ``order_by="value"``
+with every legal move searched (``width=0``, ``root_width=0``), or
+``order_by="policy"`` with a width, the game-ending moves beyond it (found by
+playing each on the last board, uncounted, as the rules' ``ending_moves``)
+and the moves it left out searched when every tried one loses. The same
+moves in the same order, the same alpha-beta windows and cut-offs, and the
+same work counted (each position built 1, each pass of the value towers or
+of the policy ``NETWORK_PASS_WORK``), so that a capped search gives up at the
+same point. Its values and move probabilities come from the towers computed
+here (:func:`tower_values`, :func:`policy_keys`), which round differently
+from numpy's; with weights whose sums are exact (a test's network) the two
+searches agree exactly.
 
 The recursion is an explicit stack (numba inlines this module's loop into
 the game's kernel, where the game's per-board functions are globals, as
@@ -56,8 +60,21 @@ Kernels = namedtuple(
     module=__name__,
 )  # fmt: skip
 
-#: The search's settings: plies, the work cap (-1: none), quiescence plies and width.
-Settings = namedtuple("Settings", ("depth", "cap", "quiescence", "quiescence_width"), module=__name__)
+#: The search's settings: plies, the work cap (-1: none), quiescence plies and width, and the move order:
+#: ``by_policy`` False, every legal move best first by the value towers one ply deep (``order_by="value"``);
+#: True, the policy's ``width`` favourite moves (``root_width`` at the root) and every game-ending move
+#: (``order_by="policy"``).
+Settings = namedtuple(
+    "Settings", ("depth", "cap", "quiescence", "quiescence_width", "by_policy", "width", "root_width"),
+    module=__name__,
+)  # fmt: skip
+
+#: A network's policy tower and plain action head (``NumpyPolicy.pi_layers``, ``PlainHead``): the first layer
+#: (stored (in, out)), the later layers (stored (out, in)), the head's rows by action (stored (actions, in)) and
+#: biases, and the activation after every layer.
+PolicyTower = namedtuple(
+    "PolicyTower", ("first_w", "first_b", "rest_w", "rest_b", "head_w", "head_b", "activation"), module=__name__
+)
 
 #: The search's work arrays (see :func:`new_space`), level ``t`` the children of the node at stack level ``t``.
 Space = namedtuple(
@@ -78,6 +95,14 @@ Space = namedtuple(
         "parent_pre",  # (members, players, widest) float32: ... and its first layers are these
         "seat_rows",  # (1,) int64: one seat
         "tower_out",  # (L,) float32
+        "legal",  # (levels, L) int32: the legal moves of the node whose children are level t, ascending
+        "chosen",  # (levels, actions) bool: scratch marks of the moves a node tries (all False between uses)
+        "ranked",  # (L,) int64: legal moves (indices into legal[t]) by the policy, best first
+        "enders",  # (L,) int32: the game-ending moves outside the policy's width
+        "keys",  # (L,) float32: the policy's probabilities of the legal moves
+        "pi_row",  # (1,) int64: the board handed to the policy tower
+        "pi_hidden",  # (2, widest) float32: its layers
+        "frame_extended",  # (levels,) bool: the moves left out by the width were added (every tried move lost)
         "frame_board",  # (levels,) int64: the frame's position
         "frame_kind",  # (levels,) int8
         "frame_depth",  # (levels,) int64: plies left (quiescence frames: quiescence plies left)
@@ -101,9 +126,10 @@ def levels_needed(depth: int, quiescence: int) -> int:
 def new_space(  # noqa: PLR0913 (sizes)
     levels: int, moves: int, obs_size: int, num_actions: int, players: int, widest: int, members: int
 ) -> Space:
-    """Work arrays for ``levels`` stack levels of at most ``moves`` children each (board 0: the root), for
-    value towers of ``members`` members at most ``widest`` wide."""
-    boards = 1 + levels * moves
+    """Work arrays for ``levels`` stack levels of at most ``moves`` children each (board 0: the root; the last
+    board: the game-ending test's), for value towers of ``members`` members and a policy tower at most ``widest``
+    wide."""
+    boards = 1 + levels * moves + 1
     return Space(
         obs=np.zeros((boards, obs_size), dtype=np.float32),
         mask=np.zeros((boards, num_actions), dtype=np.bool_),
@@ -120,6 +146,14 @@ def new_space(  # noqa: PLR0913 (sizes)
         parent_pre=np.zeros((members, players, widest), dtype=np.float32),
         seat_rows=np.zeros(1, dtype=np.int64),
         tower_out=np.zeros(moves, dtype=np.float32),
+        legal=np.zeros((levels, moves), dtype=np.int32),
+        chosen=np.zeros((levels, num_actions), dtype=np.bool_),
+        ranked=np.zeros(moves, dtype=np.int64),
+        enders=np.zeros(moves, dtype=np.int32),
+        keys=np.zeros(moves, dtype=np.float32),
+        pi_row=np.zeros(1, dtype=np.int64),
+        pi_hidden=np.zeros((2, widest), dtype=np.float32),
+        frame_extended=np.zeros(levels, dtype=np.bool_),
         frame_board=np.zeros(levels, dtype=np.int64),
         frame_kind=np.zeros(levels, dtype=np.int8),
         frame_depth=np.zeros(levels, dtype=np.int64),
@@ -270,9 +304,10 @@ def tower_values(x, rows, k, towers, hidden, first, out):
 
 
 # -- the search (inlined into a game's kernel) ---------------------------------------------------------------
-#: What every step of the search reads: the game's :data:`Kernels`, the :data:`Towers`, the :data:`Settings` and
-#: the work arrays (:data:`Space`). A game's kernel makes it and calls :func:`search`.
-Search = namedtuple("Search", ("kernels", "towers", "settings", "space"), module=__name__)
+#: What every step of the search reads: the game's :data:`Kernels`, the :data:`Towers`, the :data:`PolicyTower`
+#: (read only with ``settings.by_policy``), the :data:`Settings` and the work arrays (:data:`Space`). A game's
+#: kernel makes it and calls :func:`search`.
+Search = namedtuple("Search", ("kernels", "towers", "policy", "settings", "space"), module=__name__)
 
 
 @njit(cache=False, inline="always")
@@ -428,6 +463,128 @@ def _expand(ab, t, parent, seat, by_value, s, c):
     return n
 
 
+@njit(cache=True)
+def policy_keys(x, row, legal, n, policy, hidden, keys):
+    """``keys[:n]``: the policy's probabilities of the moves ``legal[:n]`` (a softmax over them alone, as
+    ``masked_softmax`` of ``NumpyPolicy.logits_of``) for observation row ``x[row]``; ``row``: (1,) int64;
+    ``hidden``: (2, widest) float32 scratch."""
+    _first_layer(x, row, 1, policy.first_w, policy.first_b, hidden[0:])
+    h, other = hidden[0:1], hidden[1:2]
+    width = policy.first_w.shape[1]
+    _activate(h, 1, width, policy.activation)
+    for layer in range(len(policy.rest_w)):
+        w = policy.rest_w[layer]
+        _next_layer(h, 1, w, policy.rest_b[layer], other)
+        width = w.shape[0]
+        _activate(other, 1, width, policy.activation)
+        h, other = other, h
+    top = np.float32(-np.inf)
+    for j in range(n):
+        a = legal[j]
+        row_w = policy.head_w[a]
+        acc = np.float32(0.0)
+        for i in range(width):
+            acc += h[0, i] * row_w[i]
+        keys[j] = acc + policy.head_b[a]
+        top = max(top, keys[j])
+    total = np.float32(0.0)
+    for j in range(n):
+        keys[j] = np.exp(keys[j] - top)
+        total += keys[j]
+    for j in range(n):
+        keys[j] = keys[j] / total
+
+
+@njit(cache=False, inline="always")
+def _legal_sorted(ab, t, board, s, c):
+    """``legal[t]``: board ``board``'s legal moves, ascending (the rules' mask order); returns how many."""
+    k, space = ab.kernels, ab.space
+    k.legal_one(board, space.mask, s, c, k.legal_scratch)
+    n = k.nlisted[board]
+    for j in range(n):
+        insert_sorted(space.legal[t], j, k.listed[board, j])
+    return n
+
+
+@njit(cache=False, inline="always")
+def _ends(ab, board, action, s, c):
+    """Whether ``action`` ends the game on board ``board`` (played on the last board; no work counted, as the
+    rules' ``ending_moves``)."""
+    k, space = ab.kernels, ab.space
+    probe = space.obs.shape[0] - 1
+    k.copy(s, board, probe)
+    space.rewards[probe, :] = 0.0
+    k.step_one(probe, action, space.rewards, s, c, k.step_scratch)
+    return s.over[probe]
+
+
+@njit(cache=False, inline="always")
+def _candidates(ab, t, board, width, enders_first, ordered, s, c):
+    """``actions[t, :n]``: the moves ``PolicySearch.candidates`` tries on board ``board``, in the order tried
+    (``order[t]`` the identity): the policy's ``width`` favourite legal moves (a stable sort of its
+    probabilities; one pass, ``NETWORK_PASS_WORK``) and, when that leaves moves out, every one of those that ends
+    the game, before them (``enders_first``, each put first in turn) or after them. Unordered (``ordered``
+    False) and no wider than ``width``: the legal moves ascending, no pass. Returns n, -1 once the work cap is
+    passed."""
+    k, space = ab.kernels, ab.space
+    n = _legal_sorted(ab, t, board, s, c)
+    legal, moves, order = space.legal[t], space.actions[t], space.order[t]
+    for j in range(n):
+        order[j] = j
+    if not ordered and n <= width:
+        for j in range(n):
+            moves[j] = legal[j]
+        return n
+    if _spend(ab, NETWORK_PASS_WORK):
+        return -1
+    k.observe_one(board, s.to_move[board], space.obs, s, c, k.observe_scratch)
+    space.pi_row[0] = board
+    keys, ranked = space.keys, space.ranked
+    policy_keys(space.obs, space.pi_row, legal, n, ab.policy, space.pi_hidden, keys)
+    for j in range(n):  # best first, ties in action order (a stable insertion sort)
+        q = j
+        while q > 0 and keys[ranked[q - 1]] < keys[j]:
+            ranked[q] = ranked[q - 1]
+            q -= 1
+        ranked[q] = j
+    chosen = min(width, n)
+    ending = 0
+    if n > width:
+        for j in range(chosen):
+            space.chosen[t, legal[ranked[j]]] = True
+        for j in range(n):
+            if not space.chosen[t, legal[j]] and _ends(ab, board, legal[j], s, c):
+                space.enders[ending] = legal[j]
+                ending += 1
+        for j in range(chosen):
+            space.chosen[t, legal[ranked[j]]] = False
+    first = ending if enders_first else 0
+    for j in range(chosen):
+        moves[first + j] = legal[ranked[j]]
+    for e in range(ending):
+        moves[ending - 1 - e if enders_first else chosen + e] = space.enders[e]
+    return chosen + ending
+
+
+@njit(cache=False, inline="always")
+def _rest(ab, t, n, s, c):
+    """``actions[t, :m]``: the legal moves of the node whose children are level ``t`` that its first ``n``
+    (``actions[t, :n]``) left out, ascending (``order[t]`` the identity); returns m."""
+    space = ab.space
+    legal, moves = space.legal[t], space.actions[t]
+    for j in range(n):
+        space.chosen[t, moves[j]] = True
+    m = 0
+    for j in range(ab.kernels.nlisted[space.frame_board[t]]):
+        if not space.chosen[t, legal[j]]:
+            space.order[t, m] = m
+            moves[m] = legal[j]
+            m += 1
+        else:
+            space.chosen[t, legal[j]] = False
+    return m
+
+
 @njit(cache=False, inline="always")
 def _push(space, t, board, kind, depth, maximise, bounds, n):
     """Frame ``t``: board ``board``'s ``n`` children (on level ``t``) to search; ``bounds`` (alpha, beta, best)."""
@@ -438,6 +595,7 @@ def _push(space, t, board, kind, depth, maximise, bounds, n):
     space.frame_alpha[t], space.frame_beta[t], space.frame_best[t] = bounds
     space.frame_n[t] = n
     space.frame_next[t] = 0
+    space.frame_extended[t] = False
 
 
 @njit(cache=False, inline="always")
@@ -487,11 +645,17 @@ def _enter(ab, f, s, c):
     """Search frame ``f``'s next child: (1, value) when it is worth ``value`` at once (a finished game, a leaf
     with nothing to quiesce); (0, _) with its frame pushed on level ``f + 1``; (-1, _) once the work cap is
     passed."""
-    space, me = ab.space, s.to_move[0]
+    k, space, me, by_policy = ab.kernels, ab.space, s.to_move[0], ab.settings.by_policy
     j = space.order[f, space.frame_next[f]]
     space.frame_next[f] += 1
     child = _base(space, f) + j
     kind = space.frame_kind[f]
+    if by_policy and kind in (ROOT, NODE):  # built as it is searched (PolicySearch._child)
+        if _spend(ab, 1):
+            return -1, 0.0
+        k.copy(s, space.frame_board[f], child)
+        space.rewards[child, :] = 0.0
+        k.step_one(child, space.actions[f, j], space.rewards, s, c, k.step_scratch)
     window = (space.frame_alpha[f], space.frame_beta[f])
     t = f + 1
     space.counters[C_NODES] += 1  # PolicySearch counts every position it values or expands
@@ -506,9 +670,17 @@ def _enter(ab, f, s, c):
             return -1, 0.0
         return _quiesce(ab, t, child, space.head[t, 0], ab.settings.quiescence, window, s, c)
     maximise = s.to_move[child] == me
-    # one ply above the leaves the children are scored for the searching seat, in build order; higher up
-    # for their mover, best first (PolicySearch.value)
-    n = _expand(ab, t, child, s.to_move[child] if d > 1 else me, d > 1, s, c)
+    if by_policy:
+        # the policy's favourites; one ply above the leaves, unordered when the width takes every move, built at
+        # once and scored for the searching seat in one pass (PolicySearch.value)
+        n = _candidates(ab, t, child, ab.settings.width, True, d > 1, s, c)
+        if n >= 0 and d == 1:
+            built = _build_level(ab, t, child, n, s, c) and _score(ab, t, child, _base(space, t), n, me, s, c)
+            n = n if built else -1
+    else:
+        # one ply above the leaves the children are scored for the searching seat, in build order; higher up
+        # for their mover, best first (PolicySearch.value)
+        n = _expand(ab, t, child, s.to_move[child] if d > 1 else me, d > 1, s, c)
     if n < 0:
         return -1, 0.0
     _push(
@@ -525,19 +697,51 @@ def _enter(ab, f, s, c):
 
 
 @njit(cache=False, inline="always")
+def _extend(ab, f, s, c):
+    """When every move frame ``f`` tried lost for its mover, its moves left out by the width become its
+    children (``PolicySearch.value``: a loss is proven only once every legal move is refuted; below the root,
+    with ``by_policy``, once). Returns their number (0: none, or nothing to extend), -1 once the work cap is
+    passed."""
+    space = ab.space
+    kind = space.frame_kind[f]
+    if not ab.settings.by_policy or kind not in (NODE, LEAVES) or space.frame_extended[f]:
+        return 0
+    space.frame_extended[f] = True
+    if space.frame_best[f] != (-1.0 if space.frame_max[f] else 1.0):
+        return 0
+    board = space.frame_board[f]
+    n = _rest(ab, f, space.frame_n[f], s, c)
+    if n and kind == LEAVES:
+        me = s.to_move[0]
+        if not (_build_level(ab, f, board, n, s, c) and _score(ab, f, board, _base(space, f), n, me, s, c)):
+            return -1
+    space.frame_n[f] = n
+    space.frame_next[f] = 0
+    return n
+
+
+@njit(cache=False, inline="always")
 def search(ab, s, c):
     """(action, value for the player to move) of board 0, searched ``ab.settings.depth`` plies deep
     (``PolicySearch._search_root``); ``space.counters`` holds the nodes and work. (-1, 0.0) with
     ``counters[C_ABORTED]`` set once the work passes ``settings.cap`` (when >= 0)."""
     space = ab.space
     space.counters[:] = 0
-    n = _expand(ab, 0, 0, s.to_move[0], True, s, c)
+    if ab.settings.by_policy:
+        n = _candidates(ab, 0, 0, ab.settings.root_width, False, True, s, c)
+    else:
+        n = _expand(ab, 0, 0, s.to_move[0], True, s, c)
     if n < 0:
         return -1, 0.0
     _push(space, 0, 0, ROOT, ab.settings.depth, True, (-np.inf, np.inf, -np.inf), n)
     best_action, top = -1, 0
     while True:
         if space.frame_next[top] == space.frame_n[top]:  # every child searched: the frame is worth its best
+            more = _extend(ab, top, s, c)
+            if more < 0:
+                return -1, 0.0
+            if more > 0:
+                continue
             v = space.frame_best[top]
             if top == 0:
                 return best_action, v

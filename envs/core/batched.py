@@ -402,8 +402,8 @@ class Engine:
     :meth:`BatchedGame.play_random_others` runs it.
 
     ``alpha_beta``: the game's kernels in the core's compiled play-time search
-    (:func:`envs.core.alpha_beta.search`), ``alpha_beta(towers, settings,
-    space, s, c) -> (action, value)`` of board 0.
+    (:func:`envs.core.alpha_beta.search`), ``alpha_beta(towers, policy,
+    settings, space, s, c) -> (action, value)`` of board 0.
 
     ``seats_in_game``: for games that players leave before the end (Swimming's
     sunk players), the name of a (num_players,) bool array of the game's, True

@@ -875,7 +875,7 @@ def _captures_one(i, out, s, c, scratch):
 
 
 @njit(cache=True)
-def alpha_beta(towers, settings, space, s, c):
+def alpha_beta(towers, policy, settings, space, s, c):
     """(action, value) of board 0 by :func:`envs.core.alpha_beta.search` over this engine's kernels."""
     n, listed, actions = c.params[P_CELLS], s.moves.shape[1], c.params[P_CHOICE_BASE] + 3
     capture_scratch = CaptureScratch(
@@ -901,7 +901,7 @@ def alpha_beta(towers, settings, space, s, c):
         _captures_one,
         capture_scratch,
     )
-    return search(Search(kernels, towers, settings, space), s, c)
+    return search(Search(kernels, towers, policy, settings, space), s, c)
 
 
 # -- one board and the rules' state ---------------------------------------------------------
