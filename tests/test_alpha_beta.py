@@ -246,6 +246,27 @@ def test_engine_capturing_moves_equal_the_rules(name):
     assert with_captures > 30
 
 
+@pytest.mark.parametrize("name", ["squeeze", "swish"])
+def test_engine_rules_out_only_moves_that_do_not_end_the_game(name):
+    from envs.hexrook.batched import MAX_CAPTURES, _may_end_one
+
+    batch = make_batched(name, 1, seed=0)
+    game = batch.engine.game
+    taken = np.zeros(MAX_CAPTURES, np.int16)
+    rng = np.random.default_rng(0)
+    ruled_out = ending = 0
+    for state in positions(game, 40, seed=10, most_plies=80) + positions_near_the_end(game, 40, seed=10):
+        batch.set_board(0, state)
+        legal = [int(a) for a in np.flatnonzero(game.legal_mask(state))]
+        ends = set(game.ending_moves(state, legal, rng))
+        for action in legal:
+            may_end = _may_end_one(0, action, batch.state, batch.consts, taken)
+            assert may_end or action not in ends, (state, action)
+            ruled_out += not may_end
+            ending += action in ends
+    assert ruled_out > 1000 and ending > 20
+
+
 @pytest.mark.parametrize(
     ("settings", "message"),
     [

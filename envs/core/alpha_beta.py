@@ -50,12 +50,13 @@ Towers = namedtuple("Towers", ("first_w", "first_b", "rest_w", "rest_b", "activa
 #: A game's part in the search: its per-board functions, their scratch tuples, and the arrays its legal moves are
 #: listed in (``Engine.legal_list``). ``copy(s, src, dst)`` copies a board (:func:`copy_board` serves any game);
 #: ``captures_one(i, out, s, c, scratch)`` lists board ``i``'s capturing moves, biggest first, into ``out`` and
-#: returns how many (the rules' ``capturing_moves``).
+#: returns how many (the rules' ``capturing_moves``); ``may_end_one(i, a, s, c, scratch)`` is False only where the
+#: legal action ``a`` cannot end the game (the search plays the others out to see).
 Kernels = namedtuple(
     "Kernels",
     (
         "copy", "legal_one", "legal_scratch", "listed", "nlisted", "step_one", "step_scratch",
-        "observe_one", "observe_scratch", "captures_one", "captures_scratch",
+        "observe_one", "observe_scratch", "captures_one", "captures_scratch", "may_end_one", "may_end_scratch",
     ),
     module=__name__,
 )  # fmt: skip
@@ -508,9 +509,11 @@ def _legal_sorted(ab, t, board, s, c):
 
 @njit(cache=False, inline="always")
 def _ends(ab, board, action, s, c):
-    """Whether ``action`` ends the game on board ``board`` (played on the last board; no work counted, as the
-    rules' ``ending_moves``)."""
+    """Whether ``action`` ends the game on board ``board``: played on the last board unless the game's
+    ``may_end_one`` rules it out (no work counted, as the rules' ``ending_moves``)."""
     k, space = ab.kernels, ab.space
+    if not k.may_end_one(board, action, s, c, k.may_end_scratch):
+        return False
     probe = space.obs.shape[0] - 1
     k.copy(s, board, probe)
     space.rewards[probe, :] = 0.0

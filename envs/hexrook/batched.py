@@ -874,6 +874,33 @@ def _captures_one(i, out, s, c, scratch):
     return m
 
 
+@per_board
+def _may_end_one(i, a, s, c, taken):
+    """False only when the legal action ``a`` cannot end board ``i``'s game (the search then need not play it to
+    see): a rook move before the ply limit that takes nothing and leaves some enemy rook an empty neighbour (the
+    enemy can move; the mover gains no bead). ``taken``: :func:`_captures`' scratch."""
+    params = c.params
+    if s.phase[i] != PHASE_PLAY or s.plies[i] + 1 >= params[P_MAX_PLIES]:
+        return True
+    span = params[P_SPAN]
+    rays, raylen = c.rays, c.raylen
+    rule = MoveRule(params[P_CAPTURE], span, rays, raylen)
+    b = s.board[i]
+    col = s.colour[i, s.to_move[i]]
+    cell, d, dist = a // span // 6, a // span % 6, a % span + 1
+    if _captures(rule, b, cell, d, dist, col + 1, taken) > 0:
+        return True
+    land, enemy = rays[cell, d, dist - 1], 1 - col
+    for k in range(s.nrooks[i, enemy]):
+        rook = s.rooks[i, enemy, k]
+        for e in range(6):
+            if raylen[rook, e] > 0:
+                near = rays[rook, e, 0]
+                if near == cell or (near != land and b[near] == EMPTY):  # empty after the move
+                    return False
+    return True
+
+
 @njit(cache=True)
 def alpha_beta(towers, policy, settings, space, s, c):
     """(action, value) of board 0 by :func:`envs.core.alpha_beta.search` over this engine's kernels."""
@@ -900,6 +927,8 @@ def alpha_beta(towers, policy, settings, space, s, c):
         (),
         _captures_one,
         capture_scratch,
+        _may_end_one,
+        np.zeros(MAX_CAPTURES, dtype=np.int16),
     )
     return search(Search(kernels, towers, policy, settings, space), s, c)
 
