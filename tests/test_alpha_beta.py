@@ -100,20 +100,26 @@ def positions_near_the_end(game, count, seed, most_plies_left=6):
     return found
 
 
+def searches_agree(python, compiled, states, depths=(1, 2, 3)):
+    """Assert that the two searches give every state, at every depth, the same (move, value), nodes and work;
+    returns how many searches were compared."""
+    game = python.game
+    checked = 0
+    for state in states:
+        for depth in depths:
+            expected = python._capped_search(game.copy_state(state), depth, np.inf)
+            got = compiled._capped_search(game.copy_state(state), depth, np.inf)
+            assert (got, compiled.nodes, compiled.work) == (expected, python.nodes, python.work), (depth, state)
+            checked += 1
+    return checked
+
+
 @pytest.mark.parametrize("name", ["squeeze", "swish"])
 def test_compiled_search_equals_the_python_search_move_for_move(name):
     policy = exact_value_network(name)
     python = PolicySearch(policy, name, **SEARCH)
     compiled = PolicySearch(policy, name, **SEARCH, compiled=True)
-    game = python.game
-    checked = 0
-    for state in positions(game, 10, seed=1):
-        for depth in (1, 2, 3):
-            expected = python._capped_search(game.copy_state(state), depth, np.inf)
-            got = compiled._capped_search(game.copy_state(state), depth, np.inf)
-            assert (got, compiled.nodes, compiled.work) == (expected, python.nodes, python.work), (depth, state)
-            checked += 1
-    assert checked == 30
+    assert searches_agree(python, compiled, positions(python.game, 10, seed=1)) == 30
 
 
 VALUE_ORDER = ("squeeze", SEARCH, {"seed": 3}, 2)  # game, search, network, positions' seed
@@ -175,14 +181,8 @@ def test_compiled_policy_order_equals_the_python_search_move_for_move(monkeypatc
     compiled = PolicySearch(policy, name, **POLICY_SEARCH, compiled=True)
     game = python.game
     counts = spied(monkeypatch, python)
-    checked = 0
-    for state in positions(game, 6, seed=8, most_plies=80) + positions_near_the_end(game, 6, seed=8):
-        for depth in (1, 2, 3):
-            expected = python._capped_search(game.copy_state(state), depth, np.inf)
-            got = compiled._capped_search(game.copy_state(state), depth, np.inf)
-            assert (got, compiled.nodes, compiled.work) == (expected, python.nodes, python.work), (depth, state)
-            checked += 1
-    assert checked == 36
+    states = positions(game, 6, seed=8, most_plies=80) + positions_near_the_end(game, 6, seed=8)
+    assert searches_agree(python, compiled, states) == 36
     assert counts["enders"] > 0  # game-ending moves outside the width were searched
     if value_scale > 1:
         assert counts["legal_mask"] > counts["candidates"]  # and nodes whose tried moves all lost were widened
