@@ -1,9 +1,11 @@
-"""research/hexrook_conv_imitation.py: the hex conv net's wiring, its greedy player and medium's tie ceiling."""
+"""research/hexrook_conv_imitation.py: the hex conv net's wiring, its greedy player, medium's tie ceiling and
+the recording of another teacher's games."""
 
 import numpy as np
 import pytest
 import torch
 
+import research.hexrook_conv_imitation as study
 from envs.play import play_game
 from research.hexrook_conv_imitation import (
     Greedy,
@@ -11,10 +13,11 @@ from research.hexrook_conv_imitation import (
     MlpNet,
     check_wiring,
     neighbour_table,
+    record,
     rules,
     tie_ceiling,
 )
-from training.imitation import collect_batched
+from training.imitation import collect, collect_batched
 
 PARAMS = {"setup": "random"}
 
@@ -89,3 +92,21 @@ def test_masked_probabilities_of_the_mlp_are_finite(demos):
     logits, values = net(torch.as_tensor(demos.observations[:32]))
     assert logits.shape == (32, demos.masks.shape[1]) and values.shape == (32,)
     assert np.isfinite(logits.detach().numpy()).all()
+
+
+def test_a_teachers_games_are_its_seeded_chunks_whatever_the_processes(monkeypatch):
+    monkeypatch.setattr(study, "CHUNK_GAMES", 2)  # 5 games: chunks of 2, 2 and 1
+    one = record("swish", PARAMS, "easy", games=5, seed=3, jobs=1)
+    two = record("swish", PARAMS, "easy", games=5, seed=3, jobs=2)
+    for field in ("observations", "masks", "actions", "by_teacher", "outcomes"):
+        np.testing.assert_array_equal(getattr(one, field), getattr(two, field))
+    first = collect("swish", PARAMS, "easy", study.OPPONENTS, games=2, seed=3 * 100_003, progress=False)
+    np.testing.assert_array_equal(one.actions[: len(first)], first.actions)  # chunk 0 is its own seeded recording
+    assert one.by_teacher.any() and not one.by_teacher.all()
+    assert set(np.unique(one.outcomes)) <= {-1.0, 0.0, 1.0}
+
+
+def test_a_teacher_that_is_not_a_player_is_refused_by_name(capsys):
+    with pytest.raises(SystemExit):
+        study.main(["--game", "swish", "--teacher", "no_such_file.npz", "--games", "1"])
+    assert "--teacher" in capsys.readouterr().err
