@@ -36,8 +36,9 @@ among equally scored moves, so agreement has a ceiling below 100%:
 its games are recorded game by game in seeded chunks, over ``--jobs``
 processes, with the same positions for any number of processes.
 
-Writes ``results/2026-11-hexrook-conv/<game>.json`` and ``<game>.png``;
-the figures: ``results/2026-11-hexrook-conv.md``.
+Writes ``results/2026-11-hexrook-conv/<game>.json`` and ``<game>.png``
+(with another teacher, under ``results/2026-11-hexrook-expert-imitation/``, unless ``--out``);
+the figures: ``results/2026-11-hexrook-conv.md`` and ``results/2026-11-hexrook-expert-imitation.md``.
 """
 
 from __future__ import annotations
@@ -66,6 +67,7 @@ OPPONENTS = {"medium": 0.7, "random": 0.3}  # who the teacher plays in the recor
 CHUNK_GAMES = 100  # a search teacher's games, recorded in seeded chunks of this many
 PLANES = 5  # per-cell planes of the observation: own rooks, enemy rooks, beads, empty, edge
 OUT = Path("results/2026-11-hexrook-conv")
+EXPERT_OUT = Path("results/2026-11-hexrook-expert-imitation")  # the default --out when the teacher is not medium
 
 
 def rules(game: str, params: dict[str, Any]) -> HexRookGame:
@@ -425,10 +427,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--agreement-rows", type=int, default=20000, help="training rows sampled for agreement")
     parser.add_argument("--nets", default="mlp,conv")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", type=Path, default=OUT)
-    parser.add_argument("--teacher", default="medium", help="medium, or a policy file whose search teaches")
-    parser.add_argument("--jobs", type=int, default=1, help="processes recording a policy file's games")
+    parser.add_argument("--out", type=Path, default=None, help=f"default {OUT}, or {EXPERT_OUT} with another teacher")
+    parser.add_argument(
+        "--teacher", default="medium", help="medium, or another player: a difficulty or a policy file (its search on)"
+    )
+    parser.add_argument("--jobs", type=int, default=1, help="processes recording another teacher's games")
     args = parser.parse_args(argv)
+    if args.out is None:
+        args.out = OUT if args.teacher == "medium" else EXPERT_OUT
     nets = args.nets.split(",")
     if not nets or set(nets) - {"mlp", "conv"}:
         parser.error(f"--nets: a comma-separated list of mlp, conv; got {args.nets!r}")
