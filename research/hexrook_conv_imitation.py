@@ -44,6 +44,7 @@ the figures: ``results/2026-11-hexrook-conv.md`` and ``results/2026-11-hexrook-e
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import multiprocessing
 import time
@@ -350,8 +351,8 @@ def _collect_chunk(task: tuple[str, dict[str, Any], str, int, int]) -> Demonstra
 
 def join(parts: list[Demonstrations]) -> Demonstrations:
     """One set of positions from several, in order."""
-    fields = ("observations", "masks", "actions", "by_teacher", "outcomes")
-    return Demonstrations(*(np.concatenate([getattr(p, f) for p in parts]) for f in fields))
+    names = [field.name for field in dataclasses.fields(Demonstrations)]
+    return Demonstrations(*(np.concatenate([getattr(part, name) for part in parts]) for name in names))
 
 
 def record(game: str, params: dict[str, Any], teacher: str, games: int, seed: int, jobs: int = 1) -> Demonstrations:
