@@ -137,6 +137,27 @@ def test_swaps(hand, middle, action, new_hand, new_middle):
     assert state.to_move == 1 and state.round == 1
 
 
+def test_swap_scores_are_the_scores_the_rules_leave():
+    """The bots' written-out swap scores against the rules' own swaps, over seeded random positions."""
+    from envs.swimming.bots import swap_scores
+    from envs.swimming.rules import FIRE2, FIRE_SCORE, score2
+
+    rng = np.random.default_rng(11)
+    for _ in range(200):
+        dealt = rng.permutation(32)[:12].tolist()
+        hand, middle, others = sorted(dealt[:3]), sorted(dealt[3:6]), [sorted(dealt[6:9]), sorted(dealt[9:])]
+        scores = swap_scores(hand, middle)
+        for action in range(SWAP_ALL + 1):
+            game, state = table(["7D 8D 9D"] * 3)
+            state.hands, state.middle = [hand[:], *(h[:] for h in others)], middle[:]
+            game.apply(state, action, RNG)
+            if state.last is None:
+                assert scores[action] == score2(state.hands[0]), (hand, middle, action)
+            else:  # Bingo or Fire: the round ended at once, and its showdown holds the hand's points
+                points = FIRE_SCORE if scores[action] == FIRE2 else scores[action] / 2
+                assert state.last.scores[0] == points, (hand, middle, action)
+
+
 def test_bingo_after_swap_ends_round_at_once():
     # hand [7D, KS, AS], middle [8D, QS, 7C]: action 1 swaps 7D for QS
     game, state = table(["AS KS 7D", "7H 8H 9H", "8C 9C 10C"], middle="QS 7C 8D")

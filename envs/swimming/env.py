@@ -188,21 +188,19 @@ class raw_env(TurnBasedEnv):
     @staticmethod
     def observe_state(game: SwimmingGame, state: SwimmingState, seat: int) -> np.ndarray:
         n = game.num_players
-        layout = observation_pieces(n)
-        obs = np.zeros(layout.size, dtype=np.float32)
+        size, middle, discards, known, base = _starts(n)
         hand = state.hands[seat]
-        cards = hand + [layout.start("middle") + c for c in state.middle]
-        obs[cards] = 1.0
-        _set_bits(obs, layout.start("discards"), state.discards)
+        ones = hand + [middle + c for c in state.middle]  # indices set to 1, then one assignment
+        _add_bits(ones, discards, state.discards)
         last = state.last
         losers = last.losers if last is not None and last.reason != "void" else ()
         coins, active, phase = state.coins, state.active, state.phase
-        per_seat = []
+        tail = []  # the seats' pieces and the table's, which run to the end of the vector
         for r in range(n):
             s = (seat + r) % n
             if r and active[s]:
-                _set_bits(obs, layout.start(f"known_{r}"), game.visible_cards(state, seat, s))
-            per_seat += (
+                _add_bits(ones, known[r], game.visible_cards(state, seat, s))
+            tail += (
                 min(coins[s] / game.start_coins, 1.0),
                 active[s] and coins[s] == 0,
                 active[s],
@@ -211,10 +209,7 @@ class raw_env(TurnBasedEnv):
                 state.to_move == s and phase != OVER,
                 s in losers,
             )
-        base = layout.start("seat_0")
-        o = base + PER_SEAT * n
-        obs[base:o] = per_seat
-        obs[o : o + 8] = (  # pot, stock, phase (3), passes, knock, score
+        tail += (  # pot, stock, phase (3), passes, knock, score
             state.pot / (n * game.start_coins),
             len(state.deck) / 32.0,
             phase == CHOICE,
@@ -224,11 +219,25 @@ class raw_env(TurnBasedEnv):
             state.to_move == seat and game.knock_allowed(state),
             hand_score(hand) / FIRE_SCORE if len(hand) == 3 else 0.0,
         )
+        obs = np.zeros(size, dtype=np.float32)
+        obs[ones] = 1.0
+        obs[base:] = tail
         return obs
 
 
-def _set_bits(obs: np.ndarray, offset: int, mask: int) -> None:
+@cache
+def _starts(n: int) -> tuple[int, int, int, list[int], int]:
+    """(size, where the middle, the discards, each known_r (index r) and seat_0 begin) for ``n`` players:
+    looked up once, since play-out searches observe hundreds of thousands of states a series."""
+    layout = observation_pieces(n)
+    known = [0, *(layout.start(f"known_{r}") for r in range(1, n))]
+    assert layout.size - layout.start("seat_0") == PER_SEAT * n + 8, "observe_state writes seat_0 on as one tail"
+    return layout.size, layout.start("middle"), layout.start("discards"), known, layout.start("seat_0")
+
+
+def _add_bits(indices: list[int], offset: int, mask: int) -> None:
+    """Append ``offset`` + each card of the bitmask ``mask`` to ``indices``."""
     while mask:
         low = mask & -mask
-        obs[offset + low.bit_length() - 1] = 1.0
+        indices.append(offset + low.bit_length() - 1)
         mask ^= low
