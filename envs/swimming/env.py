@@ -226,11 +226,11 @@ class raw_env(TurnBasedEnv):
 
 
 @cache
-def _starts(n: int) -> tuple[int, int, int, list[int], int]:
+def _starts(n: int) -> tuple[int, int, int, tuple[int, ...], int]:
     """(size, where the middle, the discards, each known_r (index r) and seat_0 begin) for ``n`` players:
     looked up once, since play-out searches observe hundreds of thousands of states a series."""
     layout = observation_pieces(n)
-    known = [0, *(layout.start(f"known_{r}") for r in range(1, n))]
+    known = (0, *(layout.start(f"known_{r}") for r in range(1, n)))
     assert layout.size - layout.start("seat_0") == PER_SEAT * n + 8, "observe_state writes seat_0 on as one tail"
     return layout.size, layout.start("middle"), layout.start("discards"), known, layout.start("seat_0")
 
