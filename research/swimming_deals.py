@@ -27,13 +27,12 @@ from typing import Any
 
 import numpy as np
 
-from envs.play import play_game
-from envs.swimming.bots import MediumBot
 from envs.swimming.rules import PLAY, SwimmingState
 from policies import load
 from policies.evaluation import progress_printer
 from policies.rollouts import RolloutSearch
 from research.swimming_bound import told_the_hands
+from research.swimming_reading import against_mediums
 
 DEAL_FACTORS = (1, 2, 4)
 TOLD = "told the hands, x1"
@@ -80,11 +79,7 @@ class Recorder:
 def positions(count: int, seed: int) -> list[tuple[SwimmingState, np.ndarray, np.ndarray]]:
     """``count`` positions of seat 0 from seeded games of the shipped hard against three mediums."""
     recorder = Recorder(count)
-    game = 0
-    while len(recorder.positions) < count:
-        others = [MediumBot(recorder.player.game, seed=seed + 10 + 4 * game + k) for k in range(3)]
-        play_game("swimming", [recorder, *others], seed=seed + game, num_players=4)
-        game += 1
+    against_mediums(recorder, recorder.player.game, seed, done=lambda: len(recorder.positions) >= count)
     return recorder.positions
 
 

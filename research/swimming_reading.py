@@ -154,14 +154,27 @@ def run(
     rules = search.game
     models = {"network": network_model(search), "medium": bot_model(MediumBot(rules, seed=seed + 1), tries)}
     reader = Reader(rules, models, guesses, np.random.default_rng(seed), positions, seed)
-    game = 0
-    while reader.left > 0:
-        others = [MediumBot(rules, seed=seed + 10 + 4 * game + k) for k in range(3)]
-        play_game("swimming", [reader, *others], seed=seed + game, num_players=4)
-        game += 1
-        if progress is not None:
-            progress(positions - reader.left)
+    shown = None if progress is None else lambda: progress(positions - reader.left)
+    against_mediums(reader, rules, seed, done=lambda: reader.left <= 0, after_game=shown)
     return reader
+
+
+def against_mediums(
+    player: Any,
+    rules: SwimmingGame,
+    seed: int,
+    done: Callable[[], bool],
+    after_game: Callable[[], None] | None = None,
+) -> None:
+    """Seeded 4-player games of ``player`` (seat 0) against three mediums until ``done()``: game k is seeded
+    ``seed + k``, its mediums ``seed + 10 + 4k + j``."""
+    game = 0
+    while not done():
+        others = [MediumBot(rules, seed=seed + 10 + 4 * game + k) for k in range(3)]
+        play_game("swimming", [player, *others], seed=seed + game, num_players=4)
+        game += 1
+        if after_game is not None:
+            after_game()
 
 
 def main(argv: list[str] | None = None) -> None:
