@@ -394,7 +394,7 @@ def plot(game: str, report: dict[str, Any], path: Path) -> None:
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(6, 4))
-    for (kind, run), colour in zip(report["nets"].items(), ("tab:blue", "tab:green")):
+    for (kind, run), colour in zip(report["nets"].items(), ("tab:blue", "tab:green", "tab:orange")):
         epochs = [h["epoch"] for h in run["history"]]
         held = [100 * h["heldout_agreement"] for h in run["history"]]
         ax.plot(epochs, held, marker="o", color=colour, label=f"{kind} held-out")
@@ -405,7 +405,7 @@ def plot(game: str, report: dict[str, Any], path: Path) -> None:
     teacher = Path(report["teacher"]).stem
     ax.set_xlabel("epoch")
     ax.set_ylabel(f"picks {teacher}'s move (%)")
-    ax.set_title(f"{game}: imitating {teacher}, {report['games']} games")
+    ax.set_title(f"{game}: imitating {teacher}, {report['games']} {report.get('unit', 'games')}")
     ax.legend()
     fig.tight_layout()
     fig.savefig(path, dpi=100)
