@@ -60,7 +60,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from envs.hexrook.board import BEAD, EMPTY, PHASE_PLAY, HexRookGame, gain
+from envs.hexrook.board import BEAD, EMPTY, PHASE_PLAY, ROOK_VALUE, HexRookGame, gain, take_value
 from envs.hexrook.bots import THREAT_CAP, best_take
 from envs.hexrook.env import _observation
 from envs.play import play_series
@@ -72,7 +72,7 @@ OWN, ENEMY = 1, 2  # board codes of the observer's and the opponent's rooks in a
 MAX_MOVES = 160  # slots for legal moves per position (3 rooks x 6 directions x at most 8 cells)
 SETS = {"now": 5, "reply": 9}  # feature set -> values per move
 PLANES = 6
-SCALE = 3.0  # values are divided by a rook's worth so that most lie in [0, 3]
+SCALE = ROOK_VALUE  # values are divided by a rook's worth so that most lie in [0, 3]
 OUT = Path("results/2026-11-hexrook-capture-features")
 
 
@@ -117,8 +117,7 @@ def _maps(game: HexRookGame, board: bytearray, moves: list) -> np.ndarray:
     for _action, cell, land, taken in moves:
         if not taken:
             continue
-        beads, rooks = gain(board, taken)
-        value = beads + 3.0 * rooks
+        value = take_value(board, taken)
         out[0, land] = max(out[0, land], value)
         for c in taken:
             out[1, c] = max(out[1, c], value)

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 import torch
 
-from envs.hexrook.board import PHASE_PLAY
+from envs.hexrook.board import PHASE_PLAY, ROOK_VALUE
 from envs.hexrook.bots import THREAT_WEIGHT, WIN, MediumBot
 from envs.hexrook.env import HexRookEnv
 from research.hexrook_capture_features import (
@@ -46,7 +46,7 @@ def play_positions(name: str, games: int, seed: int):
 
 def medium_score(row: np.ndarray, last_ply: bool) -> float:
     """Medium's score of a move from the ``reply`` set's values (its formula in ``MediumBot.scored_moves``)."""
-    value = SCALE * row[0] + 3.0 * row[1]
+    value = SCALE * row[0] + ROOK_VALUE * row[1]
     if row[2]:
         return WIN
     if last_ply:
