@@ -61,7 +61,7 @@ import torch
 from torch import nn
 
 from envs.hexrook.board import BEAD, EMPTY, PHASE_PLAY, ROOK_VALUE, HexRookGame, gain, take_value
-from envs.hexrook.bots import THREAT_CAP, best_take
+from envs.hexrook.bots import THREAT_CAP, WIN, best_take
 from envs.hexrook.env import _observation
 from envs.play import play_series
 from policies.evaluation import wilson_interval
@@ -149,7 +149,7 @@ def capture_features(game: HexRookGame, obs: np.ndarray, features: str) -> tuple
             moved = [land if c == cell else c for c in pos.mine]
             reply, they_move = best_take(game, after, left, ENEMY, OWN, pos.need_them, len(moved))
             threat, _ = best_take(game, after, moved, OWN, ENEMY, pos.need_me - beads, len(left))
-            reply_wins = reply >= 1000.0
+            reply_wins = reply >= WIN
             values[i, 5:] = (
                 0.0 if reply_wins else reply / SCALE,
                 reply_wins,
