@@ -51,7 +51,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import multiprocessing
 import time
 from pathlib import Path
 from typing import Any
@@ -65,7 +64,8 @@ from envs.hexrook.bots import THREAT_CAP, WIN, best_take
 from envs.hexrook.env import _observation
 from envs.play import play_series
 from policies.evaluation import wilson_interval
-from research.hexrook_conv_imitation import GAMES, Greedy, MlpNet, masked, plot, record, rules, train
+from research.hexrook_conv_imitation import GAMES, Greedy, MlpNet, plot, record, rules, train
+from research.processes import run_jobs
 from training.imitation import Demonstrations
 
 OWN, ENEMY = 1, 2  # board codes of the observer's and the opponent's rooks in a position read off an observation
@@ -215,29 +215,19 @@ def extend_all(name: str, demos: Demonstrations, features: str, jobs: int) -> De
     """``demos`` with every observation extended, over ``jobs`` processes (the same rows for any ``jobs``)."""
     chunks = np.array_split(demos.observations, max(1, len(demos) // 2000))
     tasks = [(name, chunk, features) for chunk in chunks]
-    if jobs == 1:
-        parts = [_extend_chunk(task) for task in tasks]
-    else:
-        with multiprocessing.get_context("spawn").Pool(jobs) as pool:
-            parts = pool.map(_extend_chunk, tasks)
-    return dataclasses.replace(demos, observations=np.concatenate(parts))
+    return dataclasses.replace(demos, observations=np.concatenate(run_jobs(_extend_chunk, tasks, jobs)))
 
 
-class FeatureGreedy:
-    """An opponent playing the argmax of the feature net's masked logits."""
+class FeatureGreedy(Greedy):
+    """:class:`Greedy` on the observation with the capture features appended."""
 
     def __init__(self, game: HexRookGame, net: FeatureNet, features: str) -> None:
-        self.game, self.net, self.features = game, net, features
-
-    def reset(self, seed: int | None = None) -> None:
-        pass
+        super().__init__(net)
+        self.game, self.features = game, features
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, state: Any = None) -> int:
         x = extend(self.game, np.asarray(observation, dtype=np.float32), self.features)
-        with torch.no_grad():
-            logits, _ = self.net(torch.as_tensor(x)[None])
-        mask = torch.as_tensor(np.asarray(action_mask).astype(bool))[None]
-        return int(masked(logits, mask).argmax(dim=1)[0])
+        return super().act(x, action_mask, state)
 
 
 def load(path: Path) -> Demonstrations:

@@ -46,7 +46,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import multiprocessing
 import time
 from pathlib import Path
 from typing import Any
@@ -61,6 +60,7 @@ from envs.hexrook.env import EXTRA_FEATURES
 from envs.opponents import make_opponent
 from envs.play import play_game, play_series
 from envs.registry import game_module
+from research.processes import run_jobs
 from training.imitation import Demonstrations, collect, collect_batched
 
 GAMES = ("swish", "squeeze")
@@ -368,23 +368,12 @@ def record(game: str, params: dict[str, Any], teacher: str, games: int, seed: in
         (game, params, teacher, min(CHUNK_GAMES, games - lo), seed * 100_003 + k)
         for k, lo in enumerate(range(0, games, CHUNK_GAMES))
     ]
-    parts: list[Demonstrations] = []
     clock = time.time()
 
-    def done(part: Demonstrations) -> None:
-        parts.append(part)
-        print(
-            f"[{game}] {len(parts)}/{len(tasks)} chunks of {teacher}'s games, {time.time() - clock:.0f} s", flush=True
-        )
+    def done(count: int, _part: Demonstrations) -> None:
+        print(f"[{game}] {count}/{len(tasks)} chunks of {teacher}'s games, {time.time() - clock:.0f} s", flush=True)
 
-    if jobs == 1:
-        for task in tasks:
-            done(_collect_chunk(task))
-    else:
-        with multiprocessing.get_context("spawn").Pool(jobs) as pool:
-            for part in pool.imap(_collect_chunk, tasks):
-                done(part)
-    return join(parts)
+    return join(run_jobs(_collect_chunk, tasks, jobs, on_result=done))
 
 
 def plot(game: str, report: dict[str, Any], path: Path) -> None:

@@ -34,6 +34,7 @@ from envs.play import play_series  # noqa: E402
 from envs.registry import GAMES  # noqa: E402
 from policies.search import PolicySearch  # noqa: E402
 from research.cpu_timed import CpuTimedPlayer  # noqa: E402
+from research.processes import run_jobs  # noqa: E402
 
 THRESHOLDS = (0.5, 0.75, 1.0)  # CPU seconds a move: how many moves took longer is printed and kept
 
@@ -108,13 +109,7 @@ def main(argv: list[str] | None = None) -> None:
         (args.game, args.player, args.opponent, args.seed, int(a), int(b - a), params)
         for a, b in zip(bounds[:-1], bounds[1:])
     ]
-    if args.jobs == 1:
-        parts = [_play(jobs[0], player)]
-    else:
-        import multiprocessing
-
-        with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
-            parts = pool.map(_play, jobs)
+    parts = [_play(jobs[0], player)] if args.jobs == 1 else run_jobs(_play, jobs, args.jobs)
     moves = [move for part in parts for move in part[0]]
     wins, draws, losses = (sum(int(part[1][k]) for part in parts) for k in range(3))
     seconds, work, depth = (np.array(column) for column in zip(*moves))

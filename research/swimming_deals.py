@@ -31,6 +31,7 @@ from envs.swimming.rules import PLAY, SwimmingState
 from policies import load
 from policies.evaluation import progress_printer
 from policies.rollouts import RolloutSearch
+from research.processes import run_jobs
 from research.swimming_bound import told_the_hands
 from research.swimming_reading import against_mediums
 
@@ -190,19 +191,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"{len(found)} positions recorded in {time.time() - started:.0f} s")
     jobs = [(args.seed, args.referee, i, p) for i, p in enumerate(found)]
     progress = progress_printer(len(jobs), "positions")
-    rows = []
-    if args.jobs == 1:
-        for job in jobs:
-            rows.append(measure(job))
-            progress(len(rows))
-    else:
-        import multiprocessing
-
-        with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
-            for row in pool.imap_unordered(measure, jobs, chunksize=4):
-                rows.append(row)
-                progress(len(rows))
-    rows.sort(key=lambda r: r["index"])
+    rows = run_jobs(measure, jobs, args.jobs, on_result=lambda done, _row: progress(done), chunksize=4)
     table = summary(rows)
     print(f"{'arm':<20} {'mean regret':>12} {'95% CI':>20} {'minus x1':>10} {'95% CI':>20} {'best':>6} {'cpu s':>6}")
     for t in table:
