@@ -59,8 +59,8 @@ import numpy as np
 import torch
 from torch import nn
 
-from envs.hexrook.board import BEAD, EMPTY, PHASE_PLAY, ROOK_VALUE, HexRookGame, gain, take_value
-from envs.hexrook.bots import THREAT_CAP, WIN, best_take
+from envs.hexrook.board import BEAD, PHASE_PLAY, ROOK_VALUE, HexRookGame, gain, take_value
+from envs.hexrook.bots import THREAT_CAP, WIN, after_move, best_take
 from envs.hexrook.env import _observation
 from envs.play import play_series
 from policies.evaluation import wilson_interval
@@ -141,12 +141,7 @@ def capture_features(game: HexRookGame, obs: np.ndarray, features: str) -> tuple
         wins = beads >= pos.need_me or (rooks and rooks >= len(pos.theirs))
         values[i, :5] = beads / SCALE, rooks, wins, theirs[1, cell] / SCALE, theirs[0, land] / SCALE
         if features == "reply" and not wins and not pos.last_ply:
-            after = board[:]
-            after[cell], after[land] = EMPTY, OWN
-            for c in taken:
-                after[c] = EMPTY
-            left = [c for c in pos.theirs if c not in taken]
-            moved = [land if c == cell else c for c in pos.mine]
+            after, moved, left = after_move(board, cell, land, taken, OWN, pos.mine, pos.theirs)
             reply, they_move = best_take(game, after, left, ENEMY, OWN, pos.need_them, len(moved))
             threat, _ = best_take(game, after, moved, OWN, ENEMY, pos.need_me - beads, len(left))
             reply_wins = reply >= WIN
@@ -230,6 +225,47 @@ class FeatureGreedy(Greedy):
         return super().act(x, action_mask, state)
 
 
+def with_features(name: str, demos: Demonstrations, features: str, jobs: int) -> Demonstrations:
+    """``demos`` as a network with ``features`` reads them (``none``: unchanged)."""
+    return demos if features == "none" else extend_all(name, demos, features, jobs)
+
+
+def fit_and_score(
+    name: str, features: str, train_set: Demonstrations, held_set: Demonstrations, args: argparse.Namespace, label: str
+) -> tuple[nn.Module, dict[str, Any]]:
+    """A network with ``features`` (``none``: the plain MLP) trained on ``train_set`` (read by
+    :func:`with_features`) and its greedy score against medium over ``args.eval_games`` (seed
+    ``args.seed + 30_011``): the net and its report (per-epoch history, score, seconds). ``args``: the training
+    settings of :func:`train` and ``eval_games``."""
+    params = {"setup": "random"}
+    game = rules(name, params)
+    num_actions = train_set.masks.shape[1]
+    observation_size = train_set.observations.shape[1] - (0 if features == "none" else extra_size(game, features))
+    torch.manual_seed(args.seed)
+    net = (
+        MlpNet(observation_size, num_actions)
+        if features == "none"
+        else FeatureNet(game, observation_size, num_actions, features)
+    )
+    clock = time.time()
+    history = train(net, train_set, held_set, args, f"{label}/{features}")
+    train_seconds = time.time() - clock
+    player = Greedy(net) if features == "none" else FeatureGreedy(game, net, features)
+    clock = time.time()
+    series = play_series(name, [player, "medium"], args.eval_games, seed=args.seed + 30_011, **params)
+    score = {"wins": series.wins[0], "draws": series.draws[0], "losses": series.losses[0]}
+    score["score"] = (score["wins"] + 0.5 * score["draws"]) / args.eval_games
+    low, high = wilson_interval(score["wins"], args.eval_games)
+    score["wins_interval"] = [low, high]
+    print(
+        f"[{label}/{features}] greedy against medium: {score['wins']}/{score['draws']}/{score['losses']} "
+        f"(wins {low:.1%}-{high:.1%}), {time.time() - clock:.0f} s",
+        flush=True,
+    )
+    seconds = {"train": train_seconds, "eval": time.time() - clock}
+    return net, {"history": history, "vs_medium": score, "seconds": seconds}
+
+
 def load(path: Path) -> Demonstrations:
     with np.load(path) as data:
         return Demonstrations(*(data[field.name] for field in dataclasses.fields(Demonstrations)))
@@ -267,7 +303,6 @@ def main(argv: list[str] | None = None) -> None:
     out = args.out
     out.mkdir(parents=True, exist_ok=True)
     params = {"setup": "random"}
-    game = rules(args.game, params)
     if args.record:
         args.data.mkdir(parents=True, exist_ok=True)
         save(record(args.game, params, args.teacher, args.games, args.seed, args.jobs), args.data / "train.npz")
@@ -276,7 +311,6 @@ def main(argv: list[str] | None = None) -> None:
             args.data / "heldout.npz",
         )
     demos, held = load(args.data / "train.npz"), load(args.data / "heldout.npz")
-    observation_size, num_actions = demos.observations.shape[1], demos.masks.shape[1]
     torch.set_num_threads(1)
     report: dict[str, Any] = {
         "game": args.game,
@@ -291,40 +325,15 @@ def main(argv: list[str] | None = None) -> None:
     report["nets"] = {}
     for features in sets:
         clock = time.time()
-        if features == "none":
-            train_set, held_set = demos, held
-            torch.manual_seed(args.seed)
-            net: nn.Module = MlpNet(observation_size, num_actions)
-        else:
-            train_set = extend_all(args.game, demos, features, args.jobs)
-            held_set = extend_all(args.game, held, features, args.jobs)
-            torch.manual_seed(args.seed)
-            net = FeatureNet(game, observation_size, num_actions, features)
+        train_set, held_set = (with_features(args.game, d, features, args.jobs) for d in (demos, held))
         feature_seconds = time.time() - clock
         if features != "none":
-            rows = len(train_set) + len(held_set)
-            print(f"[{args.game}/{features}] features of {rows} rows, {feature_seconds:.0f} s", flush=True)
-        clock = time.time()
-        history = train(net, train_set, held_set, args, f"{args.game}/{features}")
-        train_seconds = time.time() - clock
-        player = Greedy(net) if features == "none" else FeatureGreedy(game, net, features)
-        clock = time.time()
-        series = play_series(args.game, [player, "medium"], args.eval_games, seed=args.seed + 30_011, **params)
-        score = {"wins": series.wins[0], "draws": series.draws[0], "losses": series.losses[0]}
-        points = score["wins"] + 0.5 * score["draws"]
-        score["score"] = points / args.eval_games
-        low, high = wilson_interval(score["wins"], args.eval_games)
-        score["wins_interval"] = [low, high]
-        print(
-            f"[{args.game}/{features}] greedy against medium: {score['wins']}/{score['draws']}/{score['losses']} "
-            f"(wins {low:.1%}-{high:.1%}), {time.time() - clock:.0f} s",
-            flush=True,
-        )
-        report["nets"][features] = {
-            "history": history,
-            "vs_medium": score,
-            "seconds": {"features": feature_seconds, "train": train_seconds, "eval": time.time() - clock},
-        }
+            print(
+                f"[{args.game}/{features}] features of {len(train_set) + len(held_set)} rows, {feature_seconds:.0f} s"
+            )
+        net, run = fit_and_score(args.game, features, train_set, held_set, args, args.game)
+        run["seconds"] = {"features": feature_seconds, **run["seconds"]}
+        report["nets"][features] = run
         (out / f"{args.game}.json").write_text(json.dumps(report, indent=2))
         plot(args.game, report, out / f"{args.game}.png")
         torch.save(net.state_dict(), args.data / f"{args.game}_{features}.pt")

@@ -49,6 +49,20 @@ def best_take(
     return best, any_move
 
 
+def after_move(
+    board: list[int], cell: int, land: int, taken: list[int], own: int, my_rooks: list[int], their_rooks: list[int]
+) -> tuple[list[int], list[int], list[int]]:
+    """(board, my rooks, their rooks) after my rook (board code ``own``) moves ``cell`` -> ``land`` taking
+    ``taken``: the position a one-move look-ahead reads, without the game's own bookkeeping."""
+    after = board[:]
+    after[cell], after[land] = EMPTY, own
+    for c in taken:
+        after[c] = EMPTY
+    mine = [land if c == cell else c for c in my_rooks]
+    theirs = [c for c in their_rooks if c not in taken]
+    return after, mine, theirs
+
+
 class EasyBot(Bot):
     """Greedy: the biggest immediate capture, otherwise any move."""
 
@@ -94,12 +108,7 @@ class MediumBot(Bot):
             if beads >= need_me:
                 scores.append(WIN)
                 continue
-            after = board[:]
-            after[cell], after[land] = EMPTY, own
-            for c in taken:
-                after[c] = EMPTY
-            theirs = [c for c in their_rooks if c not in taken] if rks else their_rooks
-            mine = [land if c == cell else c for c in my_rooks]
+            after, mine, theirs = after_move(board, cell, land, taken, own, my_rooks, their_rooks)
             value = beads + ROOK_VALUE * rks
             if last_ply:
                 scores.append(value)
