@@ -275,6 +275,38 @@ def save(demos: Demonstrations, path: Path) -> None:
     np.savez(path, **{field.name: getattr(demos, field.name) for field in dataclasses.fields(Demonstrations)})
 
 
+def add_training_arguments(parser: argparse.ArgumentParser, features: str, eval_games: int) -> None:
+    """The options of :func:`fit_and_score` and :func:`with_features`, with these defaults."""
+    parser.add_argument("--features", default=features, help="comma-separated sets: now, reply, none")
+    parser.add_argument("--epochs", type=int, default=6)
+    parser.add_argument("--batch", type=int, default=512)
+    parser.add_argument("--lr", type=float, default=1e-3)
+    parser.add_argument("--value-weight", type=float, default=2.0)
+    parser.add_argument("--eval-games", type=int, default=eval_games)
+    parser.add_argument("--agreement-rows", type=int, default=20000)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--jobs", type=int, default=2)
+
+
+def checked_training_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -> list[str]:
+    """The feature sets named by ``--features``; a nonsense set or count is refused by its option's name."""
+    sets = args.features.split(",")
+    if not sets or set(sets) - {*SETS, "none"}:
+        parser.error(f"--features: a comma-separated list of {', '.join(SETS)}, none; got {args.features!r}")
+    for name in ("epochs", "batch", "eval_games", "jobs"):
+        if getattr(args, name) < 1:
+            parser.error(f"--{name.replace('_', '-')} must be >= 1")
+    return sets
+
+
+def check_data(parser: argparse.ArgumentParser, folder: Path) -> None:
+    """Refuse a ``--data`` folder without the recorded ``train.npz`` and ``heldout.npz``, by name."""
+    missing = [name for name in ("train.npz", "heldout.npz") if not (folder / name).is_file()]
+    if missing:
+        found = f"{folder} has no {' or '.join(missing)}"
+        parser.error(f"--data: {found} (research.hexrook_capture_features --record writes them)")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", choices=GAMES, required=True)
@@ -283,21 +315,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--record", action="store_true", help="record the data first (the teacher with its search)")
     parser.add_argument("--games", type=int, default=6000, help="with --record: training games")
     parser.add_argument("--heldout-games", type=int, default=600, help="with --record: held-out games")
-    parser.add_argument("--features", default="now,reply", help="comma-separated sets: now, reply, none")
-    parser.add_argument("--epochs", type=int, default=6)
-    parser.add_argument("--batch", type=int, default=512)
-    parser.add_argument("--lr", type=float, default=1e-3)
-    parser.add_argument("--value-weight", type=float, default=2.0)
-    parser.add_argument("--eval-games", type=int, default=200)
-    parser.add_argument("--agreement-rows", type=int, default=20000)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--jobs", type=int, default=2)
+    add_training_arguments(parser, features="now,reply", eval_games=200)
     parser.add_argument("--out", type=Path, default=OUT, help="folder of the report and plot")
     args = parser.parse_args(argv)
-    sets = args.features.split(",")
-    if not sets or set(sets) - {*SETS, "none"}:
-        parser.error(f"--features: a comma-separated list of {', '.join(SETS)}, none; got {args.features!r}")
-    for name in ("games", "heldout_games", "epochs", "batch", "eval_games", "jobs"):
+    sets = checked_training_arguments(parser, args)
+    for name in ("games", "heldout_games"):
         if getattr(args, name) < 1:
             parser.error(f"--{name.replace('_', '-')} must be >= 1")
     out = args.out
@@ -310,6 +332,7 @@ def main(argv: list[str] | None = None) -> None:
             record(args.game, params, args.teacher, args.heldout_games, args.seed + 10_007, args.jobs),
             args.data / "heldout.npz",
         )
+    check_data(parser, args.data)
     demos, held = load(args.data / "train.npz"), load(args.data / "heldout.npz")
     torch.set_num_threads(1)
     report: dict[str, Any] = {

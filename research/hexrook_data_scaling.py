@@ -36,7 +36,15 @@ from typing import Any
 import numpy as np
 import torch
 
-from research.hexrook_capture_features import SETS, fit_and_score, load, save, with_features
+from research.hexrook_capture_features import (
+    add_training_arguments,
+    check_data,
+    checked_training_arguments,
+    fit_and_score,
+    load,
+    save,
+    with_features,
+)
 from research.hexrook_conv_imitation import GAMES, join, record
 from training.imitation import Demonstrations
 
@@ -106,20 +114,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--more-games", type=int, default=0, help="the teacher's games recorded beyond train.npz")
     parser.add_argument("--more-seed", type=int, default=1, help="their seed (train.npz: 0, heldout.npz: 10007)")
     parser.add_argument("--sizes", default="0.125,0.25,0.5,1", help="multiples of train.npz's positions; all: the pool")
-    parser.add_argument("--features", default="now,none", help="comma-separated sets: now, reply, none")
-    parser.add_argument("--epochs", type=int, default=6)
-    parser.add_argument("--batch", type=int, default=512)
-    parser.add_argument("--lr", type=float, default=1e-3)
-    parser.add_argument("--value-weight", type=float, default=2.0)
-    parser.add_argument("--eval-games", type=int, default=400)
-    parser.add_argument("--agreement-rows", type=int, default=20000)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--jobs", type=int, default=2)
+    add_training_arguments(parser, features="now,none", eval_games=400)
     parser.add_argument("--out", type=Path, default=OUT, help="folder of the report and plot")
     args = parser.parse_args(argv)
-    sets = args.features.split(",")
-    if not sets or set(sets) - {*SETS, "none"}:
-        parser.error(f"--features: a comma-separated list of {', '.join(SETS)}, none; got {args.features!r}")
+    sets = checked_training_arguments(parser, args)
     words = args.sizes.split(",")
     try:
         numbers = {float(size) for size in words if size != "all"}
@@ -127,11 +125,9 @@ def main(argv: list[str] | None = None) -> None:
         parser.error(f"--sizes: comma-separated positive numbers or all, got {args.sizes!r}")
     if any(size <= 0 for size in numbers):
         parser.error(f"--sizes: every size must be > 0, got {args.sizes!r}")
-    for name in ("epochs", "batch", "eval_games", "jobs"):
-        if getattr(args, name) < 1:
-            parser.error(f"--{name.replace('_', '-')} must be >= 1")
     if args.more_games < 0:
         parser.error("--more-games must be >= 0")
+    check_data(parser, args.data)
     base_rows = len(load(args.data / "train.npz"))
     demos, held = pool(args), load(args.data / "heldout.npz")
     sizes = sorted(numbers | ({len(demos) / base_rows} if "all" in words else set()))

@@ -72,3 +72,10 @@ def test_nonsense_sizes_are_refused_by_name(data, tmp_path, sizes, word, capsys)
         study.main([*argv, "--sizes", sizes])
     err = capsys.readouterr().err
     assert "--sizes" in err and word in err
+
+
+def test_a_data_folder_without_the_recordings_is_refused_by_name(tmp_path, capsys):
+    with pytest.raises(SystemExit):
+        study.main(["--game", "swish", "--teacher", "medium", "--data", str(tmp_path / "nowhere")])
+    err = capsys.readouterr().err
+    assert "--data" in err and "train.npz" in err
