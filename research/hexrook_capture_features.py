@@ -351,9 +351,8 @@ def main(argv: list[str] | None = None) -> None:
         train_set, held_set = (with_features(args.game, d, features, args.jobs) for d in (demos, held))
         feature_seconds = time.time() - clock
         if features != "none":
-            print(
-                f"[{args.game}/{features}] features of {len(train_set) + len(held_set)} rows, {feature_seconds:.0f} s"
-            )
+            rows = len(train_set) + len(held_set)
+            print(f"[{args.game}/{features}] features of {rows} rows, {feature_seconds:.0f} s", flush=True)
         net, run = fit_and_score(args.game, features, train_set, held_set, args, args.game)
         run["seconds"] = {"features": feature_seconds, **run["seconds"]}
         report["nets"][features] = run

@@ -50,6 +50,7 @@ from training.imitation import Demonstrations
 
 OUT = Path("results/2026-11-hexrook-data-scaling")
 TARGET = 0.75  # the score of the network alone against medium
+RECORDED_SEEDS = (0, 10_007)  # the seeds of train.npz and heldout.npz (the capture-features study's --record)
 
 
 def first(demos: Demonstrations, rows: int) -> Demonstrations:
@@ -112,7 +113,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--data", type=Path, required=True, help="folder of train.npz and heldout.npz")
     parser.add_argument("--teacher", required=True, help="the policy file whose moves the data holds")
     parser.add_argument("--more-games", type=int, default=0, help="the teacher's games recorded beyond train.npz")
-    parser.add_argument("--more-seed", type=int, default=1, help="their seed (train.npz: 0, heldout.npz: 10007)")
+    parser.add_argument("--more-seed", type=int, default=1, help="their seed (not train.npz's 0 or heldout's 10007)")
     parser.add_argument("--sizes", default="0.125,0.25,0.5,1", help="multiples of train.npz's positions; all: the pool")
     add_training_arguments(parser, features="now,none", eval_games=400)
     parser.add_argument("--out", type=Path, default=OUT, help="folder of the report and plot")
@@ -127,6 +128,8 @@ def main(argv: list[str] | None = None) -> None:
         parser.error(f"--sizes: every size must be > 0, got {args.sizes!r}")
     if args.more_games < 0:
         parser.error("--more-games must be >= 0")
+    if args.more_seed in RECORDED_SEEDS:
+        parser.error(f"--more-seed {args.more_seed} would record train.npz's or heldout.npz's games again")
     check_data(parser, args.data)
     base_rows = len(load(args.data / "train.npz"))
     demos, held = pool(args), load(args.data / "heldout.npz")

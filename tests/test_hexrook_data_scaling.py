@@ -79,3 +79,10 @@ def test_a_data_folder_without_the_recordings_is_refused_by_name(tmp_path, capsy
         study.main(["--game", "swish", "--teacher", "medium", "--data", str(tmp_path / "nowhere")])
     err = capsys.readouterr().err
     assert "--data" in err and "train.npz" in err
+
+
+def test_more_games_with_the_seed_of_the_recorded_ones_are_refused(data, tmp_path, capsys):
+    argv = ["--game", "swish", "--teacher", "medium", "--data", str(data), "--out", str(tmp_path)]
+    with pytest.raises(SystemExit):
+        study.main([*argv, "--more-games", "2", "--more-seed", "0"])
+    assert "--more-seed 0" in capsys.readouterr().err
