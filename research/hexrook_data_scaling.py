@@ -58,9 +58,9 @@ def first(demos: Demonstrations, rows: int) -> Demonstrations:
     return Demonstrations(*(getattr(demos, f.name)[:rows] for f in dataclasses.fields(Demonstrations)))
 
 
-def pool(args: argparse.Namespace) -> Demonstrations:
-    """``train.npz``, followed by the teacher's ``--more-games`` games of seed ``--more-seed`` (recorded once)."""
-    demos = load(args.data / "train.npz")
+def pool(args: argparse.Namespace, demos: Demonstrations) -> Demonstrations:
+    """``demos`` (``train.npz``), followed by the teacher's ``--more-games`` games of seed ``--more-seed``
+    (recorded once)."""
     if not args.more_games:
         return demos
     path = args.data / f"more_{args.more_seed}_{args.more_games}.npz"
@@ -131,8 +131,9 @@ def main(argv: list[str] | None = None) -> None:
     if args.more_seed in RECORDED_SEEDS:
         parser.error(f"--more-seed {args.more_seed} would record train.npz's or heldout.npz's games again")
     check_data(parser, args.data)
-    base_rows = len(load(args.data / "train.npz"))
-    demos, held = pool(args), load(args.data / "heldout.npz")
+    base = load(args.data / "train.npz")
+    base_rows = len(base)
+    demos, held = pool(args, base), load(args.data / "heldout.npz")
     sizes = sorted(numbers | ({len(demos) / base_rows} if "all" in words else set()))
     if round(sizes[-1] * base_rows) > len(demos):
         parser.error(
@@ -146,8 +147,8 @@ def main(argv: list[str] | None = None) -> None:
     report["args"] = vars(args) | {"data": str(args.data), "out": str(args.out)}
     done = {(r["features"], r["positions"]) for r in report["runs"]}
     torch.set_num_threads(1)
+    wanted = [round(size * base_rows) for size in sizes]
     for features in sets:
-        wanted = [round(size * base_rows) for size in sizes]
         if all((features, rows) in done for rows in wanted):
             continue
         clock = time.time()
@@ -171,7 +172,6 @@ def main(argv: list[str] | None = None) -> None:
                 | run
             )
             path.write_text(json.dumps(report, indent=2))
-            plot(report, args.out / f"{args.game}.png")
     plot(report, args.out / f"{args.game}.png")  # a finished study run again only draws its plot again
 
 
