@@ -21,6 +21,10 @@ Each round here:
    teacher's games (``train.npz``) and every round's labelled positions so far;
 3. it is scored greedy against medium (``--eval-games``), as in the other studies.
 
+A round's network is also measured on the positions of its own games (the
+next round's labels): how often its move there is the teacher's
+(``own_agreement``), beside its agreement on the teacher's held-out games.
+
 Round 0 is the network trained on ``train.npz`` alone. The comparison is the
 data-scaling study's curve: the same network trained on as many of the
 teacher's moves taken from its own games.
@@ -59,7 +63,7 @@ from research.hexrook_capture_features import (
     save,
     with_features,
 )
-from research.hexrook_conv_imitation import GAMES, join, rules
+from research.hexrook_conv_imitation import GAMES, agreement, join, rules
 from research.processes import run_jobs
 from training.imitation import Demonstrations
 
@@ -211,8 +215,12 @@ def main(argv: list[str] | None = None) -> None:
     done = {r["round"] for r in report["rounds"]}
     net = FeatureNet(game, observation_size, num_actions, "now")  # round 0 replaces it before any labelling
     for round_index in range(args.rounds + 1):
-        if round_index:  # the previous round's network plays
+        if round_index:  # the previous round's network plays, and is measured on the positions it met
             labelled.append(with_features(args.game, label_round(args, net, round_index), "now", args.jobs))
+            own = agreement(net, labelled[-1], np.arange(len(labelled[-1])))
+            for entry in report["rounds"]:
+                if entry["round"] == round_index - 1:
+                    entry["own_agreement"] = own
         weights_path = args.data / f"{args.game}_round{round_index}.pt"
         if round_index in done and weights_path.exists():
             net.load_state_dict(torch.load(weights_path))
@@ -238,6 +246,7 @@ def main(argv: list[str] | None = None) -> None:
         report["rounds"].sort(key=lambda r: r["round"])
         path.write_text(json.dumps(report, indent=2))
         plot(report, args.out / f"{args.game}.png")
+    path.write_text(json.dumps(report, indent=2))  # a resumed study's own agreements, measured again
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ import json
 
 import numpy as np
 import pytest
+import torch
 
 import research.hexrook_dagger as study
 from envs.play import play_game
@@ -108,6 +109,13 @@ def test_rounds_train_on_all_labels_so_far_and_a_rerun_does_nothing_again(data, 
     assert [r["round"] for r in report["rounds"]] == [0, 1, 2]
     assert [r["apprentice_positions"] for r in report["rounds"]] == [0, len(one), len(one) + len(two)]
     assert (tmp_path / "swish.png").exists()
+    game = study.rules("swish", PARAMS)
+    for r in (0, 1):  # a round's network, measured on the positions of its own games (the next round's labels)
+        net = FeatureNet(game, base.observations.shape[1], base.masks.shape[1], "now")
+        net.load_state_dict(torch.load(folder / f"swish_round{r}.pt"))
+        own = study.with_features("swish", study.load(folder / f"dagger_{r + 1}_2.npz"), "now", 1)
+        assert report["rounds"][r]["own_agreement"] == study.agreement(net, own, np.arange(len(own)))
+    assert "own_agreement" not in report["rounds"][2]
 
     study.main([*argv, "--rounds", "2", "--round-games", "2", "--eval-games", "2"])
     assert len(calls) == 3 and len(labelled_rounds) == 2
