@@ -157,7 +157,10 @@ def plot(report: dict[str, Any], path: Path) -> None:
     high = [100 * r["vs_medium"]["wins_interval"][1] for r in runs] - wins
     ax.errorbar(x, wins, yerr=[low, high], marker="o", capsize=3, color="tab:orange", label="DAgger rounds")
     for r, xi, yi in zip(runs, x, wins):
-        ax.annotate(f"round {r['round']}", (xi, yi), textcoords="offset points", xytext=(4, -12), fontsize=8)
+        below = r["round"] % 2 == 0  # alternate sides, so that close rounds' labels do not overlap
+        ax.annotate(
+            f"round {r['round']}", (xi, yi), textcoords="offset points", xytext=(4, -14 if below else 8), fontsize=8
+        )
     ax.axhline(100 * TARGET, color="grey", ls=":", label=f"target (score {TARGET})")
     ax.axhline(50, color="grey", ls="--", lw=0.8, label="medium's level")
     ax.set_xscale("log", base=2)
@@ -247,6 +250,7 @@ def main(argv: list[str] | None = None) -> None:
         path.write_text(json.dumps(report, indent=2))
         plot(report, args.out / f"{args.game}.png")
     path.write_text(json.dumps(report, indent=2))  # a resumed study's own agreements, measured again
+    plot(report, args.out / f"{args.game}.png")
 
 
 if __name__ == "__main__":
