@@ -275,6 +275,16 @@ def save(demos: Demonstrations, path: Path) -> None:
     np.savez(path, **{field.name: getattr(demos, field.name) for field in dataclasses.fields(Demonstrations)})
 
 
+TEACHER_HELP = "the policy file whose moves the data holds"
+
+
+def add_data_arguments(parser: argparse.ArgumentParser, teacher: str = TEACHER_HELP) -> None:
+    """The studies' ``--game``, ``--data`` (the folder of ``train.npz`` and ``heldout.npz``) and ``--teacher``."""
+    parser.add_argument("--game", choices=GAMES, required=True)
+    parser.add_argument("--data", type=Path, required=True, help="folder of train.npz and heldout.npz")
+    parser.add_argument("--teacher", required=True, help=teacher)
+
+
 def add_training_arguments(parser: argparse.ArgumentParser, features: str, eval_games: int) -> None:
     """The options of :func:`fit_and_score` and :func:`with_features`, with these defaults."""
     parser.add_argument("--features", default=features, help="comma-separated sets: now, reply, none")
@@ -309,9 +319,7 @@ def check_data(parser: argparse.ArgumentParser, folder: Path) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--game", choices=GAMES, required=True)
-    parser.add_argument("--data", type=Path, required=True, help="folder of train.npz and heldout.npz")
-    parser.add_argument("--teacher", required=True, help="the policy file whose moves the data holds")
+    add_data_arguments(parser)
     parser.add_argument("--record", action="store_true", help="record the data first (the teacher with its search)")
     parser.add_argument("--games", type=int, default=6000, help="with --record: training games")
     parser.add_argument("--heldout-games", type=int, default=600, help="with --record: held-out games")

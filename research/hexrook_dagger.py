@@ -54,6 +54,7 @@ from envs.play import play_game
 from research.hexrook_capture_features import (
     FeatureGreedy,
     FeatureNet,
+    add_data_arguments,
     add_training_arguments,
     check_data,
     checked_training_arguments,
@@ -63,7 +64,7 @@ from research.hexrook_capture_features import (
     save,
     with_features,
 )
-from research.hexrook_conv_imitation import GAMES, agreement, join, rules
+from research.hexrook_conv_imitation import agreement, join, rules
 from research.processes import run_jobs
 from training.imitation import Demonstrations
 
@@ -188,9 +189,7 @@ def scaling_curve(game: str, eval_games: int) -> list[dict[str, int]]:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--game", choices=GAMES, required=True)
-    parser.add_argument("--data", type=Path, required=True, help="folder of train.npz and heldout.npz")
-    parser.add_argument("--teacher", required=True, help="the policy file that labels (and whose moves the data holds)")
+    add_data_arguments(parser, teacher="the policy file that labels (and whose moves the data holds)")
     parser.add_argument("--rounds", type=int, default=2, help="rounds of the apprentice's games after round 0")
     parser.add_argument("--round-games", type=int, default=1500, help="the apprentice's games a round")
     add_training_arguments(parser, features="now", eval_games=400)

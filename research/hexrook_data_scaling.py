@@ -37,6 +37,7 @@ import numpy as np
 import torch
 
 from research.hexrook_capture_features import (
+    add_data_arguments,
     add_training_arguments,
     check_data,
     checked_training_arguments,
@@ -45,7 +46,7 @@ from research.hexrook_capture_features import (
     save,
     with_features,
 )
-from research.hexrook_conv_imitation import GAMES, join, record
+from research.hexrook_conv_imitation import join, record
 from training.imitation import Demonstrations
 
 OUT = Path("results/2026-11-hexrook-data-scaling")
@@ -109,9 +110,7 @@ def plot(report: dict[str, Any], path: Path) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--game", choices=GAMES, required=True)
-    parser.add_argument("--data", type=Path, required=True, help="folder of train.npz and heldout.npz")
-    parser.add_argument("--teacher", required=True, help="the policy file whose moves the data holds")
+    add_data_arguments(parser)
     parser.add_argument("--more-games", type=int, default=0, help="the teacher's games recorded beyond train.npz")
     parser.add_argument("--more-seed", type=int, default=1, help="their seed (not train.npz's 0 or heldout's 10007)")
     parser.add_argument("--sizes", default="0.125,0.25,0.5,1", help="multiples of train.npz's positions; all: the pool")

@@ -6,3 +6,23 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 # one-position forward passes of the shipped networks: BLAS threads only add contention (as in scripts/cli.py)
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+
+import pytest  # noqa: E402 (after the environment above, which pygame reads on import)
+
+
+@pytest.fixture(scope="module")
+def swish_recordings(tmp_path_factory):
+    """A folder of ``train.npz`` and ``heldout.npz`` as the hex-rook studies read them: a few Swish games of
+    medium (against medium 0.7 / random 0.3), recorded on the batched engine."""
+    from research.hexrook_capture_features import save
+    from training.imitation import collect_batched
+
+    folder = tmp_path_factory.mktemp("recordings")
+    for name, seed in (("train", 0), ("heldout", 1)):
+        demos = collect_batched(
+            "swish", {"setup": "random"}, "medium", {"medium": 0.7, "random": 0.3}, games=4, boards=4, seed=seed,
+            progress=False,
+        )  # fmt: skip
+        save(demos, folder / f"{name}.npz")
+    return folder

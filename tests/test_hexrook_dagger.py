@@ -10,21 +10,14 @@ import torch
 
 import research.hexrook_dagger as study
 from envs.play import play_game
-from research.hexrook_capture_features import FeatureNet, extra_size, save
-from training.imitation import collect_batched
+from research.hexrook_capture_features import FeatureNet, extra_size
 
 PARAMS = {"setup": "random"}
 
 
-@pytest.fixture(scope="module")
-def data(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("data")
-    for name, seed in (("train", 0), ("heldout", 1)):
-        demos = collect_batched(
-            "swish", PARAMS, "medium", {"medium": 0.7, "random": 0.3}, games=3, boards=3, seed=seed, progress=False
-        )
-        save(demos, folder / f"{name}.npz")
-    return folder
+@pytest.fixture
+def data(swish_recordings):
+    return swish_recordings
 
 
 class First:

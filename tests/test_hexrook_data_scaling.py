@@ -7,21 +7,14 @@ import numpy as np
 import pytest
 
 import research.hexrook_data_scaling as study
-from research.hexrook_capture_features import save
 from training.imitation import collect_batched
 
 PARAMS = {"setup": "random"}
 
 
-@pytest.fixture(scope="module")
-def data(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("data")
-    for name, seed in (("train", 0), ("heldout", 1)):
-        demos = collect_batched(
-            "swish", PARAMS, "medium", {"medium": 0.7, "random": 0.3}, games=4, boards=4, seed=seed, progress=False
-        )
-        save(demos, folder / f"{name}.npz")
-    return folder
+@pytest.fixture
+def data(swish_recordings):
+    return swish_recordings
 
 
 def fake_fit(calls):
