@@ -107,6 +107,8 @@ def _label_chunk(task: tuple[str, dict[str, Any], str, str, int, int, list[int]]
         player = Labelled(FeatureGreedy(game, net, features), teacher_player)
         seat = g % 2
         result = play_game(name, [player, medium] if seat == 0 else [medium, player], seed=seed, **PARAMS)
+        if not player.rows:  # a game over before the apprentice's first move labels nothing
+            continue
         obs, masks, labels = (np.asarray(column) for column in zip(*player.rows))
         outcome = np.full(len(labels), result.returns[seat], dtype=np.float32)
         parts.append(Demonstrations(obs, masks, labels.astype(np.int64), np.ones(len(labels), dtype=bool), outcome))
@@ -127,7 +129,10 @@ def label_round(args: argparse.Namespace, net: FeatureNet, round_index: int) -> 
     clock = time.time()
 
     def done(count: int, _part: Demonstrations) -> None:
-        print(f"[{args.game} round {round_index}] {count}/{len(tasks)} chunks labelled, {time.time() - clock:.0f} s")
+        print(
+            f"[{args.game} round {round_index}] {count}/{len(tasks)} chunks labelled, {time.time() - clock:.0f} s",
+            flush=True,
+        )
 
     labelled = join(run_jobs(_label_chunk, tasks, args.jobs, on_result=done))
     save(labelled, path)
