@@ -34,7 +34,8 @@ teacher's moves taken from its own games.
 ``--data`` holds ``train.npz`` and ``heldout.npz`` (the capture-features
 study's recording); each round's labelled positions are kept there
 (``dagger_<round>_<games>.npz``), and with them each round's network, so a
-stopped study resumes at its next round. Writes ``<out>/<game>.json`` and
+stopped study resumes at its next round (a study with other training settings
+needs its own ``--data`` copy and ``--out``, or it reuses these). Writes ``<out>/<game>.json`` and
 ``<game>.png``, by default under ``results/2026-11-hexrook-dagger/``.
 """
 
