@@ -59,21 +59,20 @@ from research.hexrook_capture_features import (
     add_training_arguments,
     check_data,
     checked_training_arguments,
-    extra_size,
     fit_and_score,
     load,
     save,
     with_features,
 )
 from research.hexrook_conv_imitation import agreement, join, rules
+from research.hexrook_data_scaling import OUT as SCALING
+from research.hexrook_data_scaling import draw_levels, draw_wins
 from research.processes import run_jobs
 from training.imitation import Demonstrations
 
 OUT = Path("results/2026-11-hexrook-dagger")
-SCALING = Path("results/2026-11-hexrook-data-scaling")  # the comparison: more of the teacher's own games
 CHUNK_GAMES = 50  # the apprentice's games, labelled in seeded chunks of this many
 PARAMS = {"setup": "random"}
-TARGET = 0.75
 
 
 class Labelled:
@@ -158,18 +157,17 @@ def plot(report: dict[str, Any], path: Path) -> None:
             label="more of the teacher's own games (data-scaling study)",
         )
     runs = report["rounds"]
-    x = [r["teacher_positions"] for r in runs]
-    wins = np.array([100 * r["vs_medium"]["wins"] / games for r in runs])
-    low = wins - [100 * r["vs_medium"]["wins_interval"][0] for r in runs]
-    high = [100 * r["vs_medium"]["wins_interval"][1] for r in runs] - wins
-    ax.errorbar(x, wins, yerr=[low, high], marker="o", capsize=3, color="tab:orange", label="DAgger rounds")
-    for r, xi, yi in zip(runs, x, wins):
+    wins = draw_wins(ax, runs, games, color="tab:orange", label="DAgger rounds")
+    for r, yi in zip(runs, wins):
         below = r["round"] % 2 == 0  # alternate sides, so that close rounds' labels do not overlap
         ax.annotate(
-            f"round {r['round']}", (xi, yi), textcoords="offset points", xytext=(4, -14 if below else 8), fontsize=8
+            f"round {r['round']}",
+            (r["teacher_positions"], yi),
+            textcoords="offset points",
+            xytext=(4, -14 if below else 8),
+            fontsize=8,
         )
-    ax.axhline(100 * TARGET, color="grey", ls=":", label=f"target (score {TARGET})")
-    ax.axhline(50, color="grey", ls="--", lw=0.8, label="medium's level")
+    draw_levels(ax)
     ax.set_xscale("log", base=2)
     ax.set_xlabel("the teacher's moves trained on")
     ax.set_ylabel(f"greedy wins against medium (%, {games} games, 95% bars)")
@@ -183,7 +181,7 @@ def plot(report: dict[str, Any], path: Path) -> None:
 
 def scaling_curve(game: str, eval_games: int) -> list[dict[str, int]]:
     """The data-scaling study's ``now`` runs (teacher's moves, wins), when it was scored over as many games."""
-    path = SCALING / f"{game}.json"
+    path = SCALING / f"{game}.json"  # the comparison: more of the teacher's own games
     if not path.exists():
         return []
     study = json.loads(path.read_text())
@@ -235,7 +233,6 @@ def main(argv: list[str] | None = None) -> None:
             net.eval()
             continue
         train_set = join([base_set, *labelled])
-        assert train_set.observations.shape[1] == observation_size + extra_size(game, "now")
         net, run = fit_and_score(args.game, "now", train_set, held_set, args, f"{args.game} round {round_index}")
         torch.save(net.state_dict(), weights_path)
         last = run["history"][-1]
@@ -252,9 +249,8 @@ def main(argv: list[str] | None = None) -> None:
             | run
         )
         report["rounds"].sort(key=lambda r: r["round"])
-        path.write_text(json.dumps(report, indent=2))
-        plot(report, args.out / f"{args.game}.png")
-    path.write_text(json.dumps(report, indent=2))  # a resumed study's own agreements, measured again
+        path.write_text(json.dumps(report, indent=2))  # kept after each round, so that a stopped study resumes
+    path.write_text(json.dumps(report, indent=2))  # with the last round's own agreement, or a resumed study's
     plot(report, args.out / f"{args.game}.png")
 
 

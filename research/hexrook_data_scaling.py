@@ -73,6 +73,22 @@ def pool(args: argparse.Namespace, demos: Demonstrations) -> Demonstrations:
     return join([demos, load(path)])
 
 
+def draw_wins(ax: Any, runs: list[dict[str, Any]], eval_games: int, **style: Any) -> np.ndarray:
+    """Each run's greedy wins against medium (%, returned) with its 95% bars, at its count of the teacher's moves."""
+    x = [r["teacher_positions"] for r in runs]
+    wins = np.array([100 * r["vs_medium"]["wins"] / eval_games for r in runs])
+    low = wins - [100 * r["vs_medium"]["wins_interval"][0] for r in runs]
+    high = [100 * r["vs_medium"]["wins_interval"][1] for r in runs] - wins
+    ax.errorbar(x, wins, yerr=[low, high], marker="o", capsize=3, **style)
+    return wins
+
+
+def draw_levels(ax: Any) -> None:
+    """The issue's target and medium's level, across a wins-against-medium plot."""
+    ax.axhline(100 * TARGET, color="grey", ls=":", label=f"target (score {TARGET})")
+    ax.axhline(50, color="grey", ls="--", lw=0.8, label="medium's level")
+
+
 def plot(report: dict[str, Any], path: Path) -> None:
     import matplotlib
 
@@ -85,14 +101,10 @@ def plot(report: dict[str, Any], path: Path) -> None:
         runs = sorted((r for r in report["runs"] if r["features"] == features), key=lambda r: r["teacher_positions"])
         x = [r["teacher_positions"] for r in runs]
         ticks |= set(x)
-        wins = np.array([100 * r["vs_medium"]["wins"] / report["eval_games"] for r in runs])
-        low = wins - [100 * r["vs_medium"]["wins_interval"][0] for r in runs]
-        high = [100 * r["vs_medium"]["wins_interval"][1] for r in runs] - wins
         label = "plain MLP" if features == "none" else f"inputs: {features}"
-        wins_ax.errorbar(x, wins, yerr=[low, high], marker="o", capsize=3, color=colour, label=label)
+        draw_wins(wins_ax, runs, report["eval_games"], color=colour, label=label)
         agree_ax.plot(x, [100 * r["heldout_agreement"] for r in runs], marker="o", color=colour, label=label)
-    wins_ax.axhline(100 * TARGET, color="grey", ls=":", label=f"target (score {TARGET})")
-    wins_ax.axhline(50, color="grey", ls="--", lw=0.8, label="medium's level")
+    draw_levels(wins_ax)
     for ax in (wins_ax, agree_ax):
         ax.set_xscale("log", base=2)
         ax.set_xticks(sorted(ticks), [f"{t / 1000:.1f}k" for t in sorted(ticks)], fontsize=8)

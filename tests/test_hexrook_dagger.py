@@ -15,11 +15,6 @@ from research.hexrook_capture_features import FeatureNet, extra_size
 PARAMS = {"setup": "random"}
 
 
-@pytest.fixture
-def data(swish_recordings):
-    return swish_recordings
-
-
 class First:
     """Plays the lowest legal action."""
 
@@ -49,9 +44,9 @@ def test_the_apprentice_moves_and_the_teacher_labels():
     assert any(label != action for (_, _, label), (_, action) in zip(labelled.rows, mine))
 
 
-def test_a_chunk_labels_every_apprentice_position_and_repeats(data):
+def test_a_chunk_labels_every_apprentice_position_and_repeats(swish_recordings):
     game = study.rules("swish", PARAMS)
-    base = study.load(data / "train.npz")
+    base = study.load(swish_recordings / "train.npz")
     size, actions = base.observations.shape[1], base.masks.shape[1]
     net = FeatureNet(game, size, actions, "now")
     task = ("swish", net.state_dict(), "now", "medium", size, actions, [11, 12])
@@ -77,7 +72,7 @@ def fake_fit(calls):
     return fit
 
 
-def test_rounds_train_on_all_labels_so_far_and_a_rerun_does_nothing_again(data, tmp_path, monkeypatch):
+def test_rounds_train_on_all_labels_so_far_and_a_rerun_does_nothing_again(swish_recordings, tmp_path, monkeypatch):
     calls, labelled_rounds = [], []
     monkeypatch.setattr(study, "fit_and_score", fake_fit(calls))
     real_label_chunk = study._label_chunk
@@ -90,7 +85,7 @@ def test_rounds_train_on_all_labels_so_far_and_a_rerun_does_nothing_again(data, 
     folder = tmp_path / "data"
     folder.mkdir()
     for name in ("train.npz", "heldout.npz"):
-        (folder / name).write_bytes((data / name).read_bytes())
+        (folder / name).write_bytes((swish_recordings / name).read_bytes())
     argv = ["--game", "swish", "--teacher", "medium", "--data", str(folder), "--out", str(tmp_path), "--jobs", "1"]
     study.main([*argv, "--rounds", "2", "--round-games", "2", "--eval-games", "2"])
     base = study.load(folder / "train.npz")
@@ -122,7 +117,9 @@ def test_rounds_train_on_all_labels_so_far_and_a_rerun_does_nothing_again(data, 
         (["--rounds", "-1"], "--rounds"),
     ],
 )
-def test_nonsense_options_are_refused_by_name(data, tmp_path, extra, word, capsys):
+def test_nonsense_options_are_refused_by_name(swish_recordings, tmp_path, extra, word, capsys):
     with pytest.raises(SystemExit):
-        study.main(["--game", "swish", "--teacher", "medium", "--data", str(data), "--out", str(tmp_path), *extra])
+        study.main(
+            ["--game", "swish", "--teacher", "medium", "--data", str(swish_recordings), "--out", str(tmp_path), *extra]
+        )
     assert word in capsys.readouterr().err

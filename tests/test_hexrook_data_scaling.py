@@ -12,11 +12,6 @@ from training.imitation import collect_batched
 PARAMS = {"setup": "random"}
 
 
-@pytest.fixture
-def data(swish_recordings):
-    return swish_recordings
-
-
 def fake_fit(calls):
     def fit(name, features, train_set, held_set, args, label):
         calls.append((features, train_set))
@@ -27,7 +22,7 @@ def fake_fit(calls):
     return fit
 
 
-def test_sizes_are_prefixes_of_the_pool_and_a_rerun_trains_nothing_again(data, tmp_path, monkeypatch):
+def test_sizes_are_prefixes_of_the_pool_and_a_rerun_trains_nothing_again(swish_recordings, tmp_path, monkeypatch):
     calls = []
     monkeypatch.setattr(study, "fit_and_score", fake_fit(calls))
     recorded = []
@@ -38,17 +33,28 @@ def test_sizes_are_prefixes_of_the_pool_and_a_rerun_trains_nothing_again(data, t
                                progress=False)  # fmt: skip
 
     monkeypatch.setattr(study, "record", fake_record)
-    argv = ["--game", "swish", "--teacher", "medium", "--data", str(data), "--out", str(tmp_path), "--jobs", "1"]
+    argv = [
+        "--game",
+        "swish",
+        "--teacher",
+        "medium",
+        "--data",
+        str(swish_recordings),
+        "--out",
+        str(tmp_path),
+        "--jobs",
+        "1",
+    ]
     argv += ["--features", "none", "--eval-games", "2", "--more-games", "2", "--more-seed", "5"]
     study.main([*argv, "--sizes", "0.5,1"])
-    base = study.load(data / "train.npz")
+    base = study.load(swish_recordings / "train.npz")
     assert [len(train) for _, train in calls] == [round(0.5 * len(base)), len(base)]
     np.testing.assert_array_equal(calls[0][1].actions, base.actions[: len(calls[0][1])])
-    assert recorded == [("medium", 2, 5)] and (data / "more_5_2.npz").exists()
+    assert recorded == [("medium", 2, 5)] and (swish_recordings / "more_5_2.npz").exists()
 
     study.main([*argv, "--sizes", "0.5,1,all"])  # only the new size is trained; the pool is not recorded again
     assert len(calls) == 3 and len(recorded) == 1
-    more = study.load(data / "more_5_2.npz")
+    more = study.load(swish_recordings / "more_5_2.npz")
     np.testing.assert_array_equal(calls[2][1].actions, np.concatenate([base.actions, more.actions]))
     report = json.loads((tmp_path / "swish.json").read_text())
     assert [run["size"] for run in report["runs"]] == [0.5, 1.0, (len(base) + len(more)) / len(base)]
@@ -59,8 +65,8 @@ def test_sizes_are_prefixes_of_the_pool_and_a_rerun_trains_nothing_again(data, t
     "sizes, word",
     [("0,1", "> 0"), ("a,1", "positive numbers"), ("1,50", "more than the pool"), ("1,most", "numbers or all")],
 )
-def test_nonsense_sizes_are_refused_by_name(data, tmp_path, sizes, word, capsys):
-    argv = ["--game", "swish", "--teacher", "medium", "--data", str(data), "--out", str(tmp_path)]
+def test_nonsense_sizes_are_refused_by_name(swish_recordings, tmp_path, sizes, word, capsys):
+    argv = ["--game", "swish", "--teacher", "medium", "--data", str(swish_recordings), "--out", str(tmp_path)]
     with pytest.raises(SystemExit):
         study.main([*argv, "--sizes", sizes])
     err = capsys.readouterr().err
@@ -74,8 +80,8 @@ def test_a_data_folder_without_the_recordings_is_refused_by_name(tmp_path, capsy
     assert "--data" in err and "train.npz" in err
 
 
-def test_more_games_with_the_seed_of_the_recorded_ones_are_refused(data, tmp_path, capsys):
-    argv = ["--game", "swish", "--teacher", "medium", "--data", str(data), "--out", str(tmp_path)]
+def test_more_games_with_the_seed_of_the_recorded_ones_are_refused(swish_recordings, tmp_path, capsys):
+    argv = ["--game", "swish", "--teacher", "medium", "--data", str(swish_recordings), "--out", str(tmp_path)]
     with pytest.raises(SystemExit):
         study.main([*argv, "--more-games", "2", "--more-seed", "0"])
     assert "--more-seed 0" in capsys.readouterr().err
