@@ -19,7 +19,10 @@ searches agree exactly.
 
 The recursion is an explicit stack (numba inlines this module's loop into
 the game's kernel, where the game's per-board functions are globals, as
-:mod:`envs.core.batched`'s loops are). Nothing here knows a game: a game
+:mod:`envs.core.batched`'s loops are). That kernel is compiled without
+numba's reference counting (``njit(_nrt=False)``, as a per-board function),
+so nothing here allocates an array: its work arrays come in as ``space``.
+Nothing here knows a game: a game
 hands over its per-board ``copy``, ``legal_one``, ``step_one``,
 ``observe_one`` and ``captures_one`` (its capturing moves, biggest first, as
 its rules' ``capturing_moves``), and the arrays its legal moves are listed in.
@@ -313,9 +316,12 @@ Search = namedtuple("Search", ("kernels", "towers", "policy", "settings", "space
 
 @njit(cache=False, inline="always")
 def copy_board(s, src, dst):
-    """Board ``dst`` of the state ``s`` becomes a copy of board ``src`` (every array, its stream included)."""
+    """Board ``dst`` of the state ``s`` becomes a copy of board ``src`` (every array, its stream included),
+    element by element: nothing is allocated, so a kernel without reference counting can call it."""
     for a in literal_unroll(s):
-        a[dst] = a[src]
+        rows = a.reshape(a.shape[0], -1)
+        for j in range(rows.shape[1]):
+            rows[dst, j] = rows[src, j]
 
 
 @njit(cache=False, inline="always")
@@ -385,7 +391,8 @@ def _heads(ab, level, parent, base, n, seat, s, c):
             if not space.parent_seen[mover]:  # the parent seen by this seat, and its first layers
                 space.parent_seen[mover] = True
                 k.observe_one(parent, mover, space.obs, s, c, k.observe_scratch)
-                space.parent_obs[mover] = space.obs[parent]
+                for i in range(space.obs.shape[1]):  # element by element: no copy of the source
+                    space.parent_obs[mover, i] = space.obs[parent, i]
                 space.seat_rows[0] = mover
                 for m in range(len(towers.first_w)):
                     _first_layer(

@@ -915,6 +915,17 @@ def alpha_beta(towers, policy, settings, space, s, c):
         np.zeros(actions, dtype=np.bool_),
         np.zeros(MAX_CAPTURES, dtype=np.int16),
     )
+    scratch = (capture_scratch, (np.zeros(1, dtype=np.int16),), np.zeros(MAX_CAPTURES, dtype=np.int16))
+    return _search(scratch, towers, policy, settings, space, s, c)
+
+
+@njit(_nrt=False)
+def _search(scratch, towers, policy, settings, space, s, c):
+    """:func:`alpha_beta` once its scratch space is made (``scratch``: the captures', the step's and
+    ``may_end_one``'s): compiled without numba's reference counting, as the per-board functions
+    (:func:`envs.core.jit.per_board`). With it, numba counts references to every array of the search's tuples
+    at each of its inlined helpers, on every node: the search ran at half the speed."""
+    capture_scratch, step_scratch, may_end_scratch = scratch
     kernels = Kernels(
         copy_board,
         _legal_one,
@@ -922,13 +933,13 @@ def alpha_beta(towers, policy, settings, space, s, c):
         s.moves,
         s.nmoves,
         _step_one,
-        (np.zeros(1, dtype=np.int16),),
+        step_scratch,
         _observe_one,
         (),
         _captures_one,
         capture_scratch,
         _may_end_one,
-        np.zeros(MAX_CAPTURES, dtype=np.int16),
+        may_end_scratch,
     )
     return search(Search(kernels, towers, policy, settings, space), s, c)
 
