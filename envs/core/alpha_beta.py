@@ -317,11 +317,13 @@ Search = namedtuple("Search", ("kernels", "towers", "policy", "settings", "space
 @njit(cache=False, inline="always")
 def copy_board(s, src, dst):
     """Board ``dst`` of the state ``s`` becomes a copy of board ``src`` (every array, its stream included),
-    element by element: nothing is allocated, so a kernel without reference counting can call it."""
+    element by element over one-board slices: nothing is allocated, so a kernel without reference counting can
+    call it (a row assignment ``a[dst] = a[src]`` may copy its source first, and a reshape calls numba's
+    runtime)."""
     for a in literal_unroll(s):
-        rows = a.reshape(a.shape[0], -1)
-        for j in range(rows.shape[1]):
-            rows[dst, j] = rows[src, j]
+        to = a[dst : dst + 1].flat
+        for j, v in enumerate(a[src : src + 1].flat):
+            to[j] = v
 
 
 @njit(cache=False, inline="always")
