@@ -924,7 +924,7 @@ def _search(scratch, towers, policy, settings, space, s, c):
     """:func:`alpha_beta` once its scratch space is made (``scratch``: the captures', the step's and
     ``may_end_one``'s): compiled without numba's reference counting, as the per-board functions
     (:func:`envs.core.jit.per_board`). With it, numba counts references to every array of the search's tuples
-    at each of its inlined helpers, on every node: the search ran at half the speed."""
+    at each of its inlined helpers, on every node."""
     capture_scratch, step_scratch, may_end_scratch = scratch
     kernels = Kernels(
         copy_board,
