@@ -633,7 +633,8 @@ def _move_score(rule, bot, pos, col, a, race):
     if race.last_ply:
         return value
     land = rule.rays[cell, d, dist - 1]
-    after[:] = b
+    for x in range(b.size):  # element by element: a slice assignment may allocate (no reference counting here)
+        after[x] = b[x]
     after[cell] = EMPTY
     after[land] = own
     for x in range(t):
@@ -662,7 +663,7 @@ def _move_score(rule, bot, pos, col, a, race):
 def _scored_moves(rule, bot, pos, col, race, out, scores):
     """``MediumBot.scored_moves`` for colour ``col`` to move on ``pos``: the moves into ``out``, in the rules'
     order, their scores into ``scores``; returns how many."""
-    b, rooks, row = pos.board, pos.rooks, bot.row  # bound once: each read of a tuple's array counts a reference
+    b, rooks, row = pos.board, pos.rooks, bot.row
     m = 0
     for r in range(pos.nrooks[col]):
         m += _rook_moves(rule, b, rooks[col, r], 2 - col, row, out, m, True)
@@ -704,13 +705,7 @@ def medium_kernel(boards, weights, actions, listed, scores, counts, s, c):
     medium's is (``counts[k] = 0``; it reads the legal list, so ``legal`` must be fresh). ``weights``: the
     bot's constants (``W_*``).
     """
-    params, over, phase, to_move, rng, rays = c.params, s.over, s.phase, s.to_move, s.rng, c.rays
-    raylen, nmoves, moves, board, rooks, nrooks = c.raylen, s.nmoves, s.moves, s.board, s.rooks, s.nrooks
-    colour, stores, plies, first_mover = s.colour, s.stores, s.plies, s.first_mover
-    n, span = params[P_CELLS], params[P_SPAN]
-    target, max_plies, choice_base = params[P_BEADS_TO_WIN], params[P_MAX_PLIES], params[P_CHOICE_BASE]
-    rule = MoveRule(params[P_CAPTURE], span, rays, raylen)
-    width = listed.shape[1]
+    n, span, width = c.params[P_CELLS], c.params[P_SPAN], listed.shape[1]
     bot = Medium(
         weights,
         np.zeros(n * 6 * span, dtype=np.bool_),
@@ -724,6 +719,20 @@ def medium_kernel(boards, weights, actions, listed, scores, counts, s, c):
         np.empty(width, dtype=np.int16),
         np.empty(width, dtype=np.float64),
     )
+    _medium_moves(bot, boards, actions, listed, scores, counts, s, c)
+
+
+@njit(_nrt=False)
+def _medium_moves(bot, boards, actions, listed, scores, counts, s, c):
+    """:func:`medium_kernel` once the bot's scratch space is made (``bot``): compiled without numba's reference
+    counting, as the compiled search (:func:`_search`). With it, numba counts references to every array of the
+    bot's tuples at each helper call, on every legal move."""
+    params, over, phase, to_move, rng, rays = c.params, s.over, s.phase, s.to_move, s.rng, c.rays
+    raylen, nmoves, moves, board, rooks, nrooks = c.raylen, s.nmoves, s.moves, s.board, s.rooks, s.nrooks
+    colour, stores, plies, first_mover = s.colour, s.stores, s.plies, s.first_mover
+    span = params[P_SPAN]
+    target, max_plies, choice_base = params[P_BEADS_TO_WIN], params[P_MAX_PLIES], params[P_CHOICE_BASE]
+    rule = MoveRule(params[P_CAPTURE], span, rays, raylen)
     for k in range(boards.shape[0]):
         i = boards[k]
         actions[k] = -1
