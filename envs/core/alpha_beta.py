@@ -35,7 +35,7 @@ from collections import namedtuple
 import numpy as np
 from numba import literal_unroll
 
-from envs.core.jit import njit
+from envs.core.jit import copy_into, njit
 
 NETWORK_PASS_WORK = 4  # the work of one pass of the value towers, in positions built (as policies/search.py)
 TANH, RELU = 0, 1  # the towers' activation
@@ -316,14 +316,10 @@ Search = namedtuple("Search", ("kernels", "towers", "policy", "settings", "space
 
 @njit(cache=False, inline="always")
 def copy_board(s, src, dst):
-    """Board ``dst`` of the state ``s`` becomes a copy of board ``src`` (every array, its stream included),
-    element by element over one-board slices: nothing is allocated, so a kernel without reference counting can
-    call it (a row assignment ``a[dst] = a[src]`` may copy its source first, and a reshape calls numba's
-    runtime)."""
+    """Board ``dst`` of the state ``s`` becomes a copy of board ``src`` (every array, its stream included), by
+    :func:`envs.core.jit.copy_into` over one-board slices, so a kernel without reference counting can call it."""
     for a in literal_unroll(s):
-        to = a[dst : dst + 1].flat
-        for j, v in enumerate(a[src : src + 1].flat):
-            to[j] = v
+        copy_into(a[dst : dst + 1], a[src : src + 1])
 
 
 @njit(cache=False, inline="always")
@@ -393,8 +389,7 @@ def _heads(ab, level, parent, base, n, seat, s, c):
             if not space.parent_seen[mover]:  # the parent seen by this seat, and its first layers
                 space.parent_seen[mover] = True
                 k.observe_one(parent, mover, space.obs, s, c, k.observe_scratch)
-                for i in range(space.obs.shape[1]):  # element by element: no copy of the source
-                    space.parent_obs[mover, i] = space.obs[parent, i]
+                copy_into(space.parent_obs[mover], space.obs[parent])
                 space.seat_rows[0] = mover
                 for m in range(len(towers.first_w)):
                     _first_layer(

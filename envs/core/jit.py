@@ -85,4 +85,14 @@ def per_board(function):
     return njit(_nrt=False, forceinline=True)(function)
 
 
-__all__ = ["PACKAGE", "njit", "package_stamp", "per_board"]
+@njit(cache=False, inline="always")
+def copy_into(dst, src):
+    """``dst`` becomes a copy of ``src`` (arrays of one size), element by element. Nothing is allocated, so a
+    function compiled without reference counting (:func:`per_board`, ``njit(_nrt=False)``) can copy with it:
+    numba's slice or row assignment (``dst[:] = src``) may copy its source first, which allocates."""
+    to = dst.flat
+    for j, v in enumerate(src.flat):
+        to[j] = v
+
+
+__all__ = ["PACKAGE", "copy_into", "njit", "package_stamp", "per_board"]

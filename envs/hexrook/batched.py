@@ -48,7 +48,7 @@ from envs.core.batched import (
     variant_consts,
     won_by,
 )
-from envs.core.jit import njit, per_board
+from envs.core.jit import copy_into, njit, per_board
 from envs.hexrook.board import (
     BEAD,
     EMPTY,
@@ -633,8 +633,7 @@ def _move_score(rule, bot, pos, col, a, race):
     if race.last_ply:
         return value
     land = rule.rays[cell, d, dist - 1]
-    for x in range(b.size):  # element by element: a slice assignment may allocate (no reference counting here)
-        after[x] = b[x]
+    copy_into(after, b)
     after[cell] = EMPTY
     after[land] = own
     for x in range(t):
