@@ -273,6 +273,7 @@ class PlainHead:
 
     def __init__(self, arrays: dict[str, np.ndarray], where: str | Path, used: set[str]) -> None:
         self.w, self.b = _weights(arrays, "action_w", where, used), _weights(arrays, "action_b", where, used)
+        self._rows: tuple[np.ndarray, np.ndarray] | None = None  # move_logits' weights, one row an action
 
     def check(self, width: int, num_actions: int, where: str | Path) -> None:
         """Raise :class:`PolicyFileError` unless the head takes ``width`` values and gives ``num_actions``."""
@@ -295,6 +296,26 @@ class PlainHead:
 
     def logits_of(self, h: np.ndarray, actions: np.ndarray) -> np.ndarray:
         return (h @ self.w[:, actions])[0] + self.b[actions]
+
+    #: the compiled loop computes a column in about three times BLAS's time: it runs only where the moves' list is
+    #: at most this share of the actions (Swish's 144 of 3114, Twirls' 449 of 2593; not Swival's 73 of 73)
+    LOOP_SHARE = 0.25
+
+    def move_logits(self, h: np.ndarray, moves: np.ndarray) -> np.ndarray:
+        """(k, L): each row's logits of its ``moves`` (-1 padding: -inf). Where the list is short beside the
+        actions (:data:`LOOP_SHARE`), only those columns are computed, in a compiled loop
+        (:mod:`policies.move_logits`) whose sums round differently from :meth:`logits`; else they are read from
+        :meth:`logits`."""
+        from envs.core.tree_search import logits_of_moves  # numba: only a search that asks for it loads it
+        from policies.move_logits import plain_move_logits
+
+        moves = np.asarray(moves)
+        if moves.shape[1] > self.LOOP_SHARE * self.b.size:
+            return logits_of_moves(self.logits(h), moves)
+
+        if self._rows is None:
+            self._rows = np.ascontiguousarray(self.w.T, dtype=np.float32), self.b.astype(np.float32)
+        return plain_move_logits(h, *self._rows, moves)
 
 
 class FactoredHead:
@@ -376,6 +397,13 @@ class FactoredHead:
             columns = self.other_index[actions[~pair]]
             out[~pair] = h[0] @ self.other_w[:, columns] + self.other_b[columns]
         return out
+
+    def move_logits(self, h: np.ndarray, moves: np.ndarray) -> np.ndarray:
+        """(k, L): each row's logits of its ``moves`` (-1 padding: -inf), read from :meth:`logits` (the pairs'
+        products are cheap; the same values bit for bit)."""
+        from envs.core.tree_search import logits_of_moves  # numba: only a search that asks for it loads it
+
+        return logits_of_moves(self.logits(h), moves)
 
 
 class BoardConv:
@@ -640,6 +668,17 @@ class NumpyPolicy:
         """(logits, every seat's value as :meth:`seat_values` gives them), the board convolution run once."""
         x = self._inputs(observations)
         return self.head.logits(self._policy_hidden(x)), self._seat_values_of(x)
+
+    def move_logits_and_seat_values(self, observations: np.ndarray, moves: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(each row's logits of its legal ``moves`` (k, L), -1 padding: -inf; every seat's value as
+        :meth:`seat_values` gives them): what a search reads. A plain head computes only those columns, in a
+        compiled loop (numba): with thousands of actions and a few dozen legal, that is most of the forward pass
+        saved, but its sums round differently from :meth:`logits_and_seat_values`' matrix product."""
+        moves = np.asarray(moves)
+        x = self._inputs(observations)
+        if moves.shape[0] != len(x):
+            raise ValueError(f"{len(x)} observations but legal moves for {moves.shape[0]} positions")
+        return self.head.move_logits(self._policy_hidden(x), moves), self._seat_values_of(x)
 
     def logits(self, observations: np.ndarray) -> np.ndarray:
         """The policy head alone for a batch of observations (play-outs need no value)."""

@@ -429,19 +429,20 @@ def search_simulations_per_second(
     leaf_wins: bool = False,
 ) -> float:  # fmt: skip
     """The engine's tree search with the shipped network on ``trees`` positions at once: simulations/s
-    (each simulation adds at most one node to each tree). ``network=False``: a network that costs nothing
-    (every move alike, every position a draw), so the figure is the search's and the engine's alone.
+    (each simulation adds at most one node to each tree). The network computes the legal moves' logits alone,
+    as self-play does (:func:`policies.gumbel.evaluator`'s ``compiled_head``). ``network=False``: a network
+    that costs nothing (every move alike, every position a draw), so the figure is the search's and the
+    engine's alone.
     ``leaf_wins``: each new node also played one ply ahead with every legal move (its cost)."""
     from envs.core.tree_search import TreeSearch
     from policies import shipped_path
-    from policies.gumbel import evaluator
+    from policies.gumbel import evaluator, flat_evaluator
     from policies.numpy_policy import NumpyPolicy
 
     batch = search_positions(name, params, trees)
     policy = NumpyPolicy(shipped_path(name, **params), game=name, params=params)
     players = batch.num_players
-    free = np.zeros((trees, batch.num_actions), dtype=np.float32), np.zeros((trees, players), dtype=np.float32)
-    evaluate = evaluator(policy, players) if network else lambda o: (free[0][: len(o)], free[1][: len(o)])
+    evaluate = evaluator(policy, players, compiled_head=True) if network else flat_evaluator(players)
     search = TreeSearch(batch, evaluate, trees=trees, simulations=simulations, leaf_wins=leaf_wins, seed=0)
     live = np.flatnonzero(~batch.over)
     runs, start = 0, time.perf_counter()

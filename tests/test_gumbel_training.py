@@ -98,10 +98,11 @@ def test_a_value_a_seat_plays_as_the_torch_network_and_feeds_the_search(tmp_path
     assert policy.value_outputs == 3 and values.shape == (8, 3)
     np.testing.assert_allclose(policy.seat_values(obs), values, rtol=1e-5, atol=1e-5)
     np.testing.assert_allclose(policy.values(obs), values[:, 0], rtol=1e-5, atol=1e-5)
-    np.testing.assert_allclose(evaluator(policy, 3)(obs)[1], values, rtol=1e-5, atol=1e-5)
+    moves = np.tile(np.arange(batch.num_actions), (8, 1))
+    np.testing.assert_allclose(evaluator(policy, 3)(obs, moves)[1], values, rtol=1e-5, atol=1e-5)
     mover_only = evaluator(NumpyPolicy(write_network(Network(batch.obs_size, batch.num_actions, (16,), "tanh"),
                                                      tmp_path / "m.npz", "swahili", {"num_players": 3}, {}),
-                                       game="swahili", params={"num_players": 3}), 3)(obs)[1]  # fmt: skip
+                                       game="swahili", params={"num_players": 3}), 3)(obs, moves)[1]  # fmt: skip
     np.testing.assert_allclose(mover_only[:, 1], -mover_only[:, 0] / 2, rtol=1e-5)  # the stand-in
 
 

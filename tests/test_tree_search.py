@@ -8,7 +8,7 @@ import pytest
 
 import envs
 from envs.core.batched import BatchedGame
-from envs.core.tree_search import TreeSearch, considered_visits, winning_moves
+from envs.core.tree_search import TreeSearch, considered_visits, every_action, winning_moves
 from envs.opponents import make_opponent
 from envs.play import play_game
 
@@ -26,11 +26,11 @@ def noisy_network(batch, seed=0):
     """A network of random logits and values (seeded): trees of every shape."""
     rng = np.random.default_rng(seed)
 
-    def evaluate(observations):
+    def network(observations):
         n = len(observations)
         return rng.normal(size=(n, batch.num_actions)).astype(np.float32), rng.uniform(-1, 1, (n, batch.num_players))
 
-    return evaluate
+    return every_action(network)
 
 
 @pytest.mark.parametrize(
@@ -201,7 +201,9 @@ def test_leaf_wins_plays_a_win_the_network_does_not_see_at_once():
         return np.zeros((len(observations), 73), np.float32), np.zeros((len(observations), 2), np.float32)
 
     def search(leaf_wins):
-        found = TreeSearch(batch, flat, trees=wins.size, simulations=2, considered=2, leaf_wins=leaf_wins, seed=0)
+        found = TreeSearch(
+            batch, every_action(flat), trees=wins.size, simulations=2, considered=2, leaf_wins=leaf_wins, seed=0
+        )
         return found.run(batch, wins, gumbel=False)
 
     assert (search(False).action != 72).any()
@@ -252,7 +254,7 @@ def test_the_search_finds_a_win_the_network_does_not_see():
     def flat(observations):
         return np.zeros((len(observations), 73), np.float32), np.zeros((len(observations), 2), np.float32)
 
-    search = TreeSearch(batch, flat, trees=wins.size, simulations=160, considered=73, seed=0)
+    search = TreeSearch(batch, every_action(flat), trees=wins.size, simulations=160, considered=73, seed=0)
     result = search.run(batch, wins, gumbel=False)
     assert (result.action == 72).all()
     assert (result.policy[:, 72] > 0.5).all()  # the improved policy puts its weight on the win
@@ -273,7 +275,7 @@ def test_values_are_by_seat_in_a_three_player_game():
         return np.zeros((n, 12), np.float32), np.tile(np.float32([1.0, 0.0, -1.0]), (n, 1))
 
     live = np.flatnonzero(~batch.over)
-    search = TreeSearch(batch, mover_wins, trees=live.size, simulations=1, seed=0)
+    search = TreeSearch(batch, every_action(mover_wins), trees=live.size, simulations=1, seed=0)
     result = search.run(batch, live)
     t, checked = search.trees, 0
     for i in range(live.size):
@@ -303,3 +305,18 @@ def test_bad_settings_are_named(kwargs, named):
     with pytest.raises(ValueError) as err:
         TreeSearch(batch, noisy_network(batch), **kwargs)
     assert named in str(err.value)
+
+
+def test_a_network_that_gives_every_actions_logits_is_named():
+    """Swish keeps a list of legal moves: a network over its 3114 actions, not wrapped in every_action, is
+    refused by name instead of read at the wrong columns."""
+    batch = envs.make_batched("swish", 4, seed=0)
+
+    def network(observations):
+        return np.zeros((len(observations), batch.num_actions), np.float32), np.zeros((len(observations), 2))
+
+    search = TreeSearch(batch, lambda observations, moves: network(observations), trees=4, simulations=2)
+    named = r"logits of shape \(4, 3114\) for legal moves of shape \(4, \d+\).*every_action"
+    with pytest.raises(ValueError, match=named):
+        search.run(batch, np.arange(4))
+    assert (TreeSearch(batch, every_action(network), trees=4, simulations=2).run(batch, np.arange(4)).action >= 0).all()

@@ -42,7 +42,7 @@ from envs.core.tree_search import TreeSearch, seats_from_mover
 from envs.play import check_duplicate_games, play_series
 from envs.registry import game_module, make_batched
 from policies import load, past_hard_file
-from policies.gumbel import evaluator
+from policies.gumbel import evaluator, flat_evaluator
 from policies.numpy_policy import FORMAT_VERSION, NumpyPolicy, PlainHead, read_policy_file, write_policy_file
 from policies.provenance import sha256
 from policies.report import score_share
@@ -409,10 +409,9 @@ def self_play(
     batch = make_batched(name, s.boards, seed=seed, **params)
     players = batch.num_players
     if network is None:
-        zeros = np.zeros((s.boards, batch.num_actions), np.float32), np.zeros((s.boards, 1), np.float32)
-        evaluate = evaluator(_Flat(zeros), players)
+        evaluate = flat_evaluator(players)
     else:
-        evaluate = evaluator(NumpyPolicy(network, game=name, params=params), players)
+        evaluate = evaluator(NumpyPolicy(network, game=name, params=params), players, compiled_head=True)
     rng = np.random.default_rng(seed)
     wins = bool(s.leaf_wins)
     full = TreeSearch(batch, evaluate, s.boards, s.simulations, s.considered, leaf_wins=wins, seed=seed + 1)
@@ -441,16 +440,6 @@ def write_chunk(data: dict[str, np.ndarray], games: int, out: Path) -> dict[str,
     np.savez_compressed(out.with_suffix(".tmp.npz"), **data)
     os.replace(out.with_suffix(".tmp.npz"), out)
     return {"positions": int(len(data["value"])), "games": games, "path": str(out)}
-
-
-class _Flat:
-    """A network that rates every move alike and every position a draw (the first iteration's)."""
-
-    def __init__(self, zeros: tuple[np.ndarray, np.ndarray]) -> None:
-        self.zeros = zeros
-
-    def forward(self, observations: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        return self.zeros[0][: len(observations)], self.zeros[1][: len(observations)]
 
 
 class _Record:

@@ -21,9 +21,13 @@ move plays it. It costs one engine step per legal move of each new node.
 A node keeps its network's ``candidates`` best legal actions (the root: the
 ``considered`` Gumbel-top ones); the improved policy of the root, the training
 target, covers every legal action. The network is any
-``evaluate(observations (k, obs)) -> (logits (k, A), values (k, P))``
-whose values are in seat order from the mover's (column 0: the mover); the
-search masks the logits itself.
+``evaluate(observations (k, obs), moves (k, L)) -> (logits (k, L), values (k, P))``:
+``moves`` holds each position's legal actions (-1 padding, whose logits are
+not read), ``logits[r, j]`` is the logit of ``moves[r, j]``, and the values
+are in seat order from the mover's (column 0: the mover). A network that
+gives every action's logit is turned into one by :func:`every_action`; asking
+for the legal moves' alone lets a network with thousands of actions compute a
+few dozen columns of its action head.
 """
 
 from __future__ import annotations
@@ -38,8 +42,34 @@ import numpy as np
 from envs.core.batched import BatchedGame
 from envs.core.jit import njit
 
-Evaluate = Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]
+Evaluate = Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
 NO_NODE = -1
+
+
+@njit(cache=True)
+def _read_moves(logits, moves, out):
+    for r in range(moves.shape[0]):
+        for j in range(moves.shape[1]):
+            a = moves[r, j]
+            out[r, j] = logits[r, a] if a >= 0 else -np.inf
+
+
+def logits_of_moves(logits: np.ndarray, moves: np.ndarray) -> np.ndarray:
+    """(k, L) float32: each row's ``logits`` (k, A) over every action read at its ``moves`` (k, L), -inf where a
+    move is -1 (padding). Compiled: numpy's ``take_along_axis`` costs most of a millisecond on 1024 rows."""
+    out = np.empty(np.shape(moves), dtype=np.float32)
+    _read_moves(np.ascontiguousarray(logits, np.float32), np.ascontiguousarray(moves, np.int64), out)
+    return out
+
+
+def every_action(network: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]) -> Evaluate:
+    """The search's ``evaluate`` of a ``network(observations) -> (logits (k, A) over every action, values)``."""
+
+    def evaluate(observations: np.ndarray, moves: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        logits, values = network(observations)
+        return logits_of_moves(logits, moves), values
+
+    return evaluate
 
 
 def seats_from_mover(movers: np.ndarray, players: int) -> np.ndarray:
@@ -250,7 +280,7 @@ def _keep_candidates(t, trees, nodes, moves, logits, noise, width):
     """Row ``r``'s ``width`` best legal actions by logit (plus ``noise[r]``, one per column of ``moves``, when
     ``noise`` has rows) become the candidates of node ``nodes[r]`` of tree ``trees[r]``, best first, ties to the
     earlier column; with noise, a kept action's noise goes to its root's Gumbel row. ``moves`` (rows, L): each
-    row's legal actions (-1 padding); ``logits`` (rows, A): the network's, over every action."""
+    row's legal actions (-1 padding); ``logits`` (rows, L): the network's logit of each."""
     best = np.empty(width, dtype=np.int64)
     score = np.empty(width, dtype=np.float64)
     noisy = noise.shape[0] > 0
@@ -258,9 +288,9 @@ def _keep_candidates(t, trees, nodes, moves, logits, noise, width):
         filled = 0
         for j in range(moves.shape[1]):
             a = moves[r, j]
-            if a < 0 or logits[r, a] == -np.inf:
+            if a < 0 or logits[r, j] == -np.inf:
                 continue
-            s = logits[r, a] + noise[r, j] if noisy else logits[r, a]
+            s = logits[r, j] + noise[r, j] if noisy else logits[r, j]
             if filled < width:
                 pos = filled
                 filled += 1
@@ -275,8 +305,7 @@ def _keep_candidates(t, trees, nodes, moves, logits, noise, width):
         i, n = trees[r], nodes[r]
         for k in range(width):
             if k < filled:
-                a = moves[r, best[k]]
-                t.action[i, n, k], t.logit[i, n, k] = a, logits[r, a]
+                t.action[i, n, k], t.logit[i, n, k] = moves[r, best[k]], logits[r, best[k]]
                 if noisy:
                     t.gumbel[i, k] = noise[r, best[k]]
             else:
@@ -298,11 +327,12 @@ def _root_results(t, root_moves, root_logits, scale, init, out):
     """Each root's action (the best Gumbel score among the most visited), its improved policy
     softmax(logits + sigma(completed Q)) over every legal action (those not among its candidates completed by
     the mixed value, as unvisited candidates are; ``out.policy`` starts at 0) and its mean value by seat.
-    ``root_moves`` (N, L): each root's legal actions (-1 padding); ``root_logits`` (N, A): the network's."""
+    ``root_moves`` (N, L): each root's legal actions (-1 padding); ``root_logits`` (N, L): the network's logit
+    of each."""
     rows = _rows(t.action.shape[2])
     logits, sigma, visits = rows.logits, rows.sigma, rows.visits
-    row = np.empty(root_logits.shape[1])  # one root's policy before its normalisation, by action
-    for i in range(root_logits.shape[0]):
+    row = np.empty(out.policy.shape[1])  # one root's policy before its normalisation, by action
+    for i in range(out.action.shape[0]):
         out.action[i] = -1
         if t.terminal[i, 0] or t.action[i, 0, 0] < 0:
             continue
@@ -325,23 +355,23 @@ def _root_results(t, root_moves, root_logits, scale, init, out):
         for j in range(root_moves.shape[1]):
             a = root_moves[i, j]
             if a >= 0:
-                row[a] = root_logits[i, a] + unvisited
+                row[a] = root_logits[i, j] + unvisited
         for k in range(logits.shape[0]):
             if logits[k] > -np.inf:
                 row[t.action[i, 0, k]] = logits[k] + sigma[k]
         top, total = -np.inf, 0.0
         for j in range(root_moves.shape[1]):
             a = root_moves[i, j]
-            if a >= 0 and root_logits[i, a] > -np.inf:
+            if a >= 0 and root_logits[i, j] > -np.inf:
                 top = max(top, row[a])
         for j in range(root_moves.shape[1]):
             a = root_moves[i, j]
-            if a >= 0 and root_logits[i, a] > -np.inf:
+            if a >= 0 and root_logits[i, j] > -np.inf:
                 row[a] = math.exp(row[a] - top)
                 total += row[a]
         for j in range(root_moves.shape[1]):
             a = root_moves[i, j]
-            if a >= 0 and root_logits[i, a] > -np.inf:
+            if a >= 0 and root_logits[i, j] > -np.inf:
                 out.policy[i, a] = row[a] / total
         for p in range(t.value_sum.shape[2]):
             out.value[i, p] = t.value_sum[i, 0, p] / max(t.visits[i, 0], 1)
@@ -452,13 +482,21 @@ class TreeSearch:
 
     # -- steps ---------------------------------------------------------------------------------------------
     def _evaluate(self, batch: BatchedGame, rows: np.ndarray):
-        """``batch``'s boards ``rows`` through the network: their legal actions (k, L) (-1 padding), logits
-        (k, A), values (k, P) by absolute seat and movers (k,)."""
+        """``batch``'s boards ``rows`` through the network: their legal actions (k, L) (-1 padding), the logit of
+        each (k, L), values (k, P) by absolute seat and movers (k,)."""
         movers = batch.to_move[rows].astype(np.int64)
-        logits, values = self.evaluate(batch.observe(batch.to_move)[rows])
+        moves = self._legal_moves(batch, rows)
+        logits, values = self.evaluate(batch.observe(batch.to_move)[rows], moves)
+        logits = np.asarray(logits, dtype=np.float32)
+        if logits.shape != moves.shape:
+            raise ValueError(
+                f"tree search: the network gave logits of shape {logits.shape} for legal moves of shape "
+                f"{moves.shape}: it must give the logit of each row's legal moves (a network over every action: "
+                "wrap it in every_action)"
+            )
         absolute = np.zeros((rows.size, self.players), dtype=np.float32)
         np.put_along_axis(absolute, seats_from_mover(movers, self.players), np.asarray(values, np.float32), axis=1)
-        return self._legal_moves(batch, rows), np.asarray(logits, dtype=np.float32), absolute, movers
+        return moves, logits, absolute, movers
 
     def _legal_moves(self, batch: BatchedGame, rows: np.ndarray) -> np.ndarray:
         """The legal actions of boards ``rows`` (k, L), -1 padding: the engine's list of legal moves where it
@@ -473,15 +511,16 @@ class TreeSearch:
 
     def _expand_roots(self, k: int, gumbel: bool) -> tuple[np.ndarray, np.ndarray]:
         """The roots' network outputs and candidates (the Gumbel-top ``considered``); their legal actions (k, L)
-        (-1 padding; none where the game is over) and their network's logits (k, A)."""
+        (-1 padding; none where the game is over) and their network's logit of each (k, L)."""
         t = self.trees
         t.terminal[:k, 0] = self.scratch.over[:k]
         live = np.flatnonzero(~t.terminal[:k, 0])
         root_moves = np.full((k, 0), -1, dtype=np.int64)
-        root_logits = np.zeros((k, self.engine.num_actions), dtype=np.float32)
+        root_logits = np.zeros((k, 0), dtype=np.float32)
         if live.size:
             moves, logits, t.raw_value[live, 0], t.mover[live, 0] = self._evaluate(self.scratch, live)
             root_moves = np.full((k, moves.shape[1]), -1, dtype=np.int64)
+            root_logits = np.zeros((k, moves.shape[1]), dtype=np.float32)
             root_moves[live], root_logits[live] = moves, logits
             noise = self.rng.gumbel(size=moves.shape).astype(np.float32) if gumbel else np.zeros_like(moves, np.float32)
             _keep_candidates(t, live, np.zeros(live.size, dtype=np.int64), moves, logits, noise, self.considered)
@@ -553,6 +592,8 @@ __all__ = [
     "TreeSearch",
     "Trees",
     "considered_visits",
+    "every_action",
+    "logits_of_moves",
     "new_trees",
     "seats_from_mover",
     "winning_moves",
