@@ -312,7 +312,6 @@ class PlainHead:
         moves = np.asarray(moves)
         if moves.shape[1] > self.LOOP_SHARE * self.b.size:
             return logits_of_moves(self.logits(h), moves)
-
         if self._rows is None:
             self._rows = np.ascontiguousarray(self.w.T, dtype=np.float32), self.b.astype(np.float32)
         return plain_move_logits(h, *self._rows, moves)
@@ -671,9 +670,10 @@ class NumpyPolicy:
 
     def move_logits_and_seat_values(self, observations: np.ndarray, moves: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(each row's logits of its legal ``moves`` (k, L), -1 padding: -inf; every seat's value as
-        :meth:`seat_values` gives them): what a search reads. A plain head computes only those columns, in a
-        compiled loop (numba): with thousands of actions and a few dozen legal, that is most of the forward pass
-        saved, but its sums round differently from :meth:`logits_and_seat_values`' matrix product."""
+        :meth:`seat_values` gives them): what a search reads. A plain head whose moves' list is short beside its
+        actions computes only those columns, in a compiled loop (numba): with thousands of actions and a few dozen
+        legal, that is most of the forward pass saved, but its sums round differently from
+        :meth:`logits_and_seat_values`' matrix product (:meth:`PlainHead.move_logits`)."""
         moves = np.asarray(moves)
         x = self._inputs(observations)
         if moves.shape[0] != len(x):
