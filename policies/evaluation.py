@@ -4,9 +4,13 @@ Needs no torch."""
 
 from __future__ import annotations
 
+import json
 import math
+import os
 import statistics
 import sys
+from dataclasses import asdict
+from pathlib import Path
 from typing import Any
 
 from envs.play import (
@@ -76,12 +80,14 @@ def evaluate(
     jobs: int = 1,
     duplicate: bool | None = None,
     opening_plies: int = 0,
+    checkpoint: str | Path | None = None,
     **params: Any,
 ) -> SeriesResult:
     """A seeded series with a progress bar; ``jobs`` > 1 plays it in that many processes (same result).
     ``duplicate``: deals replayed with the seats rotated (default: the game's choice; see
     :func:`envs.play.play_series`); ``opening_plies``: random plies each game begins with (duplicate by
-    default)."""
+    default). ``checkpoint``: a file that keeps every finished chunk of games (:class:`SeriesCheckpoint`), so a
+    series stopped part way plays only its missing games when run again (the same result as at once)."""
     if games < 1:
         raise ValueError(f"games must be >= 1, got {games}")
     if jobs < 1:
@@ -96,30 +102,149 @@ def evaluate(
         how = " (duplicate deals)" if duplicate else ""
     label = f"{game}: {' vs '.join(map(str, entrants))}{how}"
     progress = None if quiet else progress_printer(games, label)
-    if jobs == 1 or games < 2:
+    if checkpoint is None and (jobs == 1 or games < 2):
         return play_series(
             game, entrants, games, seed=seed, progress=progress, duplicate=duplicate, opening_plies=opening_plies,
             **params,
         )  # fmt: skip
-    if not all(isinstance(e, str) for e in entrants):
-        raise ValueError("evaluate with jobs > 1 takes entrants by name or policy path (they are rebuilt per process)")
-    import multiprocessing
-
+    if not all(isinstance(e, (str, Path)) for e in entrants):
+        raise ValueError(
+            "evaluate with jobs > 1 or a checkpoint takes entrants by name or policy path (they are rebuilt per "
+            "process and named in the checkpoint)"
+        )
+    entrants = [str(e) for e in entrants]
     chunk = max(1, min(10, games // (4 * jobs)))
     if duplicate:  # whole deals in a chunk
         chunk = len(entrants) * max(1, chunk // len(entrants))
+    book = None
+    if checkpoint is not None:
+        series = {
+            "game": game, "entrants": entrants, "games": games, "seed": seed, "duplicate": duplicate,
+            "opening_plies": opening_plies, "params": params, "policy_files": policy_hashes(game, entrants, params),
+        }  # fmt: skip
+        book = SeriesCheckpoint(checkpoint, series)
+    parts = list(book.parts.values()) if book else []
+    done = sum(part.games for part in parts)
     work = [
-        (game, list(entrants), min(chunk, games - first), seed, first, duplicate, opening_plies, params)
-        for first in range(0, games, chunk)
+        (game, entrants, count, seed, first, duplicate, opening_plies, params)
+        for first, count in missing_games(games, book.parts if book else {}, chunk)
     ]
-    parts, done = [], 0
-    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
-        for part in pool.imap_unordered(_play_chunk, work):
-            parts.append(part)
-            done += part.games
-            if progress is not None:
-                progress(done)
+
+    def finished(first: int, part: SeriesResult) -> None:
+        nonlocal done
+        parts.append(part)
+        if book is not None:
+            book.add(first, part)
+        done += part.games
+        if progress is not None:
+            progress(done)
+
+    if jobs == 1:
+        for job in work:
+            finished(job[4], _play_chunk(job))
+    else:
+        import multiprocessing
+
+        with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+            for first, part in pool.imap_unordered(_play_numbered_chunk, work):
+                finished(first, part)
     return merge_series(parts)
+
+
+def _play_numbered_chunk(job: tuple[str, list[Any], int, int, int, bool, int, dict[str, Any]]) -> tuple[int, Any]:
+    return job[4], _play_chunk(job)
+
+
+def missing_games(games: int, played: dict[int, SeriesResult], chunk: int) -> list[tuple[int, int]]:
+    """(first game, count) of the chunks of at most ``chunk`` games that are left of ``games`` once the parts
+    ``played`` (by first game) are taken out; a chunk starts at a multiple of ``chunk`` or where a part ended, so
+    whole deals stay whole."""
+    taken = sorted((first, first + part.games) for first, part in played.items())
+    left, start = [], 0
+    for first, end in [*taken, (games, games)]:
+        for begin in range(start, first, chunk):
+            left.append((begin, min(chunk, first - begin)))
+        start = max(start, end)
+    return left
+
+
+def policy_hashes(game: str, entrants: list[str], params: dict[str, Any]) -> dict[str, str]:
+    """The sha256 of the policy file behind each entrant that has one (a path, ``network:PATH``, or the shipped
+    file behind ``hard`` and ``network``), by entrant: a checkpoint refuses to mix games of two files."""
+    from policies import shipped_path
+    from policies.provenance import sha256
+
+    hashes = {}
+    for entrant in entrants:
+        if entrant in ("hard", "network"):
+            path = shipped_path(game, **params)
+        elif entrant.startswith("network:"):
+            path = Path(entrant.split(":", 1)[1])
+        else:
+            path = Path(entrant)
+        if path.is_file():
+            hashes[entrant] = sha256(path)
+    return hashes
+
+
+class SeriesCheckpoint:
+    """A JSON file of one series' finished chunks of games, written after every chunk (to a temporary file,
+    then renamed, so a stopped run leaves the last whole file). Opening a file of another series (other game,
+    entrants, games, seed, rules, or a policy file whose bytes changed) is an error that names what differs."""
+
+    FORMAT = 1
+
+    def __init__(self, path: str | Path, series: dict[str, Any]) -> None:
+        self.path, self.series = Path(path), json.loads(json.dumps(series))  # as the file will hold it
+        self.parts: dict[int, SeriesResult] = {}
+        if self.path.exists():
+            self._load()
+        elif not self.path.parent.is_dir():
+            raise ValueError(f"checkpoint {self.path}: folder {self.path.parent} not found")
+        else:
+            self._save()
+
+    def _load(self) -> None:
+        try:
+            data = json.loads(self.path.read_text())
+            if data.get("format") != self.FORMAT:
+                raise ValueError(f"format {data.get('format')!r}, expected {self.FORMAT}")
+            kept = data["series"]
+            parts = {int(p["first_game"]): SeriesResult(**p["result"]) for p in data["parts"]}
+        except (ValueError, KeyError, TypeError, AttributeError) as e:
+            raise ValueError(f"checkpoint {self.path} is not a series checkpoint of this program ({e})") from e
+        differs = [
+            f"{key}: {kept.get(key)!r} there, {value!r} here"
+            for key, value in self.series.items()
+            if kept.get(key) != value
+        ]
+        if differs:
+            raise ValueError(f"checkpoint {self.path} holds another series ({'; '.join(differs)})")
+        ends = sorted((first, first + part.games) for first, part in parts.items())
+        bad = [
+            (first, end)
+            for k, (first, end) in enumerate(ends)
+            if first < 0 or end > self.series["games"] or (k and first < ends[k - 1][1])
+        ]
+        names = {tuple(part.names) for part in parts.values()}
+        if bad or names - {tuple(self.series["entrants"])}:
+            raise ValueError(f"checkpoint {self.path} is damaged: its parts overlap, overrun or name other entrants")
+        self.parts = parts
+
+    def add(self, first: int, part: SeriesResult) -> None:
+        """Keep the chunk of games from ``first``, and write the file."""
+        self.parts[first] = part
+        self._save()
+
+    def _save(self) -> None:
+        data = {
+            "format": self.FORMAT,
+            "series": self.series,
+            "parts": [{"first_game": f, "result": asdict(self.parts[f])} for f in sorted(self.parts)],
+        }
+        partial = self.path.with_name(self.path.name + ".partial")
+        partial.write_text(json.dumps(data) + "\n")
+        os.replace(partial, self.path)
 
 
 def table_rows(result: SeriesResult) -> list[dict[str, Any]]:

@@ -221,7 +221,7 @@ def cmd_eval(args: argparse.Namespace) -> None:
     params = parse_params(args.rule)
     result = evaluate(
         args.game, args.players, args.games, seed=args.seed or 0, jobs=args.jobs, duplicate=args.duplicate,
-        opening_plies=args.opening_plies, **params,
+        opening_plies=args.opening_plies, checkpoint=args.checkpoint, **params,
     )  # fmt: skip
     rows = table_rows(result)
     print(format_rows(rows))
@@ -357,6 +357,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=positive_int, default=400)
     p.add_argument("--jobs", type=positive_int, default=1, help="processes to play the series in (same result as 1)")
     p.add_argument("--json", type=output_file, default=None, help="also save the table as JSON")
+    p.add_argument(
+        "--checkpoint",
+        type=output_file,
+        default=None,
+        help="keep every finished chunk of games in this file; run the same command again to play only the games "
+        "it lacks (a long series can span sessions; the same result as at once)",
+    )
     p.add_argument(
         "--duplicate",
         action=argparse.BooleanOptionalAction,

@@ -45,6 +45,10 @@ BAD = [
         ["eval", "swival", "easy", "random", "--games", "2", "--json", "nowhere/x.json"],
         "'nowhere/x.json' (nowhere) does not exist",
     ),
+    (
+        ["eval", "swival", "easy", "random", "--games", "2", "--checkpoint", "nowhere/c.json"],
+        "'nowhere/c.json' (nowhere) does not exist",
+    ),
     (["watch", "swival", "--gif", "nowhere/x.gif"], "'nowhere/x.gif' (nowhere) does not exist"),
     (["watch", "twirls", "--rule", "board_size=9.0", "--text"], "board_size"),
     (["train", "swival", "--address", "auto"], "--address only with --backend rllib"),
