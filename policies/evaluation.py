@@ -125,6 +125,8 @@ def evaluate(
         book = SeriesCheckpoint(checkpoint, series)
     parts = list(book.parts.values()) if book else []
     done = sum(part.games for part in parts)
+    if done and not quiet:
+        print(f"checkpoint {checkpoint}: {done} of {games} games already played", file=sys.stderr)
     work = [
         (game, entrants, count, seed, first, duplicate, opening_plies, params)
         for first, count in missing_games(games, book.parts if book else {}, chunk)
@@ -211,7 +213,7 @@ class SeriesCheckpoint:
                 raise ValueError(f"format {data.get('format')!r}, expected {self.FORMAT}")
             kept = data["series"]
             parts = {int(p["first_game"]): SeriesResult(**p["result"]) for p in data["parts"]}
-        except (ValueError, KeyError, TypeError, AttributeError) as e:
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
             raise ValueError(f"checkpoint {self.path} is not a series checkpoint of this program ({e})") from e
         differs = [
             f"{key}: {kept.get(key)!r} there, {value!r} here"

@@ -142,6 +142,11 @@ def test_a_file_that_is_not_a_checkpoint_is_refused(tmp_path, text, named):
     assert named in str(refused.value)
 
 
+def test_a_folder_in_place_of_the_file_is_refused(tmp_path):
+    with pytest.raises(ValueError, match="is not a series checkpoint"):
+        evaluate(*TWIRLS, seed=3, quiet=True, checkpoint=tmp_path)
+
+
 def test_overlapping_parts_are_refused_as_damage(tmp_path):
     path = tmp_path / "series.json"
     evaluate(*TWIRLS, seed=3, quiet=True, checkpoint=path)
@@ -165,7 +170,9 @@ def test_swgym_eval_resumes_from_its_checkpoint_and_refuses_a_corrupt_one(tmp_pa
     main(argv)
     first = capsys.readouterr().out
     main(argv)
-    assert capsys.readouterr().out == first
+    again = capsys.readouterr()
+    assert again.out == first
+    assert "series.json: 4 of 4 games already played" in again.err
     path.write_text("{")
     with pytest.raises(SystemExit) as refused:
         main(argv)
