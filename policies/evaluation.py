@@ -13,6 +13,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from envs.core.opponents import NETWORK_PREFIX, SHIPPED_NAMES
 from envs.play import (
     SeriesResult,
     check_duplicate_games,
@@ -64,9 +65,10 @@ def progress_printer(total: int, label: str, stream=None):
     return show
 
 
-def _play_chunk(job: tuple[str, list[Any], int, int, int, bool, int, dict[str, Any]]) -> SeriesResult:
+def _play_chunk(job: tuple[str, list[Any], int, int, int, bool, int, dict[str, Any]]) -> tuple[int, SeriesResult]:
+    """(its first game, the chunk's series) of one chunk of games."""
     game, entrants, count, seed, first, duplicate, opening_plies, params = job
-    return play_series(
+    return first, play_series(
         game, entrants, count, seed=seed, first_game=first, duplicate=duplicate, opening_plies=opening_plies, **params
     )
 
@@ -143,18 +145,14 @@ def evaluate(
 
     if jobs == 1:
         for job in work:
-            finished(job[4], _play_chunk(job))
+            finished(*_play_chunk(job))
     else:
         import multiprocessing
 
         with multiprocessing.get_context("spawn").Pool(jobs) as pool:
-            for first, part in pool.imap_unordered(_play_numbered_chunk, work):
+            for first, part in pool.imap_unordered(_play_chunk, work):
                 finished(first, part)
     return merge_series(parts)
-
-
-def _play_numbered_chunk(job: tuple[str, list[Any], int, int, int, bool, int, dict[str, Any]]) -> tuple[int, Any]:
-    return job[4], _play_chunk(job)
 
 
 def missing_games(games: int, played: dict[int, SeriesResult], chunk: int) -> list[tuple[int, int]]:
@@ -178,10 +176,10 @@ def policy_hashes(game: str, entrants: list[str], params: dict[str, Any]) -> dic
 
     hashes = {}
     for entrant in entrants:
-        if entrant in ("hard", "network"):
+        if entrant in SHIPPED_NAMES:
             path = shipped_path(game, **params)
-        elif entrant.startswith("network:"):
-            path = Path(entrant.split(":", 1)[1])
+        elif entrant.startswith(NETWORK_PREFIX):
+            path = Path(entrant[len(NETWORK_PREFIX) :])
         else:
             path = Path(entrant)
         if path.is_file():
@@ -223,11 +221,10 @@ class SeriesCheckpoint:
         if differs:
             raise ValueError(f"checkpoint {self.path} holds another series ({'; '.join(differs)})")
         ends = sorted((first, first + part.games) for first, part in parts.items())
-        bad = [
-            (first, end)
+        bad = any(
+            first < 0 or end > self.series["games"] or (k and first < ends[k - 1][1])
             for k, (first, end) in enumerate(ends)
-            if first < 0 or end > self.series["games"] or (k and first < ends[k - 1][1])
-        ]
+        )
         names = {tuple(part.names) for part in parts.values()}
         if bad or names - {tuple(self.series["entrants"])}:
             raise ValueError(f"checkpoint {self.path} is damaged: its parts overlap, overrun or name other entrants")
