@@ -22,6 +22,7 @@ import argparse
 import json
 import os
 import sys
+import textwrap
 from typing import Any
 
 for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"):  # one BLAS thread, as swgym plays (before numpy loads)
@@ -75,7 +76,7 @@ def plot(seconds: np.ndarray, title: str, path: str) -> None:
     ax.set_yscale("log")
     ax.set_xlabel("CPU seconds a move")
     ax.set_ylabel("moves")
-    ax.set_title(title, fontsize=9)
+    ax.set_title(textwrap.fill(title, 72), fontsize=9)  # a policy file's path makes a long title
     ax.legend()
     fig.tight_layout()
     fig.savefig(path, dpi=100)
