@@ -488,8 +488,7 @@ class _CompiledSearch:
                 "search compiled=True serves no leaf_wins, leaf_value='network', no solve_from_empty, and with "
                 f"order_by='value' only width=0 and root_width=0; this search has {', '.join(unsupported)}"
             )
-        from envs.core.alpha_beta import RELU, TANH, PolicyTower, Towers, levels_needed, new_space
-        from envs.core.batched import BatchedGame
+        from envs.core.alpha_beta import RELU, TANH, PolicyTower, Towers, levels_needed
         from envs.registry import batched_engine
 
         engine = batched_engine(name, **search.game.params)
@@ -547,11 +546,31 @@ class _CompiledSearch:
         widest = max(
             *(w.shape[1] for w in first_w), *(w.shape[0] for w in rest_w), *(w.shape[1] for w, _ in policy.pi_layers)
         )
-        self.space = new_space(
-            levels, moves, engine.obs_size, engine.num_actions, engine.num_players, widest, len(policy.value_members)
-        )
-        self.batch = BatchedGame(engine, self.space.obs.shape[0], seed=0)
         self.engine = engine
+        self._space_shape = (
+            levels,
+            moves,
+            engine.obs_size,
+            engine.num_actions,
+            engine.num_players,
+            widest,
+            len(policy.value_members),
+        )
+        self._warm_up(search.game)
+
+    def _new_work_arrays(self) -> None:
+        from envs.core.alpha_beta import new_space
+        from envs.core.batched import BatchedGame
+
+        self.space = new_space(*self._space_shape)
+        self.batch = BatchedGame(self.engine, self.space.obs.shape[0], seed=0)
+
+    def _warm_up(self, game: Any) -> None:
+        """Compile the kernel (or load it from numba's cache) as the search is made, not in its first move, whose
+        think time would count it; the work arrays are then made afresh, so no move sees a trace of it."""
+        self._new_work_arrays()
+        self.search(game.new_state(np.random.default_rng(0)), 1, 1)
+        self._new_work_arrays()
 
     def search(self, state: Any, depth: int, cap: float) -> tuple[tuple[int, float] | None, int, int]:
         """((action, value) or None past ``cap``, nodes, work) of ``state`` searched ``depth`` plies deep."""

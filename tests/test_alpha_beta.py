@@ -8,6 +8,9 @@ and policy orders equal to the bit, so every tie-break and cut-off must agree to
 networks are checked within rounding."""
 
 import json
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -19,6 +22,7 @@ from policies.search import PolicySearch
 
 from helpers import network_meta, preference_policy
 
+ROOT = Path(__file__).resolve().parents[1]
 SEARCH = {"depth": 4, "order_by": "value", "width": 0, "quiescence": 2, "quiescence_width": 3}
 #: narrow enough that game-ending moves lie outside the width and every tried move often loses
 POLICY_SEARCH = {"depth": 4, "width": 3, "root_width": 5, "quiescence": 2, "quiescence_width": 3}
@@ -285,3 +289,20 @@ def test_compiled_search_names_what_it_does_not_serve(settings, message):
 def test_compiled_search_needs_an_engine_with_the_kernel():
     with pytest.raises(ValueError, match="swival's batched engine has no compiled alpha-beta"):
         PolicySearch(preference_policy([0]), "swival", **SEARCH, compiled=True)
+
+
+@pytest.mark.parametrize("name", ["squeeze", "swish"])
+def test_the_shipped_compiled_hard_is_compiled_when_made_not_in_its_first_move(name):
+    """In a fresh process (nothing compiled yet), loading the shipped hard compiles its kernel (or loads it from
+    numba's cache), so the first move's think time is the search's own."""
+    script = (
+        "from envs.registry import batched_engine\n"
+        "from policies import load\n"
+        f"engine = batched_engine({name!r})\n"
+        "before = len(engine.alpha_beta.signatures)\n"
+        f"player = load({name!r}, 'policies/{name}_hard.npz', seed=0)\n"
+        "print(before, len(engine.alpha_beta.signatures))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=600, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["0", "1"]
