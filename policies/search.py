@@ -547,7 +547,7 @@ class _CompiledSearch:
             *(w.shape[1] for w in first_w), *(w.shape[0] for w in rest_w), *(w.shape[1] for w, _ in policy.pi_layers)
         )
         self.engine = engine
-        self._space_shape = (
+        self._space_sizes = (
             levels,
             moves,
             engine.obs_size,
@@ -562,7 +562,7 @@ class _CompiledSearch:
         from envs.core.alpha_beta import new_space
         from envs.core.batched import BatchedGame
 
-        self.space = new_space(*self._space_shape)
+        self.space = new_space(*self._space_sizes)
         self.batch = BatchedGame(self.engine, self.space.obs.shape[0], seed=0)
 
     def _warm_up(self, game: Any) -> None:
