@@ -5,10 +5,11 @@ Plays ``--games`` seeded games of a policy file with an alpha-beta search
 ``--opponent``, seats alternated, and times every one of its moves in CPU
 seconds of this process (other work on the machine does not count, unlike the
 wall clock), with the search's counted work and the depth it reached (below
-the file's depth when ``max_work`` made it fall back). Prints W/D/L, the
-median, 99th percentile and maximum of both, and how many moves each depth decided; ``--json`` keeps every
-move's (CPU seconds, work, depth) and the counts of moves over 0.5, 0.75 and 1 s; ``--plot`` draws their
-histogram; ``--jobs`` plays the series in that many processes (each on its own core: CPU times stay its own).
+the file's depth when ``max_work`` made it fall back), and the wall-clock seconds beside them. Prints W/D/L,
+the median, 99th percentile and maximum of CPU seconds, wall-clock seconds and work, and how many moves each
+depth decided; ``--json`` keeps every move's (CPU seconds, work, depth, wall-clock seconds) and the counts of
+moves over 0.5, 0.75 and 1 s of CPU; ``--plot`` draws their histogram; ``--jobs`` plays the series in that many
+processes (each on its own core: CPU times stay its own).
 Figures:
 ``results/2026-11-twirls-search-variants.md``::
 
@@ -41,19 +42,19 @@ THRESHOLDS = (0.5, 0.75, 1.0)  # CPU seconds a move: how many moves took longer 
 
 
 class TimedSearch(CpuTimedPlayer):
-    """Plays as ``search`` and keeps (CPU seconds, work, searched depth) of every move."""
+    """Plays as ``search`` and keeps (CPU seconds, work, searched depth, wall-clock seconds) of every move."""
 
     def __init__(self, search: PolicySearch) -> None:
         super().__init__(search)
-        self.moves: list[tuple[float, float, int]] = []
+        self.moves: list[tuple[float, float, int, float]] = []
 
     def on_move(self, state: Any, action: int) -> None:
-        self.moves.append((self.cpu_seconds[-1], self.player.work, self.player.searched_depth))
+        self.moves.append((self.cpu_seconds[-1], self.player.work, self.player.searched_depth, self.wall_seconds[-1]))
 
 
 def _play(
     job: tuple[str, str, str, int, int, int, dict[str, Any]], player: PolicySearch | None = None
-) -> tuple[list[tuple[float, float, int]], list[int]]:
+) -> tuple[list[tuple[float, float, int, float]], list[int]]:
     """Games ``first .. first + games - 1`` of the seeded series: (every move's figures, [W, D, L]). ``player``:
     the searcher, already made (one process); a process of its own makes it from its spec."""
     game, player_spec, opponent_spec, seed, first, games, params = job
@@ -113,12 +114,12 @@ def main(argv: list[str] | None = None) -> None:
     parts = [_play(jobs[0], player)] if args.jobs == 1 else run_jobs(_play, jobs, args.jobs)
     moves = [move for part in parts for move in part[0]]
     wins, draws, losses = (sum(int(part[1][k]) for part in parts) for k in range(3))
-    seconds, work, depth = (np.array(column) for column in zip(*moves))
+    seconds, work, depth, wall = (np.array(column) for column in zip(*moves))
     print(f"{args.game}: {args.player} against {args.opponent}, {args.games} games: {wins} W / {draws} D / {losses} L")
     print(f"moves: {seconds.size}; reached the file's depth in {np.mean(depth == player.depth):.1%}")
     reached = {int(d): int(n) for d, n in zip(*np.unique(depth, return_counts=True))}
     print("moves by the depth that decided them: " + ", ".join(f"{d} plies {n}" for d, n in reached.items()))
-    for name, values in (("CPU s/move", seconds), ("work/move", work)):
+    for name, values in (("CPU s/move", seconds), ("wall s/move", wall), ("work/move", work)):
         median, p99, most = np.median(values), np.percentile(values, 99), values.max()
         print(f"{name}: median {median:.3f}, 99th percentile {p99:.3f}, max {most:.3f}")
     over = {f"{limit:g}": int(np.sum(seconds > limit)) for limit in THRESHOLDS}
@@ -130,6 +131,7 @@ def main(argv: list[str] | None = None) -> None:
             "wins_draws_losses": [wins, draws, losses],
             "moves_over_cpu_seconds": over,
             "cpu_seconds": seconds.round(6).tolist(),
+            "wall_seconds": wall.round(6).tolist(),
             "work": work.tolist(),
             "depth": depth.tolist(),
         }

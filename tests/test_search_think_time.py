@@ -29,7 +29,8 @@ def test_the_json_keeps_every_move_and_counts_the_slow_ones(small_swish, tmp_pat
     record = json.loads(out.read_text())
     printed = capsys.readouterr().out
     moves = len(record["cpu_seconds"])
-    assert moves > 0 and len(record["work"]) == len(record["depth"]) == moves
+    assert moves > 0 and len(record["work"]) == len(record["depth"]) == len(record["wall_seconds"]) == moves
+    assert all(wall > 0 for wall in record["wall_seconds"])
     assert f"moves: {moves};" in printed
     assert sum(record["wins_draws_losses"]) == 2
     assert record["command"][-6:] == ["--seed", "3", "--json", str(out), "--plot", str(picture)]
