@@ -96,13 +96,14 @@ def after(hand: list[int], middle: list[int], action: int) -> list[int]:
 KNOCK_AT = 60  # the easy bot knocks at 30 points or more (half points)
 
 
-def swap_scores(hand: list[int], middle: list[int]) -> list[int]:
+def swap_scores(hand: list[int], middle: list[int], table: list = SCORE2) -> list:
     """Half-point score after each swap action 0..9: ``score2(after(hand, middle, a))``, written out because
-    play-out searches call it millions of times a series."""
+    play-out searches call it millions of times a series. ``table``: another value of an ordered triple, indexed
+    like ``SCORE2``."""
     a, b, c = hand
     x, y, z = middle
     bc, ac, ab = b << 5 | c, a << 5 | c, a << 5 | b
-    t = SCORE2
+    t = table
     return [
         t[x << 10 | bc], t[y << 10 | bc], t[z << 10 | bc],
         t[ac << 5 | x], t[ac << 5 | y], t[ac << 5 | z],

@@ -1,0 +1,202 @@
+"""Swimming's hard opponent: does a play-out model of the others' swaps closer to the mediums' win more?
+
+The shipped search (``policies/rollouts.py``) plays every seat of its play-outs, its own included, as the
+easy bot swaps (the swap that raises the score most, else pass), with the network timing the knocks. The
+mediums it plays against choose their swaps otherwise: they value a hand as its score plus 0.6 times the mean
+gain of one more swap with a card that can still come (``MediumBot.value``), keep their best-valued swaps,
+then pick among those by play-outs of their own. Knowing the hands took the search from 24% to 59.5%, and
+timing the knocks as the network does from 43.5% to 59.5% (``results/2026-11-swimming-bound.md``): the
+play-out model matters. This study asks whether the swaps matter too.
+
+* ``agreement``: at the play-phase moves of seeded games of four mediums, how often each play-out model of a
+  swap (easy's greedy score; the greedy value below) makes the medium's own move, the knocks left out (the
+  network times those); beside them the greedy value over medium's own unknown cards, and the hard's network.
+* ``series``: the shipped hard with the play-out model ``value`` (the swap or pass of the highest value
+  ``score2 + 0.6 * mean gain of one more swap``, the mean taken over the 29 cards not in the hand: a table
+  lookup, as cheap as easy's) against three mediums, 4 players, on the duplicate deals of the shipped row
+  (``swgym eval swimming hard medium medium medium --rule num_players=4 --games 2000 --seed 1``)::
+
+    python -m research.swimming_playout_model agreement --games 100 --seed 5
+    python -m research.swimming_playout_model series --games 2000 --seed 1 --jobs 2 --parts DIR --json F
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"):  # one BLAS thread, as swgym plays (before numpy loads)
+    os.environ.setdefault(_variable, "1")
+
+import numpy as np  # noqa: E402
+
+from envs.core.match import turns  # noqa: E402
+from envs.play import SeriesResult, merge_series, play_series  # noqa: E402
+from envs.registry import make_raw  # noqa: E402
+from envs.swimming.bots import KNOCK_AT, EasyBot, MediumBot, after, seat_view, swap_scores  # noqa: E402
+from envs.swimming.rules import BINGO2, CHOICE, KNOCK, NUM_CARDS, PASS, SCORE2, SWAP_ALL  # noqa: E402
+from policies import load  # noqa: E402
+from policies.evaluation import wilson_interval  # noqa: E402
+from research.processes import run_jobs  # noqa: E402
+
+
+def value_table(weight: float = MediumBot.potential_weight) -> np.ndarray:
+    """``score2 + weight * mean gain of one more swap`` of every ordered triple (indexed like ``SCORE2``), the mean
+    over the cards not in the hand: medium's ``value`` with every other card taken as one that can still come."""
+    score = np.array(SCORE2, dtype=np.float64).reshape(NUM_CARDS, NUM_CARDS, NUM_CARDS)
+    cards = np.arange(NUM_CARDS)
+    a, b, c = np.meshgrid(cards, cards, cards, indexing="ij")
+    gain = np.zeros(score.shape)
+    for u in range(NUM_CARDS):
+        best = np.maximum(np.maximum(score[u, b, c], score[a, u, c]), score[a, b, u])
+        outside = (a != u) & (b != u) & (c != u)
+        gain += np.where(outside, np.maximum(best - score, 0.0), 0.0)
+    return (score + weight * gain / (NUM_CARDS - 3)).reshape(-1)
+
+
+VALUE2 = value_table().tolist()
+
+
+def value_of(hand: list[int]) -> float:
+    a, b, c = hand
+    return VALUE2[a << 10 | b << 5 | c]
+
+
+class ValueGreedyBot(EasyBot):
+    """Easy's play-out bot with medium's valuation: Bingo or Fire at once, else the swap or pass of the highest
+    value (``VALUE2``); knocks at 30 and keeps the dealer's lot as easy does."""
+
+    def choose(self, state, mask: np.ndarray) -> int:
+        if state.phase == CHOICE:
+            return super().choose(state, mask)
+        hand, middle = state.hands[state.to_move], state.middle
+        if mask[KNOCK] and SCORE2[hand[0] << 10 | hand[1] << 5 | hand[2]] >= KNOCK_AT:
+            return KNOCK
+        for action, score in enumerate(swap_scores(hand, middle)):
+            if score >= BINGO2:
+                return action  # Bingo or Fire ends the round at once
+        return self.pick_best([PASS, *range(SWAP_ALL + 1)], [value_of(hand), *swap_scores(hand, middle, VALUE2)])
+
+
+PLAYOUT_BOTS = {"easy": EasyBot, "value": ValueGreedyBot}
+
+
+def agreement(games: int, seed: int) -> dict[str, float | int]:
+    """Share of the mediums' play-phase moves (knocks left out) each play-out model makes too."""
+    env = make_raw("swimming", num_players=4)
+    rules = env.game
+    mediums = [MediumBot(rules, seed=seed * 10 + s) for s in range(4)]
+    models = {name: bot(rules, seed=seed) for name, bot in PLAYOUT_BOTS.items()}
+    same = dict.fromkeys(models, 0)
+    network = load("swimming", "hard", num_players=4)
+    exact_value_same, network_same, moves = 0, 0, 0
+    for g in range(games):
+        env.reset(seed=seed * 100_003 + g)
+        for agent in turns(env):
+            state = env.game_state
+            seat = env.agent_seat[agent]
+            mask = env.observe(agent)["action_mask"].astype(bool)
+            move = mediums[seat].choose(state, mask)
+            if state.phase != CHOICE and move != KNOCK:
+                moves += 1
+                no_knock = mask.copy()
+                no_knock[KNOCK] = False
+                for name, model in models.items():
+                    same[name] += model.choose(state, no_knock) == move
+                observation = network.observe(rules, state, seat)[None]
+                logits = np.where(no_knock, network.policy.logits(observation)[0], -np.inf)
+                network_same += int(np.argmax(logits)) == move
+                view = seat_view(rules, state, seat)
+                options = [PASS, *range(SWAP_ALL + 1)]
+                exact = [
+                    mediums[seat].value(view.hand if a == PASS else after(view.hand, view.middle, a), view.unknown)
+                    for a in options
+                ]
+                exact_value_same += options[int(np.argmax(exact))] == move
+            env.step(move)
+    shares: dict[str, float | int] = {name: n / moves for name, n in same.items()}
+    shares["value, medium's own unknown cards"] = exact_value_same / moves
+    shares["the hard's network (its favourite move)"] = network_same / moves
+    shares["moves"] = moves
+    return shares
+
+
+def _series(job: tuple[str, int, int, int, str | None]) -> SeriesResult:
+    """Games ``first .. first + games - 1`` of the series; kept in (and, when there, read from) ``parts``."""
+    model, seed, first, games, parts = job
+    kept = Path(parts) / f"{model}_seed{seed}_games{first}-{first + games - 1}.json" if parts else None
+    if kept is not None and kept.exists():
+        return SeriesResult(**json.loads(kept.read_text()))
+    hard = load("swimming", "hard", num_players=4)
+    hard.playout_bot = PLAYOUT_BOTS[model](hard.game, seed=seed)
+    result = play_series(
+        "swimming", [hard, "medium", "medium", "medium"], games, seed=seed, first_game=first, num_players=4
+    )
+    if kept is not None:
+        kept.parent.mkdir(parents=True, exist_ok=True)
+        kept.write_text(json.dumps(dataclasses.asdict(result)))
+    return result
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("what", choices=["agreement", "series"])
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--model", choices=sorted(PLAYOUT_BOTS), default="value", help="series: the play-out model")
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--json", metavar="PATH")
+    parser.add_argument("--parts", metavar="DIR", help="series: keep each part's games there, and resume from them")
+    args = parser.parse_args(argv)
+    if args.games < 1 or args.jobs < 1:
+        parser.error("--games and --jobs must be >= 1")
+    started = time.time()
+    if args.what == "agreement":
+        record: dict = {"agreement": agreement(args.games, args.seed)}
+        print(json.dumps(record["agreement"], indent=1))
+    else:
+        if args.games % 4:
+            parser.error("series: --games must be whole deals of 4 games")
+        deals = args.games // 4
+        parts = min(deals, max(args.jobs, deals // 25))  # parts of about 100 games, for progress lines
+        bounds = np.linspace(0, deals, parts + 1).astype(int) * 4
+        jobs = [(args.model, args.seed, int(a), int(b - a), args.parts) for a, b in zip(bounds[:-1], bounds[1:])]
+
+        def progress(done: int, part) -> None:
+            line = f"{time.strftime('%H:%M:%S')} part {done} of {parts}: {part.wins[0]} wins of {part.games}"
+            print(line, flush=True)
+
+        result = merge_series(run_jobs(_series, jobs, args.jobs, on_result=progress))
+        wins = result.wins[0]
+        low, high = wilson_interval(wins, args.games)
+        seconds = result.move_seconds[0]
+        record = {
+            "model": args.model,
+            "games": args.games,
+            "seed": args.seed,
+            "wins": wins,
+            "win_rate": wins / args.games,
+            "win_ci95": [low, high],
+            "median_move_s": float(np.median(seconds)),
+            "max_move_s": float(np.max(seconds)),
+        }
+        print(
+            f"hard, play-out model {args.model}, against three mediums: {wins} of {args.games} "
+            f"({wins / args.games:.1%}, 95% {low:.1%}-{high:.1%}); wall s a move median "
+            f"{record['median_move_s']:.3f}, max {record['max_move_s']:.3f}"
+        )
+    record["command"] = ["python", "-m", "research.swimming_playout_model", *(argv or sys.argv[1:])]
+    record["seconds"] = round(time.time() - started, 1)
+    if args.json:
+        with open(args.json, "w") as out:
+            json.dump(record, out, indent=1)
+            out.write("\n")
+
+
+if __name__ == "__main__":
+    main()
