@@ -39,7 +39,7 @@ from envs.core.match import turns  # noqa: E402
 from envs.play import SeriesResult, merge_series, play_series  # noqa: E402
 from envs.registry import make_raw  # noqa: E402
 from envs.swimming.bots import KNOCK_AT, EasyBot, MediumBot, after, seat_view, swap_scores  # noqa: E402
-from envs.swimming.rules import BINGO2, CHOICE, KNOCK, NUM_CARDS, PASS, SCORE2, SWAP_ALL  # noqa: E402
+from envs.swimming.rules import BINGO2, CHOICE, KNOCK, NUM_CARDS, PASS, SCORE2, SWAP_ALL, score2  # noqa: E402
 from policies import load  # noqa: E402
 from policies.evaluation import wilson_interval  # noqa: E402
 from research.processes import run_jobs  # noqa: E402
@@ -75,7 +75,7 @@ class ValueGreedyBot(EasyBot):
         if state.phase == CHOICE:
             return super().choose(state, mask)
         hand, middle = state.hands[state.to_move], state.middle
-        if mask[KNOCK] and SCORE2[hand[0] << 10 | hand[1] << 5 | hand[2]] >= KNOCK_AT:
+        if mask[KNOCK] and score2(hand) >= KNOCK_AT:
             return KNOCK
         for action, score in enumerate(swap_scores(hand, middle)):
             if score >= BINGO2:
