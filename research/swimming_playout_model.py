@@ -18,6 +18,12 @@ play-out model matters. This study asks whether the swaps matter too.
 
     python -m research.swimming_playout_model agreement --games 100 --seed 5
     python -m research.swimming_playout_model series --games 2000 --seed 1 --jobs 2 --parts DIR --json F
+
+* ``compare``: two models' series on the same games, part by part from their ``--parts`` (each part's deals are
+  the same for both): the difference of their wins, with a 95% interval from the spread of the parts'
+  differences (a paired comparison: the luck of the deals is shared)::
+
+    python -m research.swimming_playout_model compare --seed 1 --parts DIR --models value easy
 """
 
 from __future__ import annotations
@@ -25,7 +31,9 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import math
 import os
+import re
 import sys
 import time
 from pathlib import Path
@@ -126,6 +134,29 @@ def agreement(games: int, seed: int) -> dict[str, float | int]:
     return shares
 
 
+def compare(parts: str, models: list[str], seed: int) -> dict:
+    """Print and return the two models' wins part by part, and the paired difference over the parts both played."""
+    if not Path(parts).is_dir():
+        raise SystemExit(f"compare: --parts {parts} is not a folder of kept parts")
+    a, b = models
+    wins_a, wins_b = part_wins(parts, a, seed), part_wins(parts, b, seed)
+    both = sorted(set(wins_a) & set(wins_b))
+    if not both:
+        raise SystemExit(f"compare: no part (seed {seed}) in {parts} was played by both {a} and {b}")
+    played = sum(last + 1 - first for first, last in both)
+    print(f"games      {a:>6} {b:>6}")
+    for first, last in both:
+        print(f"{first:4d}-{last:<4d}  {wins_a[first, last]:6d} {wins_b[first, last]:6d}")
+    total_a, total_b = sum(wins_a[k] for k in both), sum(wins_b[k] for k in both)
+    paired = paired_difference([wins_a[k] for k in both], [wins_b[k] for k in both], played)
+    low, high = paired["ci95"]
+    print(
+        f"{played} games: {a} {total_a} ({total_a / played:.1%}), {b} {total_b} ({total_b / played:.1%}); "
+        f"{a} - {b}: {paired['difference']:+.1%} (95% {low:+.1%} to {high:+.1%}, paired over {len(both)} parts)"
+    )
+    return {"models": models, "games": played, "wins": [total_a, total_b], "paired": paired}
+
+
 def _series(job: tuple[str, int, int, int, str | None]) -> SeriesResult:
     """Games ``first .. first + games - 1`` of the series; kept in (and, when there, read from) ``parts``."""
     model, seed, first, games, parts = job
@@ -145,29 +176,72 @@ def _series(job: tuple[str, int, int, int, str | None]) -> SeriesResult:
     return result
 
 
+def part_wins(parts: str, model: str, seed: int) -> dict[tuple[int, int], int]:
+    """{(first game, last game): the hard's wins} of each part of ``model``'s series (``seed``) kept in ``parts``."""
+    pattern = re.compile(rf"{re.escape(model)}_seed{seed}_games(\d+)-(\d+)\.json")
+    wins = {}
+    for kept in Path(parts).iterdir():
+        match = pattern.fullmatch(kept.name)
+        if match:
+            wins[int(match[1]), int(match[2])] = json.loads(kept.read_text())["wins"][0]
+    return wins
+
+
+def _part_bounds(games: int, jobs: int) -> list[tuple[int, int]]:
+    """(first, last) game of each part of a series: whole deals of 4 games, parts of about 100 games."""
+    deals = games // 4
+    parts = min(deals, max(jobs, deals // 25))
+    bounds = np.linspace(0, deals, parts + 1).astype(int) * 4
+    return [(int(a), int(b) - 1) for a, b in zip(bounds[:-1], bounds[1:])]
+
+
+def t_quantile_975(df: int) -> float:
+    """Student's t distribution's 97.5% point for ``df`` degrees of freedom (its density integrated; no scipy)."""
+    x = np.linspace(0.0, 60.0, 600001)
+    log_scale = math.lgamma((df + 1) / 2) - math.lgamma(df / 2) - 0.5 * math.log(df * math.pi)
+    density = np.exp(log_scale - (df + 1) / 2 * np.log1p(x * x / df))
+    cdf = 0.5 + np.concatenate([[0.0], np.cumsum((density[1:] + density[:-1]) / 2 * np.diff(x))])
+    return float(x[np.searchsorted(cdf, 0.975)])
+
+
+def paired_difference(wins_a: list[int], wins_b: list[int], games: int) -> dict[str, float]:
+    """A's share of wins minus B's over the same parts, with a 95% interval from the parts' differences (t)."""
+    differences = np.asarray(wins_a, dtype=float) - np.asarray(wins_b, dtype=float)
+    n = len(differences)
+    if n < 2:
+        raise ValueError(f"a paired comparison needs at least 2 parts both models played, got {n}")
+    half = float(t_quantile_975(n - 1) * differences.std(ddof=1) * np.sqrt(n) / games)
+    share = float(differences.sum() / games)
+    return {"difference": share, "ci95": [share - half, share + half], "parts": n}
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("what", choices=["agreement", "series"])
+    parser.add_argument("what", choices=["agreement", "series", "compare"])
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--model", choices=sorted(PLAYOUT_BOTS), default="value", help="series: the play-out model")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--json", metavar="PATH")
     parser.add_argument("--parts", metavar="DIR", help="series: keep each part's games there, and resume from them")
+    parser.add_argument("--models", nargs=2, choices=sorted(PLAYOUT_BOTS), help="compare: the two play-out models")
     args = parser.parse_args(argv)
     if args.games < 1 or args.jobs < 1:
         parser.error("--games and --jobs must be >= 1")
     started = time.time()
-    if args.what == "agreement":
+    if args.what == "compare" and (not args.parts or not args.models):
+        parser.error("compare needs --parts DIR and --models A B")
+    if args.what == "series" and args.games % 4:
+        parser.error("series: --games must be whole deals of 4 games")
+    if args.what == "compare":
+        record = compare(args.parts, args.models, args.seed)
+    elif args.what == "agreement":
         record: dict = {"agreement": agreement(args.games, args.seed)}
         print(json.dumps(record["agreement"], indent=1))
     else:
-        if args.games % 4:
-            parser.error("series: --games must be whole deals of 4 games")
-        deals = args.games // 4
-        parts = min(deals, max(args.jobs, deals // 25))  # parts of about 100 games, for progress lines
-        bounds = np.linspace(0, deals, parts + 1).astype(int) * 4
-        jobs = [(args.model, args.seed, int(a), int(b - a), args.parts) for a, b in zip(bounds[:-1], bounds[1:])]
+        bounds = _part_bounds(args.games, args.jobs)
+        parts = len(bounds)
+        jobs = [(args.model, args.seed, first, last + 1 - first, args.parts) for first, last in bounds]
 
         def progress(done: int, part) -> None:
             line = f"{time.strftime('%H:%M:%S')} part {done} of {parts}: {part.wins[0]} wins of {part.games}"
