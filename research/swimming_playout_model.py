@@ -23,7 +23,7 @@ play-out model matters. This study asks whether the swaps matter too.
   the same for both): the difference of their wins, with a 95% interval from the spread of the parts'
   differences (a paired comparison: the luck of the deals is shared)::
 
-    python -m research.swimming_playout_model compare --seed 1 --parts DIR --models value easy
+    python -m research.swimming_playout_model compare --seed 1 --parts DIR --models value easy [--plot F.png]
 """
 
 from __future__ import annotations
@@ -154,7 +154,33 @@ def compare(parts: str, models: list[str], seed: int) -> dict:
         f"{played} games: {a} {total_a} ({total_a / played:.1%}), {b} {total_b} ({total_b / played:.1%}); "
         f"{a} - {b}: {paired['difference']:+.1%} (95% {low:+.1%} to {high:+.1%}, paired over {len(both)} parts)"
     )
-    return {"models": models, "games": played, "wins": [total_a, total_b], "paired": paired}
+    record = {"models": models, "games": played, "wins": [total_a, total_b], "paired": paired}
+    record["parts"] = [[first, last, wins_a[first, last], wins_b[first, last]] for first, last in both]
+    return record
+
+
+def plot_compare(record: dict, path: str, goal: float = 0.30) -> None:
+    """Each model's share of wins over the games so far, part by part, beside the goal and a fair share (25%)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    parts = np.asarray(record["parts"], dtype=float)
+    games = np.cumsum(parts[:, 1] + 1 - parts[:, 0])
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    for column, model, colour in ((2, record["models"][0], "tab:blue"), (3, record["models"][1], "tab:grey")):
+        ax.plot(games, np.cumsum(parts[:, column]) / games, "o-", color=colour, ms=3, label=f"play-outs: {model}")
+    ax.axhline(goal, color="tab:green", ls="--", lw=1, label=f"goal {goal:.0%}")
+    ax.axhline(0.25, color="black", ls=":", lw=1, label="fair share 25%")
+    ax.set_xlabel("games (duplicate deals, the same for both)")
+    ax.set_ylabel("the hard's share of wins so far")
+    ax.set_ylim(0.2, 0.35)
+    ax.set_title("Swimming's hard against three mediums, by its play-out model", fontsize=9)
+    ax.legend(loc="upper right", fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
 
 
 def _series(job: tuple[str, int, int, int, str | None]) -> SeriesResult:
@@ -224,6 +250,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--json", metavar="PATH")
     parser.add_argument("--parts", metavar="DIR", help="series: keep each part's games there, and resume from them")
+    parser.add_argument("--plot", metavar="PATH", help="compare: draw both models' share of wins over the games (.png)")
     parser.add_argument("--models", nargs=2, choices=sorted(PLAYOUT_BOTS), help="compare: the two play-out models")
     args = parser.parse_args(argv)
     if args.games < 1 or args.jobs < 1:
@@ -235,6 +262,8 @@ def main(argv: list[str] | None = None) -> None:
         parser.error("series: --games must be whole deals of 4 games")
     if args.what == "compare":
         record = compare(args.parts, args.models, args.seed)
+        if args.plot:
+            plot_compare(record, args.plot)
     elif args.what == "agreement":
         record: dict = {"agreement": agreement(args.games, args.seed)}
         print(json.dumps(record["agreement"], indent=1))

@@ -8,7 +8,14 @@ import pytest
 from envs.registry import make_raw
 from envs.swimming.bots import MediumBot, after
 from envs.swimming.rules import BINGO2, CHOICE, KEEP_LOT, KNOCK, PASS, PLAY, SWAP_ALL, score2
-from research.swimming_playout_model import ValueGreedyBot, compare, paired_difference, t_quantile_975, value_of
+from research.swimming_playout_model import (
+    ValueGreedyBot,
+    compare,
+    paired_difference,
+    plot_compare,
+    t_quantile_975,
+    value_of,
+)
 
 
 def test_the_table_is_mediums_value_with_every_other_card_still_to_come():
@@ -80,6 +87,9 @@ def test_compare_pairs_the_parts_both_models_played(tmp_path, capsys):
     assert record["games"] == 300 and record["wins"] == [78, 69]
     assert record["paired"]["difference"] == pytest.approx(9 / 300)
     assert "value 78 (26.0%), easy 69 (23.0%)" in capsys.readouterr().out
+    assert record["parts"] == [[0, 99, 30, 25], [100, 199, 20, 24], [200, 299, 28, 20]]
+    plot_compare(record, str(tmp_path / "compare.png"))
+    assert (tmp_path / "compare.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     with pytest.raises(SystemExit, match="played by both"):
         compare(str(tmp_path), ["value", "easy"], seed=2)
     with pytest.raises(SystemExit, match="not a folder"):
