@@ -143,6 +143,9 @@ def compare(parts: str, models: list[str], seed: int) -> dict:
     both = sorted(set(wins_a) & set(wins_b))
     if not both:
         raise SystemExit(f"compare: no part (seed {seed}) in {parts} was played by both {a} and {b}")
+    overlapping = [(k, n) for k, n in zip(both, both[1:]) if n[0] <= k[1]]
+    if overlapping:  # parts of series of other lengths: their games would be counted twice
+        raise SystemExit(f"compare: parts of games {overlapping[0][0]} and {overlapping[0][1]} in {parts} overlap")
     played = sum(last + 1 - first for first, last in both)
     print(f"games      {a:>6} {b:>6}")
     for first, last in both:
@@ -258,6 +261,8 @@ def main(argv: list[str] | None = None) -> None:
     started = time.time()
     if args.what == "compare" and (not args.parts or not args.models):
         parser.error("compare needs --parts DIR and --models A B")
+    if args.what != "compare" and (args.plot or args.models):
+        parser.error("--plot and --models are for compare")
     if args.what == "series" and args.games % 4:
         parser.error("series: --games must be whole deals of 4 games")
     if args.what == "compare":

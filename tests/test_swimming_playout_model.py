@@ -92,5 +92,9 @@ def test_compare_pairs_the_parts_both_models_played(tmp_path, capsys):
     assert (tmp_path / "compare.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     with pytest.raises(SystemExit, match="played by both"):
         compare(str(tmp_path), ["value", "easy"], seed=2)
+    _keep_part(tmp_path, "value", 0, 199, 50)  # a part of a longer series would count games 0-199 twice
+    _keep_part(tmp_path, "easy", 0, 199, 49)
+    with pytest.raises(SystemExit, match="overlap"):
+        compare(str(tmp_path), ["value", "easy"], seed=1)
     with pytest.raises(SystemExit, match="not a folder"):
         compare(str(tmp_path / "missing"), ["value", "easy"], seed=1)
