@@ -35,6 +35,14 @@ def wilson_interval(successes: int, n: int, z: float = 1.96) -> tuple[float, flo
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def mean_interval(values: list[float], critical: float = 1.96) -> tuple[float, float, float]:
+    """(mean, low, high): the mean of ``values`` +- ``critical`` standard errors (1.96: 95% by the normal
+    approximation; a t quantile for few values). Infinite when there is a single value."""
+    mean = statistics.fmean(values)
+    half = critical * statistics.stdev(values) / len(values) ** 0.5 if len(values) > 1 else float("inf")
+    return mean, mean - half, mean + half
+
+
 def is_terminal(stream) -> bool:
     """Whether ``stream`` is a terminal (where a bar redrawn in place with ``\\r`` is readable)."""
     isatty = getattr(stream, "isatty", None)

@@ -29,7 +29,7 @@ import numpy as np
 
 from envs.swimming.rules import PLAY, SwimmingState
 from policies import load
-from policies.evaluation import progress_printer
+from policies.evaluation import mean_interval, progress_printer
 from policies.rollouts import RolloutSearch
 from research.processes import run_jobs
 from research.swimming_bound import told_the_hands
@@ -108,13 +108,6 @@ def measure(job: tuple[int, int, int, tuple[SwimmingState, np.ndarray, np.ndarra
             raise RuntimeError(f"{name} chose {choice}, not a candidate of the referee {sorted(scores)}")
         out["arms"][name] = {"move": choice, "regret": scores[choice] - best, "cpu_s": seconds}
     return out
-
-
-def mean_interval(values: list[float]) -> tuple[float, float, float]:
-    """(mean, 95% interval low, high) by the normal approximation."""
-    mean = statistics.fmean(values)
-    half = 1.96 * statistics.stdev(values) / len(values) ** 0.5 if len(values) > 1 else float("inf")
-    return mean, mean - half, mean + half
 
 
 def summary(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -49,7 +49,7 @@ from envs.registry import make_raw  # noqa: E402
 from envs.swimming.bots import KNOCK_AT, EasyBot, MediumBot, after, seat_view, swap_scores  # noqa: E402
 from envs.swimming.rules import BINGO2, CHOICE, KNOCK, NUM_CARDS, PASS, SCORE2, SWAP_ALL, score2  # noqa: E402
 from policies import load  # noqa: E402
-from policies.evaluation import wilson_interval  # noqa: E402
+from policies.evaluation import mean_interval, wilson_interval  # noqa: E402
 from research.processes import run_jobs  # noqa: E402
 
 
@@ -235,13 +235,12 @@ def t_quantile_975(df: int) -> float:
 
 def paired_difference(wins_a: list[int], wins_b: list[int], games: int) -> dict[str, float]:
     """A's share of wins minus B's over the same parts, with a 95% interval from the parts' differences (t)."""
-    differences = np.asarray(wins_a, dtype=float) - np.asarray(wins_b, dtype=float)
-    n = len(differences)
+    n = len(wins_a)
     if n < 2:
         raise ValueError(f"a paired comparison needs at least 2 parts both models played, got {n}")
-    half = float(t_quantile_975(n - 1) * differences.std(ddof=1) * np.sqrt(n) / games)
-    share = float(differences.sum() / games)
-    return {"difference": share, "ci95": [share - half, share + half], "parts": n}
+    per_part = mean_interval([a - b for a, b in zip(wins_a, wins_b)], critical=t_quantile_975(n - 1))
+    difference, low, high = (value * n / games for value in per_part)  # wins a part -> share of all the games
+    return {"difference": difference, "ci95": [low, high], "parts": n}
 
 
 def main(argv: list[str] | None = None) -> None:
