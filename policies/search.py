@@ -489,6 +489,7 @@ class _CompiledSearch:
                 f"order_by='value' only width=0 and root_width=0; this search has {', '.join(unsupported)}"
             )
         from envs.core.alpha_beta import RELU, TANH, PolicyTower, Towers, levels_needed
+        from envs.core.jit import aligned
         from envs.registry import batched_engine
 
         engine = batched_engine(name, **search.game.params)
@@ -507,7 +508,7 @@ class _CompiledSearch:
             )
 
         def float32(a: np.ndarray) -> np.ndarray:
-            return np.array(a, dtype=np.float32, order="C")  # writeable copies: one array type for numba
+            return aligned(a, np.float32)  # writeable C-ordered copies (one array type for numba), on a cache line
 
         first_w, first_b, rest_w, rest_b = [], [], [], []
         for tower, head in policy.value_members:

@@ -207,6 +207,34 @@ def test_compiled_search_with_the_shipped_network_agrees_within_rounding(name):
         assert (compiled.nodes, compiled.work) == (python.nodes, python.work)
 
 
+@pytest.mark.parametrize("name", ["squeeze", "swish"])
+def test_pass_cache_gives_the_search_the_floats_the_towers_compute(name):
+    """Searched with the pass cache (the default, and one of 64 slots over a pool of four passes, so that slots
+    are taken over and kept values go stale) and without it, the shipped network's every move, value (to the
+    bit), node and work count agree; the cache is read."""
+    from envs.core.alpha_beta import C_CACHED, new_space
+
+    policy = NumpyPolicy(f"policies/{name}_hard.npz", game=name)
+    settings = {key: value for key, value in policy.meta["search"].items() if key not in ("total_work", "compiled")}
+    searches = {size: PolicySearch(policy, name, **settings, compiled=True) for size in ("default", "tiny", "none")}
+    sizes = searches["none"].compiled._space_sizes
+    searches["tiny"].compiled.space = new_space(*sizes, cache_slots=64, cache_values=4 * sizes[1])
+    searches["none"].compiled.space = new_space(*sizes, cache_slots=0)
+    game = searches["none"].game
+    read = {size: 0 for size in searches}
+    for state in positions(game, 6, seed=8, most_plies=30):
+        for depth in (1, 2, 3):
+            found = {}
+            for size, search in searches.items():
+                found[size] = (search._capped_search(game.copy_state(state), depth, np.inf), search.nodes, search.work)
+                read[size] += int(search.compiled.space.counters[C_CACHED])
+            assert found["default"] == found["none"] == found["tiny"], (depth, state)
+    assert read["none"] == 0
+    assert read["default"] > read["tiny"] > 0
+    tiny = searches["tiny"].compiled.space
+    assert (tiny.cache_at[tiny.cache_keys != 0] < tiny.cache_end[0] - len(tiny.cache_pool)).any()  # stale slots
+
+
 def test_tower_values_equal_the_numpy_network_within_rounding():
     policy = NumpyPolicy("policies/squeeze_hard.npz", game="squeeze")
     compiled = PolicySearch(policy, "squeeze", **SEARCH, compiled=True).compiled

@@ -44,3 +44,33 @@ def test_a_kernel_compiled_with_a_helper_of_another_file_sees_that_file_change(t
     batched = package / "core" / "batched.py"
     batched.write_text(batched.read_text().replace("0x9E3779B97F4A7C15", "0x9E3779B97F4A7C17"))
     assert draw() != first  # the helper's new constant reached the probe's cached kernel
+
+
+def test_aligned_copies_begin_on_a_cache_line_whatever_numpy_gives():
+    import numpy as np
+
+    from envs.core.jit import CACHE_LINE, aligned
+
+    source = np.arange(30, dtype=np.float64).reshape(5, 6)
+    offsets = set()
+    for start in range(0, 64, 4):  # sources at every 4-byte offset from a line (views into one buffer)
+        raw = np.zeros(200, dtype=np.uint8)[start : start + 120].view(np.float32).reshape(5, 6)
+        raw[...] = source
+        offsets.add(raw.ctypes.data % CACHE_LINE)
+        copy = aligned(raw.T, np.float32)  # a transposed view: the copy is C-ordered
+        assert copy.ctypes.data % CACHE_LINE == 0
+        assert copy.flags.c_contiguous and copy.flags.writeable and copy.dtype == np.float32
+        np.testing.assert_array_equal(copy, source.T)
+    assert len(offsets) == 16
+
+
+def test_the_compiled_searchs_work_arrays_and_towers_begin_on_cache_lines():
+    """The towers' loops read these; an array 16 bytes into a line made the search up to 1.4x slower."""
+    from envs.core.jit import CACHE_LINE
+    from policies import load
+
+    compiled = load("squeeze", "hard").compiled
+    arrays = [*compiled.space, *compiled.towers.first_w, *compiled.towers.rest_w, *compiled.policy_tower[:4]]
+    for array in arrays:
+        for a in array if isinstance(array, tuple) else (array,):
+            assert a.ctypes.data % CACHE_LINE == 0 or a.size == 0

@@ -35,15 +35,17 @@ from collections import namedtuple
 import numpy as np
 from numba import literal_unroll
 
-from envs.core.jit import copy_into, njit
+from envs.core.batched import mix64
+from envs.core.jit import aligned, copy_into, njit
 
+HASH_SEED = 0x5EA5C4  # the pass cache's hash multipliers (any fixed seed: they only have to differ from input to input)
 NETWORK_PASS_WORK = 4  # the work of one pass of the value towers, in positions built (as policies/search.py)
 TANH, RELU = 0, 1  # the towers' activation
 
 # the frames of the explicit stack, by what their children are
 ROOT, NODE, LEAVES, CAPTURES = 0, 1, 2, 3
 # counters[...]
-C_NODES, C_WORK, C_ABORTED = range(3)
+C_NODES, C_WORK, C_ABORTED, C_CACHED = range(4)
 
 #: A network's value towers (members of equal depth; the value is their mean, as ``NumpyPolicy.values``): each
 #: member's first layer (weights stored (in, out)), then every member's later layers in order (stored (out, in)),
@@ -99,6 +101,15 @@ Space = namedtuple(
         "parent_pre",  # (members, players, widest) float32: ... and its first layers are these
         "seat_rows",  # (1,) int64: one seat
         "tower_out",  # (L,) float32
+        "obs_bits",  # obs and ...
+        "parent_bits",  # ... parent_obs as uint32 (views): what the pass cache hashes
+        "hash_weights",  # (obs,) uint64: odd multipliers, one for each input
+        "parent_hash",  # (players,) uint64: parent_obs[seat]'s hash
+        "cache_keys",  # (slots,) uint64: the pass kept in each slot (0: none) ...
+        "cache_live",  # (slots,) int64: ... its rows ...
+        "cache_at",  # (slots,) int64: ... and where its values begin in the pool, counted since the space was made
+        "cache_pool",  # (P,) float32: kept passes' values, a ring (a slot whose values were overwritten is stale)
+        "cache_end",  # (1,) int64: values written to the pool since the space was made
         "legal",  # (levels, L) int32: the legal moves of the node whose children are level t, ascending
         "chosen",  # (levels, actions) bool: scratch marks of the moves a node tries (all False between uses)
         "ranked",  # (L,) int64: legal moves (indices into legal[t]) by the policy, best first
@@ -116,7 +127,7 @@ Space = namedtuple(
         "frame_best",  # (levels,) float64
         "frame_n",  # (levels,) int64: children
         "frame_next",  # (levels,) int64: the next child to search
-        "counters",  # (3,) int64: C_NODES, C_WORK, C_ABORTED
+        "counters",  # (4,) int64: C_NODES, C_WORK, C_ABORTED, C_CACHED (rows read from the pass cache)
     ),
     module=__name__,
 )
@@ -127,47 +138,79 @@ def levels_needed(depth: int, quiescence: int) -> int:
     return depth + quiescence + 1
 
 
+def _zeros(shape: int | tuple[int, ...], dtype: type) -> np.ndarray:
+    """Zeros whose data begins on a cache line (:func:`envs.core.jit.aligned`): the towers' loops read them."""
+    return aligned(np.zeros(shape, dtype=dtype))
+
+
 def new_space(  # noqa: PLR0913 (sizes)
-    levels: int, moves: int, obs_size: int, num_actions: int, players: int, widest: int, members: int
+    levels: int,
+    moves: int,
+    obs_size: int,
+    num_actions: int,
+    players: int,
+    widest: int,
+    members: int,
+    cache_slots: int = 1 << 15,
+    cache_values: int = 1 << 18,
 ) -> Space:
     """Work arrays for ``levels`` stack levels of at most ``moves`` children each (board 0: the root; the last
     board: the game-ending test's), for value towers of ``members`` members and a policy tower at most ``widest``
-    wide."""
+    wide, and a pass cache of ``cache_slots`` passes (a power of two; 0: none) and ``cache_values`` values."""
+    if cache_slots & (cache_slots - 1) or (cache_slots and cache_values < moves):
+        raise ValueError(
+            f"cache_slots must be 0 or a power of two and cache_values at least {moves} (a pass's values), "
+            f"got {cache_slots} and {cache_values}"
+        )
     boards = 1 + levels * moves + 1
+    obs = _zeros((boards, obs_size), dtype=np.float32)
+    parent_obs = _zeros((players, obs_size), dtype=np.float32)
     return Space(
-        obs=np.zeros((boards, obs_size), dtype=np.float32),
-        mask=np.zeros((boards, num_actions), dtype=np.bool_),
-        rewards=np.zeros((boards, players), dtype=np.float32),
-        actions=np.zeros((levels, moves), dtype=np.int32),
-        order=np.zeros((levels, moves), dtype=np.int32),
-        head=np.zeros((levels, moves), dtype=np.float64),
-        rows=np.zeros(moves, dtype=np.int64),
-        movers=np.zeros(moves, dtype=np.int64),
-        first=np.zeros((members, moves, widest), dtype=np.float32),
-        hidden=np.zeros((1, moves, widest), dtype=np.float32),
-        parent_seen=np.zeros(players, dtype=np.bool_),
-        parent_obs=np.zeros((players, obs_size), dtype=np.float32),
-        parent_pre=np.zeros((members, players, widest), dtype=np.float32),
-        seat_rows=np.zeros(1, dtype=np.int64),
-        tower_out=np.zeros(moves, dtype=np.float32),
-        legal=np.zeros((levels, moves), dtype=np.int32),
-        chosen=np.zeros((levels, num_actions), dtype=np.bool_),
-        ranked=np.zeros(moves, dtype=np.int64),
-        enders=np.zeros(moves, dtype=np.int32),
-        keys=np.zeros(moves, dtype=np.float32),
-        pi_row=np.zeros(1, dtype=np.int64),
-        pi_hidden=np.zeros((2, widest), dtype=np.float32),
-        frame_extended=np.zeros(levels, dtype=np.bool_),
-        frame_board=np.zeros(levels, dtype=np.int64),
-        frame_kind=np.zeros(levels, dtype=np.int8),
-        frame_depth=np.zeros(levels, dtype=np.int64),
-        frame_max=np.zeros(levels, dtype=np.bool_),
-        frame_alpha=np.zeros(levels, dtype=np.float64),
-        frame_beta=np.zeros(levels, dtype=np.float64),
-        frame_best=np.zeros(levels, dtype=np.float64),
-        frame_n=np.zeros(levels, dtype=np.int64),
-        frame_next=np.zeros(levels, dtype=np.int64),
-        counters=np.zeros(3, dtype=np.int64),
+        obs=obs,
+        mask=_zeros((boards, num_actions), dtype=np.bool_),
+        rewards=_zeros((boards, players), dtype=np.float32),
+        actions=_zeros((levels, moves), dtype=np.int32),
+        order=_zeros((levels, moves), dtype=np.int32),
+        head=_zeros((levels, moves), dtype=np.float64),
+        rows=_zeros(moves, dtype=np.int64),
+        movers=_zeros(moves, dtype=np.int64),
+        first=_zeros((members, moves, widest), dtype=np.float32),
+        hidden=_zeros((1, moves, widest), dtype=np.float32),
+        parent_seen=_zeros(players, dtype=np.bool_),
+        parent_obs=parent_obs,
+        parent_pre=_zeros((members, players, widest), dtype=np.float32),
+        seat_rows=_zeros(1, dtype=np.int64),
+        tower_out=_zeros(moves, dtype=np.float32),
+        obs_bits=obs.view(np.uint32),
+        parent_bits=parent_obs.view(np.uint32),
+        hash_weights=aligned(
+            np.random.default_rng(HASH_SEED).integers(0, 2**63, obs_size, dtype=np.uint64) << np.uint64(1)
+            | np.uint64(1)
+        ),
+        parent_hash=_zeros(players, dtype=np.uint64),
+        cache_keys=_zeros(cache_slots, dtype=np.uint64),
+        cache_live=_zeros(cache_slots, dtype=np.int64),
+        cache_at=_zeros(cache_slots, dtype=np.int64),
+        cache_pool=_zeros(cache_values if cache_slots else 1, dtype=np.float32),
+        cache_end=_zeros(1, dtype=np.int64),
+        legal=_zeros((levels, moves), dtype=np.int32),
+        chosen=_zeros((levels, num_actions), dtype=np.bool_),
+        ranked=_zeros(moves, dtype=np.int64),
+        enders=_zeros(moves, dtype=np.int32),
+        keys=_zeros(moves, dtype=np.float32),
+        pi_row=_zeros(1, dtype=np.int64),
+        pi_hidden=_zeros((2, widest), dtype=np.float32),
+        frame_extended=_zeros(levels, dtype=np.bool_),
+        frame_board=_zeros(levels, dtype=np.int64),
+        frame_kind=_zeros(levels, dtype=np.int8),
+        frame_depth=_zeros(levels, dtype=np.int64),
+        frame_max=_zeros(levels, dtype=np.bool_),
+        frame_alpha=_zeros(levels, dtype=np.float64),
+        frame_beta=_zeros(levels, dtype=np.float64),
+        frame_best=_zeros(levels, dtype=np.float64),
+        frame_n=_zeros(levels, dtype=np.int64),
+        frame_next=_zeros(levels, dtype=np.int64),
+        counters=_zeros(4, dtype=np.int64),
     )
 
 
@@ -372,12 +415,65 @@ def _build_level(ab, t, parent, n, s, c):
     return True
 
 
+@njit(cache=True, inline="always")
+def _bits_hash(bits, weights):
+    """A 64-bit hash of a row of float32 inputs (their bits): the sum of each input times its odd multiplier."""
+    h = np.uint64(0)
+    for i in range(len(bits)):
+        h += weights[i] * np.uint64(bits[i])
+    return h
+
+
+@njit(cache=False, inline="always")
+def _pass_key(space, live):
+    """The pass cache's key of the ``live`` rows handed to the towers: a hash of everything the pass reads (each
+    row's observation and mover, and the parent's observation by each mover: its first layers are the reference
+    the rows' are computed from), never 0."""
+    key = mix64(np.uint64(live))
+    for r in range(live):
+        row = _bits_hash(space.obs_bits[space.rows[r]], space.hash_weights)
+        key = mix64(key ^ row ^ np.uint64(space.movers[r] + 1))
+    for seat in range(len(space.parent_seen)):
+        if space.parent_seen[seat]:
+            key = mix64(key ^ space.parent_hash[seat] ^ (np.uint64(seat + 1) << np.uint64(32)))
+    return key | np.uint64(1)
+
+
+@njit(cache=False, inline="always")
+def _cached_pass(space, key, live):
+    """The pass cache's slot holding the pass ``key`` of ``live`` rows with its values still in the pool, or -1."""
+    slots = len(space.cache_keys)
+    if slots == 0:
+        return -1
+    slot = np.int64(key & np.uint64(slots - 1))
+    fresh = space.cache_at[slot] >= space.cache_end[0] - len(space.cache_pool)
+    if space.cache_keys[slot] == key and space.cache_live[slot] == live and fresh:
+        return slot
+    return -1
+
+
+@njit(cache=False, inline="always")
+def _keep_pass(space, key, live):
+    """Keep ``tower_out[:live]`` as the values of the pass ``key`` (in its slot, over what was there)."""
+    slots, pool = len(space.cache_keys), space.cache_pool
+    if slots == 0:
+        return
+    slot = np.int64(key & np.uint64(slots - 1))
+    at = space.cache_end[0]
+    for r in range(live):
+        pool[(at + r) % len(pool)] = space.tower_out[r]
+    space.cache_keys[slot], space.cache_live[slot], space.cache_at[slot] = key, live, at
+    space.cache_end[0] = at + live
+
+
 @njit(cache=False, inline="always")
 def _heads(ab, level, parent, base, n, seat, s, c):
     """``head[level, :n]``: the value of boards ``base .. base+n-1`` for ``seat`` (the towers' value for their
     mover, clipped to [-1, 1], negated where ``seat`` is not to move; 0 for finished games), in one pass.
     The boards are one move from board ``parent``: their first layers are computed from its
-    (:func:`_first_layer_from`), which is computed once for each seat that moves on them."""
+    (:func:`_first_layer_from`), which is computed once for each seat that moves on them. A pass made before
+    (the same rows from the same parent: deepening searches the shallower tree again) is read from the pass
+    cache instead: the same floats, as the towers would compute them again the same way."""
     k, space, towers = ab.kernels, ab.space, ab.towers
     live = 0
     space.parent_seen[:] = False
@@ -386,28 +482,40 @@ def _heads(ab, level, parent, base, n, seat, s, c):
         space.head[level, j] = 0.0
         if not s.over[b]:
             mover = s.to_move[b]
-            if not space.parent_seen[mover]:  # the parent seen by this seat, and its first layers
+            if not space.parent_seen[mover]:  # the parent seen by this seat
                 space.parent_seen[mover] = True
                 k.observe_one(parent, mover, space.obs, s, c, k.observe_scratch)
                 copy_into(space.parent_obs[mover], space.obs[parent])
-                space.seat_rows[0] = mover
-                for m in range(len(towers.first_w)):
-                    _first_layer(
-                        space.parent_obs, space.seat_rows, 1, towers.first_w[m], towers.first_b[m],
-                        space.parent_pre[m, mover:],
-                    )  # fmt: skip
+                space.parent_hash[mover] = _bits_hash(space.parent_bits[mover], space.hash_weights)
             k.observe_one(b, mover, space.obs, s, c, k.observe_scratch)
             space.rows[live] = b
             space.movers[live] = mover
             live += 1
     if live == 0:
         return
-    for m in range(len(towers.first_w)):
-        _first_layer_from(
-            space.obs, space.rows, live, space.movers, space.parent_obs, space.parent_pre[m], towers.first_w[m],
-            space.first[m],
-        )  # fmt: skip
-    _after_first_layer(live, towers, space.hidden, space.first, space.tower_out)
+    key = _pass_key(space, live)
+    slot = _cached_pass(space, key, live)
+    if slot >= 0:
+        pool, at = space.cache_pool, space.cache_at[slot]
+        for r in range(live):
+            space.tower_out[r] = pool[(at + r) % len(pool)]
+        space.counters[C_CACHED] += live
+    else:
+        for mover in range(len(space.parent_seen)):  # the parent's first layers by each seat seen
+            if space.parent_seen[mover]:
+                space.seat_rows[0] = mover
+                for m in range(len(towers.first_w)):
+                    _first_layer(
+                        space.parent_obs, space.seat_rows, 1, towers.first_w[m], towers.first_b[m],
+                        space.parent_pre[m, mover:],
+                    )  # fmt: skip
+        for m in range(len(towers.first_w)):
+            _first_layer_from(
+                space.obs, space.rows, live, space.movers, space.parent_obs, space.parent_pre[m],
+                towers.first_w[m], space.first[m],
+            )  # fmt: skip
+        _after_first_layer(live, towers, space.hidden, space.first, space.tower_out)
+        _keep_pass(space, key, live)
     r = 0
     for j in range(n):
         b = base + j

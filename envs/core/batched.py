@@ -92,6 +92,12 @@ def next_u64(rng: np.ndarray, i: int) -> np.uint64:
     """The next 64 random bits of board ``i``'s stream (splitmix64), advancing it."""
     z = rng[i] + np.uint64(0x9E3779B97F4A7C15)
     rng[i] = z
+    return mix64(z)
+
+
+@njit(cache=True, inline="always")
+def mix64(z: np.uint64) -> np.uint64:
+    """splitmix64's finaliser: 64 bits each of which depends on every bit of ``z`` (a stream's output, a hash)."""
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
     return z ^ (z >> np.uint64(31))
@@ -739,6 +745,7 @@ __all__ = [
     "each_observe",
     "each_reset",
     "each_step",
+    "mix64",
     "next_u64",
     "randint",
     "random_legal_actions",

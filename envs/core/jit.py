@@ -20,6 +20,7 @@ from functools import cache
 from pathlib import Path
 
 import numba
+import numpy as np
 from numba.core import caching
 
 PACKAGE = Path(__file__).resolve().parents[1]  # envs/
@@ -60,6 +61,24 @@ if not any(issubclass(c, _PackageStamp) for c in _IMPL._locator_classes):
     ]
 
 
+CACHE_LINE = 64  # bytes
+
+
+def aligned(array: np.ndarray, dtype: np.dtype | type | None = None) -> np.ndarray:
+    """A writeable C-ordered copy of ``array`` (as ``dtype``) whose data begins on a cache line.
+
+    numpy aligns only to 16 bytes. A kernel's vector loads from an array that begins mid-line straddle two lines
+    on every other load: a network layer in a compiled loop ran 1.4x slower from such an array, and the same
+    kernel's speed changed from process to process with where its arrays happened to land
+    (``results/2026-11-squeeze-compiled.md``)."""
+    source = np.asarray(array, dtype=dtype)
+    buffer = np.empty(source.nbytes + CACHE_LINE, dtype=np.uint8)
+    start = -buffer.ctypes.data % CACHE_LINE
+    out = buffer[start : start + source.nbytes].view(source.dtype).reshape(source.shape)
+    out[...] = source
+    return out
+
+
 def njit(*args, **kwargs):
     """``numba.njit`` with ``cache=True`` by default, the cache stamped by :func:`package_stamp`."""
     kwargs.setdefault("cache", True)
@@ -95,4 +114,4 @@ def copy_into(dst, src):
         to[j] = v
 
 
-__all__ = ["PACKAGE", "copy_into", "njit", "package_stamp", "per_board"]
+__all__ = ["CACHE_LINE", "PACKAGE", "aligned", "copy_into", "njit", "package_stamp", "per_board"]
