@@ -17,6 +17,12 @@ here (:func:`tower_values`, :func:`policy_keys`), which round differently
 from numpy's; with weights whose sums are exact (a test's network) the two
 searches agree exactly.
 
+A pass of the towers is kept in a pass cache (``Space.cache_*``), keyed by a
+64-bit hash of everything it reads: deepening searches the shallower tree
+again, and those passes are read back, the same floats, instead of computed.
+The work arrays begin on cache lines (:func:`envs.core.jit.aligned`), as the
+towers' weights do.
+
 The recursion is an explicit stack (numba inlines this module's loop into
 the game's kernel, where the game's per-board functions are globals, as
 :mod:`envs.core.batched`'s loops are). That kernel is compiled without
