@@ -253,6 +253,7 @@ def ppo_batched_once(game: str, settings: dict[str, Any], steps: int, seed: int 
     from sb3_contrib import MaskablePPO
 
     from training.sb3_vec import make_sb3_vec
+    from training.selfplay import log_nowhere
 
     vec = make_sb3_vec(game, settings["num_envs"], opponent=settings["opponent"], seed=seed)
     model = MaskablePPO(
@@ -265,6 +266,7 @@ def ppo_batched_once(game: str, settings: dict[str, Any], steps: int, seed: int 
         seed=seed,
         verbose=0,
     )
+    log_nowhere(model)
     model.learn(settings["n_steps"] * settings["num_envs"])  # warm-up: kernels, torch
     env_s, opp_s, update_s = [0.0], [0.0], [0.0]
     _timed(vec.venv, "step", env_s)
@@ -293,6 +295,7 @@ def ppo_single_once(
     from stable_baselines3.common.env_util import make_vec_env
 
     from envs.registry import entry
+    from training.selfplay import log_nowhere
 
     single = make_vec_env(
         lambda: gymnasium.make(entry(game).gym_id, opponent=settings["opponent"]), n_envs=envs_, seed=seed
@@ -307,6 +310,7 @@ def ppo_single_once(
         seed=seed,
         verbose=0,
     )
+    log_nowhere(model)
     start = time.perf_counter()
     model.learn(steps)
     return model.num_timesteps / (time.perf_counter() - start)

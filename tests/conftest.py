@@ -11,6 +11,20 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 import pytest  # noqa: E402 (after the environment above, which pygame reads on import)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def sb3_log_folder(tmp_path_factory):
+    """The tests' own SB3 models (``verbose=0``, no tensorboard) log into one folder under pytest's temporary
+    directory, not into a new ``SB3-<date>`` folder of the system's for each ``learn()``."""
+    folder = tmp_path_factory.mktemp("sb3_logs")
+    previous = os.environ.get("SB3_LOGDIR")
+    os.environ["SB3_LOGDIR"] = str(folder)
+    yield folder
+    if previous is None:
+        os.environ.pop("SB3_LOGDIR", None)
+    else:
+        os.environ["SB3_LOGDIR"] = previous
+
+
 @pytest.fixture(scope="module")
 def swish_recordings(tmp_path_factory):
     """A folder of ``train.npz`` and ``heldout.npz`` as the hex-rook studies read them: a few Swish games of

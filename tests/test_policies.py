@@ -27,6 +27,22 @@ def swival_policy(tmp_path_factory):
     return out, summary
 
 
+def test_training_without_tensorboard_leaves_no_log_folder_in_the_temp_directory(tmp_path, monkeypatch):
+    import tempfile
+
+    from sb3_contrib import MaskablePPO
+
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    monkeypatch.delenv("SB3_LOGDIR", raising=False)
+    train(tiny_config("swival"), tmp_path / "run", progress_bar=False, tensorboard=False)
+    assert list(temp.glob("SB3-*")) == []
+    model = MaskablePPO("MlpPolicy", SingleAgentEnv("swival", opponent="random"), n_steps=64, batch_size=64, seed=0)
+    model.learn(64)
+    assert len(list(temp.glob("SB3-*"))) == 1  # SB3's own habit, which training.selfplay.log_nowhere spares
+
+
 def test_numpy_forward_matches_torch(tmp_path):
     from sb3_contrib import MaskablePPO
 

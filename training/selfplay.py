@@ -352,6 +352,14 @@ def prepare_run_folder(config: dict[str, Any], out_dir: Path, resume: bool) -> b
     return resuming
 
 
+def log_nowhere(model: Any) -> None:
+    """Give an SB3 model a logger that writes nothing: with ``verbose=0`` and no tensorboard log, SB3 makes an
+    empty folder (``SB3-<date>``) in the system's temporary directory on every ``learn()``."""
+    from stable_baselines3.common.logger import Logger
+
+    model.set_logger(Logger(folder=None, output_formats=[]))
+
+
 def run_ppo(
     config: dict[str, Any], out_dir: Path, resuming: bool, progress_bar: bool, tensorboard: bool
 ) -> tuple[Any, SelfPlayCallback, list[dict[str, float]] | None, float]:
@@ -371,6 +379,8 @@ def run_ppo(
         },
         **ppo,
     )
+    if not tensorboard:
+        log_nowhere(model)
     callback = SelfPlayCallback(config, out_dir)
     started = time.time()
     imitation_history = None
