@@ -65,7 +65,7 @@ def test_aligned_copies_begin_on_a_cache_line_whatever_numpy_gives():
 
 
 def test_the_compiled_searchs_work_arrays_and_towers_begin_on_cache_lines():
-    """The towers' loops read these; an array 16 bytes into a line made the search up to 1.4x slower."""
+    """The towers' loops read these with vector loads, which straddle two lines from an array begun mid-line."""
     from envs.core.jit import CACHE_LINE
     from policies import load
 

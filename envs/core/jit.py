@@ -68,9 +68,8 @@ def aligned(array: np.ndarray, dtype: np.dtype | type | None = None) -> np.ndarr
     """A writeable C-ordered copy of ``array`` (as ``dtype``) whose data begins on a cache line.
 
     numpy aligns only to 16 bytes. A kernel's vector loads from an array that begins mid-line straddle two lines
-    on every other load: a network layer in a compiled loop ran 1.4x slower from such an array, and the same
-    kernel's speed changed from process to process with where its arrays happened to land
-    (``results/2026-11-squeeze-compiled.md``)."""
+    on every other load, so a compiled network layer's speed would depend on where its arrays happened to land
+    (figures: ``results/2026-11-squeeze-compiled.md``)."""
     source = np.asarray(array, dtype=dtype)
     buffer = np.empty(source.nbytes + CACHE_LINE, dtype=np.uint8)
     start = -buffer.ctypes.data % CACHE_LINE
