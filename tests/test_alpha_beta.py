@@ -211,7 +211,7 @@ def test_compiled_search_with_the_shipped_network_agrees_within_rounding(name):
 def test_pass_cache_gives_the_search_the_floats_the_towers_compute(name):
     """Searched with the pass cache (the default, and one of 64 slots over a pool of four passes, so that slots
     are taken over and kept values go stale) and without it, the shipped network's every move, value (to the
-    bit), node and work count agree; the cache is read."""
+    bit), node and work count agree; the cache is read (Squeeze: the towers' passes; Swish: the policy's too)."""
     from envs.core.alpha_beta import C_CACHED, new_space
 
     policy = NumpyPolicy(f"policies/{name}_hard.npz", game=name)
@@ -233,6 +233,18 @@ def test_pass_cache_gives_the_search_the_floats_the_towers_compute(name):
     assert read["default"] > read["tiny"] > 0
     tiny = searches["tiny"].compiled.space
     assert (tiny.cache_at[tiny.cache_keys != 0] < tiny.cache_end[0] - len(tiny.cache_pool)).any()  # stale slots
+
+
+def test_the_compiled_searchs_work_arrays_and_networks_begin_on_cache_lines():
+    """The towers' and the policy's loops read these with vector loads, which straddle two lines from an array
+    begun mid-line (numpy aligns to 16 bytes)."""
+    from envs.core.jit import CACHE_LINE
+
+    compiled = PolicySearch(exact_value_network("swish", policy=True), "swish", **POLICY_SEARCH, compiled=True).compiled
+    arrays = [*compiled.space, *compiled.towers[:4], *compiled.policy_tower[:6]]
+    for array in arrays:
+        for a in array if isinstance(array, tuple) else (array,):
+            assert a.ctypes.data % CACHE_LINE == 0 or a.size == 0
 
 
 def test_tower_values_equal_the_numpy_network_within_rounding():

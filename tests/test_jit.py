@@ -62,15 +62,3 @@ def test_aligned_copies_begin_on_a_cache_line_whatever_numpy_gives():
         assert copy.flags.c_contiguous and copy.flags.writeable and copy.dtype == np.float32
         np.testing.assert_array_equal(copy, source.T)
     assert len(offsets) == 16
-
-
-def test_the_compiled_searchs_work_arrays_and_towers_begin_on_cache_lines():
-    """The towers' loops read these with vector loads, which straddle two lines from an array begun mid-line."""
-    from envs.core.jit import CACHE_LINE
-    from policies import load
-
-    compiled = load("squeeze", "hard").compiled
-    arrays = [*compiled.space, *compiled.towers.first_w, *compiled.towers.rest_w, *compiled.policy_tower[:4]]
-    for array in arrays:
-        for a in array if isinstance(array, tuple) else (array,):
-            assert a.ctypes.data % CACHE_LINE == 0 or a.size == 0

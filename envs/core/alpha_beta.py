@@ -17,9 +17,10 @@ here (:func:`tower_values`, :func:`policy_keys`), which round differently
 from numpy's; with weights whose sums are exact (a test's network) the two
 searches agree exactly.
 
-A pass of the towers is kept in a pass cache (``Space.cache_*``), keyed by a
-64-bit hash of everything it reads: deepening searches the shallower tree
-again, and those passes are read back, the same floats, instead of computed.
+A pass of the towers or of the policy is kept in a pass cache
+(``Space.cache_*``), keyed by a 64-bit hash of everything it reads: deepening
+searches the shallower tree again, and those passes are read back, the same
+floats, instead of computed.
 The work arrays begin on cache lines (:func:`envs.core.jit.aligned`), as the
 towers' weights do.
 
@@ -52,6 +53,7 @@ TANH, RELU = 0, 1  # the towers' activation
 ROOT, NODE, LEAVES, CAPTURES = 0, 1, 2, 3
 # counters[...]
 C_NODES, C_WORK, C_ABORTED, C_CACHED = range(4)
+POLICY_PASS = np.uint64(0x9E3779B97F4A7C15)  # tags the pass cache's keys of the policy's passes
 
 #: A network's value towers (members of equal depth; the value is their mean, as ``NumpyPolicy.values``): each
 #: member's first layer (weights stored (in, out)), then every member's later layers in order (stored (out, in)),
@@ -133,7 +135,7 @@ Space = namedtuple(
         "frame_best",  # (levels,) float64
         "frame_n",  # (levels,) int64: children
         "frame_next",  # (levels,) int64: the next child to search
-        "counters",  # (4,) int64: C_NODES, C_WORK, C_ABORTED, C_CACHED (rows read from the pass cache)
+        "counters",  # (4,) int64: C_NODES, C_WORK, C_ABORTED, C_CACHED (values read from the pass cache)
     ),
     module=__name__,
 )
@@ -421,7 +423,7 @@ def _build_level(ab, t, parent, n, s, c):
     return True
 
 
-@njit(cache=True, inline="always")
+@njit(cache=False)
 def _bits_hash(bits, weights):
     """A 64-bit hash of a row of float32 inputs (their bits): the sum of each input times its odd multiplier."""
     h = np.uint64(0)
@@ -430,7 +432,7 @@ def _bits_hash(bits, weights):
     return h
 
 
-@njit(cache=False, inline="always")
+@njit(cache=False)  # called, not inlined: one compile for every call site
 def _pass_key(space, live):
     """The pass cache's key of the ``live`` rows handed to the towers: a hash of everything the pass reads (each
     row's observation and mover, and the parent's observation by each mover: its first layers are the reference
@@ -445,9 +447,20 @@ def _pass_key(space, live):
     return key | np.uint64(1)
 
 
-@njit(cache=False, inline="always")
+@njit(cache=False)  # called, not inlined: one compile for every call site
+def _policy_pass_key(space, board, legal, n):
+    """The pass cache's key of the policy's pass over board ``board`` (its observation row) for the legal moves
+    ``legal[:n]``: all that :func:`policy_keys` reads, never 0 (tagged apart from the towers' passes)."""
+    key = mix64(POLICY_PASS ^ np.uint64(n))
+    key = mix64(key ^ _bits_hash(space.obs_bits[board], space.hash_weights))
+    for j in range(n):
+        key = mix64(key ^ np.uint64(legal[j]))
+    return key | np.uint64(1)
+
+
+@njit(cache=False)  # called, not inlined: one compile for every call site
 def _cached_pass(space, key, live):
-    """The pass cache's slot holding the pass ``key`` of ``live`` rows with its values still in the pool, or -1."""
+    """The pass cache's slot holding the pass ``key`` of ``live`` values with them still in the pool, or -1."""
     slots = len(space.cache_keys)
     if slots == 0:
         return -1
@@ -458,16 +471,25 @@ def _cached_pass(space, key, live):
     return -1
 
 
-@njit(cache=False, inline="always")
-def _keep_pass(space, key, live):
-    """Keep ``tower_out[:live]`` as the values of the pass ``key`` (in its slot, over what was there)."""
+@njit(cache=False)  # called, not inlined: one compile for every call site
+def _read_pass(space, slot, live, out):
+    """``out[:live]``: the values kept in ``slot``; counted in ``counters[C_CACHED]``."""
+    pool, at = space.cache_pool, space.cache_at[slot]
+    for r in range(live):
+        out[r] = pool[(at + r) % len(pool)]
+    space.counters[C_CACHED] += live
+
+
+@njit(cache=False)  # called, not inlined: one compile for every call site
+def _keep_pass(space, key, live, values):
+    """Keep ``values[:live]`` as the values of the pass ``key`` (in its slot, over what was there)."""
     slots, pool = len(space.cache_keys), space.cache_pool
     if slots == 0:
         return
     slot = np.int64(key & np.uint64(slots - 1))
     at = space.cache_end[0]
     for r in range(live):
-        pool[(at + r) % len(pool)] = space.tower_out[r]
+        pool[(at + r) % len(pool)] = values[r]
     space.cache_keys[slot], space.cache_live[slot], space.cache_at[slot] = key, live, at
     space.cache_end[0] = at + live
 
@@ -502,10 +524,7 @@ def _heads(ab, level, parent, base, n, seat, s, c):
     key = _pass_key(space, live)
     slot = _cached_pass(space, key, live)
     if slot >= 0:
-        pool, at = space.cache_pool, space.cache_at[slot]
-        for r in range(live):
-            space.tower_out[r] = pool[(at + r) % len(pool)]
-        space.counters[C_CACHED] += live
+        _read_pass(space, slot, live, space.tower_out)
     else:
         for mover in range(len(space.parent_seen)):  # the parent's first layers by each seat seen
             if space.parent_seen[mover]:
@@ -521,7 +540,7 @@ def _heads(ab, level, parent, base, n, seat, s, c):
                 towers.first_w[m], space.first[m],
             )  # fmt: skip
         _after_first_layer(live, towers, space.hidden, space.first, space.tower_out)
-        _keep_pass(space, key, live)
+        _keep_pass(space, key, live, space.tower_out)
     r = 0
     for j in range(n):
         b = base + j
@@ -659,9 +678,15 @@ def _candidates(ab, t, board, width, enders_first, ordered, s, c):
     if _spend(ab, NETWORK_PASS_WORK):
         return -1
     k.observe_one(board, s.to_move[board], space.obs, s, c, k.observe_scratch)
-    space.pi_row[0] = board
     keys, ranked = space.keys, space.ranked
-    policy_keys(space.obs, space.pi_row, legal, n, ab.policy, space.pi_hidden, keys)
+    key = _policy_pass_key(space, board, legal, n)
+    slot = _cached_pass(space, key, n)
+    if slot >= 0:  # the policy's pass made before (the pass cache, as the towers' in _heads)
+        _read_pass(space, slot, n, keys)
+    else:
+        space.pi_row[0] = board
+        policy_keys(space.obs, space.pi_row, legal, n, ab.policy, space.pi_hidden, keys)
+        _keep_pass(space, key, n, keys)
     for j in range(n):  # best first, ties in action order (a stable insertion sort)
         q = j
         while q > 0 and keys[ranked[q - 1]] < keys[j]:
