@@ -31,9 +31,11 @@ from training.gumbel import (
     generator_parts,
     head_layout,
     learn,
+    load_buffer,
     network_from_file,
     self_play,
     train,
+    write_chunk,
     write_network,
 )
 
@@ -198,6 +200,28 @@ def test_a_tiny_factored_run_writes_a_file_that_plays_with_its_search(tmp_path, 
     assert record.plies > 2
 
 
+@pytest.mark.parametrize(
+    "limit, positions", [(7, list(range(8, 15))), (10, list(range(5, 15))), (100, list(range(15)))]
+)
+def test_the_replay_buffer_is_the_newest_positions_oldest_first(tmp_path, limit, positions):
+    for k in range(3):  # chunks of 5 positions: position i's observation is [i, i]
+        at = np.arange(5 * k, 5 * k + 5)
+        data = {
+            "obs": np.repeat(at[:, None], 2, axis=1).astype(np.float32),
+            "actions": at[:, None],
+            "probs": np.ones((5, 1), np.float32),
+            "value": at.astype(np.float32),
+        }
+        if k > 0:  # only the newer chunks record the legal moves and the root value
+            data |= {"legal": np.full((5, 1), k, np.uint8), "root_value": -at.astype(np.float32)}
+        write_chunk(data, games=1, out=tmp_path / f"chunk_{k:05d}.npz")
+    buffer = load_buffer(tmp_path, limit)
+    assert buffer["obs"][:, 0].tolist() == positions and buffer["value"][:, 0].tolist() == positions
+    assert buffer["actions"][:, 0].tolist() == positions
+    assert ("legal" in buffer) == (positions[0] >= 5)  # kept only when every chunk read has it
+    assert buffer["root_value"][:, 0].tolist() == [-p if p >= 5 else p for p in positions]  # older: the result
+
+
 def test_a_generator_records_full_searches_only_and_repeats_with_its_seed(tmp_path):
     settings = Settings.from_config(TINY)
     first = generate("swival", {}, None, settings, seed=3, out=tmp_path / "a.npz")
@@ -236,6 +260,11 @@ def test_a_tiny_run_resumes_and_its_file_plays_with_its_search(tmp_path):
     )
     assert again["iteration"] == 3 and [c["iteration"] for c in again["curve"]] == [1, 2, 3]
     assert lines[7].startswith("[gumbel swival] resumed at iteration 2")
+    logged = (tmp_path / "train.log").read_text().splitlines()  # both runs' lines, each after its time
+    assert len(logged) == len(lines) == 9
+    assert all(
+        re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d (.*)", entry)[1] == line for entry, line in zip(logged, lines)
+    )
     player = load("swival", str(tmp_path / "network.npz"), seed=0)
     assert isinstance(player, GumbelPlayer) and player.search.simulations == 8
     record = play_game("swival", [player, RandomOpponent(0)], seed=0)

@@ -18,7 +18,8 @@ another here, or as Ray tasks on a cluster (``train(..., address=...)``,
 :class:`RayGenerators`) whose positions the learner writes as the chunk files.
 A checkpoint (network, optimizer, iteration, curve) is written after every
 iteration; ``resume`` goes on from it. Each evaluated network is kept as
-``networks/iteration_<k>.npz``, so the best of a run can be shipped.
+``networks/iteration_<k>.npz``, so the best of a run can be shipped. Every
+progress line goes to the terminal and, after its time, to ``train.log``.
 """
 
 from __future__ import annotations
@@ -616,6 +617,7 @@ def train(
     cluster = None if address is None else RayGenerators(address)  # first: a bad address stops before any work
     torch.set_num_threads(1)
     out.mkdir(parents=True, exist_ok=True)
+    log = _also_logged(log, out / "train.log")
     probe = make_batched(name, 1, **params)
     if s.eval_opening_plies and s.eval_every:  # each opening in every seating: whole sets of games only
         try:
@@ -674,6 +676,17 @@ def train(
             log(f"[gumbel {name}] iteration {k + 1}: {_eval_line(state['curve'][-1]['eval'])}")
             write_curve(state["curve"], out / "learning_curve.png", f"{name}: score by training hour")
     return {"network": str(out / "network.npz"), **state}
+
+
+def _also_logged(log, path: Path):
+    """``log``, each line also appended to ``path`` after the time: a run's plain log, across its resumes."""
+
+    def both(line: str) -> None:
+        log(line)
+        with path.open("a") as f:
+            f.write(f"{time.strftime('%Y-%m-%d %H:%M:%S')} {line}\n")
+
+    return both
 
 
 def _by_generators(s: Settings) -> str:
