@@ -15,10 +15,14 @@ from envs.play import play_game
 # (name, params): games whose moves draw no chance (the rules replay a path exactly)
 GAMES = [
     ("swival", {}),
+    ("twirls", {}),
     ("twirls", {"board_size": 8}),
     ("swish", {"setup": "random"}),
+    ("squeeze", {"setup": "random"}),
     ("squeeze", {"setup": "fixed"}),
+    ("swahili", {}),
     ("swahili", {"num_players": 3}),
+    ("swahili", {"num_players": 4}),
 ]
 
 
