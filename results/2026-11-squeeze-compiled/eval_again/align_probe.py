@@ -21,7 +21,6 @@ from envs.play import play_series  # noqa: E402
 
 def main():
     games = int(sys.argv[1])
-    out = {}
     for seed in range(games):
         hard = make_opponent("squeeze", "hard", seed=seed, setup="random")
         keeper = lp.Keeper(hard)
