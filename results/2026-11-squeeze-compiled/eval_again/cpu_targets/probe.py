@@ -1,7 +1,8 @@
-"""The shipped Squeeze and Swish hards' move and value at positions of medium-vs-medium games, as JSON lines:
-run under two numba CPU targets (NUMBA_CPU_NAME) to see whether the compiled towers round alike."""
+"""The shipped Squeeze and Swish hards' move and value (its float32's bytes) at the first 12 positions of seat 0
+in GAMES seeded medium-against-medium games each, as JSON: run under several numba CPU targets (run.sh) to see
+whether the compiled towers round alike."""
 
-import copy
+import importlib.util
 import json
 import sys
 
@@ -10,17 +11,12 @@ import numpy as np
 from envs.opponents import make_opponent
 from envs.play import play_series
 
-
-class Keeper:
-    def __init__(self, player):
-        self.player, self.states = player, []
-
-    def reset(self, seed=None):
-        self.player.reset(seed)
-
-    def act(self, observation, action_mask, state=None):
-        self.states.append(copy.deepcopy(state))
-        return self.player.act(observation, action_mask, state)
+_spec = importlib.util.spec_from_file_location(
+    "layout_probe", "results/2026-11-squeeze-compiled/pass_cache/layout_probe.py"
+)
+layout_probe = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(layout_probe)
+Keeper = layout_probe.Keeper  # plays as a player and keeps a copy of every position it moved from
 
 
 def main():
