@@ -14,7 +14,6 @@ spec = importlib.util.spec_from_file_location("lp", "results/2026-11-squeeze-com
 lp = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(lp)
 
-from envs.core.alpha_beta import new_space  # noqa: E402
 from envs.opponents import make_opponent  # noqa: E402
 from envs.play import play_series  # noqa: E402
 
@@ -35,14 +34,7 @@ def main():
         sizes = compiled._space_sizes
         results = {}
         for offset in (0, 16, 32, 48, 8, 4):
-            compiled.towers = towers._replace(
-                first_w=tuple(lp.at_offset(w, offset) for w in towers.first_w),
-                rest_w=tuple(lp.at_offset(w, offset) for w in towers.rest_w),
-            )
-            space = new_space(*sizes, cache_slots=0, cache_values=1)
-            compiled.space = space._replace(
-                **{f: lp.at_offset(getattr(space, f), offset) for f in ("first", "hidden", "parent_pre", "tower_out")}
-            )
+            lp.place(compiled, towers, sizes, offset, slots=0, values=1)
             results[offset] = [hard.best_move(s) for s in keeper.states]
         base = results[0]
         for offset, r in results.items():

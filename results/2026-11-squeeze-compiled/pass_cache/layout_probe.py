@@ -32,6 +32,19 @@ def at_offset(array: np.ndarray, offset: int) -> np.ndarray:
     return out
 
 
+def place(compiled, towers, sizes, offset: int, slots: int, values: int) -> None:
+    """Give the compiled search ``compiled`` the value towers ``towers`` and new work arrays of ``sizes`` with a
+    pass cache of ``slots`` / ``values``, the towers' weights and work arrays ``offset`` bytes after a line."""
+    compiled.towers = towers._replace(
+        first_w=tuple(at_offset(w, offset) for w in towers.first_w),
+        rest_w=tuple(at_offset(w, offset) for w in towers.rest_w),
+    )
+    space = new_space(*sizes, cache_slots=slots, cache_values=values)
+    compiled.space = space._replace(
+        **{f: at_offset(getattr(space, f), offset) for f in ("first", "hidden", "parent_pre", "tower_out")}
+    )
+
+
 class Keeper:
     """Plays as the hard and keeps a copy of every position it moved from."""
 
@@ -69,14 +82,7 @@ def main() -> None:
     seconds: dict[str, list[float]] = {name: [] for name in variants}
     for _ in range(args.rounds):
         for name, (offset, slots, values) in variants.items():
-            compiled.towers = towers._replace(
-                first_w=tuple(at_offset(w, offset) for w in towers.first_w),
-                rest_w=tuple(at_offset(w, offset) for w in towers.rest_w),
-            )
-            space = new_space(*sizes, cache_slots=slots, cache_values=values)
-            compiled.space = space._replace(
-                **{f: at_offset(getattr(space, f), offset) for f in ("first", "hidden", "parent_pre", "tower_out")}
-            )
+            place(compiled, towers, sizes, offset, slots, values)
             start = time.process_time()
             for state in keeper.states:
                 hard.best_move(state)
