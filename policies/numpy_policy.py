@@ -38,6 +38,8 @@ from envs.core.board_graph import BoardGraph, board_graph_problem
 from policies.flops import board_conv, factored_head
 
 FORMAT_VERSION = 1
+#: The activation functions a network may name, by the name a policy file gives (training maps the same names to
+#: torch modules: training.export.ACTIVATIONS).
 ACTIVATIONS = {"tanh": np.tanh, "relu": lambda x: np.maximum(x, 0.0)}
 MAX_ARRAY_BYTES = 1 << 30  # refuse, before allocating, any array declared bigger than this
 _ZIP_MAGIC, _NPY_MAGIC = b"PK\x03\x04", b"\x93NUMPY"

@@ -47,9 +47,9 @@ from policies.gumbel import evaluator, flat_evaluator
 from policies.numpy_policy import FORMAT_VERSION, NumpyPolicy, PlainHead, read_policy_file, write_policy_file
 from policies.provenance import sha256
 from policies.report import score_share
+from training.export import ACTIVATIONS
 from training.ray_cluster import start_ray
 
-ACTIVATIONS = {"tanh": nn.Tanh, "relu": nn.ReLU}
 HEADS = ("plain", "factored")
 
 

@@ -45,10 +45,10 @@ from envs.core.match import next_turn
 from envs.registry import make_raw
 from policies.evaluation import evaluate as series
 from policies.numpy_policy import FORMAT_VERSION, NumpyPolicy, write_policy_file
+from training.export import ACTIVATIONS
 from training.ray_cluster import start_ray
 
 OBS_KEY, MASK_KEY = "observations", "action_mask"  # what RLlib's action-masking RLModule example reads
-ACTIVATIONS = {"tanh": nn.Tanh, "relu": nn.ReLU}
 CONFIG_DIR = Path(__file__).resolve().parent / "configs"
 
 DEFAULTS: dict[str, Any] = {

@@ -32,19 +32,16 @@ import torch
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
-from torch import nn
 
 from envs.play import play_series
 from envs.registry import GAMES, entry, make_raw
 from envs.single_agent import SingleAgentEnv
 from training.config import CONFIG_DIR, DEFAULTS, ENV_PATHS, load_config  # noqa: F401 (its names here too)
-from training.export import add_value_members, export_policy, to_numpy_policy
+from training.export import ACTIVATIONS, add_value_members, export_policy, to_numpy_policy
 from training.imitation import collect, collect_batched, pretrain
 from training.pool import BatchPool, PoolOpponent, cap_bot_share
 from training.shaping import ShapedReward
 from training.value_fit import fit_value_towers, replace_value
-
-ACTIVATIONS = {"tanh": nn.Tanh, "relu": nn.ReLU}
 
 
 def value_member_config(config: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
