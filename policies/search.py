@@ -71,15 +71,17 @@ too noisy to compare moves).
 from __future__ import annotations
 
 import importlib
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from envs.core.alpha_beta import NETWORK_PASS_WORK
+from envs.core.checks import as_int
 from envs.registry import entry
 from policies.network_search import NetworkSearch
 from policies.numpy_policy import NumpyPolicy, PlainHead, masked_softmax
 
-NETWORK_PASS_WORK = 4  # the work of one network pass, in positions built
 DEFAULT_SOLVE_NODES = 2_000_000  # solver nodes a move may spend (with solve_from_empty)
 
 
@@ -87,28 +89,34 @@ class _OverBudget(Exception):
     """The search did more work than ``max_work`` allows."""
 
 
-class PolicySearch(NetworkSearch):
-    """An opponent that searches ``depth`` plies with ``policy`` as prior and evaluator."""
+@dataclass(frozen=True)
+class AlphaBetaSettings:
+    """What a :class:`PolicySearch` searches (a policy file's ``search``, ``kind`` alphabeta), checked once.
 
-    def __init__(
-        self,
-        policy: NumpyPolicy,
-        name: str,
-        params: dict[str, Any] | None = None,
-        depth: int = 2,
-        width: int = 8,
-        leaf_wins: bool = False,
-        root_width: int = 0,
-        leaf_value: str = "network",
-        quiescence: int = 0,
-        quiescence_width: int = 3,
-        order_by: str = "policy",
-        max_work: int = 0,
-        total_work: int = 0,
-        solve_from_empty: int = 0,
-        solve_nodes: int = DEFAULT_SOLVE_NODES,
-        compiled: bool = False,
-    ) -> None:
+    ``depth`` plies, ``width`` moves a node (0: every legal move; ``root_width`` at the root), ``leaf_wins``
+    (a leaf whose mover can win at once scores the win), ``leaf_value`` ``"network"`` or ``"none"``,
+    ``quiescence`` plies more of ``quiescence_width`` moves past the depth, ``order_by`` ``"policy"`` or
+    ``"value"``, a move's counted work capped by ``max_work`` or a budget of ``total_work`` (one of them),
+    ``solve_from_empty`` (the exact solver from that many empty cells, with ``solve_nodes`` nodes) and
+    ``compiled`` (the game's engine runs the search).
+    """
+
+    depth: int = 2
+    width: int = 8
+    leaf_wins: bool = False
+    root_width: int = 0
+    leaf_value: str = "network"
+    quiescence: int = 0
+    quiescence_width: int = 3
+    order_by: str = "policy"
+    max_work: int = 0
+    total_work: int = 0
+    solve_from_empty: int = 0
+    solve_nodes: int = DEFAULT_SOLVE_NODES
+    compiled: bool = False
+
+    def __post_init__(self) -> None:
+        depth, width, quiescence, quiescence_width = self.depth, self.width, self.quiescence, self.quiescence_width
         if depth < 1 or width < 0:
             raise ValueError(f"search depth must be >= 1 and width >= 0, got depth={depth}, width={width}")
         if quiescence < 0 or quiescence_width < 1:
@@ -116,48 +124,55 @@ class PolicySearch(NetworkSearch):
                 f"search quiescence must be >= 0 and quiescence_width >= 1, "
                 f"got quiescence={quiescence}, quiescence_width={quiescence_width}"
             )
-        if order_by not in ("policy", "value"):
-            raise ValueError(f"search order_by must be 'policy' or 'value', got {order_by!r}")
-        if leaf_value not in ("network", "none"):
-            raise ValueError(f"search leaf_value must be 'network' or 'none', got {leaf_value!r}")
-        for setting, value, least in (
-            ("max_work", max_work, 0),
-            ("total_work", total_work, 0),
-            ("solve_from_empty", solve_from_empty, 0),
-            ("solve_nodes", solve_nodes, 1),
-        ):
-            if not isinstance(value, int) or isinstance(value, bool) or value < least:
+        if self.order_by not in ("policy", "value"):
+            raise ValueError(f"search order_by must be 'policy' or 'value', got {self.order_by!r}")
+        if self.leaf_value not in ("network", "none"):
+            raise ValueError(f"search leaf_value must be 'network' or 'none', got {self.leaf_value!r}")
+        for setting, least in (("max_work", 0), ("total_work", 0), ("solve_from_empty", 0), ("solve_nodes", 1)):
+            value = getattr(self, setting)
+            if (plain := as_int(value)) is None or plain < least:
                 raise ValueError(f"search {setting} must be an int >= {least}, got {value!r}")
-        if max_work and total_work:
+            object.__setattr__(self, setting, plain)
+        if self.max_work and self.total_work:
             raise ValueError(
-                f"search max_work ({max_work}) and total_work ({total_work}) are two ways to cap a move's work: "
-                "give one"
+                f"search max_work ({self.max_work}) and total_work ({self.total_work}) are two ways to cap a move's "
+                "work: give one"
             )
+        if not isinstance(self.compiled, bool):
+            raise ValueError(f"search compiled must be true or false, got {self.compiled!r}")
+
+
+class PolicySearch(NetworkSearch):
+    """An opponent that searches ``depth`` plies with ``policy`` as prior and evaluator.
+
+    ``settings``: the keywords of :class:`AlphaBetaSettings` (``depth``, ``width``, ...).
+    """
+
+    def __init__(self, policy: NumpyPolicy, name: str, params: dict[str, Any] | None = None, **settings: Any) -> None:
+        self.settings = s = AlphaBetaSettings(**settings)
         self._attach(policy, name, params)
         if self.game.num_players != 2:
             raise ValueError(f"{name}: play-time search is for two-player games, not {self.game.num_players}")
-        self.depth, self.width, self.leaf_wins = depth, width or 10**9, leaf_wins  # width 0: every legal move
-        self.use_value = leaf_value == "network"
-        self.root_width = root_width or 10**9  # 0: every legal move at the root
-        self.quiescence, self.quiescence_width = quiescence, quiescence_width
-        self.order_by_value = order_by == "value"
-        self.max_work, self.total_work = max_work, total_work
+        self.depth, self.width, self.leaf_wins = s.depth, s.width or 10**9, s.leaf_wins  # width 0: every legal move
+        self.use_value = s.leaf_value == "network"
+        self.root_width = s.root_width or 10**9  # 0: every legal move at the root
+        self.quiescence, self.quiescence_width = s.quiescence, s.quiescence_width
+        self.order_by_value = s.order_by == "value"
+        self.max_work, self.total_work = s.max_work, s.total_work
         self.rng = np.random.default_rng(0)  # for rules that draw chance in apply
         self.nodes = 0  # positions searched for the last move
         self.work = 0  # work done for the last move (see ``max_work`` and ``total_work``)
         self.searched_depth = 0  # plies the last move was searched to (below ``depth`` when capped)
         self._work_cap = np.inf
-        self.solve_from_empty, self.solve_nodes = solve_from_empty, solve_nodes
-        self.oracle_module = entry(name).solver if solve_from_empty else ""  # by name: the search stays picklable
-        if solve_from_empty:
+        self.solve_from_empty, self.solve_nodes = s.solve_from_empty, s.solve_nodes
+        self.oracle_module = entry(name).solver if s.solve_from_empty else ""  # by name: the search stays picklable
+        if s.solve_from_empty:
             if not self.oracle_module:
                 raise ValueError(f"search solve_from_empty needs an exact solver, and {name} has none")
             self.oracle.warm_up()
         self.solved = False  # whether the last move came from the solver
         self.solver_nodes = 0  # solver nodes spent on the last move
-        if not isinstance(compiled, bool):
-            raise ValueError(f"search compiled must be true or false, got {compiled!r}")
-        self.compiled = _CompiledSearch(self, name, params) if compiled else None
+        self.compiled = _CompiledSearch(self, name, params) if s.compiled else None
 
     @property
     def oracle(self) -> Any:
@@ -463,89 +478,111 @@ class PolicySearch(NetworkSearch):
         return values
 
 
+def _check_compilable(search: PolicySearch) -> None:
+    """A ``ValueError`` naming every setting of ``search`` that the compiled alpha-beta does not serve."""
+    unsupported = [
+        f"{setting}={value!r}"
+        for setting, value, wanted in (
+            ("leaf_wins", search.leaf_wins, False),
+            ("leaf_value", "network" if search.use_value else "none", "network"),
+            ("solve_from_empty", search.solve_from_empty, 0),
+        )
+        if value != wanted
+    ]
+    if search.order_by_value:
+        unsupported += [
+            f"{setting}={value} with order_by='value'"
+            for setting, value in (("width", search.width), ("root_width", search.root_width))
+            if value != 10**9
+        ]
+    if unsupported:
+        raise ValueError(
+            "search compiled=True serves no leaf_wins, leaf_value='network', no solve_from_empty, and with "
+            f"order_by='value' only width=0 and root_width=0; this search has {', '.join(unsupported)}"
+        )
+
+
+def _float32(a: np.ndarray) -> np.ndarray:
+    """A writeable C-ordered float32 copy (one array type for numba), on a cache line."""
+    from envs.core.jit import aligned
+
+    return aligned(a, np.float32)
+
+
+def _value_towers(policy: NumpyPolicy) -> Any:
+    """The network's value towers as the compiled search reads them (``envs.core.alpha_beta.Towers``)."""
+    from envs.core.alpha_beta import RELU, TANH, Towers
+
+    if policy.conv is not None:
+        raise ValueError("search compiled=True: the network has a board convolution, which it does not compute")
+    layers = {len(tower) + 1 for tower, _ in policy.value_members}
+    activation = policy.meta.get("activation", "tanh")
+    if len(layers) != 1 or min(layers) < 2 or activation not in ("tanh", "relu"):
+        raise ValueError(
+            "search compiled=True: value towers of one depth with a hidden layer and a tanh or relu activation "
+            "only, got "
+            f"depths {sorted(layers)} and {activation!r}"
+        )
+    first_w, first_b, rest_w, rest_b = [], [], [], []
+    for tower, head in policy.value_members:
+        (w0, b0), *later = [*tower, head]
+        first_w.append(_float32(w0))
+        first_b.append(_float32(b0))
+        rest_w += [_float32(w.T) for w, _ in later]  # stored (out, in): the kernel's dot products
+        rest_b += [_float32(b) for _, b in later]
+    return Towers(tuple(first_w), tuple(first_b), tuple(rest_w), tuple(rest_b), TANH if activation == "tanh" else RELU)
+
+
+def _policy_tower(policy: NumpyPolicy, order_by_value: bool, activation: int) -> Any:
+    """The network's policy tower and plain head as the compiled search reads them (``PolicyTower``); a stand-in
+    of the same types when the search orders by value and never reads it."""
+    from envs.core.alpha_beta import PolicyTower
+
+    if isinstance(policy.head, PlainHead) and len(policy.pi_layers) >= 2:
+        (pi_w0, pi_b0), *pi_later = policy.pi_layers
+        head_w, head_b = policy.head.w.T, policy.head.b
+    elif order_by_value:
+        pi_w0, pi_b0, pi_later = np.zeros((1, 1)), np.zeros(1), [(np.zeros((1, 1)), np.zeros(1))]
+        head_w, head_b = np.zeros((1, 1)), np.zeros(1)
+    else:
+        raise ValueError(
+            "search compiled=True orders by the policy only with a plain action head after a policy tower of "
+            f"two layers or more, got a {type(policy.head).__name__} after {len(policy.pi_layers)} layers"
+        )
+    return PolicyTower(
+        _float32(pi_w0),
+        _float32(pi_b0),
+        tuple(_float32(w.T) for w, _ in pi_later),
+        tuple(_float32(b) for _, b in pi_later),
+        _float32(head_w),
+        _float32(head_b),
+        activation,
+    )
+
+
 class _CompiledSearch:
     """A :class:`PolicySearch`'s search run by its game's engine (``compiled=True``): the engine's board batch,
     the network's value towers and the search's work arrays, made once."""
 
     def __init__(self, search: PolicySearch, name: str, params: dict[str, Any] | None) -> None:
-        unsupported = [
-            f"{setting}={value!r}"
-            for setting, value, wanted in (
-                ("leaf_wins", search.leaf_wins, False),
-                ("leaf_value", "network" if search.use_value else "none", "network"),
-                ("solve_from_empty", search.solve_from_empty, 0),
-            )
-            if value != wanted
-        ]
-        if search.order_by_value:
-            unsupported += [
-                f"{setting}={value} with order_by='value'"
-                for setting, value in (("width", search.width), ("root_width", search.root_width))
-                if value != 10**9
-            ]
-        if unsupported:
-            raise ValueError(
-                "search compiled=True serves no leaf_wins, leaf_value='network', no solve_from_empty, and with "
-                f"order_by='value' only width=0 and root_width=0; this search has {', '.join(unsupported)}"
-            )
-        from envs.core.alpha_beta import RELU, TANH, PolicyTower, Towers, levels_needed
-        from envs.core.jit import aligned
+        _check_compilable(search)
+        from envs.core.alpha_beta import levels_needed
         from envs.registry import batched_engine
 
         engine = batched_engine(name, **search.game.params)
         if engine.alpha_beta is None or engine.legal_list is None:
             raise ValueError(f"search compiled=True: {name}'s batched engine has no compiled alpha-beta")
         policy = search.policy
-        if policy.conv is not None:
-            raise ValueError("search compiled=True: the network has a board convolution, which it does not compute")
-        layers = {len(tower) + 1 for tower, _ in policy.value_members}
-        activation = policy.meta.get("activation", "tanh")
-        if len(layers) != 1 or min(layers) < 2 or activation not in ("tanh", "relu"):
-            raise ValueError(
-                "search compiled=True: value towers of one depth with a hidden layer and a tanh or relu activation "
-                "only, got "
-                f"depths {sorted(layers)} and {activation!r}"
-            )
-
-        def float32(a: np.ndarray) -> np.ndarray:
-            return aligned(a, np.float32)  # writeable C-ordered copies (one array type for numba), on a cache line
-
-        first_w, first_b, rest_w, rest_b = [], [], [], []
-        for tower, head in policy.value_members:
-            (w0, b0), *later = [*tower, head]
-            first_w.append(float32(w0))
-            first_b.append(float32(b0))
-            rest_w += [float32(w.T) for w, _ in later]  # stored (out, in): the kernel's dot products
-            rest_b += [float32(b) for _, b in later]
-        activation_code = TANH if activation == "tanh" else RELU
-        self.towers = Towers(tuple(first_w), tuple(first_b), tuple(rest_w), tuple(rest_b), activation_code)
-        policy_fits = isinstance(policy.head, PlainHead) and len(policy.pi_layers) >= 2
-        if policy_fits:
-            (pi_w0, pi_b0), *pi_later = policy.pi_layers
-            head_w, head_b = policy.head.w.T, policy.head.b
-        elif search.order_by_value:  # the policy is not read: a stand-in of the same types
-            pi_w0, pi_b0, pi_later = np.zeros((1, 1)), np.zeros(1), [(np.zeros((1, 1)), np.zeros(1))]
-            head_w, head_b = np.zeros((1, 1)), np.zeros(1)
-        else:
-            raise ValueError(
-                "search compiled=True orders by the policy only with a plain action head after a policy tower of "
-                f"two layers or more, got a {type(policy.head).__name__} after {len(policy.pi_layers)} layers"
-            )
-        self.policy_tower = PolicyTower(
-            float32(pi_w0),
-            float32(pi_b0),
-            tuple(float32(w.T) for w, _ in pi_later),
-            tuple(float32(b) for _, b in pi_later),
-            float32(head_w),
-            float32(head_b),
-            activation_code,
-        )
+        self.towers = _value_towers(policy)
+        self.policy_tower = _policy_tower(policy, search.order_by_value, self.towers.activation)
         self.by_policy, self.width, self.root_width = not search.order_by_value, search.width, search.root_width
         self.quiescence, self.quiescence_width = search.quiescence, search.quiescence_width
         moves = engine.arrays[engine.legal_list[0]][0][0]
         levels = levels_needed(search.depth, search.quiescence)
         widest = max(
-            *(w.shape[1] for w in first_w), *(w.shape[0] for w in rest_w), *(w.shape[1] for w, _ in policy.pi_layers)
+            *(w.shape[1] for w in self.towers.first_w),
+            *(w.shape[0] for w in self.towers.rest_w),
+            *(w.shape[1] for w, _ in policy.pi_layers),
         )
         self.engine = engine
         self._space_sizes = (
