@@ -1,12 +1,15 @@
 """Opponents by name: the one place that turns a spec into an opponent for a game.
 
 The built-in bots (``"random"``, ``"easy"``, ``"medium"``) are the games' own.
-Names of learned players (``"hard"``, ``"network"``, ``"hard@REV"``, ``"mcts:N"``, ``"network:PATH"``,
-policy file paths) are resolved by the packages registered under the
-``swgym.opponents`` entry point group (this project's ``policies``, from
-``pyproject.toml``): a function ``(name, spec, seed=..., trusted=..., search=...,
-**params)`` returning an opponent, or None for a spec that is not its own.
-So envs know no package above them, and another package can add names.
+Every other name is resolved by the packages registered under the
+``swgym.opponents`` entry point group, the extension point for third-party
+opponents (docs: Conventions): a function ``(name, spec, seed=..., trusted=...,
+search=..., **params)`` returning an opponent, or None for a spec that is not its
+own. This project's learned players (``"hard"``, ``"network"``, ``"hard@REV"``,
+``"mcts:N"``, ``"network:PATH"``, policy file paths) come the same way
+(``policies:opponent_by_name`` in ``pyproject.toml``), so envs import no package
+above them and users' names (in ``gymnasium.make`` keywords, configs, the
+command line) stay plain strings.
 """
 
 from __future__ import annotations

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from envs.core.checks import as_int
 from envs.core.match import turns
 from envs.core.opponents import Opponent
 from envs.opponents import make_opponent
@@ -33,9 +34,9 @@ class GameRecord:
 
 def check_opening_plies(opening_plies: Any) -> int:
     """``opening_plies`` as an int >= 0, or a ValueError naming it."""
-    if isinstance(opening_plies, bool) or not isinstance(opening_plies, (int, np.integer)) or opening_plies < 0:
+    if (plain := as_int(opening_plies)) is None or plain < 0:
         raise ValueError(f"opening_plies must be an int >= 0, got {opening_plies!r}")
-    return int(opening_plies)
+    return plain
 
 
 def play_game(

@@ -204,17 +204,6 @@ def make_batched(name: str, num_envs: int, seed: int | None = None, **params: An
     return BatchedGame(batched_engine(name, **params), num_envs, seed=seed)
 
 
-def make_vec(name: str, num_envs: int = 1, opponent: Any = "random", seed: int | None = None, **kwargs: Any):
-    """A Gymnasium ``VectorEnv`` of N boards: the learner holds one seat per board (see :mod:`envs.vector`).
-
-    Also each gymnasium id's ``vector_entry_point``:
-    ``gymnasium.make_vec("swgym/Swival-v0", num_envs=N, vectorization_mode="vector_entry_point")``.
-    """
-    from envs.vector import BatchedVectorEnv  # numba loads with the first batched engine only
-
-    return BatchedVectorEnv(name, num_envs, opponent=opponent, seed=seed, **kwargs)
-
-
 def register_gymnasium() -> None:
     """Register each game's single-agent env with gymnasium (idempotent)."""
 
@@ -223,7 +212,7 @@ def register_gymnasium() -> None:
             gymnasium.register(
                 entry.gym_id,
                 entry_point="envs.single_agent:SingleAgentEnv",
-                vector_entry_point="envs.registry:make_vec",
+                vector_entry_point="envs.vector:make_vec",  # envs.vector imports this module, not the reverse
                 kwargs={"name": entry.name},
                 # unwrapped, so that env.action_masks() is reachable
                 disable_env_checker=True,

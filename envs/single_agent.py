@@ -21,12 +21,11 @@ from gymnasium import spaces
 
 from envs.core.checks import as_action, as_seed
 from envs.core.game import RuleError
+from envs.core.learner import learner_seat, opponent_index, start_until_learner_moves
 from envs.core.match import turns
 from envs.core.opponents import OpponentError, opponent_specs
 from envs.opponents import make_opponent
 from envs.registry import make_raw
-
-MAX_RESTARTS = 100  # games that end before the learner's first move are dealt again
 
 
 class SingleAgentEnv(gymnasium.Env):
@@ -70,17 +69,14 @@ class SingleAgentEnv(gymnasium.Env):
         self.params = params
         self.metadata = {**self.aec.metadata, "render_modes": list(self.aec.metadata["render_modes"])}
         self.render_mode = render_mode
-        n = self.aec.game.num_players
-        if seat is not None and not (isinstance(seat, (int, np.integer)) and 0 <= seat < n):
-            raise ValueError(f"{name}: seat must be None or an int in [0, {n}), got {seat!r}")
-        self.fixed_seat = seat
+        self.fixed_seat = seat = learner_seat(seat, self.aec.game.num_players, name)
         agent0 = self.aec.possible_agents[0]
         self.dict_observation = bool(dict_observation)
         aec_space = self.aec.observation_space(agent0)
         self.observation_space = aec_space if self.dict_observation else aec_space["observation"]
         self.action_space = spaces.Discrete(self.aec.game.num_actions)
         self.set_opponents(opponent)
-        self.seat = 0 if seat is None else int(seat)
+        self.seat = 0 if seat is None else seat
         self._done = True
 
     # -- opponents ---------------------------------------------------------
@@ -98,20 +94,7 @@ class SingleAgentEnv(gymnasium.Env):
         seed = as_seed(seed, self.name)
         self._done = True  # until the learner is to move: an opponent failing here leaves the env done
         super().reset(seed=seed)
-        for _ in range(MAX_RESTARTS):
-            self.seat = (
-                self.fixed_seat
-                if self.fixed_seat is not None
-                else int(self.np_random.integers(self.aec.game.num_players))
-            )
-            self.aec.reset(seed=int(self.np_random.integers(2**31)))
-            for opp in self.opponents:
-                opp.reset(seed=int(self.np_random.integers(2**31)))
-            self._play_others()
-            if not self._learner_done():
-                break
-        else:
-            raise RuntimeError(f"{self.name}: {MAX_RESTARTS} games in a row ended before the learner moved")
+        start_until_learner_moves(self._start, self.name)
         self._done = False
         return self._observation(), self._info()
 
@@ -165,6 +148,17 @@ class SingleAgentEnv(gymnasium.Env):
         self.aec.close()
 
     # -- internals ---------------------------------------------------------
+    def _start(self) -> bool:
+        """A new game played on to the learner's first move; False if it ended first."""
+        self.seat = (
+            self.fixed_seat if self.fixed_seat is not None else int(self.np_random.integers(self.aec.game.num_players))
+        )
+        self.aec.reset(seed=int(self.np_random.integers(2**31)))
+        for opp in self.opponents:
+            opp.reset(seed=int(self.np_random.integers(2**31)))
+        self._play_others()
+        return not self._learner_done()
+
     def _learner_done(self) -> bool:
         return self.aec.terminations.get(self.learner, True) or self.aec.truncations.get(self.learner, True)
 
@@ -183,7 +177,7 @@ class SingleAgentEnv(gymnasium.Env):
             if agent == learner:
                 return
             seat = aec.agent_seat[agent]
-            opponent = self.opponents[seat if seat < self.seat else seat - 1]
+            opponent = self.opponents[opponent_index(seat, self.seat)]
             obs = aec.observe(agent)
             try:
                 move = opponent.act(obs["observation"], obs["action_mask"], aec.game_state)

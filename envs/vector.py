@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
@@ -58,13 +59,13 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from envs.core.batched import BatchedGame, board_streams, describe_actions, draw_seats
-from envs.core.checks import as_seed
+from envs.core.checks import as_int, as_seed
+from envs.core.learner import learner_seat, opponent_index, start_until_learner_moves
 from envs.core.opponents import DIFFICULTIES, BatchOpponent, Opponent, OpponentError, Policy, opponent_specs
 from envs.core.rendering import Canvas
 from envs.opponents import make_opponent
 from envs.registry import batched_engine, game_module, make_batched
 
-MAX_RESTARTS = 100  # games that end before the learner's first move are started again
 SEARCH_PREFIX = "search:"  # "search:PATH": a policy file played with its search, board by board
 OPTIONS = ("reset_mask",)  # the reset options the env takes
 
@@ -196,6 +197,43 @@ def batch_opponent(name: str, spec: Any, seed: int | None = None, **params: Any)
     )
 
 
+@dataclass(frozen=True)
+class VectorOptions:
+    """How a vector env resets and draws (the keywords of :class:`BatchedVectorEnv` beside the rules).
+
+    Args:
+        autoreset_mode: ``AutoresetMode.NEXT_STEP`` (default) or ``SAME_STEP`` (or their names).
+        render_mode: None, ``"ansi"`` or ``"rgb_array"``; :meth:`BatchedVectorEnv.render` shows the first
+            ``render_boards`` boards (a grid of pictures, or their texts one after another).
+        render_boards: how many boards ``render`` shows (from board 0).
+    """
+
+    autoreset_mode: AutoresetMode = AutoresetMode.NEXT_STEP
+    render_mode: str | None = None
+    render_boards: int = 1
+
+    @classmethod
+    def checked(cls, name: str, num_envs: int, **options: Any) -> VectorOptions:
+        """The options given for ``num_envs`` boards of game ``name``, each checked (a ``ValueError`` naming it)."""
+        autoreset_mode = options.get("autoreset_mode", AutoresetMode.NEXT_STEP)
+        try:
+            mode = AutoresetMode(autoreset_mode)
+        except ValueError:
+            mode = None
+        if mode not in (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP):
+            raise ValueError(f"{name}: autoreset_mode must be NEXT_STEP or SAME_STEP, got {autoreset_mode!r}")
+        render_mode = options.get("render_mode")
+        if render_mode not in (None, "ansi", "rgb_array"):
+            raise ValueError(f"{name}: render_mode must be None, 'ansi' or 'rgb_array', got {render_mode!r}")
+        render_boards = options.get("render_boards", 1)
+        if (boards := as_int(render_boards)) is None or not 1 <= boards <= num_envs:
+            raise ValueError(f"{name}: render_boards must be an int in [1, {num_envs}], got {render_boards!r}")
+        return cls(mode, render_mode, boards)
+
+
+VECTOR_OPTIONS = tuple(f.name for f in fields(VectorOptions))
+
+
 class BatchedVectorEnv(VectorEnv):
     """N boards of game ``name`` as a Gymnasium ``VectorEnv`` for one learner seat per board (see :mod:`envs.vector`).
 
@@ -206,11 +244,8 @@ class BatchedVectorEnv(VectorEnv):
             (in seat order, the learner's skipped).
         seed: seeds every board's stream (and the opponents); ``reset(seed=...)`` re-seeds.
         seat: the learner's seat on every board, or None to draw it per episode.
-        autoreset_mode: ``AutoresetMode.NEXT_STEP`` (default) or ``SAME_STEP``.
-        render_mode: None, ``"ansi"`` or ``"rgb_array"``; :meth:`render` shows the first
-            ``render_boards`` boards (a grid of pictures, or their texts one after another).
-        render_boards: how many boards :meth:`render` shows (from board 0).
-        **params: the game's rule parameters.
+        **keywords: ``autoreset_mode``, ``render_mode`` and ``render_boards`` (:class:`VectorOptions`), and the
+            game's rule parameters.
     """
 
     def __init__(
@@ -220,37 +255,21 @@ class BatchedVectorEnv(VectorEnv):
         opponent: Any = "random",
         seed: int | None = None,
         seat: int | None = None,
-        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
-        render_mode: str | None = None,
-        render_boards: int = 1,
-        **params: Any,
+        **keywords: Any,
     ) -> None:
+        params = {key: value for key, value in keywords.items() if key not in VECTOR_OPTIONS}
         seed = as_seed(seed, name)
         self.batch = make_batched(name, num_envs, seed=seed, **params)
         self.name = name
         self.params = params
-        try:
-            mode = AutoresetMode(autoreset_mode)
-        except ValueError:
-            mode = None
-        if mode not in (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP):
-            raise ValueError(f"{name}: autoreset_mode must be NEXT_STEP or SAME_STEP, got {autoreset_mode!r}")
-        if render_mode not in (None, "ansi", "rgb_array"):
-            raise ValueError(f"{name}: render_mode must be None, 'ansi' or 'rgb_array', got {render_mode!r}")
-        n, players = self.batch.num_envs, self.batch.num_players
-        if not (isinstance(render_boards, (int, np.integer)) and not isinstance(render_boards, bool)) or not (
-            1 <= render_boards <= n
-        ):
-            raise ValueError(f"{name}: render_boards must be an int in [1, {n}], got {render_boards!r}")
-        if seat is not None and not (
-            isinstance(seat, (int, np.integer)) and not isinstance(seat, bool) and 0 <= seat < players
-        ):
-            raise ValueError(f"{name}: seat must be None or an int in [0, {players}), got {seat!r}")
+        n = self.batch.num_envs
+        options = VectorOptions.checked(name, n, **{key: keywords[key] for key in VECTOR_OPTIONS if key in keywords})
+        self.fixed_seat = learner_seat(seat, self.batch.num_players, name)
+        mode = options.autoreset_mode
         self.metadata = {"autoreset_mode": mode, "render_modes": ["ansi", "rgb_array"]}
         self.autoreset_mode = mode
-        self.render_mode = render_mode
-        self.render_boards = int(render_boards)
-        self.fixed_seat = seat
+        self.render_mode = options.render_mode
+        self.render_boards = options.render_boards
         self.num_envs = n
         self.single_observation_space = spaces.Box(0.0, 1.0, shape=(self.batch.obs_size,), dtype=np.float32)
         self.single_action_space = spaces.Discrete(self.batch.num_actions)
@@ -475,23 +494,27 @@ class BatchedVectorEnv(VectorEnv):
         """New games on the boards ``where``, played on until their learner is to move.
 
         What the learner receives before its first move is carried into that move's reward. A game that
-        ends first is started again (its rewards dropped), at most :data:`MAX_RESTARTS` times in a row.
+        ends first is started again (its rewards dropped), at most
+        :data:`~envs.core.learner.MAX_RESTARTS` times in a row.
         """
-        for _ in range(MAX_RESTARTS):
+        left = where
+
+        def start() -> bool:
+            nonlocal left
             for opponent in self.opponents:
-                opponent.new_games(where)
-            self.batch.reset_where(where)
+                opponent.new_games(left)
+            self.batch.reset_where(left)
             if self.fixed_seat is None:
-                draw_seats(self.batch.rng, where, self.batch.num_players, self.seats)
+                draw_seats(self.batch.rng, left, self.batch.num_players, self.seats)
             else:
-                self.seats[where] = self.fixed_seat
+                self.seats[left] = self.fixed_seat
             self._masks = self._out = None
-            self._carried[where] = 0.0
+            self._carried[left] = 0.0
             self._play_others(self._carried)
-            where = where & self._learner_out()
-            if not where.any():
-                return
-        raise RuntimeError(f"{self.name}: {MAX_RESTARTS} games in a row ended before the learner moved")
+            left = left & self._learner_out()
+            return not left.any()
+
+        start_until_learner_moves(start, self.name)
 
     def _play_others(self, into: np.ndarray) -> None:
         """The other seats move, batched, until every board's learner is to move or out; what the learner's
@@ -511,7 +534,7 @@ class BatchedVectorEnv(VectorEnv):
                 index = np.zeros(self.num_envs, dtype=np.int64)
                 actions[waiting] = self._opponent_actions(self.opponents[0], np.flatnonzero(waiting), to_move)
             else:
-                index = to_move - (to_move > self.seats)  # opponent k sits at seat k, or k + 1 from the learner's on
+                index = opponent_index(to_move, self.seats)
                 for k, opp in enumerate(self.opponents):
                     boards = np.flatnonzero(waiting & (index == k))
                     if boards.size:
@@ -609,4 +632,21 @@ def _grid(frames: list[np.ndarray]) -> np.ndarray:
     return out
 
 
-__all__ = ["SEARCH_PREFIX", "BatchedVectorEnv", "EngineBot", "batch_opponent"]
+def make_vec(name: str, num_envs: int = 1, opponent: Any = "random", seed: int | None = None, **kwargs: Any):
+    """A Gymnasium ``VectorEnv`` of N boards: the learner holds one seat per board (:class:`BatchedVectorEnv`).
+
+    Also each gymnasium id's ``vector_entry_point``:
+    ``gymnasium.make_vec("swgym/Swival-v0", num_envs=N, vectorization_mode="vector_entry_point")``.
+    """
+    return BatchedVectorEnv(name, num_envs, opponent=opponent, seed=seed, **kwargs)
+
+
+__all__ = [
+    "SEARCH_PREFIX",
+    "VECTOR_OPTIONS",
+    "BatchedVectorEnv",
+    "EngineBot",
+    "VectorOptions",
+    "batch_opponent",
+    "make_vec",
+]

@@ -76,7 +76,7 @@ class GumbelPlayer(NetworkSearch):
         self._attach(policy, name, params)
         self.batch = BatchedGame(batched_engine(name, **(params or {})), 1, seed=0)
         self.search = TreeSearch(
-            self.batch, evaluator(policy, self.batch.num_players), 1, simulations, considered, candidates,
+            self.batch, evaluator(policy, self.batch.num_players), 1, simulations, considered, candidates=candidates,
             leaf_wins=leaf_wins, seed=seed,
         )  # fmt: skip
 

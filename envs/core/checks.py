@@ -1,10 +1,11 @@
-"""The one place that turns what a caller hands in (an action, a seed) into a plain int.
+"""The one place that turns what a caller hands in (an action, a seed, a count) into a plain int.
 
 RL libraries hand actions over as Python ints, numpy integers or, from
 ``model.predict`` on one observation, 0-d integer arrays; all of these mean the
 same action. Anything else (a bool, a float, a string, a list, an array of
 another shape) is a caller's mistake and raises ``TypeError`` naming the value
-and the accepted range, before any rule or wrapper looks at it.
+and the accepted range, before any rule or wrapper looks at it. :func:`as_int`
+is the one test of "an integer, not a bool" that every other check builds on.
 """
 
 from __future__ import annotations
@@ -12,6 +13,20 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+
+
+class RuleError(ValueError):
+    """A rule parameter or an action that the rules do not allow."""
+
+
+def as_int(value: Any) -> int | None:
+    """``value`` as a Python int if it is a Python or numpy integer (not a bool, not a float); else None.
+
+    Callers raise their own error on None, naming the value and what it is for.
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        return None
+    return int(value)
 
 
 def as_action(action: Any, num_actions: int, where: str) -> int:
@@ -23,8 +38,8 @@ def as_action(action: Any, num_actions: int, where: str) -> int:
     """
     if type(action) is int:
         return action
-    if isinstance(action, np.integer) or (isinstance(action, int) and not isinstance(action, bool)):
-        return int(action)
+    if (plain := as_int(action)) is not None:
+        return plain
     if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
         return int(action)
     raise TypeError(
@@ -46,10 +61,10 @@ def as_seed(seed: Any, where: str) -> int | None:
     """
     if seed is None:
         return None
-    if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
-        if seed < 0:
+    if (plain := as_int(seed)) is not None:
+        if plain < 0:
             raise ValueError(f"{where}: seed must be None or an integer >= 0, got {seed!r}")
-        return int(seed)
+        return plain
     raise TypeError(f"{where}: seed must be None or an integer >= 0, got {seed!r} of type {_type_name(seed)}")
 
 

@@ -28,12 +28,10 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from envs.core.checks import as_action
+from envs.core.checks import RuleError, as_action
 from envs.core.params import Param, normalise_params
 
-
-class RuleError(ValueError):
-    """A rule parameter or an action that the rules do not allow."""
+__all__ = ["Game", "RuleError"]  # RuleError is defined beside the checks, which params raise it from too
 
 
 class Game:

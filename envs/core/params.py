@@ -15,6 +15,8 @@ from typing import Any
 
 import numpy as np
 
+from envs.core.checks import RuleError, as_int
+
 INT, CHOICE, BOOL, SEAT_PAIR = "int", "choice", "bool", "seat pair"
 
 
@@ -45,36 +47,35 @@ class Param:
             return f"{span} or a per-seat pair of them such as ({self.high}, {self.low})"
         return span
 
-    def normalise(self, game: str, value: Any) -> Any:
-        """``value`` as a plain Python value, or a ``RuleError`` naming ``game``, the parameter and what it accepts."""
+    def normalise(self, name: str, value: Any) -> Any:
+        """``value`` as a plain Python value, or a ``RuleError`` naming game ``name``, the parameter and what it
+        accepts."""
         if self.kind == BOOL:
             if isinstance(value, (bool, np.bool_)):
                 return bool(value)
         elif self.kind == CHOICE:
             plain = (
-                _as_int(value)
+                as_int(value)
                 if all(isinstance(c, int) for c in self.choices)
                 else (str(value) if isinstance(value, str) else None)
             )
             if plain is not None and plain in self.choices:
                 return plain
         elif self.kind == INT:
-            plain = _as_int(value)
+            plain = as_int(value)
             if plain is not None and self._in_range(plain):
                 return plain
         elif self.kind == SEAT_PAIR:
-            plain = _as_int(value)
+            plain = as_int(value)
             if plain is not None and self._in_range(plain):
                 return plain
             if isinstance(value, (tuple, list)) and len(value) == 2:
-                pair = tuple(_as_int(v) for v in value)
+                pair = tuple(as_int(v) for v in value)
                 if all(v is not None and self._in_range(v) for v in pair):
                     return pair
         else:  # pragma: no cover - a declaration error, not a user error
-            raise ValueError(f"{game}: parameter {self.name} has unknown kind {self.kind!r}")
-        from envs.core.game import RuleError  # here, not at the top: game.py imports this module
-
-        raise RuleError(f"{game}: {self.name} must be {self.accepted()}, got {value!r} ({type(value).__name__})")
+            raise ValueError(f"{name}: parameter {self.name} has unknown kind {self.kind!r}")
+        raise RuleError(f"{name}: {self.name} must be {self.accepted()}, got {value!r} ({type(value).__name__})")
 
     def _in_range(self, v: int) -> bool:
         return (self.low is None or v >= self.low) and (self.high is None or v <= self.high)
@@ -100,15 +101,8 @@ def seat_pair_param(name: str, default: int, low: int, high: int) -> Param:
     return Param(name, default, SEAT_PAIR, low=low, high=high)
 
 
-def _as_int(value: Any) -> int | None:
-    """``value`` as a Python int if it is a Python or numpy integer (not a bool, not a float); else None."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        return None
-    return int(value)
-
-
-def normalise_params(game: str, declared: tuple[Param, ...], given: dict[str, Any]) -> dict[str, Any]:
-    """Every declared parameter of ``game``, defaults filled in, each value normalised.
+def normalise_params(name: str, declared: tuple[Param, ...], given: dict[str, Any]) -> dict[str, Any]:
+    """Every declared parameter of game ``name``, defaults filled in, each value normalised.
 
     Unknown keywords raise ``TypeError`` (as Python does for a bad keyword)
     listing the parameters; bad values raise ``RuleError``.
@@ -117,5 +111,5 @@ def normalise_params(game: str, declared: tuple[Param, ...], given: dict[str, An
     unknown = sorted(set(given) - names)
     if unknown:
         known = ", ".join(f"{p.name}={p.default!r}" for p in declared) or "none"
-        raise TypeError(f"{game}: unknown keyword(s) {', '.join(unknown)}; the rule parameters are: {known}")
-    return {p.name: p.normalise(game, given.get(p.name, p.default)) for p in declared}
+        raise TypeError(f"{name}: unknown keyword(s) {', '.join(unknown)}; the rule parameters are: {known}")
+    return {p.name: p.normalise(name, given.get(p.name, p.default)) for p in declared}

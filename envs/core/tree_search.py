@@ -36,10 +36,12 @@ import math
 from collections import namedtuple
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from envs.core.batched import BatchedGame
+from envs.core.checks import as_int
 from envs.core.jit import njit
 
 Evaluate = Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
@@ -403,6 +405,37 @@ def winning_moves(
     return win, won_rewards
 
 
+@dataclass(frozen=True)
+class TreeSettings:
+    """What one tree search does at each run, checked once (the board-independent half of :class:`TreeSearch`).
+
+    Args:
+        simulations: simulations a search (>= 1).
+        considered: root actions considered (Gumbel top-k, then halved).
+        candidates: legal actions a node below the root keeps (its network's best).
+        q_transform: the scale of completed Q-values (:data:`CompletedQ`; mctx's defaults).
+        leaf_wins: score a new position whose mover can win at once as that win (see the module docstring).
+    """
+
+    simulations: int = 16
+    considered: int = 16
+    candidates: int = 16
+    q_transform: CompletedQ = MCTX_Q
+    leaf_wins: bool = False
+
+    def __post_init__(self) -> None:
+        for label in ("simulations", "considered", "candidates"):
+            value = getattr(self, label)
+            if (plain := as_int(value)) is None or plain < 1:
+                raise ValueError(f"tree search: {label} must be an int >= 1, got {value!r}")
+            object.__setattr__(self, label, plain)
+        if not isinstance(self.leaf_wins, (bool, np.bool_)):
+            raise ValueError(f"tree search: leaf_wins must be True or False, got {self.leaf_wins!r}")
+        object.__setattr__(self, "leaf_wins", bool(self.leaf_wins))
+        q = self.q_transform
+        object.__setattr__(self, "q_transform", CompletedQ(float(q.value_scale), float(q.visit_init)))
+
+
 class TreeSearch:
     """Gumbel AlphaZero search for the boards of one engine (see the module docstring).
 
@@ -410,44 +443,43 @@ class TreeSearch:
         batch: any batch of the engine; searches start from boards of batches like it.
         evaluate: the network (see the module docstring).
         trees: how many roots one :meth:`run` searches at most.
-        simulations: simulations a search (>= 1).
-        considered: root actions considered (Gumbel top-k, then halved).
-        candidates: legal actions a node below the root keeps (its network's best).
-        q_transform: the scale of completed Q-values (:data:`CompletedQ`; mctx's defaults).
-        leaf_wins: score a new position whose mover can win at once as that win (see the module docstring).
+        simulations, considered: as :class:`TreeSettings`.
         seed: the Gumbel noise's generator.
+        **settings: the other fields of :class:`TreeSettings` (``candidates``, ``q_transform``, ``leaf_wins``).
     """
 
     #: boards the ``leaf_wins`` probe steps at once at least (one per legal move of the positions it checks)
     PROBE_BOARDS = 1024
 
-    def __init__(  # noqa: PLR0913 (keyword options of the search; its kernels take named tuples)
+    def __init__(
         self,
         batch: BatchedGame,
         evaluate: Evaluate,
         trees: int,
         simulations: int = 16,
         considered: int = 16,
-        candidates: int = 16,
-        q_transform: CompletedQ = MCTX_Q,
-        leaf_wins: bool = False,
+        *,
         seed: int | None = None,
+        **settings: Any,
     ) -> None:
-        for label, value in (("trees", trees), ("simulations", simulations), ("considered", considered)):
-            if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 1:
-                raise ValueError(f"tree search: {label} must be an int >= 1, got {value!r}")
-        if not isinstance(candidates, (int, np.integer)) or isinstance(candidates, bool) or candidates < 1:
-            raise ValueError(f"tree search: candidates must be an int >= 1, got {candidates!r}")
-        if not isinstance(leaf_wins, (bool, np.bool_)):
-            raise ValueError(f"tree search: leaf_wins must be True or False, got {leaf_wins!r}")
-        self.engine, self.evaluate, self.leaf_wins = batch.engine, evaluate, bool(leaf_wins)
-        self.simulations, self.considered, self.candidates = int(simulations), int(considered), int(candidates)
-        self.q_transform = CompletedQ(float(q_transform.value_scale), float(q_transform.visit_init))
+        if (plain := as_int(trees)) is None or plain < 1:
+            raise ValueError(f"tree search: trees must be an int >= 1, got {trees!r}")
+        unknown = sorted(set(settings) - {"candidates", "q_transform", "leaf_wins"})
+        if unknown:
+            raise TypeError(
+                f"tree search: unknown keyword(s) {', '.join(unknown)}; it takes trees, simulations, considered, "
+                "seed, candidates, q_transform and leaf_wins"
+            )
+        self.settings = given = TreeSettings(simulations, considered, **settings)
+        self.simulations, self.considered, self.candidates = given.simulations, given.considered, given.candidates
+        self.leaf_wins, self.q_transform = given.leaf_wins, given.q_transform
+        self.engine, self.evaluate = batch.engine, evaluate
         self.rng = np.random.default_rng(seed)
-        self.num_trees, self.nodes, self.players = int(trees), self.simulations + 1, batch.num_players
+        self.num_trees, self.nodes, self.players = plain, self.simulations + 1, batch.num_players
         self.store = BatchedGame(self.engine, self.num_trees * self.nodes, seed=0)  # tree i's node n: i*nodes+n
         self.scratch = BatchedGame(self.engine, self.num_trees, seed=0)
-        self.probe = BatchedGame(self.engine, max(self.PROBE_BOARDS, 8 * self.num_trees), seed=0) if leaf_wins else None
+        probe_boards = max(self.PROBE_BOARDS, 8 * self.num_trees)
+        self.probe = BatchedGame(self.engine, probe_boards, seed=0) if self.leaf_wins else None
         self.trees = new_trees(self.num_trees, self.nodes, max(self.considered, self.candidates), self.players)
         #: row m: the visits sequential halving asks of the root's chosen action at each simulation, m considered
         self.halving = np.array([considered_visits(m, self.simulations) for m in range(self.considered + 1)])
@@ -589,6 +621,7 @@ __all__ = [
     "MCTX_Q",
     "CompletedQ",
     "SearchResult",
+    "TreeSettings",
     "TreeSearch",
     "Trees",
     "considered_visits",

@@ -19,6 +19,7 @@ import time
 
 import numpy as np
 
+from envs.core.checks import as_int
 from envs.swival.rules import FULL, NUM_CELLS, SwivalState, has_line, placements, play
 
 DEFAULT_TT_LOG2 = 24  # 2**24 entries of 16 bytes: 256 MB (pages taken lazily by the OS)
@@ -47,7 +48,7 @@ def init(tt_log2: int = DEFAULT_TT_LOG2) -> None:
 def check_position(mine: int, theirs: int) -> None:
     """ValueError unless both boards are 24-bit ints that do not overlap."""
     for name, board in (("mine", mine), ("theirs", theirs)):
-        if not isinstance(board, int) or isinstance(board, bool):
+        if as_int(board) is None:
             raise ValueError(f"{name} must be an int bitboard, got {type(board).__name__}")
         if board < 0 or board & ~FULL:
             raise ValueError(f"{name} has bits outside the 24 cells: {board:#x} (allowed: 0..{FULL:#x})")
@@ -89,7 +90,7 @@ def solve_window(
     check_position(mine, theirs)
     if not seconds > 0:
         raise ValueError(f"seconds must be positive, got {seconds}")
-    if not isinstance(max_nodes, int) or isinstance(max_nodes, bool) or max_nodes < 0:
+    if (plain := as_int(max_nodes)) is None or plain < 0:
         raise ValueError(f"max_nodes must be an int >= 0 (0: no limit), got {max_nodes!r}")
     if alpha not in (-1, 0, 1) or beta not in (-1, 0, 1) or not alpha < beta:
         raise ValueError(f"the window must be -1 <= alpha < beta <= 1, got alpha={alpha!r}, beta={beta!r}")

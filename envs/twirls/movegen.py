@@ -21,6 +21,7 @@ import numpy as np
 from numba import typeof, types
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
+from envs.core.checks import as_int
 from envs.core.jit import njit
 from envs.twirls.board import tables
 
@@ -191,12 +192,12 @@ def twirl_mask(mine: int, theirs: int, size: int, out: np.ndarray) -> int:
     bool array of ``size*size*32`` (or one more: the swap entry is left alone)
     entries. Returns the number of legal twirls.
     """
-    if size not in (8, 9) or isinstance(size, bool):
+    if as_int(size) not in (8, 9):
         raise ValueError(f"twirl_mask: size must be 8 or 9, got {size!r}")
     size = int(size)
     cells = size * size
     for bits in (mine, theirs):
-        if not isinstance(bits, (int, np.integer)) or isinstance(bits, bool) or not 0 <= int(bits) < 1 << cells:
+        if (plain := as_int(bits)) is None or not 0 <= plain < 1 << cells:
             raise ValueError(
                 f"twirl_mask: mine and theirs must be disjoint bitboards of the {size}x{size} board "
                 f"(ints from 0 to 2**{cells} - 1), got {bits!r}"
