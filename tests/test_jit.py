@@ -25,12 +25,71 @@ print(draw(np.zeros(1, dtype=np.uint64)))
 """
 
 
+def _copy_package(root: Path) -> Path:
+    """A copy of the package under ``root``, with the probe kernel in a file of its own."""
+    package = root / "envs"
+    shutil.copytree(Path(envs.__file__).parent, package, ignore=shutil.ignore_patterns("__pycache__"))
+    (package / "probe.py").write_text(PROBE)
+    return package
+
+
+def _env(cache: Path) -> dict[str, str]:
+    """The environment of a process whose compile cache is under ``cache`` (as a user's ``~/.cache``)."""
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env["XDG_CACHE_HOME"] = str(cache)
+    return env
+
+
+STATS = """
+import sys
+import numpy as np
+import envs.core.jit as jit
+jit.ANNOUNCE_AFTER = float(sys.argv[1])
+from envs.probe import draw
+print(sum(draw.stats.cache_hits.values()), sum(draw.stats.cache_misses.values()))
+"""
+
+
+def _probe_stats(root: Path, cache: Path, announce_after: float = 60.0) -> tuple[str, str]:
+    (root / "stats.py").write_text(STATS)
+    out = subprocess.run(
+        [sys.executable, "stats.py", str(announce_after)], cwd=root, env=_env(cache), capture_output=True, text=True
+    )
+    assert out.returncode == 0, out.stderr
+    return out.stdout.strip().splitlines()[-1], out.stderr  # (after the line the probe prints)
+
+
+def test_two_clones_of_one_source_share_one_cache(tmp_path):
+    """A second clone in another folder loads what the first compiled: numba alone would key it by the path."""
+    cache = tmp_path / "cache"
+    _copy_package(tmp_path / "one")
+    _copy_package(tmp_path / "two")
+    assert _probe_stats(tmp_path / "one", cache)[0] == "0 1"  # compiled: a miss
+    assert _probe_stats(tmp_path / "two", cache)[0] == "1 0"  # the other clone's entry: a hit
+    (tmp_path / "two" / "envs" / "core" / "jit.py").write_text("# edited\n" + (ROOT / "core" / "jit.py").read_text())
+    assert _probe_stats(tmp_path / "two", cache)[0] == "0 1"  # another source: compiled again, in its own folder
+    assert len(list(cache.glob("swgym/numba/*/probe"))) == 2
+
+
+def test_a_compile_that_runs_long_says_what_and_where_once(tmp_path):
+    cache = tmp_path / "cache"
+    _copy_package(tmp_path)
+    _, said = _probe_stats(tmp_path, cache, announce_after=0.0)
+    lines = [line for line in said.splitlines() if line.startswith("swgym:")]
+    assert len(lines) == 2, said
+    assert lines[0].startswith("swgym: compiling envs.probe.draw (") and str(cache / "swgym" / "numba") in lines[0]
+    assert lines[1].startswith("swgym: compiled in ")
+    _, said = _probe_stats(tmp_path, cache, announce_after=0.0)
+    assert "swgym:" not in said  # loaded from the cache: nothing to say
+
+
+ROOT = Path(envs.__file__).parent
+
+
 def test_a_kernel_compiled_with_a_helper_of_another_file_sees_that_file_change(tmp_path):
     """numba alone stamps a cached kernel with its own file: the probe would keep the old ``randint``."""
-    package = tmp_path / "envs"
-    shutil.copytree(Path(envs.__file__).parent, package, ignore=shutil.ignore_patterns("__pycache__"))
-    (package / "probe.py").write_text(PROBE)  # a kernel of the package, in a file of its own
-    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}  # the cache beside the copied sources
+    package = _copy_package(tmp_path)
+    env = _env(tmp_path / "cache")
 
     def draw() -> int:
         out = subprocess.run(
@@ -40,7 +99,7 @@ def test_a_kernel_compiled_with_a_helper_of_another_file_sees_that_file_change(t
 
     first = draw()
     assert draw() == first  # loaded from the cache: same code, same draw
-    assert list(package.glob("__pycache__/probe.draw-*.nbi"))  # the probe's kernel was cached
+    assert list((tmp_path / "cache").glob("swgym/numba/*/probe/probe.draw-*.nbi"))  # cached in the shared folder
     batched = package / "core" / "batched.py"
     batched.write_text(batched.read_text().replace("0x9E3779B97F4A7C15", "0x9E3779B97F4A7C17"))
     assert draw() != first  # the helper's new constant reached the probe's cached kernel

@@ -45,9 +45,8 @@ The kernels an engine hands the core (``@njit``):
 
 numba is imported on first use of a batched engine (``envs.make_batched`` /
 ``envs.make_vec``), so ``import envs`` stays fast. Kernels are compiled with
-:func:`envs.core.jit.njit` and cached on disk: beside the source when it is
-writable, else in numba's user cache dir; set ``NUMBA_CACHE_DIR`` to put the
-cache elsewhere (e.g. a read-only install shipped with a prebuilt cache). A
+:func:`envs.core.jit.njit` and cached on disk, one cache for every clone of the
+same source (:func:`envs.core.jit.cache_root`; ``NUMBA_CACHE_DIR`` moves it). A
 cached kernel is stale as soon as any file of the package changes, so a
 helper here (e.g. :func:`randint`) can be edited without clearing caches.
 """

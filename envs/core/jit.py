@@ -9,6 +9,12 @@ hash of all the package's ``.py`` files, so an edit anywhere recompiles every
 kernel that is used next, and nothing stale runs. Helpers can therefore live
 once, in the file they belong to.
 
+The cache is shared: it lives in one folder per stamp under the user's cache
+(:func:`cache_root`), its entries named by their file's path inside the
+package, so every clone and install of the same source reads what any of
+them compiled. A compile that runs past :data:`ANNOUNCE_AFTER` seconds says
+so once on stderr (:func:`announce_compiles`).
+
 Importing this module imports numba; only the batched engines, the tree
 search and the Swival solver do, on first use (``import envs`` stays fast).
 """
@@ -16,12 +22,16 @@ search and the Swival solver do, on first use (``import envs`` stays fast).
 from __future__ import annotations
 
 import hashlib
+import os
+import sys
+import threading
+import time
 from functools import cache
 from pathlib import Path
 
 import numba
 import numpy as np
-from numba.core import caching
+from numba.core import caching, event
 
 PACKAGE = Path(__file__).resolve().parents[1]  # envs/
 
@@ -34,6 +44,71 @@ def package_stamp() -> str:
         digest.update(path.relative_to(PACKAGE).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()
+
+
+STAMP_DIGITS = 16  # of the stamp, in the name of its cache folder
+KEEP_DAYS = 30  # a stamp's folder unused for longer is removed when another stamp's is made
+
+
+def cache_root() -> Path:
+    """Where the package's compiled kernels are kept: ``NUMBA_CACHE_DIR`` if set (numba's own variable), else
+    ``swgym/numba`` in ``XDG_CACHE_HOME`` (``~/.cache`` by default)."""
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return Path(os.environ["NUMBA_CACHE_DIR"])
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "swgym" / "numba"
+
+
+@cache
+def stamp_dir() -> Path:
+    """This source's cache folder (``cache_root() / <stamp>``), marked as used now; other stamps' folders unused
+    for :data:`KEEP_DAYS` go, so that edits do not fill the disk."""
+    root = cache_root()
+    folder = root / package_stamp()[:STAMP_DIGITS]
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "used").touch()
+    _forget_old_stamps(root, keep=folder)
+    return folder
+
+
+def _forget_old_stamps(root: Path, keep: Path) -> None:
+    import shutil
+
+    cutoff = time.time() - KEEP_DAYS * 86400
+    for folder in root.iterdir():
+        marker = folder / "used"
+        if folder != keep and marker.is_file() and marker.stat().st_mtime < cutoff:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+class _SharedLocator(getattr(caching, "CacheLocator", None) or caching._CacheLocator):
+    """Caches a kernel of the package in :func:`stamp_dir`, under its file's path inside the package (not the
+    absolute path numba's own locators hash), stamped by :func:`package_stamp`."""
+
+    def __init__(self, py_func, py_file):
+        self._py_file, self._lineno = py_file, py_func.__code__.co_firstlineno
+        relative = Path(py_file).resolve().relative_to(PACKAGE)
+        self._cache_path = str(stamp_dir() / relative.parent / relative.stem)
+
+    def get_cache_path(self):
+        return self._cache_path
+
+    def get_source_stamp(self):
+        return package_stamp()
+
+    def get_disambiguator(self):
+        return str(self._lineno)
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        if not Path(py_file).resolve().is_relative_to(PACKAGE):
+            return None
+        try:
+            locator = cls(py_func, py_file)
+            locator.ensure_cache_path()
+        except OSError:  # no writable cache: numba's own locators (beside the source, then its user dir) try
+            return None
+        return locator
 
 
 class _PackageStamp:
@@ -56,6 +131,7 @@ _LOCATORS = tuple(  # public names since numba 0.60's successors; underscored be
 _IMPL = getattr(caching, "CacheImpl", None) or caching._CacheImpl  # where numba lists its locators
 if not any(issubclass(c, _PackageStamp) for c in _IMPL._locator_classes):
     _IMPL._locator_classes = [
+        _SharedLocator,
         *(_stamped(c) for c in _LOCATORS),
         *(c for c in _IMPL._locator_classes if c not in _LOCATORS),
     ]
@@ -76,6 +152,57 @@ def aligned(array: np.ndarray, dtype: np.dtype | type | None = None) -> np.ndarr
     out = buffer[start : start + source.nbytes].view(source.dtype).reshape(source.shape)
     out[...] = source
     return out
+
+
+ANNOUNCE_AFTER = 2.0  # seconds of compiling before the user is told what is happening
+
+#: Seconds that a kernel's first compile takes in an empty cache on a 2-core x86-64 machine (``swgym bench
+#: --cold`` measures them), by kernel: what the notice says to expect. Kernels not listed get no estimate.
+EXPECTED_SECONDS = {}
+
+
+class _CompileNotice(event.Listener):
+    """Says on stderr, once per kernel, that a compile of one of the package's kernels has run for
+    :data:`ANNOUNCE_AFTER` seconds (what, about how long, where it is cached), and when it ends."""
+
+    def __init__(self):
+        self.depth, self.timer, self.started, self.told, self.telling = 0, None, 0.0, set(), False
+
+    def on_start(self, ev):
+        self.depth += 1
+        function = ev.data["dispatcher"].py_func
+        name = f"{function.__module__}.{function.__qualname__}"
+        if self.depth == 1 and name not in self.told and name.split(".")[0] in ("envs", "policies"):
+            self.started = time.perf_counter()
+            self.timer = threading.Timer(ANNOUNCE_AFTER, self._tell, (name,))
+            self.timer.daemon = True
+            self.timer.start()
+
+    def on_end(self, ev):
+        self.depth -= 1
+        if self.depth == 0 and self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+            if self.telling:
+                print(f"swgym: compiled in {time.perf_counter() - self.started:.0f} s", file=sys.stderr, flush=True)
+            self.telling = False
+
+    def _tell(self, name):
+        if self.depth == 0:
+            return
+        self.told.add(name)
+        self.telling = True
+        expected = EXPECTED_SECONDS.get(name)
+        about = f"about {expected:.0f} s" if expected else "seconds to minutes"
+        print(
+            f"swgym: compiling {name} ({about}, once for this version of the package; cached in {stamp_dir()})",
+            file=sys.stderr,
+            flush=True,
+        )
+
+
+_NOTICE = _CompileNotice()
+event.register("numba:compile", _NOTICE)
 
 
 def njit(*args, **kwargs):
@@ -113,4 +240,14 @@ def copy_into(dst, src):
         to[j] = v
 
 
-__all__ = ["CACHE_LINE", "PACKAGE", "aligned", "copy_into", "njit", "package_stamp", "per_board"]
+__all__ = [
+    "CACHE_LINE",
+    "PACKAGE",
+    "aligned",
+    "cache_root",
+    "copy_into",
+    "njit",
+    "package_stamp",
+    "per_board",
+    "stamp_dir",
+]
