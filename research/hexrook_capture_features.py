@@ -59,8 +59,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from envs.hexrook.board import BEAD, PHASE_PLAY, ROOK_VALUE, HexRookGame, gain, take_value
-from envs.hexrook.bots import THREAT_CAP, WIN, after_move, best_take
+from envs.hexrook.board import BEAD, EMPTY, PHASE_PLAY, ROOK_VALUE, THREAT_CAP, WIN, HexRookGame, gain, take_value
 from envs.hexrook.env import _observation
 from envs.play import play_series
 from policies.evaluation import wilson_interval
@@ -123,6 +122,37 @@ def _maps(game: HexRookGame, board: bytearray, moves: list) -> np.ndarray:
             out[1, c] = max(out[1, c], value)
         out[2, cell] = max(out[2, cell], value)
     return out
+
+
+def best_take(
+    game: HexRookGame, board: list[int], rooks: list[int], own: int, enemy: int, beads_needed: int, enemy_rooks: int
+) -> tuple[float, bool]:
+    """(value of the best capture, has any move) for the side with ``rooks``; WIN if it can win at once."""
+    best, any_move = 0.0, False
+    for _action, _cell, _land, taken in game.capture_moves(board, rooks, own, enemy):
+        any_move = True
+        if taken:
+            beads, rks = gain(board, taken)
+            if beads >= beads_needed or rks >= enemy_rooks:
+                return WIN, True
+            value = beads + ROOK_VALUE * rks
+            if value > best:
+                best = value
+    return best, any_move
+
+
+def after_move(
+    board: list[int], cell: int, land: int, taken: list[int], own: int, my_rooks: list[int], their_rooks: list[int]
+) -> tuple[list[int], list[int], list[int]]:
+    """(board, my rooks, their rooks) after my rook (board code ``own``) moves ``cell`` -> ``land`` taking
+    ``taken``: the position a one-move look-ahead reads, without the game's own bookkeeping."""
+    after = board[:]
+    after[cell], after[land] = EMPTY, own
+    for c in taken:
+        after[c] = EMPTY
+    mine = [land if c == cell else c for c in my_rooks]
+    theirs = [c for c in their_rooks if c not in taken]
+    return after, mine, theirs
 
 
 def capture_features(game: HexRookGame, obs: np.ndarray, features: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

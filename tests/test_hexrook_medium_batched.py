@@ -1,14 +1,26 @@
-"""Swish's and Squeeze's medium bot in the batched engine (``envs.hexrook.batched.medium_kernel``) against
-:class:`envs.hexrook.bots.MediumBot`: the same moves with the same scores on every position played, a pick
-among medium's best, hand-built positions, and the vector env and pool playing medium through it."""
+"""Swish's and Squeeze's medium bot, written once (``envs.hexrook.batched.medium_kernel``), against a slow
+reference read from the rules (each move played by the rules, replies and threats from their captures): the
+same moves with the same scores on every position played, a pick among medium's best, the per-position
+:class:`envs.hexrook.bots.MediumBot` scoring as the batch does, hand-built positions, and the vector env and
+pool playing medium through the engine."""
 
 import numpy as np
 import pytest
 
 import envs
 from envs.hexrook.batched import medium_actions, medium_scores
-from envs.hexrook.board import PHASE_CHOICE, PHASE_COLOUR, PHASE_PLAY, PHASE_SETUP
-from envs.hexrook.bots import WIN, EasyBot, MediumBot
+from envs.hexrook.board import (
+    BEAD,
+    PHASE_CHOICE,
+    PHASE_COLOUR,
+    PHASE_PLAY,
+    PHASE_SETUP,
+    ROOK_VALUE,
+    THREAT_CAP,
+    THREAT_WEIGHT,
+    WIN,
+)
+from envs.hexrook.bots import EasyBot, MediumBot
 from envs.squeeze.rules import SqueezeGame
 from envs.swish.rules import SwishGame
 from envs.vector import EngineBot, PerBoard, batch_opponent
@@ -35,16 +47,90 @@ VARIANTS = [
 ]
 
 
+def best_capture(game, state, seat, beads_needed, enemy_rooks):
+    """(the most one move of ``seat`` takes in ``state``, by the rules' captures: WIN if it takes ``beads_needed``
+    beads or ``enemy_rooks`` rooks; whether ``seat`` has a move)."""
+    colour = state.colour[seat]
+    own, enemy = colour + 1, 2 - colour
+    best, moves = 0.0, game.move_actions(state, seat)
+    for action in moves:
+        cell, d, dist = game.decode_move(action)
+        taken = game.captures(state.board, cell, d, dist, own, enemy)
+        beads = sum(state.board[c] == BEAD for c in taken)
+        if beads >= beads_needed or len(taken) - beads >= enemy_rooks:
+            return WIN, True
+        best = max(best, beads + ROOK_VALUE * (len(taken) - beads))
+    return best, bool(moves)
+
+
+def reference_move_scores(game, state):
+    """Medium's score of every move of the player to move, each move played on a copy by the rules."""
+    me = state.to_move
+    mine, theirs = state.colour[me], 1 - state.colour[me]
+    target = game.params["beads_to_win"]
+    need_me, need_them = target - state.stores[me], target - state.stores[1 - me]
+    actions, scores = game.move_actions(state), []
+    for action in actions:
+        after = game.copy_state(state)
+        game.apply(after, action, None)
+        beads = after.stores[me] - state.stores[me]
+        value = beads + ROOK_VALUE * (len(state.rooks[theirs]) - len(after.rooks[theirs]))
+        if beads >= need_me:
+            scores.append(WIN)
+            continue
+        if state.plies + 1 >= game.params["max_plies"]:
+            scores.append(value)
+            continue
+        reply, they_move = best_capture(game, after, 1 - me, need_them, len(after.rooks[mine]))
+        if not they_move:
+            scores.append(WIN)
+        elif reply >= WIN:
+            scores.append(-WIN + value)
+        else:
+            threat, _ = best_capture(game, after, me, need_me - beads, len(after.rooks[theirs]))
+            scores.append(value - reply + THREAT_WEIGHT * min(threat, THREAT_CAP))
+    return actions, scores
+
+
+def reference_value(game, state, seat):
+    """What a position is worth to ``seat`` by medium's look-ahead: the best score of the side to move."""
+    if state.over:
+        return 0.0 if state.winner is None else (WIN if state.winner == seat else -WIN)
+    best = max(reference_move_scores(game, state)[1])
+    return best if state.to_move == seat else -best
+
+
+def reference_scores(game, state):
+    """(actions, scores) medium weighs: its moves in play; at a choice each choice by the position it leads to,
+    the opponent's colour pick (after "move first") the worst for the chooser."""
+    if state.phase == PHASE_PLAY:
+        return reference_move_scores(game, state)
+    me, actions, scores = state.to_move, [], []
+    for action in np.flatnonzero(game.legal_mask(state)).tolist():
+        after = game.copy_state(state)
+        game.apply(after, action, None)
+        picks = np.flatnonzero(game.legal_mask(after)).tolist() if after.phase == PHASE_COLOUR else [None]
+        values = []
+        for pick in picks:
+            final = game.copy_state(after)
+            if pick is not None:
+                game.apply(final, pick, None)
+            values.append(reference_value(game, final, me))
+        actions.append(action)
+        scores.append(min(values))
+    return actions, scores
+
+
 def best_of(actions, scores):
     top = max(scores)
     return {a for a, s in zip(actions, scores) if s >= top - 1e-9}
 
 
 def check_scores(batch, bot, boards, kinds):
-    """The kernel's scored actions on ``boards`` against MediumBot's (rook moves: ``scored_moves``; the choices:
-    the scores ``choose`` weighs them by) and its pick among the best; adds to ``kinds`` the branches of
-    medium's score met (a win at once, a move that allows a win, a threat, the last ply, a choice); returns the
-    rook-move positions compared."""
+    """The kernel's scored actions on ``boards`` against the rules' reference and MediumBot's (the same kernel
+    on one board made from the rules' state: the same floats) and its pick among the best; adds to ``kinds``
+    the branches of medium's score met (a win at once, a move that allows a win, a threat, the last ply, a
+    choice); returns the rook-move positions compared."""
     actions, listed, scores, counts = medium_scores(batch, boards)
     max_plies = bot.game.params["max_plies"]
     mask = batch.legal_mask()
@@ -54,13 +140,10 @@ def check_scores(batch, bot, boards, kinds):
         if state.phase == PHASE_SETUP:  # uniform over the legal placements, as medium's
             assert counts[k] == 0 and mask[i, actions[k]]
             continue
-        if state.phase == PHASE_PLAY:
-            expected_actions, expected_scores = bot.scored_moves(state)
-        else:
-            bot.choose(state, mask[i])
-            expected_actions, expected_scores = list(bot.last_scores), list(bot.last_scores.values())
-            kinds.add("choice")
+        expected_actions, expected_scores = reference_scores(bot.game, state)
+        kinds.update({"choice"} if state.phase != PHASE_PLAY else ())
         assert listed[k, : counts[k]].tolist() == expected_actions, f"board {i}: the actions differ"
+        assert bot.scored_moves(state) == (expected_actions, scores[k, : counts[k]].tolist()), f"board {i}"
         np.testing.assert_allclose(scores[k, : counts[k]], expected_scores, rtol=0, atol=1e-9, err_msg=f"board {i}")
         assert actions[k] in best_of(expected_actions, expected_scores), f"board {i}: not one of medium's best"
         compared += state.phase == PHASE_PLAY
@@ -80,8 +163,8 @@ def _variant_id(value):
 @pytest.mark.parametrize(("name", "rules", "seed", "branches"), VARIANTS, ids=_variant_id)
 def test_kernel_scores_every_move_as_medium_does(name, rules, seed, branches):
     """Games of random, easy and medium players (each seat of each board its own), every position of the
-    player to move scored by the kernel and by MediumBot, until 150 are compared; medium's moves (the kernel's
-    picks) are played."""
+    player to move scored by the kernel and by the rules' reference, until 150 are compared; medium's moves
+    (the kernel's picks) are played."""
     num_boards = 9
     batch = envs.make_batched(name, num_boards, seed=seed, **rules)
     game = batch.engine.game
@@ -145,6 +228,7 @@ def test_hand_built_positions(what, name, white, black, beads, stores, plies, ru
         (action,) = medium_actions(batch, np.array([0]))
         assert game.action_name(state, int(action)) in expected, what
     assert {game.action_name(state, a) for a in best_of(*MediumBot(game).scored_moves(state))} == expected
+    assert {game.action_name(state, a) for a in best_of(*reference_scores(game, state))} == expected
 
 
 @pytest.mark.parametrize("name", GAMES)

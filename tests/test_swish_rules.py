@@ -602,28 +602,3 @@ def test_capturing_moves_are_the_moves_that_take_biggest_first(name):
         assert [gains[a] for a in capturing] == sorted(gains.values(), reverse=True)
         found += len(capturing)
     assert found > 0
-
-
-@pytest.mark.parametrize("name", GAMES)
-def test_the_look_ahead_board_is_the_rules_board_after_the_move(name):
-    """Medium's ``after_move`` (board and rooks without the game's bookkeeping) against ``apply``, every move."""
-    from envs.hexrook.bots import after_move
-
-    game, rng = GAMES[name](), np.random.default_rng(11)
-    checked = 0
-    for state, _legal in medium_against_random_positions(game, rng, games=4):
-        if state.phase != PHASE_PLAY:
-            continue
-        colour = state.colour[state.to_move]
-        own, enemy = colour + 1, 2 - colour
-        for action, cell, land, taken in game.capture_moves(state.board, state.rooks[colour], own, enemy):
-            board, mine, theirs = after_move(
-                state.board, cell, land, taken, own, state.rooks[colour], state.rooks[1 - colour]
-            )
-            played = game.copy_state(state)
-            game.apply(played, action, None)
-            assert list(board) == list(played.board)
-            assert sorted(mine) == sorted(played.rooks[colour])
-            assert sorted(theirs) == sorted(played.rooks[1 - colour])
-            checked += 1
-    assert checked > 500

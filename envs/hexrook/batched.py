@@ -23,9 +23,10 @@ fixed set-up's 3 + 3 + 19 cells. Actions, observations, rewards and ends are
 exactly those of ``envs/hexrook/env.py``; ``tests/test_batched.py`` plays both
 side by side to keep it so.
 
-The medium bot is here too (:func:`medium_kernel`, the engine's ``bots["medium"]``):
-every move scored as :class:`envs.hexrook.bots.MediumBot` scores it
-(``tests/test_hexrook_medium_batched.py`` compares the two).
+The medium bot is here too, written once (:func:`medium_kernel`): the engine's
+``bots["medium"]`` plays it on many boards, and :class:`envs.hexrook.bots.MediumBot`
+on one position (:func:`medium_scored`); ``tests/test_hexrook_medium_batched.py``
+checks it against a reference read from the rules.
 """
 
 from __future__ import annotations
@@ -51,6 +52,7 @@ from envs.core.batched import (
 from envs.core.jit import copy_into, njit, per_board
 from envs.hexrook.board import (
     BEAD,
+    CAPTURE_RULES,
     EMPTY,
     NUM_BEADS,
     PHASE_CHOICE,
@@ -60,13 +62,15 @@ from envs.hexrook.board import (
     ROOK_VALUE,
     ROOKS_PER_COLOUR,
     SETUPS,
+    THREAT_CAP,
+    THREAT_WEIGHT,
+    WIN,
     HexRookGame,
     HexState,
 )
-from envs.hexrook.bots import THREAT_CAP, THREAT_WEIGHT, WIN
 from envs.hexrook.env import HexRookEnv
 
-LEAP, CUSTODY = 0, 1  # the capture rules: Swish's leap, Squeeze's custody
+LEAP, CUSTODY = (CAPTURE_RULES.index(r) for r in ("leap", "custody"))  # Swish's leap, Squeeze's custody
 MAX_CAPTURES = 24  # a move takes at most 19 beads and 3 rooks
 SETUP_RANDOM, SETUP_FIXED, SETUP_MARQUISIAN = (SETUPS.index(s) for s in ("random", "fixed", "marquisian"))
 # params[...]: the variant's rule parameters and sizes
@@ -488,7 +492,7 @@ def observe(seats, out, s, c):
     each_observe(_observe_one, seats, out, s, c, ())
 
 
-# -- the medium bot (envs/hexrook/bots.py MediumBot, move for move) -------------------------------------
+# -- the medium bot, written once: the engine's bots["medium"] and envs.hexrook.bots.MediumBot ----------
 # its constants, as the kernel's ``weights`` argument (passed at call time, so no cached kernel keeps old values)
 W_WIN, W_THREAT, W_THREAT_CAP, W_ROOK = range(4)
 
@@ -553,7 +557,7 @@ def _squeeze_spots(rule, bot, b, rooks, nr, enemy):
 @njit(cache=True)
 def _best_take(rule, bot, b, rooks, nr, own, beads_needed, enemy_rooks):
     """(value of the best capture, has any move) for the ``nr`` rooks of ``own`` on ``b``, WIN if one wins at
-    once: :func:`envs.hexrook.bots.best_take`.
+    once (that is: ``beads_needed`` beads or ``enemy_rooks`` rooks).
 
     What a move takes depends on less than the move: in Swish on its ray only (the row it leaps, wherever it
     lands beyond), in Squeeze on its landing cell only (the rows an own rook closes there: the "spots" of
@@ -617,7 +621,7 @@ def _best_take(rule, bot, b, rooks, nr, own, beads_needed, enemy_rooks):
 
 @njit(cache=True)
 def _move_score(rule, bot, pos, col, a, race):
-    """Medium's score of the move ``a`` of colour ``col`` on ``pos`` (one entry of ``MediumBot.scored_moves``)."""
+    """Medium's score of the move ``a`` of colour ``col`` on ``pos`` (one entry of :func:`_scored_moves`)."""
     b, rooks, nrooks, span = pos.board, pos.rooks, pos.nrooks, rule.span
     taken, after, mine, theirs = bot.taken, bot.after, bot.mine, bot.theirs
     win = bot.weights[W_WIN]
@@ -638,7 +642,7 @@ def _move_score(rule, bot, pos, col, a, race):
     after[land] = own
     for x in range(t):
         after[taken[x]] = EMPTY
-    n_mine, nt = nrooks[col], 0
+    n_mine, nt = np.int64(nrooks[col]), np.int64(0)
     for r in range(nrooks[1 - col]):
         c = rooks[1 - col, r]
         kept = True
@@ -660,7 +664,7 @@ def _move_score(rule, bot, pos, col, a, race):
 
 @njit(cache=True)
 def _scored_moves(rule, bot, pos, col, race, out, scores):
-    """``MediumBot.scored_moves`` for colour ``col`` to move on ``pos``: the moves into ``out``, in the rules'
+    """Medium's scores of every move of colour ``col`` to move on ``pos``: the moves into ``out``, in the rules'
     order, their scores into ``scores``; returns how many."""
     b, rooks, row = pos.board, pos.rooks, bot.row
     m = 0
@@ -673,8 +677,9 @@ def _scored_moves(rule, bot, pos, col, race, out, scores):
 
 @njit(cache=True)
 def _choice_value(rule, bot, pos, colour0, first, chooser, me, params):
-    """``MediumBot._value`` for seat ``me`` of the position a choice leads to: seat 0 plays ``colour0``, seat
-    ``first`` moves first, ``chooser`` made the choice (the rules' end checks follow it)."""
+    """Medium's value for seat ``me`` of the position a choice leads to (the best score of the side to move,
+    negated if that is not ``me``): seat 0 plays ``colour0``, seat ``first`` moves first, ``chooser`` made the
+    choice (the rules' end checks follow it)."""
     target, max_plies = params[P_BEADS_TO_WIN], params[P_MAX_PLIES]
     stores, plies = pos.stores, pos.plies
     win = bot.weights[W_WIN]
@@ -694,19 +699,12 @@ def _choice_value(rule, bot, pos, colour0, first, chooser, me, params):
     return best if first == me else -best
 
 
-@njit(cache=True)
-def medium_kernel(boards, weights, actions, listed, scores, counts, s, c):
-    """The medium bot's move ``actions[k]`` on each board ``boards[k]`` (-1 on a finished one), as
-    :class:`envs.hexrook.bots.MediumBot` chooses it; ties and set-up placements drawn from the board's stream.
-
-    Rook moves and the choices are scored as MediumBot scores them: ``listed[k, :counts[k]]`` the actions
-    (the rules' order), ``scores[k]`` their scores. A set-up placement is uniform over the legal ones, as
-    medium's is (``counts[k] = 0``; it reads the legal list, so ``legal`` must be fresh). ``weights``: the
-    bot's constants (``W_*``).
-    """
-    n, span, width = c.params[P_CELLS], c.params[P_SPAN], listed.shape[1]
-    bot = Medium(
-        weights,
+def medium_space(consts: tuple, width: int) -> Medium:
+    """The medium bot's weights and work arrays for the variant of ``consts`` and score rows of ``width``
+    (:func:`medium_kernel`'s ``bot``): made here, so the kernel allocates nothing."""
+    n, span = int(consts.params[P_CELLS]), int(consts.params[P_SPAN])
+    return Medium(
+        medium_weights(),
         np.zeros(n * 6 * span, dtype=np.bool_),
         np.zeros(n, dtype=np.int16),
         np.zeros(n, dtype=np.int16),
@@ -718,14 +716,19 @@ def medium_kernel(boards, weights, actions, listed, scores, counts, s, c):
         np.empty(width, dtype=np.int16),
         np.empty(width, dtype=np.float64),
     )
-    _medium_moves(bot, boards, actions, listed, scores, counts, s, c)
 
 
 @njit(_nrt=False)
-def _medium_moves(bot, boards, actions, listed, scores, counts, s, c):
-    """:func:`medium_kernel` once the bot's scratch space is made (``bot``): compiled without numba's reference
-    counting, as the compiled search (:func:`_search`). With it, numba counts references to every array of the
-    bot's tuples at each helper call, on every legal move."""
+def medium_kernel(bot, boards, actions, listed, scores, counts, s, c):
+    """The medium bot's move ``actions[k]`` on each board ``boards[k]`` (-1 on a finished one), ties and set-up
+    placements drawn from the board's stream.
+
+    Rook moves and the choices are scored: ``listed[k, :counts[k]]`` the actions (the rules' order),
+    ``scores[k]`` their scores. A set-up placement is uniform over the legal ones (``counts[k] = 0``; it reads
+    the legal list, so ``legal`` must be fresh). ``bot``: the weights and work arrays (:func:`medium_space`).
+    Compiled without numba's reference counting, as the compiled search (:func:`_search`): with it, numba
+    counts references to every array of the bot's tuples at each helper call, on every legal move.
+    """
     params, over, phase, to_move, rng, rays = c.params, s.over, s.phase, s.to_move, s.rng, c.rays
     raylen, nmoves, moves, board, rooks, nrooks = c.raylen, s.nmoves, s.moves, s.board, s.rooks, s.nrooks
     colour, stores, plies, first_mover = s.colour, s.stores, s.plies, s.first_mover
@@ -743,27 +746,30 @@ def _medium_moves(bot, boards, actions, listed, scores, counts, s, c):
             if nmoves[i] > 0:
                 actions[k] = moves[i, randint(rng, i, nmoves[i])]
             continue
-        me = to_move[i]
+        me = np.int64(to_move[i])  # int64 seats and colours: each helper compiles for one type
         pos = Position(board[i], rooks[i], nrooks[i], stores[i], plies[i])
         m = 0
         if p == PHASE_PLAY:
             race = Race(target - stores[i, me], target - stores[i, 1 - me], plies[i] + 1 >= max_plies)
-            m = _scored_moves(rule, bot, pos, colour[i, me], race, listed[k], scores[k])
+            m = _scored_moves(rule, bot, pos, np.int64(colour[i, me]), race, listed[k], scores[k])
         elif p == PHASE_CHOICE:  # "move first" (player_0 then picks the colours), "white", "black"; each valued
             # by the position it leads to, the opponent's colour pick worst for me
             listed[k, 0] = choice_base
+            zero, one = np.int64(0), np.int64(1)
             scores[k, 0] = min(
-                _choice_value(rule, bot, pos, 0, 1, 0, me, params), _choice_value(rule, bot, pos, 1, 1, 0, me, params)
+                _choice_value(rule, bot, pos, zero, one, zero, me, params),
+                _choice_value(rule, bot, pos, one, one, zero, me, params),
             )
             m = 1
-            for ch in (1, 2):
+            for ch in range(1, 3):
                 listed[k, m] = choice_base + ch
-                scores[k, m] = _choice_value(rule, bot, pos, 2 - ch, 0, me, me, params)
+                scores[k, m] = _choice_value(rule, bot, pos, np.int64(2 - ch), np.int64(0), me, me, params)
                 m += 1
         else:  # PHASE_COLOUR: player_0 picks its colour, player_1 moves first
-            for ch in (1, 2):
+            first = np.int64(first_mover[i])
+            for ch in range(1, 3):
                 listed[k, m] = choice_base + ch
-                scores[k, m] = _choice_value(rule, bot, pos, ch - 1, first_mover[i], me, me, params)
+                scores[k, m] = _choice_value(rule, bot, pos, np.int64(ch - 1), first, me, me, params)
                 m += 1
         counts[k] = m
         if m == 0:
@@ -784,7 +790,7 @@ def _medium_moves(bot, boards, actions, listed, scores, counts, s, c):
 
 
 def medium_weights() -> np.ndarray:
-    """The medium bot's constants in the kernel's order (``W_*``), read from :mod:`envs.hexrook.bots`."""
+    """The medium bot's constants in the kernel's order (``W_*``), read from :mod:`envs.hexrook.board`."""
     weights = np.empty(4, dtype=np.float64)
     weights[W_WIN], weights[W_THREAT], weights[W_THREAT_CAP] = WIN, THREAT_WEIGHT, THREAT_CAP
     weights[W_ROOK] = ROOK_VALUE
@@ -802,8 +808,30 @@ def medium_scores(batch: BatchedGame, boards: np.ndarray) -> tuple[np.ndarray, n
     listed = np.empty((boards.size, width), dtype=np.int16)
     scores = np.empty((boards.size, width), dtype=np.float64)
     counts = np.empty(boards.size, dtype=np.int64)
-    medium_kernel(boards, medium_weights(), actions, listed, scores, counts, batch.state, batch.consts)
+    bot = medium_space(batch.consts, width)
+    medium_kernel(bot, boards, actions, listed, scores, counts, batch.state, batch.consts)
     return actions, listed, scores, counts
+
+
+def medium_scored(engine: Engine, state: HexState) -> tuple[list[int], list[float]]:
+    """(actions, scores): medium's score of every move (play phase) or choice (choice and colour phases) of the
+    player to move in the rules' ``state``, in the rules' order; :class:`envs.hexrook.bots.MediumBot` picks among
+    them. ``engine``: the state's variant. The kernel runs on one board made from ``state``, without a batch."""
+    if state.phase not in (PHASE_CHOICE, PHASE_COLOUR, PHASE_PLAY) or state.over:
+        raise ValueError(
+            f"{engine.name}: medium scores the choices and moves of an unfinished game, got phase {state.phase}"
+            + (" (over)" if state.over else "")
+        )
+    arrays = {name: np.zeros((1, *shape), dtype=dtype) for name, (shape, dtype) in engine.arrays.items()}
+    _write_state(arrays, 0, state, engine.name)
+    turn = np.array([state.to_move], dtype=np.int8), np.zeros(1, dtype=bool), np.zeros(1, dtype=np.uint64)
+    boards = engine.state(*turn, *arrays.values())
+    width = max(3, arrays["moves"].shape[1])
+    actions, counts = np.empty(1, dtype=np.int64), np.empty(1, dtype=np.int64)
+    listed, scores = np.empty((1, width), dtype=np.int16), np.empty((1, width), dtype=np.float64)
+    bot = medium_space(engine.consts, width)
+    medium_kernel(bot, np.zeros(1, dtype=np.int64), actions, listed, scores, counts, boards, engine.consts)
+    return listed[0, : counts[0]].tolist(), scores[0, : counts[0]].tolist()
 
 
 def medium_actions(batch: BatchedGame, boards: np.ndarray) -> np.ndarray:
@@ -982,8 +1010,12 @@ def to_rules(batch: BatchedGame, i: int) -> HexState:
 
 def from_rules(batch: BatchedGame, i: int, state: HexState) -> None:
     """Put the rules' ``state`` on board ``i`` (a ``ValueError`` names what does not fit this variant)."""
-    a = batch.arrays
-    name = batch.engine.name
+    _write_state(batch.arrays, i, state, batch.engine.name)
+    batch.set_turn(i, state.to_move, state.over)
+
+
+def _write_state(a: dict[str, np.ndarray], i: int, state: HexState, name: str) -> None:
+    """The rules' ``state`` into row ``i`` of the game's arrays ``a`` (the core's to_move and over aside)."""
     if not isinstance(state, HexState):
         raise TypeError(f"{name}: a board's state must be a HexState, got {type(state).__name__}")
     n, path_room = a["board"].shape[1], a["path"].shape[1]
@@ -1015,12 +1047,14 @@ def from_rules(batch: BatchedGame, i: int, state: HexState) -> None:
     a["capt"][i] = -1
     a["capt"][i, : len(state.last_captures)] = state.last_captures
     a["ncapt"][i] = len(state.last_captures)
-    batch.set_turn(i, state.to_move, state.over)
 
 
 # -- the engine of one variant --------------------------------------------------------------
-def engine_for(game: HexRookGame, capture: int) -> Engine:
-    """The engine of the variant ``game`` with capture rule ``capture`` (:data:`LEAP` or :data:`CUSTODY`)."""
+def engine_for(game: HexRookGame) -> Engine:
+    """The engine of the variant ``game``, with its capture rule (``game.capture_rule``)."""
+    if game.capture_rule not in CAPTURE_RULES:
+        raise ValueError(f"{game.name}: capture_rule must be one of {CAPTURE_RULES}, got {game.capture_rule!r}")
+    capture = CAPTURE_RULES.index(game.capture_rule)
     hx, span = game.hex, game.span
     n = hx.n
     params = np.array(
@@ -1102,7 +1136,9 @@ __all__ = [
     "legal",
     "medium_actions",
     "medium_kernel",
+    "medium_scored",
     "medium_scores",
+    "medium_space",
     "observe",
     "random_others",
     "reset",

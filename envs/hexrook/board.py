@@ -39,6 +39,11 @@ COLOUR_NAMES = ("white", "black")
 ROOKS_PER_COLOUR = 3
 NUM_BEADS = 19
 ROOK_VALUE = 3.0  # a captured rook is worth this many beads to the bots and the search's move order
+# the medium bot's weights (envs.hexrook.bots, its kernel in envs.hexrook.batched)
+WIN = 1000.0  # a move that wins at once (a reply that wins: -WIN)
+THREAT_WEIGHT = 0.4  # medium's weight of the best capture a move threatens next
+THREAT_CAP = 10.0  # threats count up to this many beads
+CAPTURE_RULES = ("leap", "custody")  # Swish's, Squeeze's: HexRookGame.capture_rule
 KIND_NAMES = ("W", "B", "o")  # placement kinds: white rook, black rook, bead
 PHASE_SETUP, PHASE_CHOICE, PHASE_COLOUR, PHASE_PLAY = range(4)
 CHOICE_NAMES = ("move first", "white", "black")
@@ -151,6 +156,8 @@ class HexRookGame(Game):
         int_param("beads_to_win", 10, 1, NUM_BEADS),
     )
     num_players = 2
+    #: which of :data:`CAPTURE_RULES` :meth:`captures` follows: what the batched engine runs for this game
+    capture_rule = ""
 
     def __init__(self, **params) -> None:
         super().__init__(**params)

@@ -7,60 +7,33 @@
   captures it threatens next; a move that wins (bead target, or the opponent
   left without a move) is taken, a reply that would win for the opponent is
   avoided. At the choice it weighs "move first" against each colour with the
-  same look-ahead; set-up placements are random.
+  same look-ahead; set-up placements are random. The scoring is written once,
+  as the batched engine's kernel (:func:`envs.hexrook.batched.medium_kernel`),
+  which plays it on many boards; this bot runs it on its one position and
+  draws among the best with its own generator.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import numpy as np
 
 from envs.core.bots import Bot
 from envs.hexrook.board import (
-    EMPTY,
     PHASE_CHOICE,
     PHASE_COLOUR,
     PHASE_PLAY,
     ROOK_VALUE,
+    THREAT_CAP,
+    THREAT_WEIGHT,
+    WIN,
     HexRookGame,
     HexState,
-    gain,
     take_value,
 )
 
-WIN = 1000.0  # a move that wins at once (a reply that wins: -WIN)
-THREAT_WEIGHT = 0.4  # medium's weight of the best capture a move threatens next
-THREAT_CAP = 10.0  # threats count up to this many beads
-
-
-def best_take(
-    game: HexRookGame, board: list[int], rooks: list[int], own: int, enemy: int, beads_needed: int, enemy_rooks: int
-) -> tuple[float, bool]:
-    """(value of the best capture, has any move) for the side with ``rooks``; WIN if it can win at once."""
-    best, any_move = 0.0, False
-    for _action, _cell, _land, taken in game.capture_moves(board, rooks, own, enemy):
-        any_move = True
-        if taken:
-            beads, rks = gain(board, taken)
-            if beads >= beads_needed or rks >= enemy_rooks:
-                return WIN, True
-            value = beads + ROOK_VALUE * rks
-            if value > best:
-                best = value
-    return best, any_move
-
-
-def after_move(
-    board: list[int], cell: int, land: int, taken: list[int], own: int, my_rooks: list[int], their_rooks: list[int]
-) -> tuple[list[int], list[int], list[int]]:
-    """(board, my rooks, their rooks) after my rook (board code ``own``) moves ``cell`` -> ``land`` taking
-    ``taken``: the position a one-move look-ahead reads, without the game's own bookkeeping."""
-    after = board[:]
-    after[cell], after[land] = EMPTY, own
-    for c in taken:
-        after[c] = EMPTY
-    mine = [land if c == cell else c for c in my_rooks]
-    theirs = [c for c in their_rooks if c not in taken]
-    return after, mine, theirs
+_ENGINES: dict[tuple, Any] = {}  # the batched engine of each variant medium has played, made once
 
 
 class EasyBot(Bot):
@@ -80,77 +53,31 @@ class EasyBot(Bot):
 
 
 class MediumBot(Bot):
-    """One move ahead: captures made, captures allowed, threats kept."""
+    """One move ahead: captures made, captures allowed, threats kept (the engine's medium kernel)."""
 
     def choose(self, state: HexState, mask: np.ndarray) -> int:
-        if state.phase == PHASE_PLAY:
-            actions, scores = self.scored_moves(state)
-            return self.pick_best(actions, scores)
-        if state.phase in (PHASE_CHOICE, PHASE_COLOUR):
-            return self._choose_side(state, mask)
+        if state.phase in (PHASE_PLAY, PHASE_CHOICE, PHASE_COLOUR):
+            return self.pick_best(*self.scored_moves(state))
         return self.pick_random(mask)
 
     def scored_moves(self, state: HexState) -> tuple[list[int], list[float]]:
-        """Every move of the player to move with its look-ahead score."""
-        game = self.game
-        me = state.to_move
-        colour = state.colour[me]
-        own, enemy = colour + 1, 2 - colour
-        board = state.board
-        my_rooks, their_rooks = state.rooks[colour], state.rooks[1 - colour]
-        target = game.params["beads_to_win"]
-        need_me, need_them = target - state.stores[me], target - state.stores[1 - me]
-        last_ply = state.plies + 1 >= game.params["max_plies"]
-        actions, scores = [], []
-        for action, cell, land, taken in game.capture_moves(board, my_rooks, own, enemy):
-            actions.append(action)
-            beads, rks = gain(board, taken)
-            if beads >= need_me:
-                scores.append(WIN)
-                continue
-            after, mine, theirs = after_move(board, cell, land, taken, own, my_rooks, their_rooks)
-            value = beads + ROOK_VALUE * rks
-            if last_ply:
-                scores.append(value)
-                continue
-            reply, they_move = best_take(game, after, theirs, enemy, own, need_them, len(mine))
-            if not they_move:
-                scores.append(WIN)
-                continue
-            if reply >= WIN:
-                scores.append(-WIN + value)
-                continue
-            threat, _ = best_take(game, after, mine, own, enemy, need_me - beads, len(theirs))
-            scores.append(value - reply + THREAT_WEIGHT * min(threat, THREAT_CAP))
-        return actions, scores
+        """Every move (play phase) or choice (choice and colour phases) of the player to move, in the rules'
+        order, with medium's score. The first call compiles the kernel (numba, cached on disk)."""
+        from envs.hexrook.batched import medium_scored
 
-    def _value(self, state: HexState, seat: int) -> float:
-        """Look-ahead value of a play-phase position for ``seat``."""
-        if state.over:
-            return 0.0 if state.winner is None else (WIN if state.winner == seat else -WIN)
-        _, scores = self.scored_moves(state)
-        best = max(scores)
-        return best if state.to_move == seat else -best
+        return medium_scored(engine_of(self.game), state)
 
-    def _choose_side(self, state: HexState, mask: np.ndarray) -> int:
-        game = self.game
-        me = state.to_move
-        actions, scores = [], []
-        for action in np.flatnonzero(mask).tolist():
-            after = game.copy_state(state)
-            game.apply(after, action, None)
-            if after.phase == PHASE_COLOUR:  # the opponent picks the colour worst for me
-                values = []
-                for pick in np.flatnonzero(game.legal_mask(after)).tolist():
-                    final = game.copy_state(after)
-                    game.apply(final, pick, None)
-                    values.append(self._value(final, me))
-                value = min(values)
-            else:
-                value = self._value(after, me)
-            actions.append(action)
-            scores.append(value)
-        return self.pick_best(actions, scores)
+
+def engine_of(game: HexRookGame) -> Any:
+    """The batched engine of ``game``'s variant (made on first use, then kept: its tables are read-only)."""
+    key = (type(game), tuple(sorted(game.params.items())))
+    if key not in _ENGINES:
+        from envs.hexrook.batched import engine_for
+
+        _ENGINES[key] = engine_for(game)
+    return _ENGINES[key]
 
 
 BOTS = {"easy": EasyBot, "medium": MediumBot}
+
+__all__ = ["BOTS", "THREAT_CAP", "THREAT_WEIGHT", "WIN", "EasyBot", "MediumBot", "ROOK_VALUE", "engine_of"]

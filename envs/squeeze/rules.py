@@ -28,6 +28,7 @@ class SqueezeGame(HexRookGame):
     """Squeeze: slides only; custodian captures by the moving rook."""
 
     name = "squeeze"
+    capture_rule = "custody"
 
     def rook_actions(self, board, cell: int, own: int, enemy: int, out: list[int]) -> list[int]:
         append = out.append

@@ -15,6 +15,7 @@ class SwishGame(HexRookGame):
     """Swish: slides and leaps; the leapt row is captured."""
 
     name = "swish"
+    capture_rule = "leap"
 
     def rook_actions(self, board, cell: int, own: int, enemy: int, out: list[int]) -> list[int]:
         append = out.append
