@@ -185,9 +185,26 @@ def cmd_scores(args: argparse.Namespace) -> None:
     scores_command(args)
 
 
+def cmd_warmup(args: argparse.Namespace) -> None:
+    from scripts.warmup import shipped_cases, warmup
+
+    check_games(args.games)
+    warmup(shipped_cases(args.games))
+
+
 def cmd_bench(args: argparse.Namespace) -> None:
     from envs.registry import GAMES
     from scripts.bench import format_table, run
+
+    if args.cold:
+        from scripts.warmup import cold_run, format_cold_table, save_cold, shipped_cases
+
+        check_games(args.games)
+        rows = cold_run(shipped_cases(args.games))
+        print(format_cold_table(rows))
+        if args.json:
+            save_cold(rows, args.json)
+        return
 
     if args.ppo and args.seconds is not None:
         raise SystemExit(
@@ -349,7 +366,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--search", action="store_true", help="the engine's tree search at N = 1, 64, 1024 vs the play-time search"
     )
+    p.add_argument(
+        "--cold",
+        action="store_true",
+        help="seconds to the first step of make_vec and the first move of each shipped hard, in new processes: "
+        "cold (an empty temporary compile cache), then warm",
+    )
     p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser(
+        "warmup",
+        help="compile every engine and shipped hard ahead of use (into the shared cache), with progress",
+        description="Compile the numba kernels that a first game, evaluation or training run would wait for: "
+        "each game's batched engine and its shipped hard opponents' search. Cached once per version of the "
+        "package, for every clone of it (NUMBA_CACHE_DIR moves the cache).",
+    )
+    p.add_argument("games", nargs="*", help="games (default all)")
+    p.set_defaults(func=cmd_warmup)
 
     p = sub.add_parser("eval", help="a seeded series between players, seats rotated: W/D/L with 95%% CI")
     p.add_argument("game")
