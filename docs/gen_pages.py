@@ -551,7 +551,11 @@ REFERENCE: dict[str, tuple[str, str, list[tuple[str, str, list[str]]]]] = {
         "Batched engine and vector env",
         "Thousands of boards of one game stepped in one compiled call (numba), for the games with a batched engine.",
         [
-            ("A learner against opponents", "", ["envs.make_vec", "envs.vector", "envs.vector.BatchedVectorEnv"]),
+            (
+                "A learner against opponents",
+                "",
+                ["envs.vector.make_vec", "envs.vector", "envs.vector.BatchedVectorEnv"],
+            ),
             ("Every seat from the caller", "", ["envs.make_batched", "envs.core.batched.BatchedGame"]),
         ],
     ),
