@@ -265,17 +265,21 @@ def test_a_past_hard_that_git_does_not_have_is_named(rev, named):
 
 @needs_git
 def test_the_ladder_takes_mcts_past_hards_and_policy_files(tmp_path):
+    """Swahili with four players, whose hard is its network alone: every kind of name is rated in a few games."""
     from policies.ladder import ladder
 
     old = tmp_path / "old.npz"
     old.write_bytes(
         subprocess.run(
-            ["git", "-C", str(policies.POLICY_DIR), "show", "HEAD:./swahili_hard.npz"], capture_output=True, check=True
+            ["git", "-C", str(policies.POLICY_DIR), "show", "HEAD:./swahili_num_players-4_hard.npz"],
+            capture_output=True,
+            check=True,
         ).stdout
     )
-    entrants = ["random", "mcts:10", "hard@HEAD", str(old)]
-    result = ladder("swahili", entrants, games=2, seed=0)
-    assert list(result["elo"]) == entrants and len(result["pairs"]) == 6
+    entrants = ["random", "mcts:4", "hard@HEAD", str(old)]
+    result = ladder("swahili", entrants, games=1, seed=0, params={"num_players": 4})
+    assert list(result["elo"]) == entrants and len(result["pairs"]) == 12  # each pair both ways round
+    assert {(p["a"], p["b"]) for p in result["pairs"]} >= {("mcts:4", "hard@HEAD"), (str(old), "mcts:4")}
 
 
 # -- the command ---------------------------------------------------------------------------

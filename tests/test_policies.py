@@ -326,8 +326,8 @@ def test_report_rows_replace_their_matchups_and_keep_the_rest(tmp_path):
 
     from policies.report import report, write_report
 
-    rows = report(2, ["swahili"], seed=0)
-    assert [(r["entrant"], r["against"]) for r in rows][:2] == [("medium", "1 x random"), ("medium", "1 x easy")]
+    rows = report(2, ["swahili"], seed=0, pairs=[("medium", "random"), ("medium", "easy")])
+    assert [(r["entrant"], r["against"]) for r in rows] == [("medium", "1 x random"), ("medium", "1 x easy")]
     assert all(0.0 <= r["median_move_s"] <= r["max_move_s"] for r in rows)
     write_report(rows, tmp_path)
     changed = {**rows[0], "wins": 99}
