@@ -26,26 +26,26 @@ POLICY_DIR = Path(__file__).resolve().parent
 POLICY_SUFFIXES = (".npz", ".zip")  # what a policy file's name ends with: numpy weights, or an SB3 model
 
 
-def shipped_path(game: str, **params: Any) -> Path:
-    """Where the hard policy of ``game`` with rule ``params`` is shipped.
+def shipped_path(name: str, **params: Any) -> Path:
+    """Where the hard policy of game ``name`` with rule ``params`` is shipped.
 
     The file name comes from the registry (:func:`envs.registry.policy_file`).
     """
     from envs.registry import policy_file
 
-    return POLICY_DIR / policy_file(game, **params)
+    return POLICY_DIR / policy_file(name, **params)
 
 
 def load(
-    game: str,
-    name: str = "hard",
+    name: str,
+    spec: str = "hard",
     seed: int | None = None,
     temperature: float = 0.0,
     trusted: bool = False,
     search: bool = True,
     **params: Any,
 ):
-    """The opponent named ``name`` for ``game`` with rule ``params``.
+    """The opponent ``spec`` names for game ``name`` (its registry name) with rule ``params``.
 
     ``"hard"``: the shipped policy with its play-time search; ``"network"``: the
     shipped network alone (the moves it rates best, or sampled at
@@ -59,20 +59,20 @@ def load(
     ``.zip`` is then loaded by SB3 itself (unpickled), which some models need
     (custom networks); without it, its plain MLP weights are read as data.
     """
-    if name.startswith(PAST_PREFIX):
+    if spec.startswith(PAST_PREFIX):
         with tempfile.TemporaryDirectory() as folder:  # the file is read whole on load, then removed
-            path = past_hard_file(game, name[len(PAST_PREFIX) :], Path(folder), **params)
-            return load(game, str(path), seed=seed, temperature=temperature, search=search, **params)
-    if name in SHIPPED_NAMES:
-        path = shipped_path(game, **params)
+            path = past_hard_file(name, spec[len(PAST_PREFIX) :], Path(folder), **params)
+            return load(name, str(path), seed=seed, temperature=temperature, search=search, **params)
+    if spec in SHIPPED_NAMES:
+        path = shipped_path(name, **params)
         if not path.exists():
             rules = f" with {params}" if params else ""
             raise FileNotFoundError(
-                f"no hard opponent is shipped for {game}{rules} ({path.name} is missing "
-                f"from {path.parent}); train one with `swgym train {game} --ship`"
+                f"no hard opponent is shipped for {name}{rules} ({path.name} is missing "
+                f"from {path.parent}); train one with `swgym train {name} --ship`"
             )
     else:
-        path = Path(name)
+        path = Path(spec)
     if path.suffix == ".zip":
         if trusted:
             try:
@@ -82,21 +82,21 @@ def load(
                     f"{path}: loading a trusted SB3 .zip needs the training extras "
                     f"(from a clone: pip install -e '.[train]'): {err}"
                 ) from None
-            return SB3Opponent(path, game=game, seed=seed, **params)
+            return SB3Opponent(path, name=name, seed=seed, **params)
         from policies.sb3_zip import read_sb3_zip
 
         return NumpyPolicy(
-            read_sb3_zip(path, game, params),
-            game=game,
+            read_sb3_zip(path, name, params),
+            game=name,
             temperature=temperature,
             seed=seed,
             params=params,
             source=str(path),
         )
-    policy = NumpyPolicy(path, game=game, temperature=temperature, seed=seed, params=params)
+    policy = NumpyPolicy(path, game=name, temperature=temperature, seed=seed, params=params)
     settings = policy.meta.get("search")
-    if settings and search and name != "network":
-        return _with_search(policy, path, game, params, settings, seed)
+    if settings and search and spec != "network":
+        return _with_search(policy, path, name, params, settings, seed)
     return policy
 
 
@@ -122,8 +122,9 @@ def opponent_by_name(
     return None
 
 
-def past_hard_file(game: str, rev: str, folder: Path, **params: Any) -> Path:
-    """The hard policy file of ``game`` (rule ``params``) as git revision ``rev`` held it, written into ``folder``.
+def past_hard_file(name: str, rev: str, folder: Path, **params: Any) -> Path:
+    """The hard policy file of game ``name`` (rule ``params``) as git revision ``rev`` held it, written into
+    ``folder``.
 
     A past hard opponent is named ``hard@REV`` (a commit, tag or e.g. ``HEAD~3``) wherever an opponent name is
     taken, so a ladder can show a new hard above the old ones. Without git or a git checkout, give the old file's
@@ -131,12 +132,12 @@ def past_hard_file(game: str, rev: str, folder: Path, **params: Any) -> Path:
     """
     from envs.registry import policy_file
 
-    name = policy_file(game, **params)
+    file_name = policy_file(name, **params)
     if not rev or rev.startswith("-") or any(c.isspace() for c in rev):
         raise ValueError(f"{PAST_PREFIX}{rev}: give a git revision after '@' (a commit, tag or HEAD~N)")
     try:
         done = subprocess.run(
-            ["git", "-C", str(POLICY_DIR), "show", f"{rev}:./{name}"], capture_output=True, check=False, timeout=60
+            ["git", "-C", str(POLICY_DIR), "show", f"{rev}:./{file_name}"], capture_output=True, check=False, timeout=60
         )
     except FileNotFoundError:
         raise ValueError(
@@ -145,11 +146,11 @@ def past_hard_file(game: str, rev: str, folder: Path, **params: Any) -> Path:
     if done.returncode != 0:
         why = done.stderr.decode(errors="replace").strip().splitlines()
         raise ValueError(
-            f"{PAST_PREFIX}{rev}: git has no policies/{name} at revision {rev!r} "
+            f"{PAST_PREFIX}{rev}: git has no policies/{file_name} at revision {rev!r} "
             f"({why[-1] if why else 'git failed'}); past hards need a git checkout of swgym, "
-            f"else give the old file's path (git show REV:policies/{name} > old.npz)"
+            f"else give the old file's path (git show REV:policies/{file_name} > old.npz)"
         )
-    path = Path(folder) / f"{PAST_PREFIX}{rev.replace('/', '_')}_{name}"
+    path = Path(folder) / f"{PAST_PREFIX}{rev.replace('/', '_')}_{file_name}"
     path.write_bytes(done.stdout)
     return path
 
@@ -158,7 +159,7 @@ SEARCH_KINDS = ("alphabeta", "rollouts", "mcts", "gumbel")
 
 
 def _with_search(
-    policy: NumpyPolicy, path: Path, game: str, params: dict[str, Any], search: dict[str, Any], seed: int | None
+    policy: NumpyPolicy, path: Path, name: str, params: dict[str, Any], search: dict[str, Any], seed: int | None
 ):
     """The policy file's play-time search around its network.
 
@@ -173,19 +174,19 @@ def _with_search(
         if kind == "alphabeta":
             from policies.search import PolicySearch
 
-            return PolicySearch(policy, game, params, **settings)
+            return PolicySearch(policy, name, params, **settings)
         if kind == "rollouts":
             from policies.rollouts import RolloutSearch
 
-            return RolloutSearch(policy, game, params, seed=seed, **settings)
+            return RolloutSearch(policy, name, params, seed=seed, **settings)
         if kind == "mcts":
             from policies.mcts import PolicyMCTS
 
-            return PolicyMCTS(policy, game, params, seed=seed, **settings)
+            return PolicyMCTS(policy, name, params, seed=seed, **settings)
         if kind == "gumbel":
             from policies.gumbel import GumbelPlayer  # numba loads with the engine's tree search only
 
-            return GumbelPlayer(policy, game, params, seed=seed, **settings)
+            return GumbelPlayer(policy, name, params, seed=seed, **settings)
     except (TypeError, ValueError) as err:
         raise PolicyFileError(f"policy file {path}: its search settings {search} are not valid ({err})") from None
     raise PolicyFileError(f"policy file {path}: unknown search kind {kind!r}; known: {', '.join(SEARCH_KINDS)}")

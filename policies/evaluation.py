@@ -81,8 +81,8 @@ def _play_chunk(job: tuple[str, list[Any], int, int, int, bool, int, dict[str, A
     )
 
 
-def evaluate(
-    game: str,
+def evaluate(  # noqa: PLR0913 (one keyword per swgym eval option, the rule values beside them in **params)
+    name: str,
     entrants: list[Any],
     games: int,
     seed: int = 0,
@@ -103,18 +103,18 @@ def evaluate(
     if jobs < 1:
         raise ValueError(f"jobs must be >= 1, got {jobs}")
     opening_plies = check_opening_plies(opening_plies)
-    duplicate = uses_duplicate_deals(game, duplicate, opening_plies, **params)
+    duplicate = uses_duplicate_deals(name, duplicate, opening_plies, **params)
     if duplicate:
         check_duplicate_games(len(entrants), games)
     if opening_plies:
         how = f" ({opening_plies} random opening plies" + (", each in every seating)" if duplicate else ")")
     else:
         how = " (duplicate deals)" if duplicate else ""
-    label = f"{game}: {' vs '.join(map(str, entrants))}{how}"
+    label = f"{name}: {' vs '.join(map(str, entrants))}{how}"
     progress = None if quiet else progress_printer(games, label)
     if checkpoint is None and (jobs == 1 or games < 2):
         return play_series(
-            game, entrants, games, seed=seed, progress=progress, duplicate=duplicate, opening_plies=opening_plies,
+            name, entrants, games, seed=seed, progress=progress, duplicate=duplicate, opening_plies=opening_plies,
             **params,
         )  # fmt: skip
     if not all(isinstance(e, (str, Path)) for e in entrants):
@@ -129,8 +129,8 @@ def evaluate(
     book = None
     if checkpoint is not None:
         series = {
-            "game": game, "entrants": entrants, "games": games, "seed": seed, "duplicate": duplicate,
-            "opening_plies": opening_plies, "params": params, "policy_files": policy_hashes(game, entrants, params),
+            "game": name, "entrants": entrants, "games": games, "seed": seed, "duplicate": duplicate,
+            "opening_plies": opening_plies, "params": params, "policy_files": policy_hashes(name, entrants, params),
         }  # fmt: skip
         book = SeriesCheckpoint(checkpoint, series)
     parts = list(book.parts.values()) if book else []
@@ -138,7 +138,7 @@ def evaluate(
     if done and not quiet:
         print(f"checkpoint {checkpoint}: {done} of {games} games already played", file=sys.stderr)
     work = [
-        (game, entrants, count, seed, first, duplicate, opening_plies, params)
+        (name, entrants, count, seed, first, duplicate, opening_plies, params)
         for first, count in missing_games(games, book.parts if book else {}, chunk)
     ]
 
@@ -176,7 +176,7 @@ def missing_games(games: int, played: dict[int, SeriesResult], chunk: int) -> li
     return left
 
 
-def policy_hashes(game: str, entrants: list[str], params: dict[str, Any]) -> dict[str, str]:
+def policy_hashes(name: str, entrants: list[str], params: dict[str, Any]) -> dict[str, str]:
     """The sha256 of the policy file behind each entrant that has one (a path, ``network:PATH``, or the shipped
     file behind ``hard`` and ``network``), by entrant: a checkpoint refuses to mix games of two files."""
     from policies import shipped_path
@@ -185,7 +185,7 @@ def policy_hashes(game: str, entrants: list[str], params: dict[str, Any]) -> dic
     hashes = {}
     for entrant in entrants:
         if entrant in SHIPPED_NAMES:
-            path = shipped_path(game, **params)
+            path = shipped_path(name, **params)
         elif entrant.startswith(NETWORK_PREFIX):
             path = Path(entrant[len(NETWORK_PREFIX) :])
         else:

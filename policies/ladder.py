@@ -37,23 +37,23 @@ def bradley_terry_elo(
     return {name: 400 * math.log10(strength[i]) for i, name in enumerate(names)}
 
 
-def two_player_rules(game: str) -> dict[str, Any]:
+def two_player_rules(name: str) -> dict[str, Any]:
     """The game's first registry variant that seats two players."""
-    for params in GAMES[game].variants:
-        if make_raw(game, **params).game.num_players == 2:
+    for params in GAMES[name].variants:
+        if make_raw(name, **params).game.num_players == 2:
             return params
-    raise ValueError(f"{game} has no two-player variant to rate")
+    raise ValueError(f"{name} has no two-player variant to rate")
 
 
-def ladder_rules(game: str) -> dict[str, Any]:
+def ladder_rules(name: str) -> dict[str, Any]:
     """The rules a game is rated under: the first registry variant its hard
     opponent ships for (Swimming: 4 players), else its first two-player variant."""
     from policies import shipped_path
 
-    for params in GAMES[game].variants:
-        if shipped_path(game, **params).exists():
+    for params in GAMES[name].variants:
+        if shipped_path(name, **params).exists():
             return params
-    return two_player_rules(game)
+    return two_player_rules(name)
 
 
 def lone_entrant_score(result: SeriesResult) -> tuple[float, float]:
@@ -72,7 +72,7 @@ def lone_entrant_score(result: SeriesResult) -> tuple[float, float]:
 
 
 def ladder(
-    game: str,
+    name: str,
     entrants: list[str],
     games: int = 100,
     seed: int = 0,
@@ -87,15 +87,15 @@ def ladder(
     ``games`` the other way round, seats rotated, scored pair by pair
     (``lone_entrant_score``). ``jobs`` processes play each series (same result).
     """
-    params = ladder_rules(game) if params is None else params
-    players = make_raw(game, **params).game.num_players
+    params = ladder_rules(name) if params is None else params
+    players = make_raw(name, **params).game.num_players
     n = len(entrants)
     score, played = np.zeros((n, n)), np.zeros((n, n))
     pairs = []
     for i, j in itertools.combinations(range(n), 2):
         for lone, rest in ((i, j), (j, i)) if players > 2 else ((i, j),):
             result = evaluate(
-                game, [entrants[lone]] + [entrants[rest]] * (players - 1), games, seed=seed, jobs=jobs,
+                name, [entrants[lone]] + [entrants[rest]] * (players - 1), games, seed=seed, jobs=jobs,
                 opening_plies=opening_plies, **params,
             )  # fmt: skip
             lone_score, compared = lone_entrant_score(result)
@@ -115,7 +115,7 @@ def ladder(
             )
     elo = bradley_terry_elo(entrants, score, played, anchor=entrants[0])
     return {
-        "game": game, "params": params, "players": players, "games_per_pair": games, "opening_plies": opening_plies,
+        "game": name, "params": params, "players": players, "games_per_pair": games, "opening_plies": opening_plies,
         "pairs": pairs, "elo": elo,
     }  # fmt: skip
 

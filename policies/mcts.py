@@ -59,6 +59,7 @@ from typing import Any
 import numpy as np
 
 from envs.core.bots import Bot
+from envs.core.checks import as_int
 from envs.core.game import Game
 from envs.registry import game_module
 from policies.network_search import NetworkSearch
@@ -132,7 +133,7 @@ class MCTS(Bot):
         value_weight: float = 0.0,
     ) -> None:
         for key, value, low in (("simulations", simulations, 1), ("playout_plies", playout_plies, 0)):
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
+            if (plain := as_int(value)) is None or plain < low:
                 raise ValueError(f"mcts {key} must be an integer >= {low}, got {value!r}")
         if isinstance(exploration, bool) or not isinstance(exploration, (int, float)) or not exploration >= 0:
             raise ValueError(f"mcts exploration must be a number >= 0, got {exploration!r}")

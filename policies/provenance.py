@@ -63,8 +63,8 @@ def problems(records: list[dict[str, Any]], root: str | Path = ROOT) -> list[str
     return found
 
 
-def shipped_file(game: str, params: dict[str, Any]) -> str:
-    """The shipped hard file of ``game`` under rule ``params``, relative to the repository."""
+def shipped_file(name: str, params: dict[str, Any]) -> str:
+    """The shipped hard file of game ``name`` under rule ``params``, relative to the repository."""
     from policies import shipped_path
 
-    return shipped_path(game, **params).relative_to(ROOT).as_posix()
+    return shipped_path(name, **params).relative_to(ROOT).as_posix()

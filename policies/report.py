@@ -18,9 +18,9 @@ from policies import shipped_path
 from policies.evaluation import evaluate, table_rows
 
 
-def matchups(game: str, params: dict[str, Any]) -> list[tuple[str, str]]:
+def matchups(name: str, params: dict[str, Any]) -> list[tuple[str, str]]:
     pairs = [("medium", "random"), ("medium", "easy")]
-    if shipped_path(game, **params).exists():
+    if shipped_path(name, **params).exists():
         pairs += [("hard", "random"), ("hard", "medium")]
     return pairs
 

@@ -48,50 +48,68 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from envs.core.checks import as_int
 from envs.registry import entry
 from policies.network_search import NetworkSearch
 from policies.numpy_policy import NumpyPolicy, masked_log_softmax, masked_softmax
 
 
-class RolloutSearch(NetworkSearch):
-    """An opponent that plays each candidate move out over ``samples`` deals of the hidden cards."""
+@dataclass(frozen=True)
+class RolloutSettings:
+    """What a :class:`RolloutSearch` plays out (a policy file's ``search``, ``kind`` rollouts), checked once.
 
-    def __init__(
-        self,
-        policy: NumpyPolicy,
-        name: str,
-        params: dict[str, Any] | None = None,
-        samples: int = 24,
-        width: int = 4,
-        always: Sequence[int] = (),
-        playout: str = "network",
-        margin_weight: float = 0.0,
-        belief_deals: int = 0,
-        belief_power: float = 1.0,
-        network_moves: Sequence[int] = (),
-        seed: int | None = None,
-    ) -> None:
+    ``samples`` deals of the hidden cards for each of the network's ``width`` favourite moves and the
+    ``always`` moves; ``playout`` ``"network"`` or a bot level of the game (which then leaves the
+    ``network_moves`` to the network); ``margin_weight`` of the score margin beside the result;
+    ``belief_deals`` (0: none) weigh the deals by how likely the seen play makes them, to ``belief_power``.
+    """
+
+    samples: int = 24
+    width: int = 4
+    always: Sequence[int] = ()
+    playout: str = "network"
+    margin_weight: float = 0.0
+    belief_deals: int = 0
+    belief_power: float = 1.0
+    network_moves: Sequence[int] = ()
+
+    def __post_init__(self) -> None:
+        samples, width, belief_deals = self.samples, self.width, self.belief_deals
         if samples < 1 or width < 1:
             raise ValueError(f"rollout search samples and width must be >= 1, got samples={samples}, width={width}")
-        if not margin_weight >= 0:
-            raise ValueError(f"rollout search margin_weight must be >= 0, got {margin_weight}")
-        if isinstance(belief_deals, bool) or not isinstance(belief_deals, int) or belief_deals < 0:
+        if not self.margin_weight >= 0:
+            raise ValueError(f"rollout search margin_weight must be >= 0, got {self.margin_weight}")
+        if (plain := as_int(belief_deals)) is None or plain < 0:
             raise ValueError(f"rollout search belief_deals must be an int >= 0 (0: no weighing), got {belief_deals!r}")
-        if 0 < belief_deals < samples:
-            raise ValueError(f"rollout search belief_deals ({belief_deals}) must be 0 or at least samples ({samples})")
-        if not belief_power > 0:
-            raise ValueError(f"rollout search belief_power must be > 0, got {belief_power}")
+        if 0 < plain < samples:
+            raise ValueError(f"rollout search belief_deals ({plain}) must be 0 or at least samples ({samples})")
+        if not self.belief_power > 0:
+            raise ValueError(f"rollout search belief_power must be > 0, got {self.belief_power}")
+        object.__setattr__(self, "belief_deals", plain)
+        object.__setattr__(self, "always", tuple(self.always))
+        object.__setattr__(self, "network_moves", tuple(self.network_moves))
+
+
+class RolloutSearch(NetworkSearch):
+    """An opponent that plays each candidate move out over ``samples`` deals of the hidden cards.
+
+    ``settings``: the keywords of :class:`RolloutSettings` (``samples``, ``width``, ...).
+    """
+
+    def __init__(
+        self, policy: NumpyPolicy, name: str, params: dict[str, Any] | None = None, seed: int | None = None,
+        **settings: Any,
+    ) -> None:  # fmt: skip
+        self.settings = s = RolloutSettings(**settings)
+        always, playout, network_moves = s.always, s.playout, s.network_moves
         self._attach(policy, name, params)
         for key, actions in (("always", always), ("network_moves", network_moves)):
-            bad = [
-                a
-                for a in actions
-                if isinstance(a, bool) or not isinstance(a, int) or not 0 <= a < self.game.num_actions
-            ]
+            bad = [a for a in actions if (plain := as_int(a)) is None or not 0 <= plain < self.game.num_actions]
             if bad:
                 raise ValueError(
                     f"rollout search {key}: {bad} are not actions of {name} (0..{self.game.num_actions - 1})"
@@ -110,9 +128,9 @@ class RolloutSearch(NetworkSearch):
                     f"({', '.join(map(repr, bots))}), got {playout!r}"
                 )
             self.playout_bot = bots[playout](self.game, seed=seed)
-        self.samples, self.width, self.always = samples, width, tuple(always)
-        self.margin_weight = margin_weight
-        self.belief_deals, self.belief_power = belief_deals, belief_power
+        self.samples, self.width, self.always = s.samples, s.width, always
+        self.margin_weight = s.margin_weight
+        self.belief_deals, self.belief_power = s.belief_deals, s.belief_power
         self.network_moves = np.zeros(self.game.num_actions, dtype=bool)
         self.network_moves[list(network_moves)] = True
         self.rng = np.random.default_rng(seed)

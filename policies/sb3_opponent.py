@@ -11,7 +11,7 @@ import numpy as np
 class SB3Opponent:
     """Plays the most probable legal action of a saved MaskablePPO model."""
 
-    def __init__(self, path: str | Path, game: str | None = None, seed: int | None = None, **params: Any) -> None:
+    def __init__(self, path: str | Path, name: str | None = None, seed: int | None = None, **params: Any) -> None:
         from sb3_contrib import MaskablePPO
 
         path = Path(path)
@@ -22,15 +22,15 @@ class SB3Opponent:
         except Exception as err:  # SB3 raises many kinds for a bad archive
             raise ValueError(f"{path} is not a loadable MaskablePPO model: {err}") from None
         self.path = path
-        if game is not None:
+        if name is not None:
             from envs.registry import make_raw
 
-            raw = make_raw(game, **params)
+            raw = make_raw(name, **params)
             expected = raw.observation_space(raw.possible_agents[0])["observation"].shape
             if self.model.observation_space.shape != expected or self.model.action_space.n != raw.game.num_actions:
                 raise ValueError(
                     f"{path}: model has observation {self.model.observation_space.shape} and "
-                    f"{self.model.action_space.n} actions; {game} has {expected} and "
+                    f"{self.model.action_space.n} actions; {name} has {expected} and "
                     f"{raw.game.num_actions}"
                 )
 

@@ -53,10 +53,10 @@ def _refuse(path: Path, problem: str) -> PolicyFileError:
     return PolicyFileError(f"SB3 model {path}: {problem}; {TRUST_HINT}")
 
 
-def read_sb3_zip(path: str | Path, game: str, params: dict[str, Any]) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+def read_sb3_zip(path: str | Path, name: str, params: dict[str, Any]) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """(meta, arrays) of a numpy policy for the MaskablePPO model in ``path``, nothing unpickled.
 
-    ``game`` and ``params`` are written into the meta (the zip does not
+    game ``name`` and ``params`` are written into the meta (the zip does not
     record its rules; the observation and action sizes are checked against
     the env when the policy is built).
     """
@@ -99,7 +99,7 @@ def read_sb3_zip(path: str | Path, game: str, params: dict[str, Any]) -> tuple[d
     arrays = _layers(path, {k: v.detach().cpu().numpy() for k, v in state.items()})
     meta = {
         "format": FORMAT_VERSION,
-        "game": game,
+        "game": name,
         "params": dict(params),
         "observation_shape": [int(arrays["pi_w0" if "pi_w0" in arrays else "action_w"].shape[0])],
         "num_actions": int(arrays["action_w"].shape[1]),

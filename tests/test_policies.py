@@ -232,7 +232,7 @@ def test_sb3_zip_opponent_plays_and_checks_shapes(tmp_path):
     play_game("swival", [opponent, make_opponent("swival", "random", seed=0)], seed=0, observer=compare)
     assert predicted and all(a == b for a, b in predicted)
     with pytest.raises(ValueError, match="m.zip: model has observation"):
-        SB3Opponent(tmp_path / "m.zip", game="swahili")
+        SB3Opponent(tmp_path / "m.zip", name="swahili")
 
 
 def test_ladder_rates_two_player_rules_and_writes_files(tmp_path):

@@ -32,9 +32,9 @@ def _linears(module: nn.Module) -> list[nn.Linear]:
 
 
 def policy_arrays(
-    policy, game: str, params: dict[str, Any], extra_meta: dict[str, Any] | None = None
+    policy, name: str, params: dict[str, Any], extra_meta: dict[str, Any] | None = None
 ) -> dict[str, np.ndarray]:
-    """The arrays of a policy file for an SB3 ``MaskableActorCriticPolicy``."""
+    """The arrays of a policy file for an SB3 ``MaskableActorCriticPolicy`` playing game ``name``."""
     extractor = policy.mlp_extractor
     acts = {type(m) for m in extractor.modules() if type(m) in ACTIVATION_NAMES}
     if len(acts) > 1:
@@ -42,7 +42,7 @@ def policy_arrays(
     activation = ACTIVATION_NAMES[acts.pop()] if acts else "tanh"
     meta = {
         "format": FORMAT_VERSION,
-        "game": game,
+        "game": name,
         "params": params,
         "observation_shape": list(policy.observation_space.shape),
         "num_actions": int(policy.action_space.n),
@@ -56,19 +56,19 @@ def policy_arrays(
         for i, layer in enumerate(_linears(tower)):
             out[f"{prefix}_w{i}"] = layer.weight.detach().cpu().numpy().T.astype(np.float32)
             out[f"{prefix}_b{i}"] = layer.bias.detach().cpu().numpy().astype(np.float32)
-    for name, layer in (("action", policy.action_net), ("value", policy.value_net)):
-        out[f"{name}_w"] = layer.weight.detach().cpu().numpy().T.astype(np.float32)
-        out[f"{name}_b"] = layer.bias.detach().cpu().numpy().astype(np.float32)
+    for head, layer in (("action", policy.action_net), ("value", policy.value_net)):
+        out[f"{head}_w"] = layer.weight.detach().cpu().numpy().T.astype(np.float32)
+        out[f"{head}_b"] = layer.bias.detach().cpu().numpy().astype(np.float32)
     return out
 
 
 def export_policy(
-    policy, path: str | Path, game: str, params: dict[str, Any], extra_meta: dict[str, Any] | None = None
+    policy, path: str | Path, name: str, params: dict[str, Any], extra_meta: dict[str, Any] | None = None
 ) -> Path:
     """Write the policy file; returns its path."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(path, **policy_arrays(policy, game, params, extra_meta))
+    np.savez_compressed(path, **policy_arrays(policy, name, params, extra_meta))
     return path
 
 
@@ -104,9 +104,9 @@ def torch_probabilities(policy, observations: np.ndarray, masks: np.ndarray) -> 
     return probs, values
 
 
-def to_numpy_policy(policy, game: str, params: dict[str, Any]):
+def to_numpy_policy(policy, name: str, params: dict[str, Any]):
     """The numpy opponent of an SB3 policy, without writing a file (for evaluations during training)."""
 
-    arrays = policy_arrays(policy, game, params)
+    arrays = policy_arrays(policy, name, params)
     meta = json.loads(str(arrays.pop("meta")))
     return NumpyPolicy((meta, arrays))

@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from envs.core.checks import as_int
 from envs.opponents import make_opponent
 from envs.play import play_game
 from envs.registry import make_batched, make_raw
@@ -70,7 +71,7 @@ def imitation_settings(section: dict[str, Any]) -> dict[str, Any]:
     if unknown:
         raise ValueError(f"imitation: unknown key(s) {sorted(unknown)}; known: {sorted(DEFAULTS)}")
     boards = section.get("boards", 0)
-    if not isinstance(boards, int) or isinstance(boards, bool) or boards < 0:
+    if (plain := as_int(boards)) is None or plain < 0:
         raise ValueError(f"imitation: boards must be an int >= 0 (0: one game at a time), got {boards!r}")
     return {**DEFAULTS, **section}
 
@@ -99,7 +100,7 @@ def _discounted_outcomes(games: np.ndarray, seats: np.ndarray, returns: np.ndarr
 
 
 def collect(
-    game: str,
+    name: str,
     params: dict[str, Any],
     teacher: str,
     opponents: dict[str, float],
@@ -117,14 +118,14 @@ def collect(
     rng = np.random.default_rng(seed)
     built: dict[str, Any] = {}
 
-    def player(name: str):
-        if name not in built:
-            built[name] = make_opponent(game, name, seed=int(rng.integers(2**31)), **params)
-        return built[name]
+    def player(spec: str):
+        if spec not in built:
+            built[spec] = make_opponent(name, spec, seed=int(rng.integers(2**31)), **params)
+        return built[spec]
 
     rows: dict[str, list] = {"obs": [], "mask": [], "action": [], "teacher": [], "seat": []}
     outcomes: list[np.ndarray] = []
-    num_players = make_raw(game, **params).game.num_players
+    num_players = make_raw(name, **params).game.num_players
     started = time.time()
     for g in range(games):
         seats = [str(rng.choice(names, p=weights)) for _ in range(num_players)]
@@ -139,13 +140,13 @@ def collect(
             rows["teacher"].append(seats[seat] == teacher)  # noqa: B023 (runs within this game only)
             rows["seat"].append(seat)
 
-        result = play_game(game, [player(n) for n in seats], seed=int(rng.integers(2**31)), observer=record, **params)
+        result = play_game(name, [player(n) for n in seats], seed=int(rng.integers(2**31)), observer=record, **params)
         seat_of = np.asarray(rows["seat"][start:], dtype=np.int64)
         returns = np.asarray(result.returns, dtype=np.float64)[None, :]
         outcomes.append(_discounted_outcomes(np.zeros_like(seat_of), seat_of, returns, gamma))
         if progress and (g + 1) % max(1, games // 10) == 0:
             print(
-                f"[imitation] {game}: {g + 1}/{games} games recorded, {len(rows['action'])} positions, "
+                f"[imitation] {name}: {g + 1}/{games} games recorded, {len(rows['action'])} positions, "
                 f"{time.time() - started:.0f} s",
                 flush=True,
             )
@@ -158,8 +159,8 @@ def collect(
     )
 
 
-def collect_batched(
-    game: str,
+def collect_batched(  # noqa: PLR0913 (collect's eight, keyword for keyword, and the batch's boards)
+    name: str,
     params: dict[str, Any],
     teacher: str,
     opponents: dict[str, float],
@@ -181,14 +182,14 @@ def collect_batched(
     from envs.vector import batch_opponent  # numba loads with the batched engine only
 
     names, weights = _mix(opponents)
-    if not isinstance(boards, int) or boards < 1:
+    if (plain := as_int(boards)) is None or plain < 1:
         raise ValueError(f"imitation: boards must be a positive int, got {boards!r}")
     rng = np.random.default_rng(seed)
-    boards = min(boards, games)
-    batch = make_batched(game, boards, seed=int(rng.integers(2**31)), **params)
+    boards = min(plain, games)
+    batch = make_batched(name, boards, seed=int(rng.integers(2**31)), **params)
     members = [teacher, *names]  # member 0 plays the teacher's seat; the others by name, each its own object
     is_teacher = np.array([m == teacher for m in members])  # as in collect: any seat the teacher's bot plays
-    players = [batch_opponent(game, m, seed=int(rng.integers(2**31)), **params) for m in members]
+    players = [batch_opponent(name, m, seed=int(rng.integers(2**31)), **params) for m in members]
     seating = _Seating(boards, batch.num_players, games, weights, rng)
     returns = np.zeros((games, batch.num_players))
     chunks: dict[str, list[np.ndarray]] = {k: [] for k in ("obs", "mask", "action", "teacher", "seat", "game")}
@@ -221,7 +222,7 @@ def collect_batched(
             if progress and finished // max(1, games // 10) > before:
                 rows_so_far = sum(len(a) for a in chunks["action"])
                 print(
-                    f"[imitation] {game}: {min(finished, games)}/{games} games recorded (batched, {boards} boards), "
+                    f"[imitation] {name}: {min(finished, games)}/{games} games recorded (batched, {boards} boards), "
                     f"{rows_so_far} positions, {time.time() - clock:.0f} s",
                     flush=True,
                 )
@@ -267,25 +268,36 @@ def _demonstrations(chunks: dict[str, list[np.ndarray]], returns: np.ndarray, ga
     )
 
 
+@dataclass(frozen=True)
+class FitSettings:
+    """How :func:`pretrain` fits: passes over the positions, minibatch size, Adam's step size and the weight of the
+    value loss beside the teacher's moves' log-likelihood."""
+
+    epochs: int = 10
+    batch_size: int = 256
+    learning_rate: float = 1e-3
+    value_weight: float = 0.5
+
+
 def pretrain(
     policy,
     demos: Demonstrations,
-    epochs: int = 10,
-    batch_size: int = 256,
-    learning_rate: float = 1e-3,
-    value_weight: float = 0.5,
     seed: int = 0,
     progress: bool = True,
     on_epoch: Callable[[int], dict[str, float]] | None = None,
+    **settings: Any,
 ) -> list[dict[str, float]]:
     """Fit an SB3 ``MaskableActorCriticPolicy`` to ``demos``; returns per-epoch loss and teacher agreement.
 
-    ``on_epoch(epoch)``, if given, runs after each epoch (network in eval mode);
+    ``settings``: the keywords of :class:`FitSettings` (``epochs``, ``batch_size``, ``learning_rate``,
+    ``value_weight``). ``on_epoch(epoch)``, if given, runs after each epoch (network in eval mode);
     what it returns is added to that epoch's entry.
     """
+    fit = FitSettings(**settings)
+    epochs, batch_size, value_weight = fit.epochs, fit.batch_size, fit.value_weight
     if len(demos) == 0:
         raise ValueError("imitation: no positions recorded (games=0?)")
-    optimizer = torch.optim.Adam(policy.parameters(), lr=learning_rate)
+    optimizer = torch.optim.Adam(policy.parameters(), lr=fit.learning_rate)
     generator = np.random.default_rng(seed)
     obs = torch.as_tensor(demos.observations)
     masks = demos.masks

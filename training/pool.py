@@ -54,14 +54,14 @@ class PoolOpponent:
 
     def __init__(
         self,
-        game: str,
+        name: str,
         members: Sequence[Any],
         weights: Sequence[float],
         params: dict[str, Any],
         seed: int | None = None,
     ) -> None:
         self.weights = _weights(members, weights)
-        self.game, self.params = game, params
+        self.name, self.params = name, params
         self.members = list(members)
         self.rng = np.random.default_rng(seed)
         self._built: dict[int, Any] = {}
@@ -69,7 +69,7 @@ class PoolOpponent:
 
     def _member(self, i: int):
         if i not in self._built:
-            self._built[i] = make_opponent(self.game, self.members[i], **self.params)
+            self._built[i] = make_opponent(self.name, self.members[i], **self.params)
         return self._built[i]
 
     def reset(self, seed: int | None = None) -> None:
@@ -98,10 +98,10 @@ class BatchPool:
     """
 
     def __init__(
-        self, game: str, members: Sequence[Any], weights: Sequence[float], params: dict[str, Any], seed: Any = None
+        self, name: str, members: Sequence[Any], weights: Sequence[float], params: dict[str, Any], seed: Any = None
     ) -> None:
         self.weights = _weights(members, weights)
-        self.game, self.params = game, params
+        self.name, self.params = name, params
         self.members = list(members)
         self.seed = seed
         self.rng = np.random.default_rng(seed)
@@ -116,7 +116,7 @@ class BatchPool:
             )
 
             self._built[i] = batch_opponent(
-                self.game, self.members[i], seed=int(self.rng.integers(2**31)), **self.params
+                self.name, self.members[i], seed=int(self.rng.integers(2**31)), **self.params
             )
         return self._built[i]
 

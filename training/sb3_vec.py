@@ -33,11 +33,11 @@ from envs.vector import BatchedVectorEnv
 
 
 def make_sb3_vec(
-    game: str, num_envs: int, opponent: Any = "random", seed: int | None = None, **kwargs: Any
+    name: str, num_envs: int, opponent: Any = "random", seed: int | None = None, **kwargs: Any
 ) -> SB3BatchedVecEnv:
-    """The SB3 VecEnv of ``num_envs`` boards of ``game`` (keywords as :func:`envs.make_vec`)."""
+    """The SB3 VecEnv of ``num_envs`` boards of game ``name`` (keywords as :func:`envs.make_vec`)."""
     return SB3BatchedVecEnv(
-        BatchedVectorEnv(game, num_envs, opponent=opponent, seed=seed, autoreset_mode=AutoresetMode.SAME_STEP, **kwargs)
+        BatchedVectorEnv(name, num_envs, opponent=opponent, seed=seed, autoreset_mode=AutoresetMode.SAME_STEP, **kwargs)
     )
 
 

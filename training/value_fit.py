@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from envs.core.checks import as_int
 from policies.numpy_policy import join_value_towers, read_policy_file, split_value_towers, write_policy_file
 from training.imitation import Demonstrations, collect_batched
 
@@ -47,7 +48,7 @@ def value_fit_settings(section: Any) -> dict[str, Any]:
     for key in ("games", "towers", "epochs", "batch_size", "boards", "heldout_games"):
         value = settings[key]
         least = 0 if key == "heldout_games" else 1
-        if isinstance(value, bool) or not isinstance(value, int) or value < least:
+        if (plain := as_int(value)) is None or plain < least:
             raise ValueError(f"value_fit {key} must be an int >= {least}, got {value!r}")
     if not isinstance(settings["learning_rate"], (int, float)) or not settings["learning_rate"] > 0:
         raise ValueError(f"value_fit learning_rate must be a number > 0, got {settings['learning_rate']!r}")
@@ -137,10 +138,10 @@ def fit_tower(
 
 
 def _record(
-    game: str, params: dict[str, Any], settings: dict[str, Any], games: int, seed: int, progress: bool
+    name: str, params: dict[str, Any], settings: dict[str, Any], games: int, seed: int, progress: bool
 ) -> Demonstrations:
     return collect_batched(
-        game,
+        name,
         params,
         settings["teacher"],
         settings["opponents"],
@@ -152,18 +153,18 @@ def _record(
 
 
 def record_heldout(
-    game: str, params: dict[str, Any], settings: dict[str, Any], seed: int = 0, progress: bool = True
+    name: str, params: dict[str, Any], settings: dict[str, Any], seed: int = 0, progress: bool = True
 ) -> Demonstrations | None:
     """The held-out games of :func:`fit_value_towers` (``heldout_games`` at seed ``seed + 1000``; None for 0)."""
     return (
-        _record(game, params, settings, settings["heldout_games"], seed + 1000, progress)
+        _record(name, params, settings, settings["heldout_games"], seed + 1000, progress)
         if settings["heldout_games"]
         else None
     )
 
 
 def fit_value_towers(
-    game: str,
+    name: str,
     params: dict[str, Any],
     settings: dict[str, Any],
     hidden: list[int],
@@ -178,10 +179,10 @@ def fit_value_towers(
     (seed ``seed + 1000``; :func:`record_heldout`).
     """
     if heldout is None:
-        heldout = record_heldout(game, params, settings, seed, progress)
+        heldout = record_heldout(name, params, settings, seed, progress)
     towers, histories = [], []
     for k in range(settings["towers"]):
-        train = _record(game, params, settings, settings["games"], seed + k, progress)
+        train = _record(name, params, settings, settings["games"], seed + k, progress)
         torch.manual_seed(seed + k)  # the tower's initial weights
         net = value_tower(train.observations.shape[1], hidden, activation)
         histories.append(
@@ -193,7 +194,7 @@ def fit_value_towers(
                 settings["batch_size"],
                 settings["learning_rate"],
                 seed + k,
-                label=f"{game} value tower {k + 1}/{settings['towers']}",
+                label=f"{name} value tower {k + 1}/{settings['towers']}",
             )
         )
         del train
