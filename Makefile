@@ -1,5 +1,5 @@
 # make demo: a short rendered Swival match (medium vs easy), result printed, GIF written.
-# make lint: ruff check, ruff format --check and the import layers (lint-imports).
+# make lint: ruff check, ruff format --check, the import layers and no import cycle (lint-imports).
 # make test: lint, the documentation built with --strict (docs-check), the whole test suite, then make test-rllib.
 # make test-rllib: RLlib self-play end to end and the Tianshou recipe, in .venv-rllib/ (Ray pins its own
 #   gymnasium, so the rllib extra never goes into .venv/).

@@ -12,6 +12,7 @@ import datetime
 import importlib.util
 import json
 import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -52,8 +53,8 @@ def _eval_row(record: dict[str, Any], games: int, jobs: int) -> str:
 
 
 def _ladder(record: dict[str, Any], jobs: int) -> str:
-    from scripts.cli import main as swgym
-
+    """The ladder made again by the command its record names, run as that command (``swgym ladder ...``, in a
+    process of its own: scripts.cli runs this module, so this module does not import it)."""
     path = ROOT / record["result"]
     saved = json.loads(path.with_suffix(".json").read_text())
     entrants = list(dict.fromkeys(name for pair in saved["pairs"] for name in (pair["a"], pair["b"])))
@@ -61,7 +62,7 @@ def _ladder(record: dict[str, Any], jobs: int) -> str:
     if saved.get("opening_plies"):
         argv += ["--opening-plies", str(saved["opening_plies"])]
     argv += ["--out", str(path.parent.relative_to(ROOT))]
-    swgym([*argv, "--jobs", str(jobs)])
+    subprocess.run([sys.executable, "-m", "scripts.cli", *argv, "--jobs", str(jobs)], cwd=ROOT, check=True)
     return "swgym " + " ".join(argv)
 
 
