@@ -213,11 +213,11 @@ def format_batch_table(rows: list[dict[str, Any]]) -> str:
 
 
 # -- MaskablePPO end to end (swgym bench --ppo) ----------------------------------------------
-def ppo_settings(game: str, **over: Any) -> dict[str, Any]:
+def ppo_settings(name: str, **over: Any) -> dict[str, Any]:
     """The batched run's settings: the game's training config's vector path (boards, PPO, network), ``over`` on top."""
     from training.selfplay import load_config, run_settings
 
-    config = load_config(game)
+    config = load_config(name)
     boards, ppo = run_settings({**config, "env": "vector"})
     settings = {
         "num_envs": boards,
@@ -247,7 +247,7 @@ def _timed(obj: Any, name: str, clock: list[float]) -> None:
     setattr(obj, name, timed)
 
 
-def ppo_batched_once(game: str, settings: dict[str, Any], steps: int, seed: int = 0) -> dict[str, float]:
+def ppo_batched_once(name: str, settings: dict[str, Any], steps: int, seed: int = 0) -> dict[str, float]:
     """One timed MaskablePPO run on the batched vector env (after a warm-up rollout and update): env steps/s and
     seconds in the engine, the opponents, the rollout's torch forward passes (and SB3's buffer), the updates."""
     from sb3_contrib import MaskablePPO
@@ -255,7 +255,7 @@ def ppo_batched_once(game: str, settings: dict[str, Any], steps: int, seed: int 
     from training.sb3_vec import make_sb3_vec
     from training.selfplay import log_nowhere
 
-    vec = make_sb3_vec(game, settings["num_envs"], opponent=settings["opponent"], seed=seed)
+    vec = make_sb3_vec(name, settings["num_envs"], opponent=settings["opponent"], seed=seed)
     model = MaskablePPO(
         "MlpPolicy",
         vec,
@@ -287,7 +287,7 @@ def ppo_batched_once(game: str, settings: dict[str, Any], steps: int, seed: int 
 
 
 def ppo_single_once(
-    game: str, settings: dict[str, Any], envs_: int, steps: int, seed: int = 0, n_steps: int = 256
+    name: str, settings: dict[str, Any], envs_: int, steps: int, seed: int = 0, n_steps: int = 256
 ) -> float:
     """Env steps/s of MaskablePPO on ``envs_`` single-agent envs (DummyVecEnv), the same network and epochs."""
     import gymnasium
@@ -298,7 +298,7 @@ def ppo_single_once(
     from training.selfplay import log_nowhere
 
     single = make_vec_env(
-        lambda: gymnasium.make(entry(game).gym_id, opponent=settings["opponent"]), n_envs=envs_, seed=seed
+        lambda: gymnasium.make(entry(name).gym_id, opponent=settings["opponent"]), n_envs=envs_, seed=seed
     )
     model = MaskablePPO(
         "MlpPolicy",
@@ -317,7 +317,7 @@ def ppo_single_once(
 
 
 def ppo_run(
-    game: str = "swival",
+    name: str = "swival",
     rounds: int = 3,
     steps: int | None = None,
     single_envs: int = 8,
@@ -335,17 +335,17 @@ def ppo_run(
     import torch
 
     torch.set_num_threads(1)
-    settings = ppo_settings(game, **over)
+    settings = ppo_settings(name, **over)
     steps = steps or 8 * settings["num_envs"] * settings["n_steps"]
     batched, single = [], []
     for r in range(rounds):
-        batched.append(ppo_batched_once(game, settings, steps, seed=seed + r))
-        single.append(ppo_single_once(game, settings, single_envs, single_steps, seed=seed + r, n_steps=single_n_steps))
+        batched.append(ppo_batched_once(name, settings, steps, seed=seed + r))
+        single.append(ppo_single_once(name, settings, single_envs, single_steps, seed=seed + r, n_steps=single_n_steps))
     med = {k: statistics.median(b[k] for b in batched) for k in batched[0]}
     common = f"epochs={settings['n_epochs']} net={settings['net_arch']} vs {settings['opponent']}"
     return [
         {
-            "game": game,
+            "game": name,
             "run": "batched vector env",
             "settings": (
                 f"N={settings['num_envs']} n_steps={settings['n_steps']} batch={settings['batch_size']} "
@@ -355,7 +355,7 @@ def ppo_run(
             "samples": [b["env_steps_per_s"] for b in batched],
         },
         {
-            "game": game,
+            "game": name,
             "run": f"single-agent env x{single_envs}",
             "settings": (
                 f"N={single_envs} n_steps={single_n_steps} batch={min(512, single_n_steps * single_envs)} "

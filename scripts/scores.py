@@ -208,18 +208,18 @@ class ScoreBook:
     def _bump(
         con: sqlite3.Connection,
         player: str,
-        game: str,
+        name: str,
         games: int = 0,
         wins: int = 0,
         draws: int = 0,
         losses: int = 0,
         coins: int = 0,
     ) -> None:
-        con.execute("INSERT OR IGNORE INTO scores (player, game) VALUES (?, ?)", (player, game))
+        con.execute("INSERT OR IGNORE INTO scores (player, game) VALUES (?, ?)", (player, name))
         con.execute(
             "UPDATE scores SET games = games + ?, wins = wins + ?, draws = draws + ?, "
             "losses = losses + ?, coins = coins + ? WHERE player = ? AND game = ?",
-            (games, wins, draws, losses, coins, player, game),
+            (games, wins, draws, losses, coins, player, name),
         )
 
     # -- writing ---------------------------------------------------------------
@@ -260,7 +260,7 @@ class ScoreBook:
 
     def abort(
         self,
-        game: str,
+        name: str,
         players: Iterable[str],
         active: Iterable[str],
         pot: int,
@@ -278,59 +278,59 @@ class ScoreBook:
         responsible = None if responsible is None else normal_name(responsible)
         takers = list(dict.fromkeys(p for p in map(normal_name, active) if p != responsible))
         with self._write() as con:
-            con.execute("INSERT OR IGNORE INTO carry (game, pot) VALUES (?, 0)", (game,))
-            total = pot + con.execute("SELECT pot FROM carry WHERE game = ?", (game,)).fetchone()[0]
+            con.execute("INSERT OR IGNORE INTO carry (game, pot) VALUES (?, 0)", (name,))
+            total = pot + con.execute("SELECT pot FROM carry WHERE game = ?", (name,)).fetchone()[0]
             share, rest = divmod(total, len(takers)) if takers else (0, total)
             for p in players:
-                self._bump(con, p, game, games=1, losses=p in losers)
+                self._bump(con, p, name, games=1, losses=p in losers)
             for p in takers:
-                self._bump(con, p, game, coins=share)
-            con.execute("UPDATE carry SET pot = ? WHERE game = ?", (rest, game))
+                self._bump(con, p, name, coins=share)
+            con.execute("UPDATE carry SET pot = ? WHERE game = ?", (rest, name))
         return {p: share for p in takers}
 
-    def clear(self, game: str | None = None) -> int:
-        """Remove every entry (of ``game`` only, if given); returns how many rows went."""
+    def clear(self, name: str | None = None) -> int:
+        """Remove every entry (of game ``name`` only, if given); returns how many rows went."""
         with self._write() as con:
-            if game is None:
+            if name is None:
                 con.execute("DELETE FROM carry")
                 return con.execute("DELETE FROM scores").rowcount
-            con.execute("DELETE FROM carry WHERE game = ?", (game,))
-            return con.execute("DELETE FROM scores WHERE game = ?", (game,)).rowcount
+            con.execute("DELETE FROM carry WHERE game = ?", (name,))
+            return con.execute("DELETE FROM scores WHERE game = ?", (name,)).rowcount
 
-    def remove(self, player: str, game: str | None = None) -> int:
-        """Remove one player's entries (of ``game`` only, if given); returns how many rows went."""
+    def remove(self, player: str, name: str | None = None) -> int:
+        """Remove one player's entries (of game ``name`` only, if given); returns how many rows went."""
         player = normal_name(player)
         with self._write() as con:
-            if game is None:
+            if name is None:
                 return con.execute("DELETE FROM scores WHERE player = ?", (player,)).rowcount
-            return con.execute("DELETE FROM scores WHERE player = ? AND game = ?", (player, game)).rowcount
+            return con.execute("DELETE FROM scores WHERE player = ? AND game = ?", (player, name)).rowcount
 
     # -- reading ---------------------------------------------------------------
-    def rows(self, game: str | None = None) -> list[dict[str, Any]]:
+    def rows(self, name: str | None = None) -> list[dict[str, Any]]:
         """Entries as dicts (best first: wins, then coins, then fewest losses)."""
         con = self._connect()
         try:
             sql = f"SELECT {', '.join(COLUMNS)} FROM scores"
             args: tuple = ()
-            if game is not None:
+            if name is not None:
                 sql += " WHERE game = ?"
-                args = (game,)
+                args = (name,)
             sql += " ORDER BY game, wins DESC, coins DESC, losses ASC, player"
             return [dict(zip(COLUMNS, r)) for r in con.execute(sql, args)]
         finally:
             con.close()
 
-    def carried_pot(self, game: str) -> int:
+    def carried_pot(self, name: str) -> int:
         con = self._connect()
         try:
-            row = con.execute("SELECT pot FROM carry WHERE game = ?", (game,)).fetchone()
+            row = con.execute("SELECT pot FROM carry WHERE game = ?", (name,)).fetchone()
             return row[0] if row else 0
         finally:
             con.close()
 
-    def entry(self, player: str, game: str) -> dict[str, Any] | None:
+    def entry(self, player: str, name: str) -> dict[str, Any] | None:
         player = normal_name(player)
-        for row in self.rows(game):
+        for row in self.rows(name):
             if row["player"] == player:
                 return row
         return None

@@ -6,7 +6,7 @@ from typing import Any
 
 
 def watch(
-    game: str,
+    name: str,
     players: list[Any],
     seed: int | None = None,
     gif: str | None = None,
@@ -26,4 +26,4 @@ def watch(
 
     if not (gif or mp4 or text) and not display.has_display():
         text = True
-    return watch_brain(game, players, seed=seed, gif=gif, fps=fps, text=text, brain=brain, mp4=mp4, **params)
+    return watch_brain(name, players, seed=seed, gif=gif, fps=fps, text=text, brain=brain, mp4=mp4, **params)

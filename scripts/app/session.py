@@ -41,11 +41,11 @@ def default_name() -> str:
         return "you"
 
 
-def available_difficulties(game: str) -> list[str]:
-    """random, easy, medium, and hard when a policy is shipped for ``game``."""
+def available_difficulties(name: str) -> list[str]:
+    """random, easy, medium, and hard when a policy is shipped for game ``name``."""
     from policies import shipped_path
 
-    return ["random", "easy", "medium"] + (["hard"] if shipped_path(game).exists() else [])
+    return ["random", "easy", "medium"] + (["hard"] if shipped_path(name).exists() else [])
 
 
 class Session:

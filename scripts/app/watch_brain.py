@@ -68,7 +68,7 @@ def _frame(pygame, env, brain, canvas):
 
 
 def watch_brain(
-    game: str,
+    name: str,
     players: list[Any],
     seed: int | None = None,
     gif: str | None = None,
@@ -84,10 +84,10 @@ def watch_brain(
     if mp4:
         _mp4_module()  # before playing: a missing writer is said at once
     opponents = [
-        make_opponent(game, p, seed=None if seed is None else seed + i, **params) for i, p in enumerate(players)
+        make_opponent(name, p, seed=None if seed is None else seed + i, **params) for i, p in enumerate(players)
     ]
     names = [p if isinstance(p, str) else type(p).__name__ for p in players]
-    env = make_raw(game, **params)
+    env = make_raw(name, **params)
     env.reset(seed=seed)
     to_files = bool(gif or mp4)
     window = not to_files and not text and display.has_display()
@@ -99,7 +99,7 @@ def watch_brain(
         size = (w, h + (STRIP_H if brain else 0))
         if window:
             pygame.display.init()
-            pygame.display.set_caption(f"swgym watch: {game}")
+            pygame.display.set_caption(f"swgym watch: {name}")
             screen = pygame.display.set_mode(size)
             canvas = screen
         else:
@@ -144,15 +144,15 @@ def watch_brain(
     if mp4:
         write_mp4(frames, mp4, fps=fps)
         written.append(f"MP4 written to {mp4}")
-    return _result_line(env, game, names, plies, returns) + "".join(f"; {w}" for w in written)
+    return _result_line(env, name, names, plies, returns) + "".join(f"; {w}" for w in written)
 
 
-def _result_line(env: Any, game: str, names: list[str], plies: int, returns: np.ndarray) -> str:
+def _result_line(env: Any, name: str, names: list[str], plies: int, returns: np.ndarray) -> str:
     """``swival: player_0 (hard) won after 17 moves; returns player_0=+1  player_1=-1``."""
     winners = env.game.winners(env.game_state)
     agents = env.possible_agents
     if winners:
-        result = f"{game}: " + ", ".join(f"{agents[s]} ({names[s]})" for s in winners) + f" won after {plies} moves"
+        result = f"{name}: " + ", ".join(f"{agents[s]} ({names[s]})" for s in winners) + f" won after {plies} moves"
     else:
-        result = f"{game}: draw after {plies} moves"
+        result = f"{name}: draw after {plies} moves"
     return result + "; returns " + "  ".join(f"{a}={r:+g}" for a, r in zip(agents, returns))

@@ -8,21 +8,21 @@ from envs.registry import entry
 from scripts.app.games.base import Adapter
 
 
-def adapter_for(game: str) -> Adapter:
-    """The click adapter of ``game``: ``ADAPTER`` of ``scripts/app/games/<game>.py``, one module per registry game.
+def adapter_for(name: str) -> Adapter:
+    """The click adapter of game ``name``: ``ADAPTER`` of ``scripts/app/games/<game>.py``, one module per registry game.
 
     Unknown games get the registry's error; a game with no adapter yet is named too.
     """
-    entry(game)  # a clear error for a game the registry does not know
+    entry(name)  # a clear error for a game the registry does not know
     try:
-        module = importlib.import_module(f"{__name__}.{game}")
+        module = importlib.import_module(f"{__name__}.{name}")
     except ModuleNotFoundError as err:
-        if err.name != f"{__name__}.{game}":
+        if err.name != f"{__name__}.{name}":
             raise
         module = None
     if module is None or not hasattr(module, "ADAPTER"):
         raise ValueError(
-            f"the play window does not know {game!r} yet (no ADAPTER in scripts/app/games/{game}.py); "
+            f"the play window does not know {name!r} yet (no ADAPTER in scripts/app/games/{name}.py); "
             "use --tui to play it in the terminal"
         )
     return module.ADAPTER()
