@@ -62,7 +62,7 @@ from typing import Any
 import numpy as np
 from numba import typeof
 
-from envs.core.checks import as_seed
+from envs.core.checks import as_int, as_seed
 from envs.core.jit import njit
 
 CORE_ARRAYS = ("to_move", "over", "rng")
@@ -457,7 +457,7 @@ class BatchedGame:
     """
 
     def __init__(self, engine: Engine, num_envs: int, seed: int | None = None) -> None:
-        if not isinstance(num_envs, (int, np.integer)) or isinstance(num_envs, bool) or num_envs < 1:
+        if (plain := as_int(num_envs)) is None or plain < 1:
             raise ValueError(f"{engine.name}: num_envs must be a positive int, got {num_envs!r}")
         self.engine = engine
         self.num_envs = n = int(num_envs)
