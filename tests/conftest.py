@@ -23,20 +23,3 @@ def sb3_log_folder(tmp_path_factory):
         os.environ.pop("SB3_LOGDIR", None)
     else:
         os.environ["SB3_LOGDIR"] = previous
-
-
-@pytest.fixture(scope="module")
-def swish_recordings(tmp_path_factory):
-    """A folder of ``train.npz`` and ``heldout.npz`` as the hex-rook studies read them: a few Swish games of
-    medium (against medium 0.7 / random 0.3), recorded on the batched engine."""
-    from research.hexrook_capture_features import save
-    from training.imitation import collect_batched
-
-    folder = tmp_path_factory.mktemp("recordings")
-    for name, seed in (("train", 0), ("heldout", 1)):
-        demos = collect_batched(
-            "swish", {"setup": "random"}, "medium", {"medium": 0.7, "random": 0.3}, games=4, boards=4, seed=seed,
-            progress=False,
-        )  # fmt: skip
-        save(demos, folder / f"{name}.npz")
-    return folder

@@ -1,12 +1,11 @@
-"""Research apart from the product, and the layers: research/ is not installed, nothing edits sys.path, the envs
-core knows no game and envs import nothing above them."""
+"""The product's layout and layers: it installs its four packages only, nothing edits sys.path, the envs core
+knows no game and envs import nothing above them."""
 
 import subprocess
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-FOLDERS = ("envs", "policies", "training", "scripts", "research", "tests")
 
 
 def test_importing_the_product_leaves_sys_path_alone():
@@ -28,14 +27,10 @@ def test_importing_the_product_leaves_sys_path_alone():
     assert (done.returncode, done.stdout.strip()) == (0, "True"), done.stderr
 
 
-def test_research_is_not_installed(tmp_path):
-    """Outside the clone, the installed project has no ``research`` package (its scripts are run, not imported)."""
-    code = "import importlib.util, envs; print(importlib.util.find_spec('research') is None)"
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path)
-    assert (done.returncode, done.stdout.strip()) == (0, "True"), done.stderr
-    assert {p.name for p in (ROOT / "scripts").glob("*.py")}.isdisjoint(
-        {"swival_solve.py", "swimming_bound.py", "swimming_reading.py"}
-    )
+def test_the_repository_holds_the_product_and_its_site_only():
+    """Studies are not part of the product: no folder of study scripts beside the packages."""
+    folders = {p.name for p in ROOT.iterdir() if p.is_dir() and not p.name.startswith(".")}
+    assert "research" not in folders
 
 
 def test_evaluation_imports_without_torch():

@@ -8,9 +8,8 @@ cache, see :mod:`envs.core.batched`) on the first ``solve``, never at
 ``import envs``. ``brute_force`` is a pure-Python minimax over the project's
 own rules functions, to check the solver on small positions.
 
-It is product code, not research: the tests check it against brute force.
-Solving the empty board is ``python -m research.swival_solve`` (see
-``research/README.md``).
+The tests check it against brute force. The empty board solved with it is a
+draw (``results/2026-11-swival-solve.md``).
 """
 
 from __future__ import annotations
