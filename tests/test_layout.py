@@ -28,9 +28,10 @@ def test_importing_the_product_leaves_sys_path_alone():
 
 
 def test_the_repository_holds_the_product_and_its_site_only():
-    """Studies are not part of the product: no folder of study scripts beside the packages."""
+    """Studies are not part of the product: no folder of study scripts beside the packages, no code in results/."""
     folders = {p.name for p in ROOT.iterdir() if p.is_dir() and not p.name.startswith(".")}
     assert "research" not in folders
+    assert sorted(str(p.relative_to(ROOT)) for p in (ROOT / "results").rglob("*") if p.suffix in (".py", ".sh")) == []
 
 
 def test_evaluation_imports_without_torch():
