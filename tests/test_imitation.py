@@ -150,6 +150,14 @@ def test_configs_are_found_by_registry_name(name, game, params):
     assert config["game"] == game and config["params"] == params
 
 
+def test_a_config_holds_settings_only(tmp_path):
+    """The why of a config is written on the docs pages, not in a free-text field that nothing reads."""
+    path = tmp_path / "cfg.json"
+    path.write_text(json.dumps({"game": "swival", "comment": "why these settings"}))
+    with pytest.raises(ValueError, match=r"unknown key\(s\) \['comment'\]"):
+        load_config(str(path))
+
+
 def test_unknown_config_name_lists_the_registry_ones():
     with pytest.raises(FileNotFoundError, match="no training config 'chess'.*swahili_4p"):
         load_config("chess")

@@ -72,7 +72,6 @@ def load_config(game_or_path: str) -> dict[str, Any]:
     known = set(DEFAULTS) | {
         "game",
         "search",
-        "comment",
         "shaping",
         "imitation",
         "value_members",
