@@ -24,15 +24,17 @@ floats, instead of computed.
 The work arrays begin on cache lines (:func:`envs.core.jit.aligned`), as the
 towers' weights do.
 
-The recursion is an explicit stack (numba inlines this module's loop into
-the game's kernel, where the game's per-board functions are globals, as
-:mod:`envs.core.batched`'s loops are). That kernel is compiled without
-numba's reference counting (``njit(_nrt=False)``, as a per-board function),
-so nothing here allocates an array: its work arrays come in as ``space``.
-Nothing here knows a game: a game
-hands over its per-board ``copy``, ``legal_one``, ``step_one``,
-``observe_one`` and ``captures_one`` (its capturing moves, biggest first, as
-its rules' ``capturing_moves``), and the arrays its legal moves are listed in.
+The recursion is an explicit stack, inlined into the game's kernel; the steps
+that call a game's per-board functions (which LLVM inlines wherever they are
+called) are called, not inlined (:data:`called`), so each is compiled once.
+That kernel is compiled without numba's reference counting (``njit(_nrt=False)``,
+as a per-board function), so nothing here allocates an array: its work arrays
+come in as ``space``. Nothing here knows a game: a game registers its
+per-board ``legal_one``, ``step_one``, ``observe_one``, ``captures_one`` (its
+capturing moves, biggest first, as its rules' ``capturing_moves``) and
+``may_end_one`` by the class of its constants (:func:`register_game`), and
+hands over their scratch and the arrays its legal moves are listed in
+(:data:`Kernels`).
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from collections import namedtuple
 
 import numpy as np
 from numba import literal_unroll
+from numba.extending import overload
 
 from envs.core.batched import mix64
 from envs.core.jit import aligned, copy_into, njit
@@ -60,19 +63,92 @@ POLICY_PASS = np.uint64(0x9E3779B97F4A7C15)  # tags the pass cache's keys of the
 #: the last one its head (one output), and the activation between layers.
 Towers = namedtuple("Towers", ("first_w", "first_b", "rest_w", "rest_b", "activation"), module=__name__)
 
-#: A game's part in the search: its per-board functions, their scratch tuples, and the arrays its legal moves are
-#: listed in (``Engine.legal_list``). ``copy(s, src, dst)`` copies a board (:func:`copy_board` serves any game);
-#: ``captures_one(i, out, s, c, scratch)`` lists board ``i``'s capturing moves, biggest first, into ``out`` and
-#: returns how many (the rules' ``capturing_moves``); ``may_end_one(i, a, s, c, scratch)`` is False only where the
-#: legal action ``a`` cannot end the game (the search plays the others out to see).
+#: A game's per-board functions, as the search calls them (:func:`register_game`): ``captures_one(i, out, s, c,
+#: scratch)`` lists board ``i``'s capturing moves, biggest first, into ``out`` and returns how many (the rules'
+#: ``capturing_moves``); ``may_end_one(i, a, s, c, scratch)`` is False only where the legal action ``a`` cannot end
+#: the game (the search plays the others out to see).
+GameFunctions = namedtuple(
+    "GameFunctions", ("legal_one", "step_one", "observe_one", "captures_one", "may_end_one"), module=__name__
+)
+
+#: A game's data in the search: the per-board functions' scratch tuples and the arrays its legal moves are listed in
+#: (``Engine.legal_list``).
 Kernels = namedtuple(
     "Kernels",
     (
-        "copy", "legal_one", "legal_scratch", "listed", "nlisted", "step_one", "step_scratch",
-        "observe_one", "observe_scratch", "captures_one", "captures_scratch", "may_end_one", "may_end_scratch",
+        "legal_scratch", "listed", "nlisted", "step_scratch", "observe_scratch", "captures_scratch",
+        "may_end_scratch",
     ),
     module=__name__,
 )  # fmt: skip
+
+#: The games' per-board functions by the class of their constants (``c``): how the search, compiled once for all
+#: games, calls a game's functions. They are found when the search is compiled, so they are compiled into it as
+#: direct calls: passed in as values (a tuple of functions), they would be addresses of this process, and numba
+#: could not cache the search.
+_GAMES: dict[type, GameFunctions] = {}
+
+
+def register_game(consts: type, functions: GameFunctions) -> None:
+    """Make a game's per-board ``functions`` those of the search on boards whose constants are ``consts``."""
+    _GAMES[consts] = functions
+
+
+def _functions_of(c) -> GameFunctions:
+    if c.instance_class not in _GAMES:
+        raise TypeError(f"no game registered for the search on constants {c.instance_class.__name__}")
+    return _GAMES[c.instance_class]
+
+
+def _game_legal(i, out, s, c, scratch):
+    """Board ``i``'s legal moves into ``out[i]`` (and listed), by the game of ``c`` (compiled only)."""
+
+
+def _game_step(i, a, rewards, s, c, scratch):
+    """Board ``i`` with ``a`` played, its rewards into ``rewards[i]``, by the game of ``c`` (compiled only)."""
+
+
+def _game_observe(i, seat, out, s, c, scratch):
+    """``out[i]``: board ``i`` seen by ``seat``, by the game of ``c`` (compiled only)."""
+
+
+def _game_captures(i, out, s, c, scratch):
+    """Board ``i``'s capturing moves into ``out``, biggest first; how many (compiled only)."""
+
+
+def _game_may_end(i, a, s, c, scratch):
+    """False only when ``a`` cannot end board ``i``'s game (compiled only)."""
+
+
+@overload(_game_legal)
+def _legal_of(i, out, s, c, scratch):
+    legal_one = _functions_of(c).legal_one
+    return lambda i, out, s, c, scratch: legal_one(i, out, s, c, scratch)
+
+
+@overload(_game_step)
+def _step_of(i, a, rewards, s, c, scratch):
+    step_one = _functions_of(c).step_one
+    return lambda i, a, rewards, s, c, scratch: step_one(i, a, rewards, s, c, scratch)
+
+
+@overload(_game_observe)
+def _observe_of(i, seat, out, s, c, scratch):
+    observe_one = _functions_of(c).observe_one
+    return lambda i, seat, out, s, c, scratch: observe_one(i, seat, out, s, c, scratch)
+
+
+@overload(_game_captures)
+def _captures_of(i, out, s, c, scratch):
+    captures_one = _functions_of(c).captures_one
+    return lambda i, out, s, c, scratch: captures_one(i, out, s, c, scratch)
+
+
+@overload(_game_may_end)
+def _may_end_of(i, a, s, c, scratch):
+    may_end_one = _functions_of(c).may_end_one
+    return lambda i, a, s, c, scratch: may_end_one(i, a, s, c, scratch)
+
 
 #: The search's settings: plies, the work cap (-1: none), quiescence plies and width, and the move order:
 #: ``by_policy`` False, every legal move best first by the value towers one ply deep (``order_by="value"``);
@@ -359,13 +435,19 @@ def tower_values(x, rows, k, towers, hidden, first, out):
 
 
 # -- the search (inlined into a game's kernel) ---------------------------------------------------------------
+#: The search's steps that hold a call of the game's per-board functions (which LLVM inlines wherever they are
+#: called) are called, not inlined into the loop: each is compiled once, with the game's functions in it, where
+#: inlined they were compiled again at every call site (figures: ``results/compile-times.md``). Compiled without
+#: reference counting, as their caller.
+called = njit(cache=False, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+
 #: What every step of the search reads: the game's :data:`Kernels`, the :data:`Towers`, the :data:`PolicyTower`
 #: (read only with ``settings.by_policy``), the :data:`Settings` and the work arrays (:data:`Space`). A game's
 #: kernel makes it and calls :func:`search`.
 Search = namedtuple("Search", ("kernels", "towers", "policy", "settings", "space"), module=__name__)
 
 
-@njit(cache=False, inline="always")
+@called  # its own compile: literal_unroll of an argument needs the argument's type, which inlining hides
 def copy_board(s, src, dst):
     """Board ``dst`` of the state ``s`` becomes a copy of board ``src`` (every array, its stream included), by
     :func:`envs.core.jit.copy_into` over one-board slices, so a kernel without reference counting can call it."""
@@ -407,19 +489,25 @@ def _base(space, t):
     return 1 + t * space.actions.shape[1]
 
 
+@called
+def _play(ab, parent, child, action, s, c):
+    """Board ``child`` becomes board ``parent`` with ``action`` played (its step's rewards in ``rewards[child]``).
+    The one place the search steps a board: the game's step is compiled into it once."""
+    k, space = ab.kernels, ab.space
+    copy_board(s, parent, child)
+    space.rewards[child, :] = 0.0
+    _game_step(child, action, space.rewards, s, c, k.step_scratch)
+
+
 @njit(cache=False, inline="always")
 def _build_level(ab, t, parent, n, s, c):
     """Boards ``base(t) + j``: board ``parent`` with ``actions[t, j]`` played, for j < ``n`` (1 work each); False
     once the work cap is passed."""
-    k, space = ab.kernels, ab.space
-    base = _base(space, t)
+    base = _base(ab.space, t)
     for j in range(n):
         if _spend(ab, 1):
             return False
-        child = base + j
-        k.copy(s, parent, child)
-        space.rewards[child, :] = 0.0
-        k.step_one(child, space.actions[t, j], space.rewards, s, c, k.step_scratch)
+        _play(ab, np.int64(parent), np.int64(base + j), np.int64(ab.space.actions[t, j]), s, c)
     return True
 
 
@@ -494,7 +582,7 @@ def _keep_pass(space, key, live, values):
     space.cache_end[0] = at + live
 
 
-@njit(cache=False, inline="always")
+@called
 def _heads(ab, level, parent, base, n, seat, s, c):
     """``head[level, :n]``: the value of boards ``base .. base+n-1`` for ``seat`` (the towers' value for their
     mover, clipped to [-1, 1], negated where ``seat`` is not to move; 0 for finished games), in one pass.
@@ -512,10 +600,10 @@ def _heads(ab, level, parent, base, n, seat, s, c):
             mover = s.to_move[b]
             if not space.parent_seen[mover]:  # the parent seen by this seat
                 space.parent_seen[mover] = True
-                k.observe_one(parent, mover, space.obs, s, c, k.observe_scratch)
+                _game_observe(parent, mover, space.obs, s, c, k.observe_scratch)
                 copy_into(space.parent_obs[mover], space.obs[parent])
                 space.parent_hash[mover] = _bits_hash(space.parent_bits[mover], space.hash_weights)
-            k.observe_one(b, mover, space.obs, s, c, k.observe_scratch)
+            _game_observe(b, mover, space.obs, s, c, k.observe_scratch)
             space.rows[live] = b
             space.movers[live] = mover
             live += 1
@@ -560,7 +648,7 @@ def _score(ab, t, parent, base, n, seat, s, c):
         live = live or not s.over[base + j]
     if live and _spend(ab, NETWORK_PASS_WORK):
         return False
-    _heads(ab, t, parent, base, n, seat, s, c)
+    _heads(ab, np.int64(t), np.int64(parent), np.int64(base), np.int64(n), np.int64(seat), s, c)
     for j in range(n):
         ab.space.order[t, j] = j
     return True
@@ -587,12 +675,11 @@ def _expand(ab, t, parent, seat, by_value, s, c):
     """Every legal move of board ``parent`` built on level ``t`` in action order (the rules' mask order) and
     scored for ``seat`` (:func:`_score`; ``by_value``: ordered best first, :func:`_best_first`). Returns the
     children's number, -1 once the work cap is passed."""
-    k, space = ab.kernels, ab.space
-    k.legal_one(parent, space.mask, s, c, k.legal_scratch)
+    space = ab.space
+    n = _legal_sorted(ab, np.int64(t), np.int64(parent), s, c)
     moves = space.actions[t]
-    n = k.nlisted[parent]
-    for j in range(n):  # the engine's list, sorted
-        insert_sorted(moves, j, k.listed[parent, j])
+    for j in range(n):
+        moves[j] = space.legal[t, j]
     base = _base(space, t)
     if not _build_level(ab, t, parent, n, s, c) or not _score(ab, t, parent, base, n, seat, s, c):
         return -1
@@ -633,11 +720,11 @@ def policy_keys(x, row, legal, n, policy, hidden, keys):
         keys[j] = keys[j] / total
 
 
-@njit(cache=False, inline="always")
+@called
 def _legal_sorted(ab, t, board, s, c):
     """``legal[t]``: board ``board``'s legal moves, ascending (the rules' mask order); returns how many."""
     k, space = ab.kernels, ab.space
-    k.legal_one(board, space.mask, s, c, k.legal_scratch)
+    _game_legal(board, space.mask, s, c, k.legal_scratch)
     n = k.nlisted[board]
     for j in range(n):
         insert_sorted(space.legal[t], j, k.listed[board, j])
@@ -648,17 +735,14 @@ def _legal_sorted(ab, t, board, s, c):
 def _ends(ab, board, action, s, c):
     """Whether ``action`` ends the game on board ``board``: played on the last board unless the game's
     ``may_end_one`` rules it out (no work counted, as the rules' ``ending_moves``)."""
-    k, space = ab.kernels, ab.space
-    if not k.may_end_one(board, action, s, c, k.may_end_scratch):
+    if not _game_may_end(board, action, s, c, ab.kernels.may_end_scratch):
         return False
-    probe = space.obs.shape[0] - 1
-    k.copy(s, board, probe)
-    space.rewards[probe, :] = 0.0
-    k.step_one(probe, action, space.rewards, s, c, k.step_scratch)
+    probe = ab.space.obs.shape[0] - 1
+    _play(ab, np.int64(board), np.int64(probe), np.int64(action), s, c)
     return s.over[probe]
 
 
-@njit(cache=False, inline="always")
+@called
 def _candidates(ab, t, board, width, enders_first, ordered, s, c):
     """``actions[t, :n]``: the moves ``PolicySearch.candidates`` tries on board ``board``, in the order tried
     (``order[t]`` the identity): the policy's ``width`` favourite legal moves (a stable sort of its
@@ -667,7 +751,7 @@ def _candidates(ab, t, board, width, enders_first, ordered, s, c):
     False) and no wider than ``width``: the legal moves ascending, no pass. Returns n, -1 once the work cap is
     passed."""
     k, space = ab.kernels, ab.space
-    n = _legal_sorted(ab, t, board, s, c)
+    n = _legal_sorted(ab, np.int64(t), np.int64(board), s, c)
     legal, moves, order = space.legal[t], space.actions[t], space.order[t]
     for j in range(n):
         order[j] = j
@@ -677,7 +761,7 @@ def _candidates(ab, t, board, width, enders_first, ordered, s, c):
         return n
     if _spend(ab, NETWORK_PASS_WORK):
         return -1
-    k.observe_one(board, s.to_move[board], space.obs, s, c, k.observe_scratch)
+    _game_observe(board, s.to_move[board], space.obs, s, c, k.observe_scratch)
     keys, ranked = space.keys, space.ranked
     key = _policy_pass_key(space, board, legal, n)
     slot = _cached_pass(space, key, n)
@@ -744,7 +828,7 @@ def _push(space, t, board, kind, depth, maximise, bounds, n):
     space.frame_extended[t] = False
 
 
-@njit(cache=False, inline="always")
+@called
 def _quiesce(ab, t, b, stand, plies, window, s, c):
     """``PolicySearch._quiesce`` from board ``b`` (static value ``stand``, ``plies`` left, ``window`` (alpha,
     beta)): (1, value) when nothing is to be searched; (0, _) with a CAPTURES frame pushed on level ``t``;
@@ -752,7 +836,7 @@ def _quiesce(ab, t, b, stand, plies, window, s, c):
     space, me = ab.space, s.to_move[0]
     if plies == 0:
         return 1, stand
-    n = ab.kernels.captures_one(b, space.actions[t], s, c, ab.kernels.captures_scratch)
+    n = _game_captures(b, space.actions[t], s, c, ab.kernels.captures_scratch)
     n = min(n, ab.settings.quiescence_width)
     if n == 0:
         return 1, stand
@@ -791,7 +875,7 @@ def _enter(ab, f, s, c):
     """Search frame ``f``'s next child: (1, value) when it is worth ``value`` at once (a finished game, a leaf
     with nothing to quiesce); (0, _) with its frame pushed on level ``f + 1``; (-1, _) once the work cap is
     passed."""
-    k, space, me, by_policy = ab.kernels, ab.space, s.to_move[0], ab.settings.by_policy
+    space, me, by_policy = ab.space, s.to_move[0], ab.settings.by_policy
     j = space.order[f, space.frame_next[f]]
     space.frame_next[f] += 1
     child = _base(space, f) + j
@@ -799,9 +883,7 @@ def _enter(ab, f, s, c):
     if by_policy and kind in (ROOT, NODE):  # built as it is searched (PolicySearch._child)
         if _spend(ab, 1):
             return -1, 0.0
-        k.copy(s, space.frame_board[f], child)
-        space.rewards[child, :] = 0.0
-        k.step_one(child, space.actions[f, j], space.rewards, s, c, k.step_scratch)
+        _play(ab, np.int64(space.frame_board[f]), np.int64(child), np.int64(space.actions[f, j]), s, c)
     window = (space.frame_alpha[f], space.frame_beta[f])
     t = f + 1
     space.counters[C_NODES] += 1  # PolicySearch counts every position it values or expands
@@ -809,17 +891,19 @@ def _enter(ab, f, s, c):
         return 1, _outcome(space, child, me)
     if kind in (LEAVES, CAPTURES):  # scored with its siblings
         plies = ab.settings.quiescence if kind == LEAVES else space.frame_depth[f] - 1
-        return _quiesce(ab, t, child, space.head[f, j], plies, window, s, c)
+        return _quiesce(ab, np.int64(t), np.int64(child), space.head[f, j], np.int64(plies), window, s, c)
     d = space.frame_depth[f] - 1
     if d == 0:  # a leaf at the depth limit: the towers' value of it alone
         if not _score(ab, t, space.frame_board[f], child, 1, me, s, c):
             return -1, 0.0
-        return _quiesce(ab, t, child, space.head[t, 0], ab.settings.quiescence, window, s, c)
+        return _quiesce(
+            ab, np.int64(t), np.int64(child), space.head[t, 0], np.int64(ab.settings.quiescence), window, s, c
+        )
     maximise = s.to_move[child] == me
     if by_policy:
         # the policy's favourites; one ply above the leaves, unordered when the width takes every move, built at
         # once and scored for the searching seat in one pass (PolicySearch.value)
-        n = _candidates(ab, t, child, ab.settings.width, True, d > 1, s, c)
+        n = _candidates(ab, np.int64(t), np.int64(child), np.int64(ab.settings.width), np.bool_(True), d > 1, s, c)
         if n >= 0 and d == 1:
             built = _build_level(ab, t, child, n, s, c) and _score(ab, t, child, _base(space, t), n, me, s, c)
             n = n if built else -1
@@ -874,7 +958,9 @@ def search(ab, s, c):
     space = ab.space
     space.counters[:] = 0
     if ab.settings.by_policy:
-        n = _candidates(ab, 0, 0, ab.settings.root_width, False, True, s, c)
+        n = _candidates(
+            ab, np.int64(0), np.int64(0), np.int64(ab.settings.root_width), np.bool_(False), np.bool_(True), s, c
+        )
     else:
         n = _expand(ab, 0, 0, s.to_move[0], True, s, c)
     if n < 0:

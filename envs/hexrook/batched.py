@@ -35,7 +35,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from envs.core.alpha_beta import Kernels, Search, copy_board, insert_sorted, search
+from envs.core.alpha_beta import GameFunctions, Kernels, Search, insert_sorted, register_game, search
 from envs.core.batched import (
     BatchedGame,
     Engine,
@@ -962,22 +962,11 @@ def _search(scratch, towers, policy, settings, space, s, c):
     (:func:`envs.core.jit.per_board`). With it, numba counts references to every array of the search's tuples
     at each of its inlined helpers, on every node."""
     capture_scratch, step_scratch, may_end_scratch = scratch
-    kernels = Kernels(
-        copy_board,
-        _legal_one,
-        (),
-        s.moves,
-        s.nmoves,
-        _step_one,
-        step_scratch,
-        _observe_one,
-        (),
-        _captures_one,
-        capture_scratch,
-        _may_end_one,
-        may_end_scratch,
-    )
+    kernels = Kernels((), s.moves, s.nmoves, step_scratch, (), capture_scratch, may_end_scratch)
     return search(Search(kernels, towers, policy, settings, space), s, c)
+
+
+register_game(Consts, GameFunctions(_legal_one, _step_one, _observe_one, _captures_one, _may_end_one))
 
 
 # -- one board and the rules' state ---------------------------------------------------------
