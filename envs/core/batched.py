@@ -271,7 +271,8 @@ def random_others_loop(legal, step, seats, alive, received, scratch, state, cons
             over_now[i] = over[i]
             over[i] = not waiting[i]
         legal(mask, state, consts)
-        over[:] = over_now
+        for i in range(n):  # a loop, not over[:] = over_now: numba's shape check of that compiles for seconds
+            over[i] = over_now[i]
         if listed:
             random_listed_actions(moves, num_moves, rng, waiting, picks)
         else:
