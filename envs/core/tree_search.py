@@ -204,7 +204,7 @@ def _pick(t, i, n, target, scale, init, rows):
     """The candidate to follow at node ``n`` of tree ``i`` (-1: none): at the root the best Gumbel score among
     those with the visits sequential halving asks for; below, the improved policy minus the visit share.
     ``rows``: scratch (:func:`_completed_scores`)."""
-    total, _ = _completed_scores(t, i, n, scale, init, rows)
+    total, _ = _completed_scores(t, i, np.int64(n), scale, init, rows)
     logits, sigma, visits = rows.logits, rows.sigma, rows.visits
     best, pick = -np.inf, -1
     if n == 0:
@@ -247,7 +247,7 @@ def _select(t, trees, target, scale, init, walk):
             d += 1
             if t.terminal[i, n] or t.won[i, n]:
                 break
-            pick = _pick(t, i, n, target[i], scale, init, rows)
+            pick = _pick(t, i, np.int64(n), target[i], scale, init, rows)  # int64: one compile, not one for 0
             if pick < 0:  # no candidate (no legal move): treated as the end
                 break
             c = t.child[i, n, pick]
@@ -338,7 +338,7 @@ def _root_results(t, root_moves, root_logits, scale, init, out):
         out.action[i] = -1
         if t.terminal[i, 0] or t.action[i, 0, 0] < 0:
             continue
-        _, mixed = _completed_scores(t, i, 0, scale, init, rows)
+        _, mixed = _completed_scores(t, i, np.int64(0), scale, init, rows)  # not the constant: one compile
         most, best = -1.0, -np.inf
         low, high = mixed, mixed
         for k in range(logits.shape[0]):

@@ -267,7 +267,9 @@ def _pay(i, losers, rewards, s, c, n):
 
 @per_board
 def _showdown(i, reason, rewards, s, c):
-    """Score the round, collect coins, sink swimmers; the next round or the game's end (rules.showdown)."""
+    """Score the round, collect coins, sink swimmers; the next round or the game's end (rules.showdown).
+
+    ``reason`` comes as an int64, not as the constant itself: numba would compile one copy per constant."""
     active, last_reason = s.active, s.last_reason
     n = c.params[_N]
     shown, losers, fire, all_broke = _show(i, s, c, n)
@@ -330,7 +332,7 @@ def _choose(i, me, action, rewards, s, c):
     s.to_move[i] = _next_active(active, i, me, n)
     for si in range(n):
         if active[i, si] and _score(score, hands[i, si, 0], hands[i, si, 1], hands[i, si, 2]) >= BINGO2:
-            _showdown(i, _BINGO, rewards, s, c)
+            _showdown(i, np.int64(_BINGO), rewards, s, c)
             return
 
 
@@ -391,19 +393,19 @@ def _step_one(i, action, rewards, s, c, scratch):
     s.turns[i] += 1
     _turn(i, me, action, s, c)
     if action <= SWAP_ALL and _score(c.score, hands[i, me, 0], hands[i, me, 1], hands[i, me, 2]) >= BINGO2:
-        _showdown(i, _BINGO, rewards, s, c)
+        _showdown(i, np.int64(_BINGO), rewards, s, c)
         return
     if knocker[i] < 0 and s.passes[i] >= _num_active(active, i, n):
         if NUM_CARDS - s.pos[i] < 3:
-            _showdown(i, _DECK, rewards, s, c)
+            _showdown(i, np.int64(_DECK), rewards, s, c)
             return
         _refresh(i, s, c)
     nxt = _next_active(active, i, me, n)
     if nxt == knocker[i]:
-        _showdown(i, _KNOCK, rewards, s, c)
+        _showdown(i, np.int64(_KNOCK), rewards, s, c)
         return
     if knocker[i] < 0 and s.turns[i] >= params[_MAX_TURNS]:
-        _showdown(i, _TURN_LIMIT, rewards, s, c)
+        _showdown(i, np.int64(_TURN_LIMIT), rewards, s, c)
         return
     s.to_move[i] = nxt
 

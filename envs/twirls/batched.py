@@ -125,7 +125,7 @@ def _legal_one(i, out, s, c, scratch):
         return
     geo = RayTables(c.rays, c.edge_run, c.ascending, c.file_of, c.rank_of, c.dest_dir, c.dest_len)
     colour = s.to_move[i] ^ swapped[i]
-    m = write_twirls(s.bits[i], s.stones[i], s.count[i], colour, geo, sight, row, moves[i])
+    m = write_twirls(s.bits[i], s.stones[i], s.count[i], np.int64(colour), geo, sight, row, moves[i])
     if s.plies[i] == 1 and not swapped[i]:
         swap = out.shape[1] - 1
         row[swap] = True

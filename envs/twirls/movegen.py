@@ -154,7 +154,7 @@ def _mask_of_bitboards(mine_a, mine_b, theirs_a, theirs_b, geo, out):
         bits[colour, 0] = np.uint64(a) | (np.uint64(b) << np.uint64(48))
         bits[colour, 1] = np.uint64(b) >> np.uint64(16)
     stones = np.empty((1, n), dtype=np.uint8)
-    count = np.zeros(1, dtype=np.int64)
+    count = np.zeros(1, dtype=np.int8)  # the engine's dtype (at most 81 stones): one compile of write_twirls
     for word in range(2):
         w = bits[0, word]
         while w:
@@ -163,7 +163,8 @@ def _mask_of_bitboards(mine_a, mine_b, theirs_a, theirs_b, geo, out):
             w &= w - np.uint64(1)
     out[: n * 32] = False
     sight = Sight(np.empty(8, dtype=np.bool_), np.empty(8, dtype=np.int64))
-    return write_twirls(bits, stones, count, 0, geo, sight, out, np.empty(n * 32, dtype=np.int16))
+    # colour an int64, as the engine's: one compile of write_twirls for both
+    return write_twirls(bits, stones, count, np.int64(0), geo, sight, out, np.empty(n * 32, dtype=np.int16))
 
 
 @cache
