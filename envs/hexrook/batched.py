@@ -688,11 +688,11 @@ def _choice_value(rule, bot, pos, colour0, first, chooser, me, params):
     if plies >= max_plies:
         return 0.0
     col = colour0 if first == 0 else 1 - colour0
-    if not _has_move(rule, pos.board, pos.rooks, pos.nrooks, col, bot.row):
-        return win if 1 - first == me else -win
     race = Race(target - stores[first], target - stores[1 - first], plies + 1 >= max_plies)
     scores = bot.choice_scores
     m = _scored_moves(rule, bot, pos, col, race, bot.choice_moves, scores)
+    if m == 0:  # the side to move has no move: it loses (its moves counted, not a separate test: less to compile)
+        return win if 1 - first == me else -win
     best = scores[0]
     for j in range(1, m):
         best = max(best, scores[j])
