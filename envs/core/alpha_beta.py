@@ -609,6 +609,7 @@ def _heads(ab, level, parent, base, n, seat, s, c):
             live += 1
     if live == 0:
         return
+    live = np.int64(live)  # one signature for the pass cache's helpers (not one for a constant 0 too)
     key = _pass_key(space, live)
     slot = _cached_pass(space, key, live)
     if slot >= 0:
@@ -670,7 +671,7 @@ def _best_first(space, t, base, n, seat, s):
         order[q] = j
 
 
-@njit(cache=False, inline="always")
+@called
 def _expand(ab, t, parent, seat, by_value, s, c):
     """Every legal move of board ``parent`` built on level ``t`` in action order (the rules' mask order) and
     scored for ``seat`` (:func:`_score`; ``by_value``: ordered best first, :func:`_best_first`). Returns the
@@ -763,6 +764,7 @@ def _candidates(ab, t, board, width, enders_first, ordered, s, c):
         return -1
     _game_observe(board, s.to_move[board], space.obs, s, c, k.observe_scratch)
     keys, ranked = space.keys, space.ranked
+    n = np.int64(n)  # one signature for the pass cache's helpers (the list's count is int16)
     key = _policy_pass_key(space, board, legal, n)
     slot = _cached_pass(space, key, n)
     if slot >= 0:  # the policy's pass made before (the pass cache, as the towers' in _heads)
@@ -910,7 +912,7 @@ def _enter(ab, f, s, c):
     else:
         # one ply above the leaves the children are scored for the searching seat, in build order; higher up
         # for their mover, best first (PolicySearch.value)
-        n = _expand(ab, t, child, s.to_move[child] if d > 1 else me, d > 1, s, c)
+        n = _expand(ab, np.int64(t), np.int64(child), np.int64(s.to_move[child] if d > 1 else me), d > 1, s, c)
     if n < 0:
         return -1, 0.0
     _push(
@@ -962,7 +964,7 @@ def search(ab, s, c):
             ab, np.int64(0), np.int64(0), np.int64(ab.settings.root_width), np.bool_(False), np.bool_(True), s, c
         )
     else:
-        n = _expand(ab, 0, 0, s.to_move[0], True, s, c)
+        n = _expand(ab, np.int64(0), np.int64(0), np.int64(s.to_move[0]), np.bool_(True), s, c)
     if n < 0:
         return -1, 0.0
     _push(space, 0, 0, ROOT, ab.settings.depth, True, (-np.inf, np.inf, -np.inf), n)

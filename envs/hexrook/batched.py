@@ -955,7 +955,7 @@ def alpha_beta(towers, policy, settings, space, s, c):
     return _search(scratch, towers, policy, settings, space, s, c)
 
 
-@njit(_nrt=False)
+@njit(_nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)  # called from alpha_beta only
 def _search(scratch, towers, policy, settings, space, s, c):
     """:func:`alpha_beta` once its scratch space is made (``scratch``: the captures', the step's and
     ``may_end_one``'s): compiled without numba's reference counting, as the per-board functions
