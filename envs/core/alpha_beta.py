@@ -437,7 +437,7 @@ def tower_values(x, rows, k, towers, hidden, first, out):
 # -- the search (inlined into a game's kernel) ---------------------------------------------------------------
 #: The search's steps that hold a call of the game's per-board functions (which LLVM inlines wherever they are
 #: called) are called, not inlined into the loop: each is compiled once, with the game's functions in it, where
-#: inlined they were compiled again at every call site (figures: ``results/compile-times.md``). Compiled without
+#: inlined they were compiled again at every call site (figures: ``results/2026-12-compile-times.md``). Compiled without
 #: reference counting, as their caller.
 called = njit(cache=False, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 

@@ -156,9 +156,17 @@ def aligned(array: np.ndarray, dtype: np.dtype | type | None = None) -> np.ndarr
 
 ANNOUNCE_AFTER = 2.0  # seconds of compiling before the user is told what is happening
 
-#: Seconds that a kernel's first compile takes in an empty cache on a 2-core x86-64 machine (``swgym bench
-#: --cold`` measures them), by kernel: what the notice says to expect. Kernels not listed get no estimate.
-EXPECTED_SECONDS = {}
+#: Seconds that a kernel's first compile took in an empty cache on a 2-core x86-64 machine (``swgym bench --cold``,
+#: rounded up), by kernel: what the notice says to expect. Kernels not listed get no estimate.
+EXPECTED_SECONDS = {
+    "envs.hexrook.batched.alpha_beta": 70,
+    "envs.hexrook.batched.medium_kernel": 8,
+    "envs.hexrook.batched.random_others": 12,
+    "envs.swahili.batched.random_others": 8,
+    "envs.swimming.batched.random_others": 20,
+    "envs.swival.batched.random_others": 5,
+    "envs.twirls.batched.random_others": 10,
+}
 
 
 class _CompileNotice(event.Listener):
