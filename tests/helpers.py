@@ -1,12 +1,17 @@
-"""Helpers shared by several test modules (tests/ is on the path when pytest runs)."""
+"""Helpers shared by test modules of several folders (``from tests.helpers import ...``): where the repository and
+its golden files are, in-memory policy files, and the batched engine played beside the AEC env."""
 
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 
 from policies.numpy_policy import FORMAT_VERSION, NumpyPolicy
+
+ROOT = Path(__file__).resolve().parents[1]  # the repository, whichever folder of tests/ a module sits in
+GOLDEN = ROOT / "tests" / "golden"  # the golden playthroughs (``swgym golden`` writes them here)
 
 
 def network_meta(game, params, size, num_actions, activation="tanh", **more):
@@ -97,3 +102,47 @@ def plies_without_torch(game, path, params=None):
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     return int(done.stdout.split()[-1])
+
+
+def play_both(name, params, num_games, seed):
+    """Random games through the batch and through one AEC env per board, compared at every step: masks, every
+    seat's observation, rewards and ends. Each AEC game starts from its board's start position (the batch's deal,
+    if any); a game whose steps deal chance or remove seats (Swimming) cannot be driven this way."""
+    import envs
+
+    batch = envs.make_batched(name, num_games, seed=seed, **params)
+    aecs = []
+    for i in range(num_games):
+        aec = envs.make_raw(name, **params)
+        aec.reset(seed=seed + i)
+        aec.game_state = batch.board_state(i)  # the batch's chance (if any) into the AEC env
+        aec.agent_selection = aec.possible_agents[aec.game.to_move(aec.game_state)]
+        aecs.append(aec)
+    players = batch.num_players
+    steps = 0
+    while not batch.over.all():
+        live = np.flatnonzero(~batch.over)
+        actions = batch.random_actions()
+        where = f"step {steps}, boards {live[:8].tolist()}..."
+        # one comparison per step over every live board (stacked): per-board asserts cost more than the games
+        assert [aecs[i].agent_selection for i in live] == [aecs[i].possible_agents[batch.to_move[i]] for i in live]
+        np.testing.assert_array_equal(
+            batch.legal_mask()[live], np.stack([aecs[i].legal_mask() for i in live]), err_msg=f"masks, {where}"
+        )
+        for seat in range(players):
+            np.testing.assert_array_equal(
+                batch.observe(seat)[live],
+                np.stack([aecs[i].observe_state(aecs[i].game, aecs[i].game_state, seat) for i in live]),
+                err_msg=f"observations of seat {seat}, {where}",
+            )
+        rewards, done = batch.step(actions)
+        for i in live:
+            aecs[i].step(int(actions[i]))
+        # the AEC's float rewards in the batch's reward dtype (float32: a 4-player loser's -1/3 rounds)
+        expected = np.array([[aecs[i].rewards[a] for a in aecs[i].possible_agents] for i in live], dtype=rewards.dtype)
+        np.testing.assert_array_equal(rewards[live], expected, err_msg=f"rewards, {where}")
+        np.testing.assert_array_equal(
+            done[live], [aecs[i].game.is_over(aecs[i].game_state) for i in live], err_msg=f"ends, {where}"
+        )
+        steps += 1
+    return batch, aecs

@@ -6,7 +6,6 @@ import io
 import os
 import sys
 import types
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -16,8 +15,9 @@ from scripts.app.session import Session
 from scripts.app.sound import Sound, tone
 from scripts.app.window import App
 from scripts.scores import ScoreBook
+from tests.helpers import ROOT
 
-SCREENS = Path(__file__).parent / "screens"
+SCREENS = ROOT / "tests" / "screens"
 # rule parameters that keep a whole game short
 SHORT = {
     "twirls": {"max_plies": 80},

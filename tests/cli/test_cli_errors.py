@@ -7,13 +7,11 @@ import io
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from scripts.cli import build_parser, main
-
-ROOT = Path(__file__).resolve().parent.parent
+from tests.helpers import ROOT
 
 BAD = [
     (["eval", "swival", "easy", "random", "--games", "0"], "'0'"),

@@ -6,13 +6,12 @@ import os
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from envs.registry import GAMES
+from tests.helpers import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 _spec = importlib.util.spec_from_file_location("gen_pages", ROOT / "docs" / "gen_pages.py")
 gen_pages = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(gen_pages)
@@ -332,7 +331,7 @@ def internal_words(text: str) -> list[str]:
         ("see RULINGS.md", True),
         ("(`test_env_returns_are_the_aec_envs_returns`)", True),
         ("as this session found", True),
-        ("runs tests/test_rllib.py and `test_recipes.py`", False),
+        ("runs tests/training/test_rllib.py and `test_recipes.py`", False),
         ("env.reset(seed=0); the seed's stream", False),
         ("the products of size*size", False),
     ],

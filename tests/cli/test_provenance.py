@@ -4,14 +4,13 @@ are the shipped files unless the result is marked stale and shown so."""
 import importlib.util
 import re
 import shutil
-from pathlib import Path
 
 import pytest
 
 from envs.registry import GAMES
 from policies.provenance import is_current, load_records, problems, save_records, sha256
+from tests.helpers import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 RECORDS = load_records()
 _spec = importlib.util.spec_from_file_location("gen_pages", ROOT / "docs" / "gen_pages.py")
 gen_pages = importlib.util.module_from_spec(_spec)

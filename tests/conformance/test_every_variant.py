@@ -1,9 +1,20 @@
-"""The checks every registered game must pass, for each of its registry variants."""
+"""The conformance suite: the checks every registered game passes, for each of its registry variants (as pgx's
+``api_test`` is for its games). Adding a game or a variant to envs/registry.py adds it to every test here.
+
+- PettingZoo's api, seed and render tests, a picture in every rgb frame, pickling, gymnasium's check_env and the
+  single-agent env's mask and seat;
+- the batched engine against the rules (the AEC env), move by move: masks, every seat's observation, rewards,
+  ends and winners. Swimming's steps deal chance and sink seats, so its engine is played against its AEC env in
+  tests/games/swimming/test_batched_swimming.py instead;
+- the observation against its declaration (envs/core/observation.py): the observation space, the doc page's table,
+  and the batched kernel and the AEC env's ``observe_state``, piece by piece;
+- golden playthroughs, illegal and bad input named, seeded games and bots' moves repeating.
+"""
 
 import functools
+import importlib
 import pickle
 import warnings
-from pathlib import Path
 
 import gymnasium
 import numpy as np
@@ -15,10 +26,17 @@ import envs
 from envs.core.game import RuleError
 from envs.playthrough import record
 from envs.registry import GAMES, game_module, variant_label
+from tests.helpers import GOLDEN, play_both
 
-GOLDEN = Path(__file__).parent / "golden"
 CASES = [(name, params) for name, e in GAMES.items() for params in e.variants]
 IDS = [f"{name}[{variant_label(p) or 'default'}]" for name, p in CASES]
+# every game has a batched engine today; Swimming's is played against its AEC env in its own folder (see above)
+BATCHED = [pytest.param(name, params, id=i) for (name, params), i in zip(CASES, IDS) if GAMES[name].batched]
+OWN_DIFFERENTIAL = {"swimming"}
+GAMES_PER_VARIANT = 200
+
+
+# -- PettingZoo's tests and the gymnasium view -------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("name,params", CASES, ids=IDS)
@@ -98,6 +116,60 @@ def test_single_agent_mask_and_seat(name, params):
     assert len(seats) > 1, "the learner's seat should be drawn per episode"
 
 
+# -- the batched engine against the rules ----------------------------------------------------------------------
+@pytest.mark.parametrize(("name", "params"), [p for p in BATCHED if p.values[0] not in OWN_DIFFERENTIAL])
+def test_batched_engine_plays_as_the_aec_env(name, params):
+    batch, aecs = play_both(name, params, GAMES_PER_VARIANT, seed=12)
+    for i, aec in enumerate(aecs):
+        assert aec.game.winners(aec.game_state) == aec.game.winners(batch.board_state(i))
+
+
+# -- the observation against its declaration ---------------------------------------------------------------------
+@pytest.mark.parametrize("name,params", CASES, ids=IDS)
+def test_the_declared_pieces_are_the_observation_space(name, params):
+    env = envs.make_raw(name, **params)
+    layout = env.observation(env.game)
+    assert env.observation_space(env.possible_agents[0])["observation"].shape == (layout.size,)
+    env.reset(seed=0)
+    assert set(layout.split(env.observe(env.agent_selection)["observation"])) == {p.name for p in layout.pieces}
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_the_doc_page_shows_the_declared_table(name):
+    page = importlib.import_module(GAMES[name].module).__doc__
+    env = envs.make_raw(name)  # the doc page's table is of the default rules
+    assert env.observation(env.game).table() in page
+
+
+def _boards_along_random_play(name, params, boards=24, plies=60, seed=0):
+    """A batch whose boards are at different points of their games (finished ones started again)."""
+    batch = envs.make_batched(name, boards, seed=seed, **params)
+    rng = np.random.default_rng(seed)
+    for _ in range(int(rng.integers(plies // 2, plies))):
+        actions = batch.random_actions()
+        actions[rng.random(boards) < 0.3] = -1  # some boards stay behind, so the batch mixes game stages
+        batch.step(actions, autoreset=True)
+    return batch
+
+
+@pytest.mark.parametrize(("name", "params"), BATCHED)
+def test_kernel_and_aec_env_agree_piece_by_piece(name, params):
+    raw = game_module(name).raw_env
+    game = envs.make_raw(name, **params).game
+    layout = raw.observation(game)
+    for seed in range(3):
+        batch = _boards_along_random_play(name, params, seed=seed)
+        for seat in range(batch.num_players):
+            kernel = layout.split(batch.observe(seat))
+            for i in range(batch.num_envs):
+                aec = layout.split(raw.observe_state(game, batch.board_state(i), seat))
+                for piece in layout.pieces:
+                    np.testing.assert_allclose(
+                        kernel[piece.name][i], aec[piece.name], atol=1e-6, err_msg=f"{piece.name} ({piece.meaning})"
+                    )
+
+
+# -- golden playthroughs, bad input, seeded repeats ----------------------------------------------------------------
 GOLDEN_GAMES = [(name, params, match) for name in GAMES for params, match in GAMES[name].golden_games]
 
 

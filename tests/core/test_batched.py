@@ -1,11 +1,9 @@
-"""The batched engines against the AEC envs, move by move, and the vector env built on them.
+"""The batched core (envs/core/batched.py) and the learner's vector env built on it: positions copied between
+boards, seeded streams, the compiled random opponents, bad input, and the vector env's bookkeeping.
 
-Every game with a batched engine (``batched=`` in its registry entry) and
-every variant the registry lists is picked up here: adding a game's engine is
-that one line. The AEC env is the reference: each of its games starts from
-the batch's start position (so a deal drawn by the batch's streams is the
-AEC game's deal too), then both play the same random moves while masks,
-every seat's observation, rewards and ends are compared at every step.
+Every game with a batched engine (``batched=`` in its registry entry) and every variant the registry lists is
+picked up here. The engine played against the AEC env move by move is in the conformance suite
+(tests/conformance/test_every_variant.py).
 """
 
 import itertools
@@ -24,57 +22,6 @@ from envs.vector import batch_opponent
 BATCHED = [
     pytest.param(name, params, id=f"{name}-{params}") for name, e in GAMES.items() if e.batched for params in e.variants
 ]
-GAMES_PER_VARIANT = 200
-# games whose steps deal chance or remove seats play against their AEC env in their own file
-# (tests/test_batched_<game>.py): play_both would see other cards dealt and the sunk seats step out first
-OWN_DIFFERENTIAL = {"swimming"}
-
-
-def play_both(name, params, num_games, seed):
-    """Random games through the batch and through one AEC env per board, compared at every step."""
-    batch = envs.make_batched(name, num_games, seed=seed, **params)
-    aecs = []
-    for i in range(num_games):
-        aec = envs.make_raw(name, **params)
-        aec.reset(seed=seed + i)
-        aec.game_state = batch.board_state(i)  # the batch's chance (if any) into the AEC env
-        aec.agent_selection = aec.possible_agents[aec.game.to_move(aec.game_state)]
-        aecs.append(aec)
-    players = batch.num_players
-    steps = 0
-    while not batch.over.all():
-        live = np.flatnonzero(~batch.over)
-        actions = batch.random_actions()
-        where = f"step {steps}, boards {live[:8].tolist()}..."
-        # one comparison per step over every live board (stacked): per-board asserts cost more than the games
-        assert [aecs[i].agent_selection for i in live] == [aecs[i].possible_agents[batch.to_move[i]] for i in live]
-        np.testing.assert_array_equal(
-            batch.legal_mask()[live], np.stack([aecs[i].legal_mask() for i in live]), err_msg=f"masks, {where}"
-        )
-        for seat in range(players):
-            np.testing.assert_array_equal(
-                batch.observe(seat)[live],
-                np.stack([aecs[i].observe_state(aecs[i].game, aecs[i].game_state, seat) for i in live]),
-                err_msg=f"observations of seat {seat}, {where}",
-            )
-        rewards, done = batch.step(actions)
-        for i in live:
-            aecs[i].step(int(actions[i]))
-        # the AEC's float rewards in the batch's reward dtype (float32: a 4-player loser's -1/3 rounds)
-        expected = np.array([[aecs[i].rewards[a] for a in aecs[i].possible_agents] for i in live], dtype=rewards.dtype)
-        np.testing.assert_array_equal(rewards[live], expected, err_msg=f"rewards, {where}")
-        np.testing.assert_array_equal(
-            done[live], [aecs[i].game.is_over(aecs[i].game_state) for i in live], err_msg=f"ends, {where}"
-        )
-        steps += 1
-    return batch, aecs
-
-
-@pytest.mark.parametrize(("name", "params"), [p for p in BATCHED if p.values[0] not in OWN_DIFFERENTIAL])
-def test_batched_engine_plays_as_the_aec_env(name, params):
-    batch, aecs = play_both(name, params, GAMES_PER_VARIANT, seed=12)
-    for i, aec in enumerate(aecs):
-        assert aec.game.winners(aec.game_state) == aec.game.winners(batch.board_state(i))
 
 
 @pytest.mark.parametrize(("name", "params"), BATCHED)

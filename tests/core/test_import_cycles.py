@@ -7,9 +7,10 @@ from pathlib import Path
 
 import grimp
 import pytest
-from import_cycles import describe, one_cycle, strongly_connected
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.helpers import ROOT
+from tests.import_cycles import describe, one_cycle, strongly_connected
+
 LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
 
 CONFIG = """[importlinter]

@@ -3,9 +3,8 @@ knows no game and envs import nothing above them."""
 
 import subprocess
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.helpers import ROOT
 
 
 def test_importing_the_product_leaves_sys_path_alone():

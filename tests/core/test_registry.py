@@ -4,17 +4,15 @@ envs/registry.py."""
 import importlib
 import json
 import pkgutil
-from pathlib import Path
 
 import pytest
 
 import policies
 import scripts.app.games
 from envs.registry import GAMES, entry, policy_file, variant_label
+from tests.helpers import GOLDEN, ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 CONFIG_DIR = ROOT / "training" / "configs"
-GOLDEN = ROOT / "tests" / "golden"
 
 
 def test_every_game_has_an_app_adapter_and_no_adapter_is_extra():

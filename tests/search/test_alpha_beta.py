@@ -10,7 +10,6 @@ networks are checked within rounding."""
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -19,10 +18,8 @@ from envs.core.alpha_beta import tower_values
 from envs.registry import make_batched, make_raw
 from policies.numpy_policy import NumpyPolicy
 from policies.search import PolicySearch
+from tests.helpers import ROOT, network_meta, preference_policy
 
-from helpers import network_meta, preference_policy
-
-ROOT = Path(__file__).resolve().parents[1]
 SEARCH = {"depth": 4, "order_by": "value", "width": 0, "quiescence": 2, "quiescence_width": 3}
 #: narrow enough that game-ending moves lie outside the width and every tried move often loses
 POLICY_SEARCH = {"depth": 4, "width": 3, "root_width": 5, "quiescence": 2, "quiescence_width": 3}

@@ -15,8 +15,7 @@ from envs.play import play_game
 from envs.registry import make_raw
 from policies import flops
 from policies.numpy_policy import NumpyPolicy, PolicyFileError, write_policy_file
-
-from helpers import factored_policy_file, plies_without_torch
+from tests.helpers import factored_policy_file, plies_without_torch
 
 
 def observations(policy, rows=6, seed=0):

@@ -11,8 +11,7 @@ from envs.core.tree_search import TreeSearch, logits_of_moves
 from policies import shipped_path
 from policies.gumbel import evaluator, flat_evaluator
 from policies.numpy_policy import NumpyPolicy
-
-from helpers import factored_policy_file
+from tests.helpers import factored_policy_file
 
 
 def positions(name, params, boards=48, plies=6, seed=0):

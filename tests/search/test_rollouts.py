@@ -7,8 +7,7 @@ from envs.play import play_game
 from envs.swimming.rules import KNOCK, PASS, SwimmingGame, SwimmingState, parse_card
 from policies.numpy_policy import NumpyPolicy
 from policies.rollouts import RolloutSearch
-
-from helpers import preference_policy
+from tests.helpers import preference_policy
 
 PARAMS = {"num_players": 3}
 

@@ -6,8 +6,7 @@ import pytest
 from envs.squeeze.rules import SqueezeGame
 from envs.swival.rules import NUM_ACTIONS, WIN_ACTION, SwivalState
 from policies.search import PolicySearch
-
-from helpers import preference_policy
+from tests.helpers import preference_policy
 
 
 def bits(*cells):

@@ -21,6 +21,7 @@ from envs.play import play_game
 from policies import POLICY_DIR, load
 from policies.gumbel import GumbelPlayer, evaluator
 from policies.numpy_policy import NumpyPolicy, PolicyFileError, read_policy_file, write_policy_file
+from tests.helpers import ROOT, plies_without_torch
 from training.gumbel import (
     BoardConv,
     FactoredHead,
@@ -38,8 +39,6 @@ from training.gumbel import (
     write_chunk,
     write_network,
 )
-
-from helpers import plies_without_torch
 
 TINY = {"boards": 16, "games": 16, "simulations": 8, "cheap_simulations": 2, "full_share": 0.5, "hidden": [16]}
 
@@ -691,7 +690,7 @@ def test_ship_writes_the_run_s_network_with_the_config_s_search(tmp_path, monkey
     from scripts.cli import main
 
     search = {"kind": "gumbel", "simulations": 12, "considered": 4}
-    config = json_module.loads((Path(__file__).parent.parent / "training/configs/swival.json").read_text())
+    config = json_module.loads((ROOT / "training/configs/swival.json").read_text())
     config |= {"search": search, "gumbel": {**TINY, "iterations": 1}}
     (tmp_path / "config.json").write_text(json_module.dumps(config))
     monkeypatch.setattr(policies, "shipped_path", lambda game, **params: tmp_path / f"{game}_shipped.npz")

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 import torch
 
+from tests.training_helpers import game_against_random, tiny_config
 from training.imitation import (
     Demonstrations,
     _discounted_outcomes,
@@ -16,8 +17,6 @@ from training.imitation import (
     teacher_agreement,
 )
 from training.selfplay import load_config, train
-
-from training_helpers import game_against_random, tiny_config
 
 torch.set_num_threads(1)
 

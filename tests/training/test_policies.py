@@ -12,10 +12,9 @@ from envs.play import play_game, play_series
 from envs.registry import GAMES
 from envs.single_agent import SingleAgentEnv
 from policies.numpy_policy import NumpyPolicy, PolicyFileError, masked_log_softmax, masked_softmax
+from tests.training_helpers import tiny_config
 from training.export import export_policy, torch_probabilities
 from training.selfplay import train
-
-from training_helpers import tiny_config
 
 torch.set_num_threads(1)
 

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 import torch
 
+from tests.training_helpers import game_against_random, tiny_config
 from training.selfplay import load_config, train
 from training.value_fit import (
     DEFAULTS,
@@ -17,8 +18,6 @@ from training.value_fit import (
     value_fit_settings,
     value_tower,
 )
-
-from training_helpers import game_against_random, tiny_config
 
 torch.set_num_threads(1)
 

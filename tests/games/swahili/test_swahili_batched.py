@@ -3,13 +3,13 @@ the learner's vector env with 2 and 4 players (an opponent per other seat, rewar
 
 import numpy as np
 import pytest
-from test_batched import play_both
 
 import envs
 from envs.core.game import RuleError
 from envs.swahili.bots import EasyBot
 from envs.swahili.env import BLOCK
 from envs.swahili.rules import STOP, SwahiliGame, state_from
+from tests.helpers import play_both
 
 N_ROWS = 11
 

@@ -12,10 +12,10 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-from test_twirls_rules import STALEMATE_IN_ONE, WIN_IN_ONE, position, twirl
 
 import envs
 from envs.twirls.rules import BLACK, WHITE, TwirlsState
+from tests.games.twirls.test_twirls_rules import STALEMATE_IN_ONE, WIN_IN_ONE, position, twirl
 
 
 def sparse_positions(params, count, rng):

@@ -1,8 +1,6 @@
 """Twirls' compiled move generator (envs/twirls/movegen.py, numba) against the Python reference, and its input
 checks."""
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
@@ -10,8 +8,7 @@ from envs.playthrough import record
 from envs.registry import entry
 from envs.twirls import movegen, rules
 from envs.twirls.rules import TwirlsGame, python_twirl_mask, twirl_mask
-
-GOLDEN = Path(__file__).parent / "golden"
+from tests.helpers import GOLDEN
 
 
 def both_masks(mine: int, theirs: int, size: int) -> tuple[int, np.ndarray, int, np.ndarray]:
