@@ -4,7 +4,7 @@
 # make test-rllib: RLlib self-play end to end and the Tianshou recipe, in .venv-rllib/ (Ray pins its own
 #   gymnasium, so the rllib extra never goes into .venv/).
 # make results: every shown result measured on other policy files than the shipped ones, made again (swgym results;
-#   resumable, slow: run on a quiet machine); make test fails while one is not marked stale (tests/test_provenance.py).
+#   resumable, slow: run on a quiet machine); make test fails while one is not marked stale (tests/cli/test_provenance.py).
 # make docs: the documentation site in site/ (open site/index.html from disk: the offline plugin); make docs-assets: its GIFs and board pictures (slow, by hand, committed).
 # Each venv is created on first use: torch 2.13.0 (CPU) first, then the project.
 
@@ -63,7 +63,7 @@ test: lint docs-check
 # one test process: Ray starts once for both games' runs
 test-rllib: $(RLLIB_STAMP)
 	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy OPENBLAS_NUM_THREADS=1 $(RLLIB_PY) -m pytest -q -p no:xdist \
-		tests/test_rllib.py tests/test_recipes.py
+		tests/training/test_rllib.py tests/training/test_recipes.py
 
 bench: $(STAMP)
 	$(VENV)/bin/swgym bench
