@@ -1,6 +1,6 @@
 """Board graphs (envs/core/board_graph.py): each game's planes point at its observation's values of one cell, its
 neighbours are the board's, the graph is the same seen through every declared symmetry, and a bad graph is named.
-The convolution that reads them is pinned between torch and numpy in tests/test_gumbel_training.py."""
+The convolution that reads them is pinned between torch and numpy in tests/training/test_gumbel_training.py."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Factored action heads in policy files (policies/numpy_policy.py): a pair's logit is what the layout says, only
 the asked actions are computed, every wrong file is refused by name, the file plays without torch, and the
 forward pass's multiply-adds are counted (policies/flops.py). The torch network that writes these files is
-checked against them in tests/test_gumbel_training.py."""
+checked against them in tests/training/test_gumbel_training.py."""
 
 from __future__ import annotations
 

@@ -176,7 +176,7 @@ def test_shipped_path_names_the_variant():
 
 # The shipped network alone (no search) against random players: (wins, draws, losses) of 12 seeded games, seats
 # rotated. The search around it is pinned move by move by the hard-vs-medium golden playthroughs
-# (tests/golden/*_hard-vs-medium.txt, test_all_games.py::test_golden_playthrough).
+# (tests/golden/*_hard-vs-medium.txt, conformance/test_every_variant.py::test_golden_playthrough).
 NETWORK_VS_RANDOM = {
     ("swival", "{}"): (12, 0, 0),
     ("twirls", "{}"): (3, 9, 0),  # the network alone draws most games (its strength is the search); never loses

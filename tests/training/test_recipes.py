@@ -1,4 +1,4 @@
-"""Tested recipe: Tianshou's PettingZooEnv on a swgym game (the RLlib recipe is tests/test_rllib.py).
+"""Tested recipe: Tianshou's PettingZooEnv on a swgym game (the RLlib recipe is tests/training/test_rllib.py).
 
 A DQN learner in seat 0 against Tianshou's masked random player, a short
 collect-and-update run, then test episodes on the bare env (where an illegal

@@ -1,6 +1,6 @@
 """Swish's and Squeeze's batched engine beyond the registry's variants: every rule parameter, set-ups, the vector env.
 
-``tests/test_batched.py`` plays the registry's variants (the three set-ups)
+``tests/conformance/test_every_variant.py`` plays the registry's variants (the three set-ups)
 against the AEC env; here the other rule parameters (radius, max_plies,
 beads_to_win) are played the same way, a few games each, compared for the
 whole batch at once per step.

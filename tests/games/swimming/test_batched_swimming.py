@@ -1,6 +1,6 @@
 """Swimming's batched engine against its AEC env: chance during a step, sunk seats, the round record.
 
-The shared differential test (``tests/test_batched.py``) cannot drive Swimming:
+The shared differential test (``tests/conformance/test_every_variant.py``) cannot drive Swimming:
 a step's showdown deals the next round (chance drawn from the batch's
 streams, not the AEC env's generator) and sinks players (the AEC env then
 steps out the finished agents first). Here every new deal is checked before

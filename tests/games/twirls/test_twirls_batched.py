@@ -1,6 +1,6 @@
 """Twirls' batched engine beyond the registry's variants: every rule parameter, the ends random play never reaches.
 
-``tests/test_batched.py`` plays the registry's variants (9x9, 8x8) from the
+``tests/conformance/test_every_variant.py`` plays the registry's variants (9x9, 8x8) from the
 start; random Twirls games never win there (they all reach ``max_plies``).
 Here the engine and the AEC env also play from sparse random positions,
 where wins (connection within the neighbour limit) and losses by having no

@@ -74,7 +74,7 @@ def test_same_masks_on_random_boards(size):
 
 
 def test_stalemate_position_has_no_twirl_in_either():
-    """tests/test_twirls_rules.py's STALEMATE_IN_ONE: Black's h6-d6 on f8 leaves White (f7, f8) no twirl."""
+    """test_twirls_rules.py's STALEMATE_IN_ONE: Black's h6-d6 on f8 leaves White (f7, f8) no twirl."""
     game = TwirlsGame(board_size=8)
     state = rules.TwirlsState(list(rules.parse_setup("3x1w2/5w2/7x/8/8/8/8/2x5", 8)), plies=10)
     h6_nw_plus_90 = (game.tables.names.index("h6") * 8 + 7) * 4 + 3
