@@ -585,14 +585,10 @@ class _CompiledSearch:
             *(w.shape[1] for w, _ in policy.pi_layers),
         )
         self.engine = engine
-        self._space_sizes = (
-            levels,
-            moves,
-            engine.obs_size,
-            engine.num_actions,
-            engine.num_players,
-            widest,
-            len(policy.value_members),
+        from envs.core.alpha_beta import SpaceSizes
+
+        self._space_sizes = SpaceSizes(
+            levels, moves, engine.obs_size, engine.num_actions, engine.num_players, widest, len(policy.value_members)
         )
         self._warm_up(search.game)
 
@@ -600,7 +596,7 @@ class _CompiledSearch:
         from envs.core.alpha_beta import new_space
         from envs.core.batched import BatchedGame
 
-        self.space = new_space(*self._space_sizes)
+        self.space = new_space(self._space_sizes)
         self.batch = BatchedGame(self.engine, self.space.obs.shape[0], seed=0)
 
     def _warm_up(self, game: Any) -> None:

@@ -40,6 +40,7 @@ hands over their scratch and the arrays its legal moves are listed in
 from __future__ import annotations
 
 from collections import namedtuple
+from dataclasses import dataclass
 
 import numpy as np
 from numba import literal_unroll
@@ -227,20 +228,33 @@ def _zeros(shape: int | tuple[int, ...], dtype: type) -> np.ndarray:
     return aligned(np.zeros(shape, dtype=dtype))
 
 
-def new_space(  # noqa: PLR0913 (sizes)
-    levels: int,
-    moves: int,
-    obs_size: int,
-    num_actions: int,
-    players: int,
-    widest: int,
-    members: int,
-    cache_slots: int = 1 << 15,
-    cache_values: int = 1 << 18,
-) -> Space:
-    """Work arrays for ``levels`` stack levels of at most ``moves`` children each (board 0: the root; the last
-    board: the game-ending test's), for value towers of ``members`` members and a policy tower at most ``widest``
-    wide, and a pass cache of ``cache_slots`` passes (a power of two; 0: none) and ``cache_values`` values."""
+@dataclass(frozen=True)
+class SpaceSizes:
+    """The sizes of the search's work arrays (:func:`new_space`): ``levels`` stack levels of at most ``moves``
+    children each, the game's observation, actions and players, value towers of ``members`` members and a policy
+    tower at most ``widest`` wide, and a pass cache of ``cache_slots`` passes (a power of two; 0: none) and
+    ``cache_values`` values."""
+
+    levels: int
+    moves: int
+    obs_size: int
+    num_actions: int
+    players: int
+    widest: int
+    members: int
+    cache_slots: int = 1 << 15
+    cache_values: int = 1 << 18
+
+
+def new_space(sizes: SpaceSizes) -> Space:
+    """Work arrays of ``sizes`` (board 0: the root; the last board: the game-ending test's)."""
+    levels, moves, players, widest, members = sizes.levels, sizes.moves, sizes.players, sizes.widest, sizes.members
+    obs_size, num_actions, cache_slots, cache_values = (
+        sizes.obs_size,
+        sizes.num_actions,
+        sizes.cache_slots,
+        sizes.cache_values,
+    )
     if cache_slots & (cache_slots - 1) or (cache_slots and cache_values < moves):
         raise ValueError(
             f"cache_slots must be 0 or a power of two and cache_values at least {moves} (a pass's values), "

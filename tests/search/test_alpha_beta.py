@@ -209,14 +209,16 @@ def test_pass_cache_gives_the_search_the_floats_the_towers_compute(name):
     """Searched with the pass cache (the default, and one of 64 slots over a pool of four passes, so that slots
     are taken over and kept values go stale) and without it, the shipped network's every move, value (to the
     bit), node and work count agree; the cache is read (Squeeze: the towers' passes; Swish: the policy's too)."""
+    from dataclasses import replace
+
     from envs.core.alpha_beta import C_CACHED, new_space
 
     policy = NumpyPolicy(f"policies/{name}_hard.npz", game=name)
     settings = {key: value for key, value in policy.meta["search"].items() if key not in ("total_work", "compiled")}
     searches = {size: PolicySearch(policy, name, **settings, compiled=True) for size in ("default", "tiny", "none")}
     sizes = searches["none"].compiled._space_sizes
-    searches["tiny"].compiled.space = new_space(*sizes, cache_slots=64, cache_values=4 * sizes[1])
-    searches["none"].compiled.space = new_space(*sizes, cache_slots=0)
+    searches["tiny"].compiled.space = new_space(replace(sizes, cache_slots=64, cache_values=4 * sizes.moves))
+    searches["none"].compiled.space = new_space(replace(sizes, cache_slots=0))
     game = searches["none"].game
     read = {size: 0 for size in searches}
     for state in positions(game, 6, seed=8, most_plies=30):
