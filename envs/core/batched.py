@@ -387,7 +387,7 @@ class Engine:
     ``to_rules(batch, i)`` / ``from_rules(batch, i, state)`` convert board ``i``
     to and from the rules' state object (tests, bots and search cross there).
     ``has_chance``: the game draws from the boards' streams (in reset or step).
-    The differential test (``tests/test_batched.py``) starts each AEC game from
+    The differential test (``tests/conformance/test_every_variant.py``) starts each AEC game from
     the batch's start position (``to_rules``), so chance drawn at reset agrees;
     chance drawn during a step must reach the rules' state the same way (e.g.
     the deck's order drawn at reset and kept in the state), so that both

@@ -20,12 +20,12 @@ Consts: ``params`` (int64: see ``P_*``), ``rays`` (n, 6, span) int16 (the
 cells met from a cell in a direction, nearest first, -1 past the edge),
 ``raylen`` (n, 6), ``edge`` (n,) int8, the edge and inner cells, and the
 fixed set-up's 3 + 3 + 19 cells. Actions, observations, rewards and ends are
-exactly those of ``envs/hexrook/env.py``; ``tests/test_batched.py`` plays both
+exactly those of ``envs/hexrook/env.py``; ``tests/conformance/test_every_variant.py`` plays both
 side by side to keep it so.
 
 The medium bot is here too, written once (:func:`medium_kernel`): the engine's
 ``bots["medium"]`` plays it on many boards, and :class:`envs.hexrook.bots.MediumBot`
-on one position (:func:`medium_scored`); ``tests/test_hexrook_medium_batched.py``
+on one position (:func:`medium_scored`); ``tests/games/hexrook/test_hexrook_medium_batched.py``
 checks it against a reference read from the rules.
 """
 

@@ -9,7 +9,7 @@ compound and score values, c / scale for every c, computed as ``env.py`` does), 
 one compiled kernel serves every variant. ``_sow`` and ``_points`` are the rules'
 ``sow`` / ``sow_own`` and ``points`` in numba. Actions, observations and
 rewards are exactly those of ``envs/swahili/env.py`` (observations: the same
-float64 expressions, stored as float32); ``tests/test_batched.py`` plays both
+float64 expressions, stored as float32); ``tests/conformance/test_every_variant.py`` plays both
 side by side to keep it so.
 """
 

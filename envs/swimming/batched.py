@@ -18,7 +18,7 @@ the middle kept sorted as in the rules):
   :func:`to_rules` replays it through the rules to rebuild ``state.moves``.
 
 Actions, observations (float32, the same expressions as ``env.py``) and
-rewards are those of ``envs/swimming/env.py``; ``tests/test_batched_swimming.py``
+rewards are those of ``envs/swimming/env.py``; ``tests/games/swimming/test_batched_swimming.py``
 plays both side by side to keep it so. The buffer holds one byte per possible
 move of a round per board: a large ``max_round_turns`` costs memory, not time.
 """

@@ -3,7 +3,7 @@
 Per board: ``boards`` (2,) uint32, each player's counters as the rules'
 24-bit ints (bit ``ring*8 + k``); ``plies`` int16; ``winner`` int8 (-1: none).
 Actions, observations and rewards are exactly those of ``envs/swival/env.py``;
-``tests/test_batched.py`` plays both side by side to keep it so.
+``tests/conformance/test_every_variant.py`` plays both side by side to keep it so.
 """
 
 from __future__ import annotations

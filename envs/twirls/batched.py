@@ -17,8 +17,8 @@ The variant lives in the consts (``params``: size, padded width, cells, both
 seats' ``max_neighbors``, ``max_plies``; the generator's ray tables and the
 padded board's; the start position), so one compiled kernel serves 9x9, 8x8
 and every handicap. Actions, observations and rewards are exactly those of
-``envs/twirls/env.py``; ``tests/test_batched.py`` and
-``tests/test_twirls_batched.py`` play both side by side to keep it so.
+``envs/twirls/env.py``; ``tests/conformance/test_every_variant.py`` and
+``tests/games/twirls/test_twirls_batched.py`` play both side by side to keep it so.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ One generator serves both the batched engine (:mod:`envs.twirls.batched`,
 board by board) and the rules (:data:`envs.twirls.rules.twirl_mask`, one
 position given as the rules' bitboards, through :func:`compiled_twirl_mask`).
 :func:`envs.twirls.rules.python_twirl_mask` stays the reference it is checked
-against (``tests/test_twirls_movegen.py``). A bitboard is two uint64 words
+against (``tests/games/twirls/test_twirls_movegen.py``). A bitboard is two uint64 words
 (cells 0-63, 64-80), so the first stone along a ray is one bit scan.
 
 Importing this module imports numba; the rules import it on their first

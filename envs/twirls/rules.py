@@ -224,7 +224,7 @@ class TwirlsGame(Game):
     def ending_moves(self, state: TwirlsState, actions: list[int], rng: np.random.Generator) -> list[int]:
         """Those of the legal ``actions`` that end the game, without playing them out.
 
-        Same answer as :meth:`Game.ending_moves` (tests/test_twirls_rules.py),
+        Same answer as :meth:`Game.ending_moves` (tests/games/twirls/test_twirls_rules.py),
         several times faster: a twirl wins only if its destination touches every
         group of the mover's stones but the one it leaves, and the "no twirl
         left" check calls the move generator on the bitboards alone.
