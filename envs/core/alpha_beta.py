@@ -40,7 +40,7 @@ hands over their scratch and the arrays its legal moves are listed in
 from __future__ import annotations
 
 from collections import namedtuple
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
 
 import numpy as np
 from numba import literal_unroll
@@ -248,13 +248,7 @@ class SpaceSizes:
 
 def new_space(sizes: SpaceSizes) -> Space:
     """Work arrays of ``sizes`` (board 0: the root; the last board: the game-ending test's)."""
-    levels, moves, players, widest, members = sizes.levels, sizes.moves, sizes.players, sizes.widest, sizes.members
-    obs_size, num_actions, cache_slots, cache_values = (
-        sizes.obs_size,
-        sizes.num_actions,
-        sizes.cache_slots,
-        sizes.cache_values,
-    )
+    levels, moves, obs_size, num_actions, players, widest, members, cache_slots, cache_values = astuple(sizes)
     if cache_slots & (cache_slots - 1) or (cache_slots and cache_values < moves):
         raise ValueError(
             f"cache_slots must be 0 or a power of two and cache_values at least {moves} (a pass's values), "

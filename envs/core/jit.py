@@ -13,7 +13,7 @@ The cache is shared: it lives in one folder per stamp under the user's cache
 (:func:`cache_root`), its entries named by their file's path inside the
 package, so every clone and install of the same source reads what any of
 them compiled. A compile that runs past :data:`ANNOUNCE_AFTER` seconds says
-so once on stderr (:func:`announce_compiles`).
+so once on stderr (:class:`_CompileNotice`).
 
 Importing this module imports numba; only the batched engines, the tree
 search and the Swival solver do, on first use (``import envs`` stays fast).
