@@ -33,7 +33,7 @@ class GameEntry:
     gym_id: str  # single-agent gymnasium id
     batched: str = ""  # module with engine(**params) -> envs.core.batched.Engine; "" until the game has one
     # module with an exact endgame oracle for play-time search (empty_cells, state_value, nodes, warm_up:
-    # see policies/search.py); "" when the game has none
+    # see policies/search/alpha_beta.py); "" when the game has none
     solver: str = ""
     # rule-parameter sets that the test suite, golden playthroughs and bench cover;
     # the first is the game's default rules (the shipped hard opponent's variant)

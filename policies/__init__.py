@@ -163,20 +163,20 @@ def _with_search(
 ):
     """The policy file's play-time search around its network.
 
-    ``search["kind"]``: ``"alphabeta"`` (the default; :class:`policies.search.PolicySearch`),
-    ``"rollouts"`` (:class:`policies.rollouts.RolloutSearch`), ``"mcts"`` (PUCT guided by the network,
+    ``search["kind"]``: ``"alphabeta"`` (the default; :class:`policies.search.alpha_beta.PolicySearch`),
+    ``"rollouts"`` (:class:`policies.search.rollouts.RolloutSearch`), ``"mcts"`` (PUCT guided by the network,
     :class:`policies.mcts.PolicyMCTS`) or ``"gumbel"`` (the engine's tree search,
-    :class:`policies.gumbel.GumbelPlayer`); the other keys are its settings.
+    :class:`policies.search.gumbel.GumbelPlayer`); the other keys are its settings.
     """
     settings = dict(search)
     kind = settings.pop("kind", "alphabeta")
     try:
         if kind == "alphabeta":
-            from policies.search import PolicySearch
+            from policies.search.alpha_beta import PolicySearch
 
             return PolicySearch(policy, name, params, **settings)
         if kind == "rollouts":
-            from policies.rollouts import RolloutSearch
+            from policies.search.rollouts import RolloutSearch
 
             return RolloutSearch(policy, name, params, seed=seed, **settings)
         if kind == "mcts":
@@ -184,7 +184,7 @@ def _with_search(
 
             return PolicyMCTS(policy, name, params, seed=seed, **settings)
         if kind == "gumbel":
-            from policies.gumbel import GumbelPlayer  # numba loads with the engine's tree search only
+            from policies.search.gumbel import GumbelPlayer  # numba loads with the engine's tree search only
 
             return GumbelPlayer(policy, name, params, seed=seed, **settings)
     except (TypeError, ValueError) as err:

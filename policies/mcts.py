@@ -62,7 +62,7 @@ from envs.core.bots import Bot
 from envs.core.checks import as_int
 from envs.core.game import Game
 from envs.registry import game_module
-from policies.network_search import NetworkSearch
+from policies.search.player import NetworkSearch
 
 # "mcts": 300 simulations with play-outs cut at 150 plies keep a move of the slowest game (Squeeze, then Twirls)
 # under about 1 s on this machine; the exploration constant applies to results scaled to [0, 1]

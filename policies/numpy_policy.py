@@ -308,8 +308,8 @@ class PlainHead:
         actions (:data:`LOOP_SHARE`), only those columns are computed, in a compiled loop
         (:mod:`policies.move_logits`) whose sums round differently from :meth:`logits`; else they are read from
         :meth:`logits`."""
-        from envs.core.tree_search import logits_of_moves  # numba: only a search that asks for it loads it
         from policies.move_logits import plain_move_logits
+        from policies.search.tree import logits_of_moves  # numba: only a search that asks for it loads it
 
         moves = np.asarray(moves)
         if moves.shape[1] > self.LOOP_SHARE * self.b.size:
@@ -402,7 +402,7 @@ class FactoredHead:
     def move_logits(self, h: np.ndarray, moves: np.ndarray) -> np.ndarray:
         """(k, L): each row's logits of its ``moves`` (-1 padding: -inf), read from :meth:`logits` (the pairs'
         products are cheap; the same values bit for bit)."""
-        from envs.core.tree_search import logits_of_moves  # numba: only a search that asks for it loads it
+        from policies.search.tree import logits_of_moves  # numba: only a search that asks for it loads it
 
         return logits_of_moves(self.logits(h), moves)
 

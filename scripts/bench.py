@@ -434,14 +434,14 @@ def search_simulations_per_second(
 ) -> float:  # fmt: skip
     """The engine's tree search with the shipped network on ``trees`` positions at once: simulations/s
     (each simulation adds at most one node to each tree). The network computes the legal moves' logits alone,
-    as self-play does (:func:`policies.gumbel.evaluator`'s ``compiled_head``). ``network=False``: a network
+    as self-play does (:func:`policies.search.gumbel.evaluator`'s ``compiled_head``). ``network=False``: a network
     that costs nothing (every move alike, every position a draw), so the figure is the search's and the
     engine's alone.
     ``leaf_wins``: each new node also played one ply ahead with every legal move (its cost)."""
-    from envs.core.tree_search import TreeSearch
     from policies import shipped_path
-    from policies.gumbel import evaluator, flat_evaluator
     from policies.numpy_policy import NumpyPolicy
+    from policies.search.gumbel import evaluator, flat_evaluator
+    from policies.search.tree import TreeSearch
 
     batch = search_positions(name, params, trees)
     policy = NumpyPolicy(shipped_path(name, **params), game=name, params=params)
@@ -458,7 +458,7 @@ def search_simulations_per_second(
     return runs * simulations * live.size / (time.perf_counter() - start)
 
 
-#: The hards whose play-time search (policies/search.py) the engine's tree search is measured against: the
+#: The hards whose play-time search (policies/search/alpha_beta.py) the engine's tree search is measured against: the
 #: revision before any hard played the engine's search, so the yardstick stays when a new hard ships.
 PLAY_TIME_HARD = "hard@714a9b8"
 
@@ -466,12 +466,12 @@ PLAY_TIME_HARD = "hard@714a9b8"
 def play_time_nodes_per_second(
     name: str, params: dict, positions: int, seconds: float, compiled: bool = False
 ) -> float | None:
-    """Nodes/s of :data:`PLAY_TIME_HARD`'s own play-time search (policies/search.py) on the same kind of
+    """Nodes/s of :data:`PLAY_TIME_HARD`'s own play-time search (policies/search/alpha_beta.py) on the same kind of
     positions, one at a time; None where that hard does not search with it (its nodes are not counted the same
     way) or cannot be had (no git checkout). ``compiled``: the same search run inside the engine
     (``PolicySearch(compiled=True)``: the same nodes), None where the engine or the settings do not allow it."""
     from policies import load
-    from policies.search import PolicySearch
+    from policies.search.alpha_beta import PolicySearch
 
     try:
         player = load(name, PLAY_TIME_HARD, seed=0, **params)

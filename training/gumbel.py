@@ -1,7 +1,7 @@
 """Gumbel Expert Iteration: self-play with the engine's tree search makes the targets, a network learns them.
 
 One iteration: the generator plays ``boards`` games at once on the batched
-engine, every move searched by :class:`envs.core.tree_search.TreeSearch` with
+engine, every move searched by :class:`policies.search.tree.TreeSearch` with
 the current network (``simulations``; a share ``1 - full_share`` of the moves
 gets only ``cheap_simulations`` and is not recorded: playout-cap
 randomisation), and writes each recorded position (observation, the search's
@@ -39,14 +39,14 @@ from torch import nn
 from envs.core.action_layout import ActionLayout
 from envs.core.board_graph import BoardGraph
 from envs.core.opponents import PAST_PREFIX
-from envs.core.tree_search import TreeSearch, seats_from_mover
 from envs.play import check_duplicate_games, play_series
 from envs.registry import game_module, make_batched
 from policies import load, past_hard_file
-from policies.gumbel import evaluator, flat_evaluator
 from policies.numpy_policy import FORMAT_VERSION, NumpyPolicy, PlainHead, read_policy_file, write_policy_file
 from policies.provenance import sha256
 from policies.report import score_share
+from policies.search.gumbel import evaluator, flat_evaluator
+from policies.search.tree import TreeSearch, seats_from_mover
 from training.export import ACTIVATIONS
 from training.ray_cluster import start_ray
 

@@ -1,9 +1,9 @@
-"""Alpha-beta inside a batched engine: the play-time search of ``policies/search.py``, compiled.
+"""Alpha-beta inside a batched engine: the play-time search of ``policies/search/alpha_beta.py``, compiled.
 
 One position is searched on the boards of a private batch: board 0 holds the
 root, and the children of the node at stack level ``t`` are built on the
 boards of level ``t`` (copied from their parent, then stepped with the
-engine's own kernel). The search is :class:`policies.search.PolicySearch`
+engine's own kernel). The search is :class:`policies.search.alpha_beta.PolicySearch`
 with quiescence, move for move, in either of its orders: ``order_by="value"``
 with every legal move searched (``width=0``, ``root_width=0``), or
 ``order_by="policy"`` with a width, the game-ending moves beyond it (found by
@@ -50,7 +50,7 @@ from envs.core.batched import mix64
 from envs.core.jit import aligned, copy_into, njit
 
 HASH_SEED = 0x5EA5C4  # the pass cache's hash multipliers (any fixed seed: they only have to differ from input to input)
-NETWORK_PASS_WORK = 4  # the work of one pass of the value towers, in positions built (as policies/search.py)
+NETWORK_PASS_WORK = 4  # the work of one pass of the value towers, in positions built (as policies/search/alpha_beta.py)
 TANH, RELU = 0, 1  # the towers' activation
 
 # the frames of the explicit stack, by what their children are

@@ -1,4 +1,4 @@
-"""``njit``: numba's compiler with an on-disk cache that goes stale with any source of the ``envs`` package.
+"""``njit``: numba's compiler with an on-disk cache that goes stale with any source of ``envs`` or ``policies``.
 
 numba stamps a cached kernel with its own file only. A kernel compiled with a
 helper from another file (``randint`` here, a game's kernels handed to a core
@@ -7,7 +7,8 @@ helper after that file changes. Every kernel of the package is compiled with
 :func:`njit` from this module instead: its cache entries are stamped with one
 hash of all the package's ``.py`` files, so an edit anywhere recompiles every
 kernel that is used next, and nothing stale runs. Helpers can therefore live
-once, in the file they belong to.
+once, in the file they belong to. The search library's kernels (``policies/search``)
+call the engines' kernels, so both packages share one stamp.
 
 The cache is shared: it lives in one folder per stamp under the user's cache
 (:func:`cache_root`), its entries named by their file's path inside the
@@ -33,15 +34,22 @@ import numba
 import numpy as np
 from numba.core import caching, event
 
-PACKAGE = Path(__file__).resolve().parents[1]  # envs/
+ROOT = Path(__file__).resolve().parents[2]  # the folder that holds envs/ and policies/
+PACKAGES = (ROOT / "envs", ROOT / "policies")  # the packages whose kernels are compiled with njit
+
+
+def in_packages(path: str | Path) -> bool:
+    """Whether ``path`` is a file of one of :data:`PACKAGES`."""
+    resolved = Path(path).resolve()
+    return any(resolved.is_relative_to(package) for package in PACKAGES)
 
 
 @cache
 def package_stamp() -> str:
-    """One hash of every ``.py`` file under ``envs/`` (path and content), computed once per process."""
+    """One hash of every ``.py`` file under :data:`PACKAGES` (path and content), computed once per process."""
     digest = hashlib.sha256()
-    for path in sorted(PACKAGE.rglob("*.py")):
-        digest.update(path.relative_to(PACKAGE).as_posix().encode())
+    for path in sorted(p for package in PACKAGES for p in package.rglob("*.py")):
+        digest.update(path.relative_to(ROOT).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()
 
@@ -87,7 +95,7 @@ class _SharedLocator(getattr(caching, "CacheLocator", None) or caching._CacheLoc
 
     def __init__(self, py_func, py_file):
         self._py_file, self._lineno = py_file, py_func.__code__.co_firstlineno
-        relative = Path(py_file).resolve().relative_to(PACKAGE)
+        relative = Path(py_file).resolve().relative_to(ROOT)
         self._cache_path = str(stamp_dir() / relative.parent / relative.stem)
 
     def get_cache_path(self):
@@ -101,7 +109,7 @@ class _SharedLocator(getattr(caching, "CacheLocator", None) or caching._CacheLoc
 
     @classmethod
     def from_function(cls, py_func, py_file):
-        if not Path(py_file).resolve().is_relative_to(PACKAGE):
+        if not in_packages(py_file):
             return None
         try:
             locator = cls(py_func, py_file)
@@ -115,7 +123,7 @@ class _PackageStamp:
     """A numba cache locator whose freshness stamp is :func:`package_stamp` for the package's files."""
 
     def get_source_stamp(self):
-        if Path(self._py_file).resolve().is_relative_to(PACKAGE):
+        if in_packages(self._py_file):
             return package_stamp()
         return super().get_source_stamp()
 
@@ -250,7 +258,7 @@ def copy_into(dst, src):
 
 __all__ = [
     "CACHE_LINE",
-    "PACKAGE",
+    "PACKAGES",
     "aligned",
     "cache_root",
     "copy_into",

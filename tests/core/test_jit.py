@@ -68,7 +68,7 @@ def test_two_clones_of_one_source_share_one_cache(tmp_path):
     assert _probe_stats(tmp_path / "two", cache)[0] == "1 0"  # the other clone's entry: a hit
     (tmp_path / "two" / "envs" / "core" / "jit.py").write_text("# edited\n" + (ROOT / "core" / "jit.py").read_text())
     assert _probe_stats(tmp_path / "two", cache)[0] == "0 1"  # another source: compiled again, in its own folder
-    assert len(list(cache.glob("swgym/numba/*/probe"))) == 2
+    assert len(list(cache.glob("swgym/numba/*/envs/probe"))) == 2
 
 
 def test_a_compile_that_runs_long_says_what_and_where_once(tmp_path):
@@ -99,7 +99,7 @@ def test_a_kernel_compiled_with_a_helper_of_another_file_sees_that_file_change(t
 
     first = draw()
     assert draw() == first  # loaded from the cache: same code, same draw
-    assert list((tmp_path / "cache").glob("swgym/numba/*/probe/probe.draw-*.nbi"))  # cached in the shared folder
+    assert list((tmp_path / "cache").glob("swgym/numba/*/envs/probe/probe.draw-*.nbi"))  # cached in the shared folder
     batched = package / "core" / "batched.py"
     batched.write_text(batched.read_text().replace("0x9E3779B97F4A7C15", "0x9E3779B97F4A7C17"))
     assert draw() != first  # the helper's new constant reached the probe's cached kernel

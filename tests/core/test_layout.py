@@ -95,6 +95,6 @@ def test_envs_import_without_the_layers_above_and_still_name_learned_players():
     done = _imports_with_blocked(every, ["policies", "training", "scripts"])
     assert (done.returncode, done.stdout.strip()) == (0, "ok"), done.stderr
     from envs.opponents import make_opponent
-    from policies.search import PolicySearch
+    from policies.search.alpha_beta import PolicySearch
 
     assert isinstance(make_opponent("swival", "hard"), PolicySearch)

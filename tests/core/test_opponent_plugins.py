@@ -67,7 +67,7 @@ def test_the_name_reaches_every_env(third_party):
 
 def test_the_shipped_names_still_resolve_beside_it(third_party):
     """The resolvers are asked in the order of their entry point names; each returns None for names not its own."""
-    from policies.search import PolicySearch
+    from policies.search.alpha_beta import PolicySearch
 
     assert isinstance(make_opponent("swival", "hard"), PolicySearch)
 

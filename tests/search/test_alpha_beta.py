@@ -1,6 +1,6 @@
 """The compiled alpha-beta (envs/core/alpha_beta.py, ``PolicySearch(compiled=True)``) against the Python search
-it compiles (policies/search.py): the same moves, values, nodes and work, position by position, in the value's
-order (every move) and in the policy's (a width, the game-ending moves beyond it, the moves left out searched
+it compiles (policies/search/alpha_beta.py): the same moves, values, nodes and work, position by position, in the
+value's order (every move) and in the policy's (a width, the game-ending moves beyond it, the moves left out searched
 when every tried one loses).
 
 A network whose sums are exact in float32 (0/1 inputs, weights in eighths, relu) makes both searches' values
@@ -17,7 +17,7 @@ import pytest
 from envs.core.alpha_beta import tower_values
 from envs.registry import make_batched, make_raw
 from policies.numpy_policy import NumpyPolicy
-from policies.search import PolicySearch
+from policies.search.alpha_beta import PolicySearch
 from tests.helpers import ROOT, network_meta, preference_policy
 
 SEARCH = {"depth": 4, "order_by": "value", "width": 0, "quiescence": 2, "quiescence_width": 3}

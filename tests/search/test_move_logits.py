@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 
 import envs
-from envs.core.tree_search import TreeSearch, logits_of_moves
 from policies import shipped_path
-from policies.gumbel import evaluator, flat_evaluator
 from policies.numpy_policy import NumpyPolicy
+from policies.search.gumbel import evaluator, flat_evaluator
+from policies.search.tree import TreeSearch, logits_of_moves
 from tests.helpers import factored_policy_file
 
 

@@ -1,4 +1,4 @@
-"""Play-outs over deals of the hidden cards, guided by a network (policies/rollouts.py), on Swimming tables."""
+"""Play-outs over deals of the hidden cards, guided by a network (policies/search/rollouts.py), on Swimming tables."""
 
 import numpy as np
 import pytest
@@ -6,7 +6,7 @@ import pytest
 from envs.play import play_game
 from envs.swimming.rules import KNOCK, PASS, SwimmingGame, SwimmingState, parse_card
 from policies.numpy_policy import NumpyPolicy
-from policies.rollouts import RolloutSearch
+from policies.search.rollouts import RolloutSearch
 from tests.helpers import preference_policy
 
 PARAMS = {"num_players": 3}

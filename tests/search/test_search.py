@@ -1,11 +1,11 @@
-"""Play-time search over a network's favourite moves (policies/search.py), on hand-made Swival positions."""
+"""Play-time search over a network's favourite moves (policies/search/alpha_beta.py), on hand-made Swival positions."""
 
 import numpy as np
 import pytest
 
 from envs.squeeze.rules import SqueezeGame
 from envs.swival.rules import NUM_ACTIONS, WIN_ACTION, SwivalState
-from policies.search import PolicySearch
+from policies.search.alpha_beta import PolicySearch
 from tests.helpers import preference_policy
 
 

@@ -1,4 +1,4 @@
-"""The batched Gumbel tree search (envs/core/tree_search.py): the halving schedule, the trees against the rules
+"""The batched Gumbel tree search (policies/search/tree.py): the halving schedule, the trees against the rules
 at every node, seeded repeats, and what the search finds."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ import pytest
 
 import envs
 from envs.core.batched import BatchedGame
-from envs.core.tree_search import TreeSearch, considered_visits, every_action, winning_moves
 from envs.opponents import make_opponent
 from envs.play import play_game
+from policies.search.tree import TreeSearch, considered_visits, every_action, winning_moves
 
 # (name, params): games whose moves draw no chance (the rules replay a path exactly)
 GAMES = [

@@ -1,4 +1,4 @@
-"""Gumbel Expert Iteration (training/gumbel.py) and the player it ships (policies/gumbel.py): settings named when
+"""Gumbel Expert Iteration (training/gumbel.py) and the player it ships (policies/search/gumbel.py): settings named when
 wrong, the exported network equal to the torch one, a tiny run end to end (chunks, resume, the file playing with
 its search), and seeded repeats."""
 
@@ -19,8 +19,8 @@ from envs.core.opponents import RandomOpponent
 from envs.opponents import make_opponent
 from envs.play import play_game
 from policies import POLICY_DIR, load
-from policies.gumbel import GumbelPlayer, evaluator
 from policies.numpy_policy import NumpyPolicy, PolicyFileError, read_policy_file, write_policy_file
+from policies.search.gumbel import GumbelPlayer, evaluator
 from tests.helpers import ROOT, plies_without_torch
 from training.gumbel import (
     BoardConv,

@@ -393,8 +393,8 @@ def _with_search(tmp_path, game, params, search):
 
 
 def test_search_kind_picks_the_search(tmp_path):
-    from policies.rollouts import RolloutSearch
-    from policies.search import PolicySearch
+    from policies.search.alpha_beta import PolicySearch
+    from policies.search.rollouts import RolloutSearch
 
     params = {"num_players": 4}
     path = _with_search(

@@ -1,8 +1,8 @@
 """What every play-time search around a policy file's network shares (numpy only).
 
 A hard opponent is a policy file's network wrapped in a search over the
-game's rules (:class:`policies.search.PolicySearch`,
-:class:`policies.rollouts.RolloutSearch`, :class:`policies.mcts.PolicyMCTS`).
+game's rules (:class:`policies.search.alpha_beta.PolicySearch`,
+:class:`policies.search.rollouts.RolloutSearch`, :class:`policies.mcts.PolicyMCTS`).
 All three keep the policy and its meta, build the rules they search from
 ``(name, params)``, pass ``reset`` on to the network, play the bare network
 when no rules state is given (an env-only client) and show the network's view

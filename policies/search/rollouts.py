@@ -55,8 +55,8 @@ import numpy as np
 
 from envs.core.checks import as_int
 from envs.registry import entry
-from policies.network_search import NetworkSearch
 from policies.numpy_policy import NumpyPolicy, masked_log_softmax, masked_softmax
+from policies.search.player import NetworkSearch
 
 
 @dataclass(frozen=True)

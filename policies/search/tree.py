@@ -15,7 +15,7 @@ the engine.
 With ``leaf_wins``, each new position is also played one ply ahead with every
 legal move (the engine's own step, in a probe batch): a position whose player
 to move can win at once is scored as that win, and walks stop there, as
-``policies/search.py``'s ``leaf_wins`` scores its leaves; a root with such a
+``policies/search/alpha_beta.py``'s ``leaf_wins`` scores its leaves; a root with such a
 move plays it. It costs one engine step per legal move of each new node.
 
 A node keeps its network's ``candidates`` best legal actions (the root: the

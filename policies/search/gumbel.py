@@ -1,4 +1,4 @@
-"""A policy file's network with the engine's tree search (:mod:`envs.core.tree_search`), numpy only.
+"""A policy file's network with the engine's tree search (:mod:`policies.search.tree`), numpy only.
 
 :func:`evaluator` turns a numpy policy into the search's network call (the
 legal moves' logits, and values by seat from the mover's). A policy file whose
@@ -15,10 +15,10 @@ from typing import Any
 import numpy as np
 
 from envs.core.batched import BatchedGame
-from envs.core.tree_search import Evaluate, TreeSearch, logits_of_moves
 from envs.registry import batched_engine
-from policies.network_search import NetworkSearch
 from policies.numpy_policy import NumpyPolicy
+from policies.search.player import NetworkSearch
+from policies.search.tree import Evaluate, TreeSearch, logits_of_moves
 
 
 def evaluator(policy: NumpyPolicy, players: int, compiled_head: bool = False) -> Evaluate:
@@ -66,7 +66,7 @@ class GumbelPlayer(NetworkSearch):
     budget: the same position and seed give the same move) from the rules state, without Gumbel noise.
 
     The policy file's ``search`` meta: ``{"kind": "gumbel", "simulations": 16, "considered": 16}``, and
-    optionally ``"candidates"`` and ``"leaf_wins": true`` (:class:`envs.core.tree_search.TreeSearch`).
+    optionally ``"candidates"`` and ``"leaf_wins": true`` (:class:`policies.search.tree.TreeSearch`).
     """
 
     def __init__(

@@ -79,8 +79,8 @@ import numpy as np
 from envs.core.alpha_beta import NETWORK_PASS_WORK
 from envs.core.checks import as_int
 from envs.registry import entry
-from policies.network_search import NetworkSearch
 from policies.numpy_policy import NumpyPolicy, PlainHead, masked_softmax
+from policies.search.player import NetworkSearch
 
 DEFAULT_SOLVE_NODES = 2_000_000  # solver nodes a move may spend (with solve_from_empty)
 

@@ -1,0 +1,8 @@
+"""The search library: play-time and training searches over the batched engines, guided by a network.
+
+- :mod:`policies.search.tree`: one batched tree search (a Gumbel root, PUCT inside) over many boards.
+- :mod:`policies.search.alpha_beta`: depth-limited alpha-beta with the game's solver near the end.
+- :mod:`policies.search.rollouts`: determinised play-outs for the card game.
+- :mod:`policies.search.gumbel`: the tree search as a player, and its evaluators.
+- :mod:`policies.search.player`: what every searching player shares (``act``, ``explain``).
+"""
