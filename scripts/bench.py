@@ -440,7 +440,7 @@ def search_simulations_per_second(
     ``leaf_wins``: each new node also played one ply ahead with every legal move (its cost)."""
     from policies import shipped_path
     from policies.numpy_policy import NumpyPolicy
-    from policies.search.gumbel import evaluator, flat_evaluator
+    from policies.search.evaluators import evaluator, flat_evaluator
     from policies.search.tree import TreeSearch
 
     batch = search_positions(name, params, trees)

@@ -45,7 +45,7 @@ from policies import load, past_hard_file
 from policies.numpy_policy import FORMAT_VERSION, NumpyPolicy, PlainHead, read_policy_file, write_policy_file
 from policies.provenance import sha256
 from policies.report import score_share
-from policies.search.gumbel import evaluator, flat_evaluator
+from policies.search.evaluators import evaluator, flat_evaluator
 from policies.search.tree import TreeSearch, seats_from_mover
 from training.export import ACTIVATIONS
 from training.ray_cluster import start_ray

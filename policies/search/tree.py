@@ -1,16 +1,29 @@
-"""Gumbel AlphaZero tree search inside a batched engine: N boards' trees grown at once.
+"""One batched tree search over an engine's boards: N trees grown at once, mctx's loop with pluggable parts.
 
 Each simulation walks every tree from its root to a leaf (a numba kernel over
 plain arrays, knowing no game), copies the leaves' parent positions into a
 scratch batch, plays each leaf's action there with the engine's own kernel,
-and evaluates every new position with one call of the network for the whole
-batch. The root considers the top ``considered`` actions of Gumbel-perturbed
-network logits and halves them sequentially over the simulations; below the
-root the action maximises the improved policy minus the visit share
-(Danihelka et al. 2022; mctx's ``gumbel_muzero_policy`` with
-``qtransform_completed_by_mix_value``). Values are per seat, so that a 3-4
-player game backs up each player's own value; rewards and game ends come from
-the engine.
+and evaluates every new position with one call of the evaluator for the whole
+batch. Values are per seat, so that a 3-4 player game backs up each player's
+own value; rewards and game ends come from the engine.
+
+The parts, as mctx's ``search`` takes them:
+
+* **selection** (:class:`TreeSettings` ``root`` and ``interior``): ``"gumbel"``
+  at the root considers the top ``considered`` actions of Gumbel-perturbed
+  logits and halves them sequentially over the simulations, and below the
+  root follows the improved policy minus the visit share (Danihelka et al.
+  2022; mctx's ``gumbel_muzero_policy``); ``"puct"`` is AlphaZero's rule, the
+  normalised completed Q plus ``exploration * prior * sqrt(visits) / (1 +
+  child visits)``, its root playing the most visited action (mctx's
+  ``muzero_policy``).
+* **the evaluator** (:data:`Evaluate`): priors and values of new positions; a
+  network (:func:`observed`, :mod:`policies.search.evaluators`) or random
+  play-outs.
+* **the Q-transform** (:data:`CompletedQ`): completed Q-values mixed with the
+  network's value (mctx's ``qtransform_completed_by_mix_value``), computed once
+  a node visited (:func:`_completed_scores`) and read by both rules and by the
+  root's results.
 
 With ``leaf_wins``, each new position is also played one ply ahead with every
 legal move (the engine's own step, in a probe batch): a position whose player
@@ -18,16 +31,17 @@ to move can win at once is scored as that win, and walks stop there, as
 ``policies/search/alpha_beta.py``'s ``leaf_wins`` scores its leaves; a root with such a
 move plays it. It costs one engine step per legal move of each new node.
 
-A node keeps its network's ``candidates`` best legal actions (the root: the
-``considered`` Gumbel-top ones); the improved policy of the root, the training
-target, covers every legal action. The network is any
-``evaluate(observations (k, obs), moves (k, L)) -> (logits (k, L), values (k, P))``:
-``moves`` holds each position's legal actions (-1 padding, whose logits are
-not read), ``logits[r, j]`` is the logit of ``moves[r, j]``, and the values
-are in seat order from the mover's (column 0: the mover). A network that
-gives every action's logit is turned into one by :func:`every_action`; asking
-for the legal moves' alone lets a network with thousands of actions compute a
-few dozen columns of its action head.
+A node keeps its evaluator's ``candidates`` best legal actions (the root: the
+``considered`` best); the improved policy of the root, the training
+target, covers every legal action. The evaluator is any
+``evaluate(batch, rows, moves) -> (logits (k, L), values (k, P))`` of the
+boards ``rows`` of ``batch``: ``moves`` holds each position's legal actions (-1
+padding, whose logits are not read), ``logits[r, j]`` is the logit of
+``moves[r, j]``, and the values are in seat order from the mover's (column 0:
+the mover). A network of observations is made one by :func:`observed`, and a
+network that gives every action's logit by :func:`every_action`; asking for the
+legal moves' alone lets a network with thousands of actions compute a few
+dozen columns of its action head.
 """
 
 from __future__ import annotations
@@ -44,8 +58,13 @@ from envs.core.batched import BatchedGame
 from envs.core.checks import as_int
 from envs.core.jit import njit
 
-Evaluate = Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
+#: A network: ``network(observations (k, obs), moves (k, L)) -> (logits (k, L), values (k, P))``.
+Network = Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
+#: The search's evaluator: ``evaluate(batch, rows, moves)``, the same of the boards ``rows`` of ``batch``.
+Evaluate = Callable[[BatchedGame, np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
 NO_NODE = -1
+GUMBEL, PUCT, UCT = 0, 1, 2  # the selection rules, as the kernels take them
+RULES = {"gumbel": GUMBEL, "puct": PUCT, "uct": UCT}
 
 
 @njit(cache=True)
@@ -64,14 +83,23 @@ def logits_of_moves(logits: np.ndarray, moves: np.ndarray) -> np.ndarray:
     return out
 
 
+def observed(network: Network) -> Evaluate:
+    """The search's ``evaluate`` of a ``network`` of observations: each board seen by its player to move."""
+
+    def evaluate(batch: BatchedGame, rows: np.ndarray, moves: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return network(batch.observe(batch.to_move)[rows], moves)
+
+    return evaluate
+
+
 def every_action(network: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]) -> Evaluate:
     """The search's ``evaluate`` of a ``network(observations) -> (logits (k, A) over every action, values)``."""
 
-    def evaluate(observations: np.ndarray, moves: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def legal_logits(observations: np.ndarray, moves: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         logits, values = network(observations)
         return logits_of_moves(logits, moves), values
 
-    return evaluate
+    return observed(legal_logits)
 
 
 def seats_from_mover(movers: np.ndarray, players: int) -> np.ndarray:
@@ -158,8 +186,8 @@ def _rows(width):
 def _completed_scores(t, i, n, scale, init, rows):
     """At node ``n`` of tree ``i``, from its mover's side, written into the caller's :data:`Rows` (kernels
     call this once a node walked, so it allocates nothing): the candidates' prior ``logits`` (-inf: none),
-    ``sigma`` of their completed Q (unvisited ones: the mixed value) and their ``visits``; returns the visits'
-    total and the mixed value."""
+    their completed ``q`` (unvisited ones: the mixed value), its ``sigma`` and their ``visits``; returns the
+    visits' total and the mixed value."""
     logits, sigma, visits, q = rows
     width = t.action.shape[2]
     p = t.mover[i, n]
@@ -200,24 +228,28 @@ def _completed_scores(t, i, n, scale, init, rows):
 
 
 @njit(cache=True)
-def _pick(t, i, n, target, scale, init, rows):
-    """The candidate to follow at node ``n`` of tree ``i`` (-1: none): at the root the best Gumbel score among
-    those with the visits sequential halving asks for; below, the improved policy minus the visit share.
-    ``rows``: scratch (:func:`_completed_scores`)."""
-    total, _ = _completed_scores(t, i, np.int64(n), scale, init, rows)
+def _gumbel_root(t, i, target, rows):
+    """The root's candidate with the best Gumbel score among those with the visits sequential halving asks for
+    (``target``); when every one is past it, the least visited."""
     logits, sigma, visits = rows.logits, rows.sigma, rows.visits
     best, pick = -np.inf, -1
-    if n == 0:
+    for k in range(logits.shape[0]):
+        if logits[k] > -np.inf and visits[k] == target:
+            score = t.gumbel[i, k] + logits[k] + sigma[k]
+            if score > best:
+                best, pick = score, k
+    if pick < 0:  # every candidate is past the target (fewer candidates than halving planned): least visited
         for k in range(logits.shape[0]):
-            if logits[k] > -np.inf and visits[k] == target:
-                score = t.gumbel[i, k] + logits[k] + sigma[k]
-                if score > best:
-                    best, pick = score, k
-        if pick < 0:  # every candidate is past the target (fewer candidates than halving planned): least visited
-            for k in range(logits.shape[0]):
-                if logits[k] > -np.inf and -visits[k] > best:
-                    best, pick = -visits[k], k
-        return pick
+            if logits[k] > -np.inf and -visits[k] > best:
+                best, pick = -visits[k], k
+    return pick
+
+
+@njit(cache=True)
+def _gumbel_interior(total, rows):
+    """The candidate whose improved-policy probability most exceeds its share of the node's ``total`` visits."""
+    logits, sigma, visits = rows.logits, rows.sigma, rows.visits
+    best, pick = -np.inf, -1
     top = -np.inf
     for k in range(logits.shape[0]):
         top = max(top, logits[k] + sigma[k])
@@ -234,7 +266,73 @@ def _pick(t, i, n, target, scale, init, rows):
 
 
 @njit(cache=True)
-def _select(t, trees, target, scale, init, walk):
+def _puct(first_play, node_visits, exploration, rows):
+    """AlphaZero's rule: the candidate with the best Q, scaled to [0, 1] over the candidates, plus
+    ``exploration * prior * sqrt(node_visits) / (1 + its visits)``; a candidate not visited yet counts
+    ``first_play`` (the node's own mean value for its mover) as its Q."""
+    logits, visits, q = rows.logits, rows.visits, rows.q
+    top, low, high = -np.inf, np.inf, -np.inf
+    for k in range(logits.shape[0]):
+        if logits[k] > -np.inf:
+            if visits[k] == 0:
+                q[k] = first_play
+            top = max(top, logits[k])
+            low, high = min(low, q[k]), max(high, q[k])
+    norm = 0.0
+    for k in range(logits.shape[0]):
+        if logits[k] > -np.inf:
+            norm += math.exp(logits[k] - top)
+    root = math.sqrt(max(node_visits, 1.0))
+    best, pick = -np.inf, -1
+    for k in range(logits.shape[0]):
+        if logits[k] > -np.inf:
+            prior = math.exp(logits[k] - top) / norm
+            score = (q[k] - low) / max(high - low, 1e-8) + exploration * prior * root / (1.0 + visits[k])
+            if score > best:
+                best, pick = score, k
+    return pick
+
+
+@njit(cache=True)
+def _uct(node_visits, exploration, rows):
+    """UCB1: a candidate not visited yet first (the earliest), else the best Q, scaled to [0, 1] over the visited
+    candidates, plus ``exploration * sqrt(log(node_visits) / its visits)``."""
+    logits, visits, q = rows.logits, rows.visits, rows.q
+    low, high = np.inf, -np.inf
+    for k in range(logits.shape[0]):
+        if logits[k] > -np.inf:
+            if visits[k] == 0:
+                return k
+            low, high = min(low, q[k]), max(high, q[k])
+    log_n = math.log(max(node_visits, 1.0))
+    best, pick = -np.inf, -1
+    for k in range(logits.shape[0]):
+        if logits[k] > -np.inf:
+            score = (q[k] - low) / max(high - low, 1e-8) + exploration * math.sqrt(log_n / visits[k])
+            if score > best:
+                best, pick = score, k
+    return pick
+
+
+@njit(cache=True)
+def _pick(t, i, n, target, select, rows):
+    """The candidate to follow at node ``n`` of tree ``i`` (-1: none), by the rule ``select`` names for the root
+    or for the nodes below it (:data:`Selection`). ``rows``: scratch (:func:`_completed_scores`)."""
+    total, _ = _completed_scores(t, i, np.int64(n), select.value_scale, select.visit_init, rows)
+    rule = select.root if n == 0 else select.interior
+    if rule == UCT:
+        return _uct(float(t.visits[i, n]), select.exploration, rows)
+    if rule == PUCT:
+        p, visits = t.mover[i, n], t.visits[i, n]
+        mean = t.value_sum[i, n, p] / visits if visits > 0 else np.float64(t.raw_value[i, n, p])
+        return _puct(mean, float(visits), select.exploration, rows)
+    if n == 0:
+        return _gumbel_root(t, i, target, rows)
+    return _gumbel_interior(total, rows)
+
+
+@njit(cache=True)
+def _select(t, trees, target, select, walk):
     """Walk trees ``0..trees-1`` from their roots: ``walk.path[i, :walk.depth[i]]`` the nodes passed, ending on
     an unexpanded candidate (``walk.parent[i]``, ``walk.slot[i]``), a finished game or a position its mover wins
     at once (``slot`` -1)."""
@@ -247,7 +345,7 @@ def _select(t, trees, target, scale, init, walk):
             d += 1
             if t.terminal[i, n] or t.won[i, n]:
                 break
-            pick = _pick(t, i, np.int64(n), target[i], scale, init, rows)  # int64: one compile, not one for 0
+            pick = _pick(t, i, np.int64(n), target[i], select, rows)  # int64: one compile, not one for 0
             if pick < 0:  # no candidate (no legal move): treated as the end
                 break
             c = t.child[i, n, pick]
@@ -322,59 +420,98 @@ Roots = namedtuple("Roots", ("action", "policy", "value", "visits"))  # what a s
 #: sigma(q) = (visit_init + max visits) * value_scale * q.
 CompletedQ = namedtuple("CompletedQ", ("value_scale", "visit_init"), defaults=(0.1, 50.0))
 MCTX_Q = CompletedQ()
+#: The selection rules and the Q-transform as the kernels read them: the Q-transform's scale, the rule at the
+#: root and below it (:data:`GUMBEL`, :data:`PUCT`) and PUCT's exploration constant.
+Selection = namedtuple("Selection", ("value_scale", "visit_init", "root", "interior", "exploration"))
 
 
 @njit(cache=True)
-def _root_results(t, root_moves, root_logits, scale, init, out):
-    """Each root's action (the best Gumbel score among the most visited), its improved policy
-    softmax(logits + sigma(completed Q)) over every legal action (those not among its candidates completed by
-    the mixed value, as unvisited candidates are; ``out.policy`` starts at 0) and its mean value by seat.
-    ``root_moves`` (N, L): each root's legal actions (-1 padding); ``root_logits`` (N, L): the network's logit
-    of each."""
+def _root_action(t, i, select, rows):
+    """The root's action: with the Gumbel rule the best Gumbel score among the most visited, with PUCT or UCT the
+    most visited (ties: the better completed Q, then a finished game, whose value is exact, then the earlier
+    candidate); and the most visits."""
+    logits, sigma, visits, q = rows
+    most = -1.0
+    for k in range(logits.shape[0]):
+        if logits[k] > -np.inf:
+            most = max(most, visits[k])
+    best, action, exact = -np.inf, -1, False
+    for k in range(logits.shape[0]):
+        if logits[k] > -np.inf and visits[k] == most:
+            score = t.gumbel[i, k] + logits[k] + sigma[k] if select.root == GUMBEL else q[k]
+            ends = select.root != GUMBEL and t.child[i, 0, k] >= 0 and t.terminal[i, t.child[i, 0, k]]
+            if score > best or (score == best and ends and not exact):
+                best, action, exact = score, t.action[i, 0, k], ends
+    return action, most
+
+
+@njit(cache=True)
+def _improved_policy(select, mixed, most, actions, moves, move_logits, rows, row):
+    """A root's improved policy into ``row`` (by action; the legal ones written): with the Gumbel rule
+    softmax(logits + sigma(completed Q)) over every legal action, those not among its candidates completed by
+    the mixed value as unvisited candidates are; with PUCT or UCT the candidates' visit shares. ``actions``: its
+    candidates' actions; ``moves``, ``move_logits``: its legal actions (-1 padding) and the evaluator's logits."""
+    logits, sigma, visits, q = rows
+    if select.root != GUMBEL:
+        total = 0.0
+        for k in range(logits.shape[0]):
+            total += visits[k] if logits[k] > -np.inf else 0.0
+        for j in range(moves.shape[0]):
+            if moves[j] >= 0:
+                row[moves[j]] = 0.0
+        for k in range(logits.shape[0]):
+            if logits[k] > -np.inf:
+                row[actions[k]] = visits[k] / max(total, 1.0)
+        return
+    low, high = mixed, mixed
+    for k in range(logits.shape[0]):
+        if logits[k] > -np.inf and visits[k] > 0:
+            low, high = min(low, q[k]), max(high, q[k])
+    unvisited = (select.visit_init + most) * select.value_scale * (mixed - low) / max(high - low, 1e-8)
+    for j in range(moves.shape[0]):
+        a = moves[j]
+        if a >= 0:
+            row[a] = move_logits[j] + unvisited
+    for k in range(logits.shape[0]):
+        if logits[k] > -np.inf:
+            row[actions[k]] = logits[k] + sigma[k]
+    top, total = -np.inf, 0.0
+    for j in range(moves.shape[0]):
+        a = moves[j]
+        if a >= 0 and move_logits[j] > -np.inf:
+            top = max(top, row[a])
+    for j in range(moves.shape[0]):
+        a = moves[j]
+        if a >= 0 and move_logits[j] > -np.inf:
+            row[a] = math.exp(row[a] - top)
+            total += row[a]
+    for j in range(moves.shape[0]):
+        a = moves[j]
+        if a >= 0 and move_logits[j] > -np.inf:
+            row[a] /= total
+
+
+@njit(cache=True)
+def _root_results(t, root_moves, root_logits, select, out):
+    """Each root's action (:func:`_root_action`), improved policy (:func:`_improved_policy`; ``out.policy``
+    starts at 0), candidates' visits and mean value by seat. ``root_moves`` (N, L): each root's legal actions
+    (-1 padding); ``root_logits`` (N, L): the evaluator's logit of each."""
     rows = _rows(t.action.shape[2])
-    logits, sigma, visits = rows.logits, rows.sigma, rows.visits
-    row = np.empty(out.policy.shape[1])  # one root's policy before its normalisation, by action
+    row = np.empty(out.policy.shape[1])  # one root's policy, by action
     for i in range(out.action.shape[0]):
         out.action[i] = -1
         if t.terminal[i, 0] or t.action[i, 0, 0] < 0:
             continue
-        _, mixed = _completed_scores(t, i, np.int64(0), scale, init, rows)  # not the constant: one compile
-        most, best = -1.0, -np.inf
-        low, high = mixed, mixed
-        for k in range(logits.shape[0]):
-            if logits[k] > -np.inf:
-                most = max(most, visits[k])
-                out.visits[i, k] = visits[k]
-                if visits[k] > 0:
-                    c = t.child[i, 0, k]
-                    q = t.reward[i, c, t.mover[i, 0]] + t.value_sum[i, c, t.mover[i, 0]] / t.visits[i, c]
-                    low, high = min(low, q), max(high, q)
-        for k in range(logits.shape[0]):
-            if logits[k] > -np.inf and visits[k] == most and t.gumbel[i, k] + logits[k] + sigma[k] > best:
-                best = t.gumbel[i, k] + logits[k] + sigma[k]
-                out.action[i] = t.action[i, 0, k]
-        unvisited = (init + most) * scale * (mixed - low) / max(high - low, 1e-8)
+        _, mixed = _completed_scores(t, i, np.int64(0), select.value_scale, select.visit_init, rows)
+        out.action[i], most = _root_action(t, i, select, rows)
+        for k in range(rows.logits.shape[0]):
+            if rows.logits[k] > -np.inf:
+                out.visits[i, k] = rows.visits[k]
+        _improved_policy(select, mixed, most, t.action[i, 0], root_moves[i], root_logits[i], rows, row)
         for j in range(root_moves.shape[1]):
             a = root_moves[i, j]
-            if a >= 0:
-                row[a] = root_logits[i, j] + unvisited
-        for k in range(logits.shape[0]):
-            if logits[k] > -np.inf:
-                row[t.action[i, 0, k]] = logits[k] + sigma[k]
-        top, total = -np.inf, 0.0
-        for j in range(root_moves.shape[1]):
-            a = root_moves[i, j]
-            if a >= 0 and root_logits[i, j] > -np.inf:
-                top = max(top, row[a])
-        for j in range(root_moves.shape[1]):
-            a = root_moves[i, j]
-            if a >= 0 and root_logits[i, j] > -np.inf:
-                row[a] = math.exp(row[a] - top)
-                total += row[a]
-        for j in range(root_moves.shape[1]):
-            a = root_moves[i, j]
-            if a >= 0 and root_logits[i, j] > -np.inf:
-                out.policy[i, a] = row[a] / total
+            if a >= 0 and (select.root != GUMBEL or root_logits[i, j] > -np.inf):
+                out.policy[i, a] = row[a]
         for p in range(t.value_sum.shape[2]):
             out.value[i, p] = t.value_sum[i, 0, p] / max(t.visits[i, 0], 1)
 
@@ -415,6 +552,8 @@ class TreeSettings:
         candidates: legal actions a node below the root keeps (its network's best).
         q_transform: the scale of completed Q-values (:data:`CompletedQ`; mctx's defaults).
         leaf_wins: score a new position whose mover can win at once as that win (see the module docstring).
+        root, interior: the selection rule at the root and below it, ``"gumbel"``, ``"puct"`` or ``"uct"``.
+        exploration: PUCT's or UCT's constant (its exploration term's weight against Q scaled to [0, 1]).
     """
 
     simulations: int = 16
@@ -422,6 +561,9 @@ class TreeSettings:
     candidates: int = 16
     q_transform: CompletedQ = MCTX_Q
     leaf_wins: bool = False
+    root: str = "gumbel"
+    interior: str = "gumbel"
+    exploration: float = 1.25
 
     def __post_init__(self) -> None:
         for label in ("simulations", "considered", "candidates"):
@@ -434,18 +576,31 @@ class TreeSettings:
         object.__setattr__(self, "leaf_wins", bool(self.leaf_wins))
         q = self.q_transform
         object.__setattr__(self, "q_transform", CompletedQ(float(q.value_scale), float(q.visit_init)))
+        for label in ("root", "interior"):
+            if getattr(self, label) not in RULES:
+                raise ValueError(
+                    f"tree search: {label} must be one of {', '.join(RULES)}, got {getattr(self, label)!r}"
+                )
+        if not isinstance(self.exploration, (int, float)) or isinstance(self.exploration, bool) or self.exploration < 0:
+            raise ValueError(f"tree search: exploration must be a number >= 0, got {self.exploration!r}")
+
+    def selection(self) -> Selection:
+        """The rules and the Q-transform, as the kernels take them."""
+        q = self.q_transform
+        return Selection(q.value_scale, q.visit_init, RULES[self.root], RULES[self.interior], float(self.exploration))
 
 
 class TreeSearch:
-    """Gumbel AlphaZero search for the boards of one engine (see the module docstring).
+    """The tree search for the boards of one engine: Gumbel or PUCT selection, any evaluator (module docstring).
 
     Args:
         batch: any batch of the engine; searches start from boards of batches like it.
-        evaluate: the network (see the module docstring).
+        evaluate: the evaluator (:data:`Evaluate`).
         trees: how many roots one :meth:`run` searches at most.
         simulations, considered: as :class:`TreeSettings`.
         seed: the Gumbel noise's generator.
-        **settings: the other fields of :class:`TreeSettings` (``candidates``, ``q_transform``, ``leaf_wins``).
+        **settings: the other fields of :class:`TreeSettings` (``candidates``, ``q_transform``, ``leaf_wins``,
+            ``root``, ``interior``, ``exploration``).
     """
 
     #: boards the ``leaf_wins`` probe steps at once at least (one per legal move of the positions it checks)
@@ -464,15 +619,16 @@ class TreeSearch:
     ) -> None:
         if (plain := as_int(trees)) is None or plain < 1:
             raise ValueError(f"tree search: trees must be an int >= 1, got {trees!r}")
-        unknown = sorted(set(settings) - {"candidates", "q_transform", "leaf_wins"})
+        unknown = sorted(set(settings) - set(TreeSettings.__dataclass_fields__))
         if unknown:
             raise TypeError(
-                f"tree search: unknown keyword(s) {', '.join(unknown)}; it takes trees, simulations, considered, "
-                "seed, candidates, q_transform and leaf_wins"
+                f"tree search: unknown keyword(s) {', '.join(unknown)}; it takes trees, seed and "
+                f"{', '.join(TreeSettings.__dataclass_fields__)}"
             )
         self.settings = given = TreeSettings(simulations, considered, **settings)
         self.simulations, self.considered, self.candidates = given.simulations, given.considered, given.candidates
         self.leaf_wins, self.q_transform = given.leaf_wins, given.q_transform
+        self.select = given.selection()
         self.engine, self.evaluate = batch.engine, evaluate
         self.rng = np.random.default_rng(seed)
         self.num_trees, self.nodes, self.players = plain, self.simulations + 1, batch.num_players
@@ -504,10 +660,9 @@ class TreeSearch:
             np.zeros((k, self.nodes + 1), dtype=np.int32), np.zeros(k, dtype=np.int32),
             np.zeros(k, dtype=np.int32), np.zeros(k, dtype=np.int32),
         )  # fmt: skip
-        q = self.q_transform
         for sim in range(self.simulations):
             target = self.halving[considered, sim]
-            _select(self.trees, k, target, q.value_scale, q.visit_init, walk)
+            _select(self.trees, k, target, self.select, walk)
             self._expand(k, walk)
             _backup(self.trees, k, walk)
         return self._result(k, root_moves, root_logits)
@@ -518,7 +673,7 @@ class TreeSearch:
         each (k, L), values (k, P) by absolute seat and movers (k,)."""
         movers = batch.to_move[rows].astype(np.int64)
         moves = self._legal_moves(batch, rows)
-        logits, values = self.evaluate(batch.observe(batch.to_move)[rows], moves)
+        logits, values = self.evaluate(batch, rows, moves)
         logits = np.asarray(logits, dtype=np.float32)
         if logits.shape != moves.shape:
             raise ValueError(
@@ -608,8 +763,7 @@ class TreeSearch:
             np.zeros((k, self.players), dtype=np.float64),
             np.zeros((k, self.trees.action.shape[2]), dtype=np.int32),
         )
-        q = self.q_transform
-        _root_results(self.trees, root_moves, root_logits, q.value_scale, q.visit_init, out)
+        _root_results(self.trees, root_moves, root_logits, self.select, out)
         won = np.flatnonzero(self.wins[:k] >= 0)  # a root its mover wins at once: that win, all the policy on it
         out.action[won] = self.wins[won]
         out.policy[won] = 0.0
@@ -619,7 +773,12 @@ class TreeSearch:
 
 __all__ = [
     "MCTX_Q",
+    "PUCT",
+    "GUMBEL",
+    "UCT",
     "CompletedQ",
+    "Network",
+    "Selection",
     "SearchResult",
     "TreeSettings",
     "TreeSearch",
@@ -628,6 +787,7 @@ __all__ = [
     "every_action",
     "logits_of_moves",
     "new_trees",
+    "observed",
     "seats_from_mover",
     "winning_moves",
 ]

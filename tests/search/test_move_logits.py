@@ -9,7 +9,7 @@ import pytest
 import envs
 from policies import shipped_path
 from policies.numpy_policy import NumpyPolicy
-from policies.search.gumbel import evaluator, flat_evaluator
+from policies.search.evaluators import evaluator, flat_evaluator
 from policies.search.tree import TreeSearch, logits_of_moves
 from tests.helpers import factored_policy_file
 
@@ -125,7 +125,7 @@ def test_the_compiled_head_searches_as_every_actions_logits(name, params):
 
 def test_the_flat_evaluator_rates_every_legal_move_alike_and_every_position_a_draw():
     _, obs, moves = positions("swahili", {"num_players": 3})
-    logits, values = flat_evaluator(3)(obs, moves)
+    logits, values = flat_evaluator(3)(None, np.arange(len(obs)), moves)
     assert logits.shape == moves.shape and values.shape == (len(obs), 3)
     assert not logits.any() and not values.any()
 

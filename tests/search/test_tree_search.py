@@ -10,7 +10,7 @@ import envs
 from envs.core.batched import BatchedGame
 from envs.opponents import make_opponent
 from envs.play import play_game
-from policies.search.tree import TreeSearch, considered_visits, every_action, winning_moves
+from policies.search.tree import TreeSearch, considered_visits, every_action, observed, winning_moves
 
 # (name, params): games whose moves draw no chance (the rules replay a path exactly)
 GAMES = [
@@ -319,7 +319,7 @@ def test_a_network_that_gives_every_actions_logits_is_named():
     def network(observations):
         return np.zeros((len(observations), batch.num_actions), np.float32), np.zeros((len(observations), 2))
 
-    search = TreeSearch(batch, lambda observations, moves: network(observations), trees=4, simulations=2)
+    search = TreeSearch(batch, observed(lambda observations, moves: network(observations)), trees=4, simulations=2)
     named = r"logits of shape \(4, 3114\) for legal moves of shape \(4, \d+\).*every_action"
     with pytest.raises(ValueError, match=named):
         search.run(batch, np.arange(4))

@@ -20,7 +20,8 @@ from envs.opponents import make_opponent
 from envs.play import play_game
 from policies import POLICY_DIR, load
 from policies.numpy_policy import NumpyPolicy, PolicyFileError, read_policy_file, write_policy_file
-from policies.search.gumbel import GumbelPlayer, evaluator
+from policies.search.evaluators import policy_network
+from policies.search.gumbel import GumbelPlayer
 from tests.helpers import ROOT, plies_without_torch
 from training.gumbel import (
     BoardConv,
@@ -100,8 +101,8 @@ def test_a_value_a_seat_plays_as_the_torch_network_and_feeds_the_search(tmp_path
     np.testing.assert_allclose(policy.seat_values(obs), values, rtol=1e-5, atol=1e-5)
     np.testing.assert_allclose(policy.values(obs), values[:, 0], rtol=1e-5, atol=1e-5)
     moves = np.tile(np.arange(batch.num_actions), (8, 1))
-    np.testing.assert_allclose(evaluator(policy, 3)(obs, moves)[1], values, rtol=1e-5, atol=1e-5)
-    mover_only = evaluator(NumpyPolicy(write_network(Network(batch.obs_size, batch.num_actions, (16,), "tanh"),
+    np.testing.assert_allclose(policy_network(policy, 3)(obs, moves)[1], values, rtol=1e-5, atol=1e-5)
+    mover_only = policy_network(NumpyPolicy(write_network(Network(batch.obs_size, batch.num_actions, (16,), "tanh"),
                                                      tmp_path / "m.npz", "swahili", {"num_players": 3}, {}),
                                        game="swahili", params={"num_players": 3}), 3)(obs, moves)[1]  # fmt: skip
     np.testing.assert_allclose(mover_only[:, 1], -mover_only[:, 0] / 2, rtol=1e-5)  # the stand-in
