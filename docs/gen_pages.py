@@ -577,7 +577,7 @@ REFERENCE: dict[str, tuple[str, str, list[tuple[str, str, list[str]]]]] = {
             (
                 "Policy files",
                 "A trained network run with numpy only; `hard` is one with its search.",
-                ["policies.NumpyPolicy", "policies.PolicyFileError", "policies.make_mcts"],
+                ["policies.NumpyPolicy", "policies.PolicyFileError", "policies.search.mcts.make_mcts"],
             ),
         ],
     ),

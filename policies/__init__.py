@@ -17,9 +17,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from envs.core.opponents import NETWORK_PREFIX, PAST_PREFIX, SHIPPED_NAMES
-from policies.mcts import NAME as MCTS_NAME
-from policies.mcts import make_mcts
+from envs.core.opponents import MCTS_NAME, NETWORK_PREFIX, PAST_PREFIX, SHIPPED_NAMES
 from policies.numpy_policy import NumpyPolicy, PolicyFileError
 
 POLICY_DIR = Path(__file__).resolve().parent
@@ -118,6 +116,8 @@ def opponent_by_name(
     if spec in SHIPPED_NAMES or spec.startswith(PAST_PREFIX) or spec.endswith(POLICY_SUFFIXES):
         return load(name, spec, seed=seed, trusted=trusted, search=search, **params)
     if spec == MCTS_NAME or spec.startswith(MCTS_NAME + ":"):
+        from policies.search.mcts import make_mcts  # numba loads with the tree search only
+
         return make_mcts(name, spec, seed=seed, **params)  # it checks N
     return None
 
@@ -165,7 +165,7 @@ def _with_search(
 
     ``search["kind"]``: ``"alphabeta"`` (the default; :class:`policies.search.alpha_beta.PolicySearch`),
     ``"rollouts"`` (:class:`policies.search.rollouts.RolloutSearch`), ``"mcts"`` (PUCT guided by the network,
-    :class:`policies.mcts.PolicyMCTS`) or ``"gumbel"`` (the engine's tree search,
+    :class:`policies.search.mcts.PolicyMCTS`) or ``"gumbel"`` (the tree search,
     :class:`policies.search.gumbel.GumbelPlayer`); the other keys are its settings.
     """
     settings = dict(search)
@@ -180,7 +180,7 @@ def _with_search(
 
             return RolloutSearch(policy, name, params, seed=seed, **settings)
         if kind == "mcts":
-            from policies.mcts import PolicyMCTS
+            from policies.search.mcts import PolicyMCTS
 
             return PolicyMCTS(policy, name, params, seed=seed, **settings)
         if kind == "gumbel":
@@ -192,4 +192,4 @@ def _with_search(
     raise PolicyFileError(f"policy file {path}: unknown search kind {kind!r}; known: {', '.join(SEARCH_KINDS)}")
 
 
-__all__ = ["NumpyPolicy", "PolicyFileError", "load", "make_mcts", "opponent_by_name", "past_hard_file", "shipped_path"]
+__all__ = ["NumpyPolicy", "PolicyFileError", "load", "opponent_by_name", "past_hard_file", "shipped_path"]

@@ -14,7 +14,7 @@ Built-in names: ``"random"``, ``"easy"``, ``"medium"`` (each game's
 play-time search), ``"network"`` (hard's network alone: greedy, no search, the
 yardstick of what training learned) and ``"mcts"`` / ``"mcts:N"`` (a generic
 Monte-Carlo tree search with N simulations a move, the same for every game:
-``policies/mcts.py``). ``"hard@REV"`` is the hard policy file as git revision
+``policies/search/mcts.py``). ``"hard@REV"`` is the hard policy file as git revision
 REV held it (a past hard, :func:`policies.past_hard_file`). A path to a policy
 file also works. :func:`envs.opponents.make_opponent` turns a name into an opponent.
 """
@@ -30,6 +30,7 @@ DIFFICULTIES = ("random", "easy", "medium", "hard")
 SHIPPED_NAMES = ("hard", "network")  # the shipped policy file: with its search, and its network alone
 PAST_PREFIX = "hard@"  # "hard@REV": the shipped policy file as git revision REV held it
 NETWORK_PREFIX = "network:"  # "network:PATH": a policy file's network alone, without the search it names
+MCTS_NAME = "mcts"  # "mcts" / "mcts:N": the generic tree search with N simulations a move
 REFERENCE_NAMES = (
     "network",
     "mcts",

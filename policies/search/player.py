@@ -2,7 +2,7 @@
 
 A hard opponent is a policy file's network wrapped in a search over the
 game's rules (:class:`policies.search.alpha_beta.PolicySearch`,
-:class:`policies.search.rollouts.RolloutSearch`, :class:`policies.mcts.PolicyMCTS`).
+:class:`policies.search.rollouts.RolloutSearch`, :class:`policies.search.mcts.PolicyMCTS`).
 All three keep the policy and its meta, build the rules they search from
 ``(name, params)``, pass ``reset`` on to the network, play the bare network
 when no rules state is given (an env-only client) and show the network's view
