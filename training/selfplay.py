@@ -38,7 +38,7 @@ from envs.registry import GAMES, entry, make_raw
 from envs.single_agent import SingleAgentEnv
 from training.config import CONFIG_DIR, DEFAULTS, ENV_PATHS, load_config  # noqa: F401 (its names here too)
 from training.export import ACTIVATIONS, add_value_members, export_policy, to_numpy_policy
-from training.imitation import collect, collect_batched, pretrain
+from training.imitation import Recording, collect, collect_batched, pretrain
 from training.pool import BatchPool, PoolOpponent, cap_bot_share
 from training.shaping import ShapedReward
 from training.value_fit import fit_value_towers, replace_value
@@ -447,16 +447,11 @@ def warm_start(model, config: dict[str, Any], progress: bool = True) -> list[dic
 
     settings = config["imitation"]
     batched = {"boards": settings["boards"]} if settings["boards"] else {}
+    recording = Recording(
+        settings["teacher"], settings["opponents"], settings["games"], seed=config["seed"], gamma=config["ppo"]["gamma"]
+    )
     demos = (collect_batched if batched else collect)(
-        config["game"],
-        config["params"],
-        settings["teacher"],
-        settings["opponents"],
-        settings["games"],
-        seed=config["seed"],
-        gamma=config["ppo"]["gamma"],
-        progress=progress,
-        **batched,
+        config["game"], config["params"], recording, progress=progress, **batched
     )
     every = settings["eval_every_epochs"]
 

@@ -22,7 +22,7 @@ import torch
 
 from envs.core.checks import as_int
 from policies.numpy_policy import join_value_towers, read_policy_file, split_value_towers, write_policy_file
-from training.imitation import Demonstrations, collect_batched
+from training.imitation import Demonstrations, Recording, collect_batched
 
 DEFAULTS: dict[str, Any] = {
     "teacher": "medium",
@@ -140,16 +140,8 @@ def fit_tower(
 def _record(
     name: str, params: dict[str, Any], settings: dict[str, Any], games: int, seed: int, progress: bool
 ) -> Demonstrations:
-    return collect_batched(
-        name,
-        params,
-        settings["teacher"],
-        settings["opponents"],
-        games,
-        seed=seed,
-        boards=settings["boards"],
-        progress=progress,
-    )
+    recording = Recording(settings["teacher"], settings["opponents"], games, seed=seed)
+    return collect_batched(name, params, recording, boards=settings["boards"], progress=progress)
 
 
 def record_heldout(
