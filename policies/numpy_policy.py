@@ -35,6 +35,7 @@ import numpy as np
 
 from envs.core.action_layout import ActionLayout, layout_problem
 from envs.core.board_graph import BoardGraph, board_graph_problem
+from envs.core.checks import as_int
 from policies.flops import board_conv, factored_head
 
 FORMAT_VERSION = 1
@@ -237,8 +238,8 @@ def _conv_meta_ok(conv: Any) -> bool:
 
 
 def _int_at_least(n: Any, least: int) -> bool:
-    """``n`` is an int (not a bool) of at least ``least``."""
-    return isinstance(n, int) and not isinstance(n, bool) and n >= least
+    """``n`` is an int (not a bool: :func:`envs.core.checks.as_int`) of at least ``least``."""
+    return (plain := as_int(n)) is not None and plain >= least
 
 
 def _weights(arrays: dict[str, np.ndarray], name: str, where: str | Path, used: set[str]) -> np.ndarray:

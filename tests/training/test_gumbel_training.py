@@ -52,6 +52,8 @@ TINY = {"boards": 16, "games": 16, "simulations": 8, "cheap_simulations": 2, "fu
         ({"full_share": 1.5}, "full_share must be in (0, 1], got 1.5"),
         ({"full_share": True}, "full_share must be a number above 0, got True"),
         ({"hidden": [32, 0]}, "hidden must be a list of layer widths >= 1, got [32, 0]"),
+        ({"hidden": [32, True]}, "hidden must be a list of layer widths >= 1, got [32, True]"),
+        ({"epochs": False}, "epochs must be a whole number >= 0, got False"),
         ({"activation": "gelu"}, "activation must be one of ['relu', 'tanh'], got 'gelu'"),
         ({"head": "conv"}, "head must be one of ['plain', 'factored'], got 'conv'"),
         ({"rank": 0}, "rank must be a whole number >= 1, got 0"),
