@@ -304,7 +304,7 @@ def network_from_file(path: Path, name: str, params: dict[str, Any], conv: Board
 
     ``conv``: a board convolution to add to a file without one. Its features enter the towers through zero
     weights, so the network plays exactly as the file's until it learns to use them."""
-    policy = NumpyPolicy(path, game=name, params=params)  # refuses another game's file, or other rules'
+    policy = NumpyPolicy(path, name=name, params=params)  # refuses another game's file, or other rules'
     widths = tuple(w.shape[1] for w, _ in policy.pi_layers)
     value_layers, (value_w, value_b) = policy.value_members[0]
     if tuple(w.shape[1] for w, _ in value_layers) != widths:
@@ -412,7 +412,7 @@ def self_play(
     if network is None:
         evaluate = flat_evaluator(players)
     else:
-        evaluate = evaluator(NumpyPolicy(network, game=name, params=params), players, compiled_head=True)
+        evaluate = evaluator(NumpyPolicy(network, name=name, params=params), players, compiled_head=True)
     rng = np.random.default_rng(seed)
     wins = bool(s.leaf_wins)
     full = TreeSearch(batch, evaluate, s.boards, s.simulations, s.considered, leaf_wins=wins, seed=seed + 1)
@@ -727,7 +727,7 @@ def evaluate(
     """Per opponent of ``s.eval_opponents``: wins, draws and losses of the network alone (greedy) and with its
     search, ``s.eval_games`` games each, seats alternated (on random openings: ``s.eval_opening_plies``)."""
     players = (
-        ("network", NumpyPolicy(network, game=name, params=params)),
+        ("network", NumpyPolicy(network, name=name, params=params)),
         ("search", load(name, str(network), seed=seed, **params)),
     )  # play_series seeds them again for every game
     out: dict[str, dict[str, list[int]]] = {}
