@@ -41,11 +41,13 @@ def crowded_functions(paths: Sequence[str | Path]) -> list[str]:
 
 
 def _findings(command: list[str]) -> list[str]:
-    """The lines a linter printed for its findings; an error of its own (exit code above 1) is raised."""
+    """The lines a linter printed for its findings. A failure of its own (a missing linter or plugin, a bad
+    option: a non-zero exit with no finding printed) is raised, never read as a clean tree."""
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False)
-    if done.returncode > 1:
+    found = [line for line in done.stdout.splitlines() if line.strip() and not line.startswith("Found ")]
+    if done.returncode > 1 or (done.returncode and not found):
         raise RuntimeError(f"{' '.join(command[:4])} failed ({done.returncode}): {done.stderr.strip()}")
-    return [line for line in done.stdout.splitlines() if line.strip() and not line.startswith("Found ")]
+    return found
 
 
 def violations(paths: Sequence[str | Path] = FOLDERS) -> list[str]:

@@ -1,7 +1,10 @@
 """The function limits of make lint (tests/function_limits.py): over 80 lines or 8 parameters fails, the tree passes."""
 
+import sys
+
 import pytest
 
+from tests import function_limits
 from tests.function_limits import FOLDERS, main, violations
 
 
@@ -49,3 +52,9 @@ def test_nine_parameters_fail_even_with_noqa_or_an_underscore_name(write):
 
 def test_the_tree_keeps_both_limits():
     assert violations(FOLDERS) == []
+
+
+def test_a_linter_that_cannot_run_is_an_error_not_a_clean_tree():
+    """A missing linter exits 1 as one with findings does, but prints none: that is raised."""
+    with pytest.raises(RuntimeError, match="no_such_linter"):
+        function_limits._findings([sys.executable, "-m", "no_such_linter", "envs"])
