@@ -1,5 +1,6 @@
 # make demo: a short rendered Swival match (medium vs easy), result printed, GIF written.
-# make lint: ruff check, ruff format --check, the import layers and no import cycle (lint-imports).
+# make lint: ruff check, ruff format --check, the import layers and no import cycle (lint-imports), and no
+#   function over 80 lines or 8 parameters in envs/, policies/ and training/ (tests/function_limits.py).
 # make test: lint, the documentation built with --strict (docs-check), the whole test suite, then make test-rllib.
 # make test-rllib: RLlib self-play end to end and the Tianshou recipe, in .venv-rllib/ (Ray pins its own
 #   gymnasium, so the rllib extra never goes into .venv/).
@@ -42,6 +43,7 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports
+	$(PY) -m tests.function_limits
 
 # mkdocs' plugins print a notice about its future on every build; the build's own warnings still fail it.
 MKDOCS := NO_MKDOCS_2_WARNING=1 DISABLE_MKDOCS_2_WARNING=true $(VENV)/bin/mkdocs

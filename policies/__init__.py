@@ -85,13 +85,13 @@ def load(
 
         return NumpyPolicy(
             read_sb3_zip(path, name, params),
-            game=name,
+            name=name,
             temperature=temperature,
             seed=seed,
             params=params,
             source=str(path),
         )
-    policy = NumpyPolicy(path, game=name, temperature=temperature, seed=seed, params=params)
+    policy = NumpyPolicy(path, name=name, temperature=temperature, seed=seed, params=params)
     settings = policy.meta.get("search")
     if settings and search and spec != "network":
         return _with_search(policy, path, name, params, settings, seed)

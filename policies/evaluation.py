@@ -9,7 +9,8 @@ import math
 import os
 import statistics
 import sys
-from dataclasses import asdict
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -75,44 +76,48 @@ def progress_printer(total: int, label: str, stream=None):
 
 def _play_chunk(job: tuple[str, list[Any], int, int, int, bool, int, dict[str, Any]]) -> tuple[int, SeriesResult]:
     """(its first game, the chunk's series) of one chunk of games."""
-    game, entrants, count, seed, first, duplicate, opening_plies, params = job
+    name, entrants, count, seed, first, duplicate, opening_plies, params = job
     return first, play_series(
-        game, entrants, count, seed=seed, first_game=first, duplicate=duplicate, opening_plies=opening_plies, **params
+        name, entrants, count, seed=seed, first_game=first, duplicate=duplicate, opening_plies=opening_plies, **params
     )
 
 
-def evaluate(  # noqa: PLR0913 (one keyword per swgym eval option, the rule values beside them in **params)
+@dataclass(frozen=True)
+class SeriesRun:
+    """How a series is played out, which never changes its result: in ``jobs`` processes, and with every finished
+    chunk of games kept in the file ``checkpoint`` (:class:`SeriesCheckpoint`), so a series stopped part way
+    plays only its missing games when run again."""
+
+    jobs: int = 1
+    checkpoint: str | Path | None = None
+
+
+def evaluate(
     name: str,
     entrants: list[Any],
     games: int,
     seed: int = 0,
     quiet: bool = False,
-    jobs: int = 1,
     duplicate: bool | None = None,
     opening_plies: int = 0,
-    checkpoint: str | Path | None = None,
+    run: SeriesRun | None = None,
     **params: Any,
 ) -> SeriesResult:
-    """A seeded series with a progress bar; ``jobs`` > 1 plays it in that many processes (same result).
-    ``duplicate``: deals replayed with the seats rotated (default: the game's choice; see
-    :func:`envs.play.play_series`); ``opening_plies``: random plies each game begins with (duplicate by
-    default). ``checkpoint``: a file that keeps every finished chunk of games (:class:`SeriesCheckpoint`), so a
-    series stopped part way plays only its missing games when run again (the same result as at once)."""
+    """A seeded series with a progress bar; ``run`` (:class:`SeriesRun`) spreads it over processes or keeps it
+    in a checkpoint file (same result). ``duplicate``: deals replayed with the seats rotated (default: the
+    game's choice; see :func:`envs.play.play_series`); ``opening_plies``: random plies each game begins with
+    (duplicate by default)."""
+    run = run or SeriesRun()
     if games < 1:
         raise ValueError(f"games must be >= 1, got {games}")
-    if jobs < 1:
-        raise ValueError(f"jobs must be >= 1, got {jobs}")
+    if run.jobs < 1:
+        raise ValueError(f"jobs must be >= 1, got {run.jobs}")
     opening_plies = check_opening_plies(opening_plies)
     duplicate = uses_duplicate_deals(name, duplicate, opening_plies, **params)
     if duplicate:
         check_duplicate_games(len(entrants), games)
-    if opening_plies:
-        how = f" ({opening_plies} random opening plies" + (", each in every seating)" if duplicate else ")")
-    else:
-        how = " (duplicate deals)" if duplicate else ""
-    label = f"{name}: {' vs '.join(map(str, entrants))}{how}"
-    progress = None if quiet else progress_printer(games, label)
-    if checkpoint is None and (jobs == 1 or games < 2):
+    progress = None if quiet else progress_printer(games, _series_label(name, entrants, duplicate, opening_plies))
+    if run.checkpoint is None and (run.jobs == 1 or games < 2):
         return play_series(
             name, entrants, games, seed=seed, progress=progress, duplicate=duplicate, opening_plies=opening_plies,
             **params,
@@ -123,20 +128,20 @@ def evaluate(  # noqa: PLR0913 (one keyword per swgym eval option, the rule valu
             "process and named in the checkpoint)"
         )
     entrants = [str(e) for e in entrants]
-    chunk = max(1, min(10, games // (4 * jobs)))
-    if duplicate:  # whole deals in a chunk
-        chunk = len(entrants) * max(1, chunk // len(entrants))
     book = None
-    if checkpoint is not None:
+    if run.checkpoint is not None:
         series = {
             "game": name, "entrants": entrants, "games": games, "seed": seed, "duplicate": duplicate,
             "opening_plies": opening_plies, "params": params, "policy_files": policy_hashes(name, entrants, params),
         }  # fmt: skip
-        book = SeriesCheckpoint(checkpoint, series)
+        book = SeriesCheckpoint(run.checkpoint, series)
     parts = list(book.parts.values()) if book else []
     done = sum(part.games for part in parts)
     if done and not quiet:
-        print(f"checkpoint {checkpoint}: {done} of {games} games already played", file=sys.stderr)
+        print(f"checkpoint {run.checkpoint}: {done} of {games} games already played", file=sys.stderr)
+    chunk = max(1, min(10, games // (4 * run.jobs)))
+    if duplicate:  # whole deals in a chunk
+        chunk = len(entrants) * max(1, chunk // len(entrants))
     work = [
         (name, entrants, count, seed, first, duplicate, opening_plies, params)
         for first, count in missing_games(games, book.parts if book else {}, chunk)
@@ -151,16 +156,30 @@ def evaluate(  # noqa: PLR0913 (one keyword per swgym eval option, the rule valu
         if progress is not None:
             progress(done)
 
+    _play_chunks(work, run.jobs, finished)
+    return merge_series(parts)
+
+
+def _series_label(name: str, entrants: list[Any], duplicate: bool, opening_plies: int) -> str:
+    """The progress bar's label: the game, the entrants, and how the games open."""
+    if opening_plies:
+        how = f" ({opening_plies} random opening plies" + (", each in every seating)" if duplicate else ")")
+    else:
+        how = " (duplicate deals)" if duplicate else ""
+    return f"{name}: {' vs '.join(map(str, entrants))}{how}"
+
+
+def _play_chunks(work: list[tuple], jobs: int, finished: Callable[[int, SeriesResult], None]) -> None:
+    """Every chunk of ``work``, here or in ``jobs`` processes, each handed to ``finished`` as it ends."""
     if jobs == 1:
         for job in work:
             finished(*_play_chunk(job))
-    else:
-        import multiprocessing
+        return
+    import multiprocessing
 
-        with multiprocessing.get_context("spawn").Pool(jobs) as pool:
-            for first, part in pool.imap_unordered(_play_chunk, work):
-                finished(first, part)
-    return merge_series(parts)
+    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+        for first, part in pool.imap_unordered(_play_chunk, work):
+            finished(first, part)
 
 
 def missing_games(games: int, played: dict[int, SeriesResult], chunk: int) -> list[tuple[int, int]]:

@@ -13,7 +13,7 @@ import numpy as np
 
 from envs.play import SeriesResult
 from envs.registry import GAMES, make_raw
-from policies.evaluation import evaluate
+from policies.evaluation import SeriesRun, evaluate
 
 
 def bradley_terry_elo(
@@ -95,8 +95,8 @@ def ladder(
     for i, j in itertools.combinations(range(n), 2):
         for lone, rest in ((i, j), (j, i)) if players > 2 else ((i, j),):
             result = evaluate(
-                name, [entrants[lone]] + [entrants[rest]] * (players - 1), games, seed=seed, jobs=jobs,
-                opening_plies=opening_plies, **params,
+                name, [entrants[lone]] + [entrants[rest]] * (players - 1), games, seed=seed,
+                opening_plies=opening_plies, run=SeriesRun(jobs=jobs), **params,
             )  # fmt: skip
             lone_score, compared = lone_entrant_score(result)
             score[lone, rest] += lone_score

@@ -35,6 +35,7 @@ import numpy as np
 
 from envs.core.action_layout import ActionLayout, layout_problem
 from envs.core.board_graph import BoardGraph, board_graph_problem
+from envs.core.checks import as_int
 from policies.flops import board_conv, factored_head
 
 FORMAT_VERSION = 1
@@ -237,8 +238,8 @@ def _conv_meta_ok(conv: Any) -> bool:
 
 
 def _int_at_least(n: Any, least: int) -> bool:
-    """``n`` is an int (not a bool) of at least ``least``."""
-    return isinstance(n, int) and not isinstance(n, bool) and n >= least
+    """``n`` is an int (not a bool: :func:`envs.core.checks.as_int`) of at least ``least``."""
+    return (plain := as_int(n)) is not None and plain >= least
 
 
 def _weights(arrays: dict[str, np.ndarray], name: str, where: str | Path, used: set[str]) -> np.ndarray:
@@ -486,8 +487,8 @@ class NumpyPolicy:
 
     Args:
         path: the ``.npz`` policy file (or the ``(meta, arrays)`` pair read from one).
-        game: if given, the file must be for this game, its rules (``params``;
-            None: the default rules) and the env's observation and action sizes.
+        name: the game's registry name; if given, the file must be for this game,
+            its rules (``params``; None: the default rules) and the env's observation and action sizes.
         temperature: 0 picks the most probable legal action; > 0 samples from
             the masked softmax of ``logits / temperature``.
         seed: seed of the sampling generator.
@@ -497,7 +498,7 @@ class NumpyPolicy:
     def __init__(
         self,
         path: str | Path | tuple[dict, dict],
-        game: str | None = None,
+        name: str | None = None,
         temperature: float = 0.0,
         seed: int | None = None,
         params: dict[str, Any] | None = None,
@@ -510,9 +511,9 @@ class NumpyPolicy:
         else:
             self.path = Path(path)
             self.meta, arrays = read_policy_file(self.path)
-        if game is not None and self.meta.get("game") != game:
-            raise PolicyFileError(f"policy file {self.path} is for {self.meta.get('game')!r}, not {game!r}")
-        env_rules = self._check_rules(game, params) if game is not None else None
+        if name is not None and self.meta.get("game") != name:
+            raise PolicyFileError(f"policy file {self.path} is for {self.meta.get('game')!r}, not {name!r}")
+        env_rules = self._check_rules(name, params) if name is not None else None
         if temperature < 0:
             raise ValueError(f"temperature must be >= 0, got {temperature}")
         self.activation = ACTIVATIONS[self.meta.get("activation", "tanh")]
@@ -555,23 +556,23 @@ class NumpyPolicy:
         self.num_actions = int(self.meta["num_actions"])
         self.value_outputs = self.meta.get("value_outputs", 1)
         self._check_shapes()
-        if game is not None:
-            self._check_env_sizes(game, env_rules)
+        if name is not None:
+            self._check_env_sizes(name, env_rules)
         self.temperature = temperature
         self.rng = np.random.default_rng(seed)
 
-    def _check_rules(self, game: str, params: dict[str, Any] | None) -> dict[str, Any]:
+    def _check_rules(self, name: str, params: dict[str, Any] | None) -> dict[str, Any]:
         """The env's complete rules; the file's must be the same (both normalised, defaults filled in)."""
         from envs.core.game import RuleError
         from envs.registry import game_module
 
-        game_cls = game_module(game).raw_env.game_cls
+        game_cls = game_module(name).raw_env.game_cls
         env_rules = game_cls.normalise_params(dict(params or {}))
         try:
             file_rules = game_cls.normalise_params(dict(self.meta.get("params", {})))
         except (RuleError, TypeError) as err:
             raise PolicyFileError(
-                f"policy file {self.path}: its rules {self.meta.get('params')} are not valid {game} rules ({err})"
+                f"policy file {self.path}: its rules {self.meta.get('params')} are not valid {name} rules ({err})"
             ) from None
         if file_rules != env_rules:
             differ = ", ".join(
@@ -580,47 +581,47 @@ class NumpyPolicy:
                 if file_rules[k] != env_rules[k]
             )
             raise PolicyFileError(
-                f"policy file {self.path} was trained for {game} with rules {file_rules}, "
+                f"policy file {self.path} was trained for {name} with rules {file_rules}, "
                 f"but the env's rules are {env_rules} ({differ})"
             )
         return env_rules
 
-    def _check_env_sizes(self, game: str, rules: dict[str, Any]) -> None:
+    def _check_env_sizes(self, name: str, rules: dict[str, Any]) -> None:
         from envs.registry import make_raw
 
-        raw = make_raw(game, **rules)
+        raw = make_raw(name, **rules)
         obs_shape = raw.observation_space(raw.possible_agents[0])["observation"].shape
         if self.obs_size != int(np.prod(obs_shape)) or self.num_actions != raw.game.num_actions:
             raise PolicyFileError(
                 f"policy file {self.path}: its network takes {self.obs_size} observation values "
-                f"and gives {self.num_actions} actions; {game} with rules {rules} has "
+                f"and gives {self.num_actions} actions; {name} with rules {rules} has "
                 f"{int(np.prod(obs_shape))} and {raw.game.num_actions}"
             )
         if isinstance(self.head, FactoredHead):
-            self._check_layout(game, type(raw).action_layout(raw.game))
+            self._check_layout(name, type(raw).action_layout(raw.game))
         if self.conv is not None:
-            self._check_graph(game, type(raw).board_graph(raw.game))
+            self._check_graph(name, type(raw).board_graph(raw.game))
 
-    def _check_graph(self, game: str, graph: BoardGraph | None) -> None:
+    def _check_graph(self, name: str, graph: BoardGraph | None) -> None:
         """A board convolution's graph must be the game's own."""
         if graph is None:
             raise PolicyFileError(
-                f"policy file {self.path} has a board convolution, but {game} declares no board graph"
+                f"policy file {self.path} has a board convolution, but {name} declares no board graph"
             )
         mine = self.conv.graph
         same = all(a.shape == b.shape and (a == b).all() for a, b in zip(mine, graph))
         if not same:
             raise PolicyFileError(
                 f"policy file {self.path}: its board graph ({mine.planes.shape[0]} planes of {mine.cells} cells, "
-                f"{mine.directions} directions) is not {game}'s ({graph.planes.shape[0]} planes of {graph.cells} "
+                f"{mine.directions} directions) is not {name}'s ({graph.planes.shape[0]} planes of {graph.cells} "
                 f"cells, {graph.directions} directions, or other indices)"
             )
 
-    def _check_layout(self, game: str, layout: ActionLayout | None) -> None:
+    def _check_layout(self, name: str, layout: ActionLayout | None) -> None:
         """A factored head's layout must be the game's own, action by action."""
         if layout is None:
             raise PolicyFileError(
-                f"policy file {self.path} has a factored action head, but {game} declares no action layout"
+                f"policy file {self.path} has a factored action head, but {name} declares no action layout"
             )
         mine = self.head.layout
         differ = np.flatnonzero((mine.cell != layout.cell) | (mine.move != layout.move))
@@ -628,7 +629,7 @@ class NumpyPolicy:
             a = int(differ[0]) if differ.size else 0
             raise PolicyFileError(
                 f"policy file {self.path}: its factored head's action layout ({mine.cells} cells x {mine.moves} "
-                f"moves) is not {game}'s ({layout.cells} x {layout.moves}): {differ.size} actions differ, e.g. "
+                f"moves) is not {name}'s ({layout.cells} x {layout.moves}): {differ.size} actions differ, e.g. "
                 f"action {a} is ({mine.cell[a]}, {mine.move[a]}) in the file, ({layout.cell[a]}, {layout.move[a]}) "
                 "in the game"
             )

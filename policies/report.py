@@ -15,7 +15,7 @@ from typing import Any
 
 from envs.registry import GAMES, make_raw
 from policies import shipped_path
-from policies.evaluation import evaluate, table_rows
+from policies.evaluation import SeriesRun, evaluate, table_rows
 
 
 def matchups(name: str, params: dict[str, Any]) -> list[tuple[str, str]]:
@@ -43,7 +43,8 @@ def report(
                 if pairs is not None and (first, other) not in pairs:
                     continue
                 started = time.time()
-                result = evaluate(name, [first] + [other] * (n - 1), games, seed=seed, jobs=jobs, **params)
+                entrants = [first] + [other] * (n - 1)
+                result = evaluate(name, entrants, games, seed=seed, run=SeriesRun(jobs=jobs), **params)
                 row = table_rows(result)[0]
                 rows.append(
                     {

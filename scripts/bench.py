@@ -444,7 +444,7 @@ def search_simulations_per_second(
     from policies.search.tree import TreeSearch
 
     batch = search_positions(name, params, trees)
-    policy = NumpyPolicy(shipped_path(name, **params), game=name, params=params)
+    policy = NumpyPolicy(shipped_path(name, **params), name=name, params=params)
     players = batch.num_players
     evaluate = evaluator(policy, players, compiled_head=True) if network else flat_evaluator(players)
     search = TreeSearch(batch, evaluate, trees=trees, simulations=simulations, leaf_wins=leaf_wins, seed=0)

@@ -233,12 +233,12 @@ def cmd_bench(args: argparse.Namespace) -> None:
 
 
 def cmd_eval(args: argparse.Namespace) -> None:
-    from policies.evaluation import evaluate, format_rows, table_rows
+    from policies.evaluation import SeriesRun, evaluate, format_rows, table_rows
 
     params = parse_params(args.rule)
     result = evaluate(
-        args.game, args.players, args.games, seed=args.seed or 0, jobs=args.jobs, duplicate=args.duplicate,
-        opening_plies=args.opening_plies, checkpoint=args.checkpoint, **params,
+        args.game, args.players, args.games, seed=args.seed or 0, duplicate=args.duplicate,
+        opening_plies=args.opening_plies, run=SeriesRun(jobs=args.jobs, checkpoint=args.checkpoint), **params,
     )  # fmt: skip
     rows = table_rows(result)
     print(format_rows(rows))

@@ -67,7 +67,7 @@ def parse_action(text: str, legal: list[int], name_of: Callable[[int], str]) -> 
 
 
 def play(
-    game: str,
+    name: str,
     vs: str = "medium",
     seat: int = 0,
     seed: int | None = None,
@@ -75,7 +75,7 @@ def play(
     stdin: TextIO | None = None,
     out: TextIO | None = None,
     scores=None,
-    name: str | None = None,
+    player: str | None = None,
     session: Session | None = None,
     **params: Any,
 ) -> dict[str, Any]:
@@ -88,7 +88,7 @@ def play(
     stdin = sys.stdin if stdin is None else stdin  # looked up now: pytest and callers replace sys.stdin
     out = sys.stdout if out is None else out
     if session is None:
-        session = Session(game, vs=vs, seat=seat, name=name, seed=seed, think=0.0, params=params, scores=scores)
+        session = Session(name, vs=vs, seat=seat, player=player, seed=seed, think=0.0, params=params, scores=scores)
     env = session.env
     me = env.possible_agents[session.seat]
     out.write(f"You are {me}. Type a move's number or name, '?' for the list, 'quit' to resign.\n")

@@ -45,11 +45,11 @@ def _params(rules: str) -> dict[str, Any]:
 def _eval_row(record: dict[str, Any], games: int, jobs: int) -> str:
     from policies.report import report, write_report
 
-    game, rules, entrant, against = (c.strip() for c in record["part"].split("|"))
+    name, rules, entrant, against = (c.strip() for c in record["part"].split("|"))
     params = _params(rules)
-    rows = report(games, [game], variants={game: [params]}, pairs=[(entrant, against.split(" x ")[1])], jobs=jobs)
+    rows = report(games, [name], variants={name: [params]}, pairs=[(entrant, against.split(" x ")[1])], jobs=jobs)
     write_report(rows, RESULTS)
-    return f"swgym report {game} (the row {entrant} against {against}, --games {games}, --seed 1)"
+    return f"swgym report {name} (the row {entrant} against {against}, --games {games}, --seed 1)"
 
 
 def _ladder(record: dict[str, Any], jobs: int) -> str:

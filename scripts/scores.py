@@ -158,11 +158,11 @@ class ScoreBook:
         with self._write() as con:
             for row in rows:
                 self._bump(con, row["player"], row["game"], **{k: row[k] for k in COLUMNS[2:]})
-            for game, pot in pots:
+            for name, pot in pots:
                 con.execute(
                     "INSERT INTO carry (game, pot) VALUES (?, ?) "
                     "ON CONFLICT (game) DO UPDATE SET pot = pot + excluded.pot",
-                    (game, pot),
+                    (name, pot),
                 )
         self.notice = (
             f"the scores file {self.path} could not be used ({problem}); it was moved to {aside}; "
@@ -224,39 +224,39 @@ class ScoreBook:
 
     # -- writing ---------------------------------------------------------------
     def record(
-        self, game: str, results: dict[str, str], coins: dict[str, int] | None = None, take_carry: str | None = None
+        self, name: str, results: dict[str, str], coins: dict[str, int] | None = None, take_carry: str | None = None
     ) -> None:
         """One finished game: ``results`` maps player name -> "win" / "draw" / "loss".
 
         ``coins`` adds to the coin tallies in the same transaction; ``take_carry``
-        names the player who also takes the carried-over pot of ``game``.
+        names the player who also takes the carried-over pot of game ``name``.
         """
-        for name, outcome in results.items():
+        for player, outcome in results.items():
             if outcome not in OUTCOMES:
-                raise ValueError(f"scores: outcome of {name!r} must be one of {OUTCOMES}, got {outcome!r}")
+                raise ValueError(f"scores: outcome of {player!r} must be one of {OUTCOMES}, got {outcome!r}")
         results = _by_name(results, "results")
         coins = _coin_changes(coins)
         with self._write() as con:
-            for name, outcome in results.items():
+            for player, outcome in results.items():
                 self._bump(
-                    con, name, game, games=1, wins=outcome == "win", draws=outcome == "draw", losses=outcome == "loss"
+                    con, player, name, games=1, wins=outcome == "win", draws=outcome == "draw", losses=outcome == "loss"
                 )
-            for name, delta in coins.items():
+            for player, delta in coins.items():
                 if delta:
-                    self._bump(con, name, game, coins=delta)
+                    self._bump(con, player, name, coins=delta)
             if take_carry is not None:
-                row = con.execute("SELECT pot FROM carry WHERE game = ?", (game,)).fetchone()
+                row = con.execute("SELECT pot FROM carry WHERE game = ?", (name,)).fetchone()
                 if row and row[0]:
-                    self._bump(con, normal_name(take_carry), game, coins=row[0])
-                    con.execute("UPDATE carry SET pot = 0 WHERE game = ?", (game,))
+                    self._bump(con, normal_name(take_carry), name, coins=row[0])
+                    con.execute("UPDATE carry SET pot = 0 WHERE game = ?", (name,))
 
-    def add_coins(self, game: str, coins: dict[str, int]) -> None:
-        """Coin changes during a game (written at once, so a crash loses none)."""
+    def add_coins(self, name: str, coins: dict[str, int]) -> None:
+        """Coin changes during a game of ``name`` (written at once, so a crash loses none)."""
         coins = _coin_changes(coins)
         with self._write() as con:
-            for name, delta in coins.items():
+            for player, delta in coins.items():
                 if delta:
-                    self._bump(con, name, game, coins=delta)
+                    self._bump(con, player, name, coins=delta)
 
     def abort(
         self,

@@ -103,7 +103,7 @@ def cmd_export(args: argparse.Namespace) -> None:
     from policies.sb3_zip import read_sb3_zip  # on use: swgym starts fast
 
     meta, arrays = read_sb3_zip(args.model, args.game, params)
-    NumpyPolicy((meta, arrays), game=args.game, params=params)  # sizes and rules checked against the env
+    NumpyPolicy((meta, arrays), name=args.game, params=params)  # sizes and rules checked against the env
     print(write_policy_file(args.out, meta, arrays))
 
 

@@ -30,7 +30,7 @@ DEFAULT_HIDDEN, DEFAULT_RANK, DEFAULT_CHANNELS = (128, 128), 8, 16  # training.g
 @dataclass(frozen=True)
 class Row:
     config: str
-    game: str
+    name: str  # the game's registry name
     observations: int
     actions: int
     hidden: tuple[int, ...]

@@ -38,6 +38,7 @@ from torch import nn
 
 from envs.core.action_layout import ActionLayout
 from envs.core.board_graph import BoardGraph
+from envs.core.checks import as_int, as_number
 from envs.core.opponents import PAST_PREFIX
 from envs.play import check_duplicate_games, play_series
 from envs.registry import game_module, make_batched
@@ -104,9 +105,10 @@ class Settings:
         for key, value in section.items():
             default = known[key].default
             if key == "hidden":
-                if not (isinstance(value, list) and value and all(isinstance(v, int) and v >= 1 for v in value)):
+                widths = [as_int(width) for width in value] if isinstance(value, list) else []
+                if not widths or not all(width is not None and width >= 1 for width in widths):
                     raise ValueError(f"{where}: hidden must be a list of layer widths >= 1, got {value!r}")
-                section[key] = tuple(value)
+                section[key] = tuple(widths)
             elif key == "eval_opponents":
                 if not (isinstance(value, list) and value and all(isinstance(v, str) and v for v in value)):
                     raise ValueError(f"{where}: eval_opponents must be a list of opponent names, got {value!r}")
@@ -121,16 +123,14 @@ class Settings:
                 if not isinstance(value, str):
                     raise ValueError(f"{where}: start must be the path of a policy file, got {value!r}")
             elif key in ("value_weight", "policy_weight"):
-                if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1e6:
+                if (number := as_number(value)) is None or not 0 <= number <= 1e6:
                     raise ValueError(f"{where}: {key} must be a number >= 0, got {value!r}")
             elif key == "root_value_weight":
-                if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
+                if (number := as_number(value)) is None or not 0 <= number <= 1:
                     raise ValueError(f"{where}: root_value_weight must be a number in [0, 1], got {value!r}")
-            elif isinstance(default, int) and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
+            elif isinstance(default, int) and ((whole := as_int(value)) is None or whole < 0):
                 raise ValueError(f"{where}: {key} must be a whole number >= 0, got {value!r}")
-            elif isinstance(default, float) and (
-                isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value <= 1e6
-            ):
+            elif isinstance(default, float) and ((number := as_number(value)) is None or not 0 < number <= 1e6):
                 raise ValueError(f"{where}: {key} must be a number above 0, got {value!r}")
         settings = cls(**section)
         if not 0 < settings.full_share <= 1:
@@ -304,7 +304,7 @@ def network_from_file(path: Path, name: str, params: dict[str, Any], conv: Board
 
     ``conv``: a board convolution to add to a file without one. Its features enter the towers through zero
     weights, so the network plays exactly as the file's until it learns to use them."""
-    policy = NumpyPolicy(path, game=name, params=params)  # refuses another game's file, or other rules'
+    policy = NumpyPolicy(path, name=name, params=params)  # refuses another game's file, or other rules'
     widths = tuple(w.shape[1] for w, _ in policy.pi_layers)
     value_layers, (value_w, value_b) = policy.value_members[0]
     if tuple(w.shape[1] for w, _ in value_layers) != widths:
@@ -412,7 +412,7 @@ def self_play(
     if network is None:
         evaluate = flat_evaluator(players)
     else:
-        evaluate = evaluator(NumpyPolicy(network, game=name, params=params), players, compiled_head=True)
+        evaluate = evaluator(NumpyPolicy(network, name=name, params=params), players, compiled_head=True)
     rng = np.random.default_rng(seed)
     wins = bool(s.leaf_wins)
     full = TreeSearch(batch, evaluate, s.boards, s.simulations, s.considered, leaf_wins=wins, seed=seed + 1)
@@ -727,7 +727,7 @@ def evaluate(
     """Per opponent of ``s.eval_opponents``: wins, draws and losses of the network alone (greedy) and with its
     search, ``s.eval_games`` games each, seats alternated (on random openings: ``s.eval_opening_plies``)."""
     players = (
-        ("network", NumpyPolicy(network, game=name, params=params)),
+        ("network", NumpyPolicy(network, name=name, params=params)),
         ("search", load(name, str(network), seed=seed, **params)),
     )  # play_series seeds them again for every game
     out: dict[str, dict[str, list[int]]] = {}

@@ -99,23 +99,24 @@ def _discounted_outcomes(games: np.ndarray, seats: np.ndarray, returns: np.ndarr
     return (returns[games, seats] * np.power(gamma, later)).astype(np.float32)
 
 
-def collect(
-    name: str,
-    params: dict[str, Any],
-    teacher: str,
-    opponents: dict[str, float],
-    games: int,
-    seed: int = 0,
-    gamma: float = 1.0,
-    progress: bool = True,
-) -> Demonstrations:
-    """Record ``games`` seeded games: the teacher in one seat (rotated), the others drawn from ``opponents``.
+@dataclass(frozen=True)
+class Recording:
+    """Which games :func:`collect` and :func:`collect_batched` record: ``games`` seeded games, the ``teacher``
+    in seat ``g % players`` of game ``g``, the other seats drawn from ``opponents`` (name -> weight); outcomes
+    discounted by ``gamma`` per later move of the same player, as the value head learns them under PPO."""
 
-    Outcomes are discounted by ``gamma`` per later move of the same player,
-    as the value head learns them under PPO.
-    """
-    names, weights = _mix(opponents)
-    rng = np.random.default_rng(seed)
+    teacher: str
+    opponents: dict[str, float]
+    games: int
+    seed: int = 0
+    gamma: float = 1.0
+
+
+def collect(name: str, params: dict[str, Any], recording: Recording, progress: bool = True) -> Demonstrations:
+    """Record the games of ``recording`` one at a time through the rules."""
+    teacher, games = recording.teacher, recording.games
+    names, weights = _mix(recording.opponents)
+    rng = np.random.default_rng(recording.seed)
     built: dict[str, Any] = {}
 
     def player(spec: str):
@@ -143,7 +144,7 @@ def collect(
         result = play_game(name, [player(n) for n in seats], seed=int(rng.integers(2**31)), observer=record, **params)
         seat_of = np.asarray(rows["seat"][start:], dtype=np.int64)
         returns = np.asarray(result.returns, dtype=np.float64)[None, :]
-        outcomes.append(_discounted_outcomes(np.zeros_like(seat_of), seat_of, returns, gamma))
+        outcomes.append(_discounted_outcomes(np.zeros_like(seat_of), seat_of, returns, recording.gamma))
         if progress and (g + 1) % max(1, games // 10) == 0:
             print(
                 f"[imitation] {name}: {g + 1}/{games} games recorded, {len(rows['action'])} positions, "
@@ -159,32 +160,24 @@ def collect(
     )
 
 
-def collect_batched(  # noqa: PLR0913 (collect's eight, keyword for keyword, and the batch's boards)
-    name: str,
-    params: dict[str, Any],
-    teacher: str,
-    opponents: dict[str, float],
-    games: int,
-    seed: int = 0,
-    gamma: float = 1.0,
-    boards: int = 256,
-    progress: bool = True,
+def collect_batched(
+    name: str, params: dict[str, Any], recording: Recording, boards: int = 256, progress: bool = True
 ) -> Demonstrations:
     """:func:`collect` on the game's batched engine: ``boards`` games at a time, each player batched.
 
-    Same recording (the teacher in seat ``g % players`` of game ``g``, the
-    other seats drawn from ``opponents``; every move, its mover's discounted
-    outcome), played by the batched opponents of :func:`envs.vector.batch_opponent`
+    The same ``recording`` (every move, its mover's discounted outcome),
+    played by the batched opponents of :func:`envs.vector.batch_opponent`
     (a bot's batched kernel where its engine has one, else board by board).
     Seeded: the same seed and ``boards`` give the same positions. Only
-    finished games are kept: exactly ``games`` of them.
+    finished games are kept: exactly ``recording.games`` of them.
     """
     from envs.vector import batch_opponent  # numba loads with the batched engine only
 
-    names, weights = _mix(opponents)
+    teacher, games = recording.teacher, recording.games
+    names, weights = _mix(recording.opponents)
     if (plain := as_int(boards)) is None or plain < 1:
         raise ValueError(f"imitation: boards must be a positive int, got {boards!r}")
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(recording.seed)
     boards = min(plain, games)
     batch = make_batched(name, boards, seed=int(rng.integers(2**31)), **params)
     members = [teacher, *names]  # member 0 plays the teacher's seat; the others by name, each its own object
@@ -226,7 +219,7 @@ def collect_batched(  # noqa: PLR0913 (collect's eight, keyword for keyword, and
                     f"{rows_so_far} positions, {time.time() - clock:.0f} s",
                     flush=True,
                 )
-    return _demonstrations(chunks, returns, gamma)
+    return _demonstrations(chunks, returns, recording.gamma)
 
 
 class _Seating:

@@ -194,7 +194,7 @@ class MaskedActorCritic(TorchRLModule, ValueFunctionAPI):
 # -- export ------------------------------------------------------------------------------------------------------
 def export_arrays(
     weights: dict[str, Any],
-    game: str,
+    name: str,
     params: dict[str, Any],
     observation_size: int,
     num_actions: int,
@@ -211,12 +211,12 @@ def export_arrays(
             arrays[f"{prefix}_w{i}"] = _array(weights[f"{tower}.{index}.weight"]).T.copy()
             arrays[f"{prefix}_b{i}"] = _array(weights[f"{tower}.{index}.bias"])
         counts[prefix] = len(indices)
-    for head, name in (("action_head", "action"), ("value_head", "value")):
-        arrays[f"{name}_w"] = _array(weights[f"{head}.weight"]).T.copy()
-        arrays[f"{name}_b"] = _array(weights[f"{head}.bias"])
+    for head, part in (("action_head", "action"), ("value_head", "value")):
+        arrays[f"{part}_w"] = _array(weights[f"{head}.weight"]).T.copy()
+        arrays[f"{part}_b"] = _array(weights[f"{head}.bias"])
     meta = {
         "format": FORMAT_VERSION,
-        "game": game,
+        "game": name,
         "params": params,
         "observation_shape": [observation_size],
         "num_actions": num_actions,
@@ -235,20 +235,20 @@ def _array(value: Any) -> np.ndarray:
 
 
 # -- training ----------------------------------------------------------------------------------------------------
-def settings(game: str, **overrides: Any) -> dict[str, Any]:
+def settings(name: str, **overrides: Any) -> dict[str, Any]:
     """The run's settings: :data:`DEFAULTS`, the network of the game's SB3 training config, then ``overrides``."""
     unknown = set(overrides) - set(DEFAULTS) - {"params"}
     if unknown:
         raise ValueError(f"unknown RLlib setting(s) {sorted(unknown)}; known: {sorted(DEFAULTS)}")
     out = {**DEFAULTS, "params": {}}
-    path = CONFIG_DIR / f"{game}.json"
+    path = CONFIG_DIR / f"{name}.json"
     if path.exists():
         config = json.loads(path.read_text())
         out["net_arch"] = config.get("net_arch", out["net_arch"])
         out["activation"] = config.get("activation", out["activation"])
         out["params"] = dict(config.get("params", {}))
     out.update({k: v for k, v in overrides.items() if v is not None})
-    make_raw(game, **out["params"])  # an unknown game or bad rules are named here, before Ray starts
+    make_raw(name, **out["params"])  # an unknown game or bad rules are named here, before Ray starts
     return out
 
 
@@ -274,7 +274,7 @@ def make_mapping(possible_agents: list[str], snapshots: int, self_play_share: fl
     return mapping
 
 
-def build_config(game: str, s: dict[str, Any]):
+def build_config(name: str, s: dict[str, Any]):
     """The RLlib ``PPOConfig`` of a run with settings ``s`` (see :func:`settings`)."""
     from ray.rllib.algorithms.ppo import PPOConfig  # Ray is in .venv-rllib only: loaded when a run starts
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
@@ -282,7 +282,7 @@ def build_config(game: str, s: dict[str, Any]):
     from ray.tune.registry import register_env
 
     register_env("swgym_turn_based", TurnBasedMultiAgentEnv)
-    probe = TurnBasedMultiAgentEnv({"game": game, "params": s["params"]})
+    probe = TurnBasedMultiAgentEnv({"game": name, "params": s["params"]})
     modules = ["main"] + [f"snapshot_{k}" for k in range(s["snapshots"])]
     model = {"net_arch": list(s["net_arch"]), "activation": s["activation"]}
     spec = MultiRLModuleSpec(
@@ -292,7 +292,7 @@ def build_config(game: str, s: dict[str, Any]):
     return (
         PPOConfig()
         # RLlib's env check steps random actions, blind to the mask: the env refuses them (RuleError)
-        .environment("swgym_turn_based", env_config={"game": game, "params": s["params"]}, disable_env_checking=True)
+        .environment("swgym_turn_based", env_config={"game": name, "params": s["params"]}, disable_env_checking=True)
         .env_runners(
             num_env_runners=runners, num_envs_per_env_runner=s["num_envs_per_env_runner"], num_cpus_per_env_runner=1
         )
@@ -332,40 +332,40 @@ def copy_module(algo: Any, source: str, target: str) -> None:
 
 
 def main_policy(
-    algo: Any, game: str, s: dict[str, Any], probe: TurnBasedMultiAgentEnv, extra_meta: dict[str, Any] | None = None
+    algo: Any, name: str, s: dict[str, Any], probe: TurnBasedMultiAgentEnv, extra_meta: dict[str, Any] | None = None
 ) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """(meta, arrays) of the policy file of ``main`` as the learner holds it now."""
     weights = algo.learner_group.get_weights(module_ids=["main"])["main"]
     size = int(np.prod(probe.observation_spaces[probe.possible_agents[0]][OBS_KEY].shape))
-    return export_arrays(weights, game, s["params"], size, probe.num_actions, s["activation"], extra_meta)
+    return export_arrays(weights, name, s["params"], size, probe.num_actions, s["activation"], extra_meta)
 
 
 def evaluate(
-    game: str, params: dict[str, Any], policy: NumpyPolicy, opponents: list[str], games: int, seed: int = 0
+    name: str, params: dict[str, Any], policy: NumpyPolicy, opponents: list[str], games: int, seed: int = 0
 ) -> dict[str, dict[str, float]]:
     """Win / draw / loss rates of ``policy`` against each built-in opponent (seats rotated), numpy only."""
 
-    n = make_raw(game, **params).game.num_players
+    n = make_raw(name, **params).game.num_players
     out = {}
-    for name in opponents:
-        r = series(game, [policy] + [name] * (n - 1), games, seed=seed, quiet=True, **params)
-        out[name] = {"win": r.wins[0] / r.games, "draw": r.draws[0] / r.games, "loss": r.losses[0] / r.games}
+    for opponent in opponents:
+        r = series(name, [policy] + [opponent] * (n - 1), games, seed=seed, quiet=True, **params)
+        out[opponent] = {"win": r.wins[0] / r.games, "draw": r.draws[0] / r.games, "loss": r.losses[0] / r.games}
     return out
 
 
-def train(game: str, out_dir: str | Path, address: str | None = None, log=print, **overrides: Any) -> dict[str, Any]:
-    """Self-play PPO on RLlib for ``game``; writes ``<out_dir>/<game>_rllib.npz`` and ``summary.json``.
+def train(name: str, out_dir: str | Path, address: str | None = None, log=print, **overrides: Any) -> dict[str, Any]:
+    """Self-play PPO on RLlib for ``name``; writes ``<out_dir>/<name>_rllib.npz`` and ``summary.json``.
 
     ``address``: a running Ray cluster (``ray start --head`` / ``auto``); None starts Ray here, with as many
     env runners as the machine has cores less one (at least one).
     """
-    s = settings(game, **overrides)
+    s = settings(name, **overrides)
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     cpus = start_ray(address)
     if s["num_env_runners"] is None:
         s["num_env_runners"] = max(1, cpus - 1)
-    config, probe = build_config(game, s)
+    config, probe = build_config(name, s)
     algo = config.build_algo()
     try:
         for k in range(s["snapshots"]):
@@ -382,17 +382,17 @@ def train(game: str, out_dir: str | Path, address: str | None = None, log=print,
                 copy_module(algo, "main", f"snapshot_{next_slot}")
                 next_slot = (next_slot + 1) % s["snapshots"]
             if (s["eval_every"] and it % s["eval_every"] == 0) or it == s["iterations"]:
-                meta, arrays = main_policy(algo, game, s, probe)
-                policy = NumpyPolicy((meta, arrays), game=game, params=s["params"])
-                point["eval"] = evaluate(game, s["params"], policy, s["eval_opponents"], s["eval_games"], s["seed"])
+                meta, arrays = main_policy(algo, name, s, probe)
+                policy = NumpyPolicy((meta, arrays), name=name, params=s["params"])
+                point["eval"] = evaluate(name, s["params"], policy, s["eval_opponents"], s["eval_games"], s["seed"])
             curve.append(point)
             log(json.dumps(point))
-        meta, arrays = main_policy(algo, game, s, probe, {"env_steps": steps})
-        path = write_policy_file(out_dir / f"{game}_rllib.npz", meta, arrays)
+        meta, arrays = main_policy(algo, name, s, probe, {"env_steps": steps})
+        path = write_policy_file(out_dir / f"{name}_rllib.npz", meta, arrays)
     finally:
         algo.stop()
     summary = {
-        "game": game,
+        "game": name,
         "policy": str(path),
         "env_steps": steps,
         "seconds": curve[-1]["seconds"],
@@ -405,13 +405,13 @@ def train(game: str, out_dir: str | Path, address: str | None = None, log=print,
 
 
 def throughput(
-    game: str, env_runners: int, iterations: int = 6, address: str | None = None, **overrides: Any
+    name: str, env_runners: int, iterations: int = 6, address: str | None = None, **overrides: Any
 ) -> dict[str, Any]:
     """Env steps/s (every seat's move is one step) of self-play PPO, sampling and updates together, over
     iterations 2.. (the first warms up); for results/2026-11-rllib.md."""
-    s = settings(game, **{"num_env_runners": env_runners, **overrides})
+    s = settings(name, **{"num_env_runners": env_runners, **overrides})
     start_ray(address)
-    config, _ = build_config(game, s)
+    config, _ = build_config(name, s)
     algo = config.build_algo()
     try:
         algo.train()
@@ -424,7 +424,7 @@ def throughput(
     finally:
         algo.stop()
     return {
-        "game": game,
+        "game": name,
         "env_runners": env_runners,
         "envs_per_runner": s["num_envs_per_env_runner"],
         "batch": s["train_batch_size"],

@@ -38,7 +38,7 @@ from envs.registry import GAMES, entry, make_raw
 from envs.single_agent import SingleAgentEnv
 from training.config import CONFIG_DIR, DEFAULTS, ENV_PATHS, load_config  # noqa: F401 (its names here too)
 from training.export import ACTIVATIONS, add_value_members, export_policy, to_numpy_policy
-from training.imitation import collect, collect_batched, pretrain
+from training.imitation import Recording, collect, collect_batched, pretrain
 from training.pool import BatchPool, PoolOpponent, cap_bot_share
 from training.shaping import ShapedReward
 from training.value_fit import fit_value_towers, replace_value
@@ -63,16 +63,16 @@ def uses_vector_env(config: dict[str, Any]) -> bool:
     shaped config there; "vector" for a game without an engine (or with
     shaping) is an error that says so.
     """
-    game, mode = config["game"], config.get("env", "auto")
+    name, mode = config["game"], config.get("env", "auto")
     if mode not in ENV_PATHS:
         raise ValueError(f"config env must be one of {ENV_PATHS}, got {mode!r}")
-    has_engine = bool(entry(game).batched)
+    has_engine = bool(entry(name).batched)
     if mode == "vector" and not has_engine:
         with_engine = ", ".join(n for n, e in GAMES.items() if e.batched)
-        raise ValueError(f"config env 'vector': {game} has no batched engine yet (games with one: {with_engine})")
+        raise ValueError(f"config env 'vector': {name} has no batched engine yet (games with one: {with_engine})")
     if mode == "vector" and config.get("shaping"):
         raise ValueError(
-            f"config env 'vector': {game}'s config has reward shaping, which only the single-agent env applies"
+            f"config env 'vector': {name}'s config has reward shaping, which only the single-agent env applies"
         )
     return mode == "vector" or (mode == "auto" and has_engine and not config.get("shaping"))
 
@@ -84,12 +84,12 @@ def run_settings(config: dict[str, Any]) -> tuple[int, dict[str, Any]]:
     return int(config["n_envs"]), dict(config["ppo"])
 
 
-def _pool_members(game: str, weights: dict[str, float], snapshots: list[Path]) -> tuple[list, list]:
+def _pool_members(name: str, weights: dict[str, float], snapshots: list[Path]) -> tuple[list, list]:
     members, w = [], []
-    for name in ("random", "easy", "medium", "hard"):
-        if weights.get(name, 0) > 0:
-            members.append(name)
-            w.append(weights[name])
+    for bot in ("random", "easy", "medium", "hard"):
+        if weights.get(bot, 0) > 0:
+            members.append(bot)
+            w.append(weights[bot])
     share = weights.get("snapshots", 0)
     if share > 0 and snapshots:
         members += [str(p) for p in snapshots]
@@ -103,7 +103,7 @@ class SelfPlayCallback(BaseCallback):
     def __init__(self, config: dict[str, Any], out_dir: Path, verbose: int = 0) -> None:
         super().__init__(verbose)
         self.config = config
-        self.game, self.params = config["game"], config["params"]
+        self.name, self.params = config["game"], config["params"]
         self.out_dir = out_dir
         self.vector = uses_vector_env(config)
         self.snapshots: list[Path] = []
@@ -114,21 +114,21 @@ class SelfPlayCallback(BaseCallback):
         self.phase = "start"
         self.minutes_before = 0.0  # training minutes of the run before it was resumed
         self.started = time.time()
-        self.num_players = make_raw(self.game, **self.params).game.num_players
+        self.num_players = make_raw(self.name, **self.params).game.num_players
 
     def set_pool(self, weights: dict[str, float]) -> None:
-        members, w = _pool_members(self.game, weights, self.snapshots)
+        members, w = _pool_members(self.name, weights, self.snapshots)
         n_opp = self.num_players - 1
         if self.vector:  # one pool per other seat, a member per board and episode; bots on a share of boards
             w = cap_bot_share(members, w, self.config["vector"].get("max_bot_share"))
             pools = [
-                BatchPool(self.game, members, w, self.params, seed=[self.config["seed"], s, len(self.snapshots)])
+                BatchPool(self.name, members, w, self.params, seed=[self.config["seed"], s, len(self.snapshots)])
                 for s in range(n_opp)
             ]
             self.training_env.env_method("set_opponents", pools)
             return
         for i in range(self.training_env.num_envs):
-            pools = [PoolOpponent(self.game, members, w, self.params, seed=1000 * i + s) for s in range(n_opp)]
+            pools = [PoolOpponent(self.name, members, w, self.params, seed=1000 * i + s) for s in range(n_opp)]
             self.training_env.env_method("set_opponents", pools, indices=[i])
 
     def _on_training_start(self) -> None:
@@ -144,7 +144,7 @@ class SelfPlayCallback(BaseCallback):
         if self.num_timesteps >= self.next_snapshot:
             self.next_snapshot += self.config["pool"]["snapshot_every"]
             path = export_policy(
-                self.model.policy, self.out_dir / "snapshots" / f"step_{self.num_timesteps}.npz", self.game, self.params
+                self.model.policy, self.out_dir / "snapshots" / f"step_{self.num_timesteps}.npz", self.name, self.params
             )
             self.snapshots = (self.snapshots + [path])[-self.config["pool"]["max_snapshots"] :]
             self.phase = "later"
@@ -170,7 +170,7 @@ class SelfPlayCallback(BaseCallback):
             self.logger.record(f"eval/win_rate_vs_{opponent}", rate)
         write_curve_csv(self.curve, self.out_dir)
         print(
-            f"[{self.game}] {timesteps} steps, {self.curve[-1]['minutes']:.1f} min: "
+            f"[{self.name}] {timesteps} steps, {self.curve[-1]['minutes']:.1f} min: "
             f"{result_line(rate, draws, self.config['eval']['games'], opponent)} "
             f"({len(self.snapshots)} snapshots in the pool)",
             flush=True,
@@ -198,7 +198,7 @@ class SelfPlayCallback(BaseCallback):
         }
         (folder / "state.json.tmp").write_text(json.dumps(state, indent=2))
         os.replace(folder / "state.json.tmp", folder / "state.json")
-        print(f"[{self.game}] checkpoint at {self.num_timesteps} steps: {folder}", flush=True)
+        print(f"[{self.name}] checkpoint at {self.num_timesteps} steps: {folder}", flush=True)
         return folder
 
     def restore(self, model, folder: Path) -> int:
@@ -227,12 +227,12 @@ class SelfPlayCallback(BaseCallback):
 
 def evaluate_policy(config: dict[str, Any], policy, seed: int = 0) -> tuple[float, float]:
     """(win rate, draw rate) of the SB3 ``policy``, as a bare network, against ``config["eval"]``'s opponent."""
-    game, params = config["game"], config["params"]
-    learner = to_numpy_policy(policy, game, params)
-    n = make_raw(game, **params).game.num_players
+    name, params = config["game"], config["params"]
+    learner = to_numpy_policy(policy, name, params)
+    n = make_raw(name, **params).game.num_players
     opponents = [config["eval"]["opponent"]] * (n - 1)
     # a probe of the learning curve, any number of games: fresh deals (claims use swgym eval's duplicate deals)
-    result = play_series(game, [learner] + opponents, config["eval"]["games"], seed=seed, duplicate=False, **params)
+    result = play_series(name, [learner] + opponents, config["eval"]["games"], seed=seed, duplicate=False, **params)
     return result.wins[0] / result.games, result.draws[0] / result.games
 
 
@@ -248,15 +248,15 @@ def result_line(win_rate: float, draw_rate: float, games: int, opponent: str) ->
 
 def make_vec_env(config: dict[str, Any]):
     """The training VecEnv: the batched vector env (SB3 view) or ``n_envs`` single-agent envs (see the module doc)."""
-    game, params = config["game"], config["params"]
+    name, params = config["game"], config["params"]
     if uses_vector_env(config):
         from training.sb3_vec import make_sb3_vec  # numba loads with the batched engine only
 
-        return make_sb3_vec(game, run_settings(config)[0], opponent="random", seed=config["seed"], **params)
+        return make_sb3_vec(name, run_settings(config)[0], opponent="random", seed=config["seed"], **params)
 
     def factory(i: int):
         def make():
-            env = SingleAgentEnv(game, opponent="random", **params)
+            env = SingleAgentEnv(name, opponent="random", **params)
             if config.get("shaping"):
                 env = ShapedReward(env, gamma=config["ppo"]["gamma"], **config["shaping"])
             env.reset(seed=config["seed"] * 1000 + i)
@@ -447,16 +447,11 @@ def warm_start(model, config: dict[str, Any], progress: bool = True) -> list[dic
 
     settings = config["imitation"]
     batched = {"boards": settings["boards"]} if settings["boards"] else {}
+    recording = Recording(
+        settings["teacher"], settings["opponents"], settings["games"], seed=config["seed"], gamma=config["ppo"]["gamma"]
+    )
     demos = (collect_batched if batched else collect)(
-        config["game"],
-        config["params"],
-        settings["teacher"],
-        settings["opponents"],
-        settings["games"],
-        seed=config["seed"],
-        gamma=config["ppo"]["gamma"],
-        progress=progress,
-        **batched,
+        config["game"], config["params"], recording, progress=progress, **batched
     )
     every = settings["eval_every_epochs"]
 

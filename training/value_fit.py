@@ -20,9 +20,9 @@ from typing import Any
 import numpy as np
 import torch
 
-from envs.core.checks import as_int
+from envs.core.checks import as_int, as_number
 from policies.numpy_policy import join_value_towers, read_policy_file, split_value_towers, write_policy_file
-from training.imitation import Demonstrations, collect_batched
+from training.imitation import Demonstrations, Recording, collect_batched
 
 DEFAULTS: dict[str, Any] = {
     "teacher": "medium",
@@ -50,7 +50,7 @@ def value_fit_settings(section: Any) -> dict[str, Any]:
         least = 0 if key == "heldout_games" else 1
         if (plain := as_int(value)) is None or plain < least:
             raise ValueError(f"value_fit {key} must be an int >= {least}, got {value!r}")
-    if not isinstance(settings["learning_rate"], (int, float)) or not settings["learning_rate"] > 0:
+    if (rate := as_number(settings["learning_rate"])) is None or not rate > 0:
         raise ValueError(f"value_fit learning_rate must be a number > 0, got {settings['learning_rate']!r}")
     return settings
 
@@ -140,16 +140,8 @@ def fit_tower(
 def _record(
     name: str, params: dict[str, Any], settings: dict[str, Any], games: int, seed: int, progress: bool
 ) -> Demonstrations:
-    return collect_batched(
-        name,
-        params,
-        settings["teacher"],
-        settings["opponents"],
-        games,
-        seed=seed,
-        boards=settings["boards"],
-        progress=progress,
-    )
+    recording = Recording(settings["teacher"], settings["opponents"], games, seed=seed)
+    return collect_batched(name, params, recording, boards=settings["boards"], progress=progress)
 
 
 def record_heldout(

@@ -5,7 +5,8 @@ RL libraries hand actions over as Python ints, numpy integers or, from
 same action. Anything else (a bool, a float, a string, a list, an array of
 another shape) is a caller's mistake and raises ``TypeError`` naming the value
 and the accepted range, before any rule or wrapper looks at it. :func:`as_int`
-is the one test of "an integer, not a bool" that every other check builds on.
+is the one test of "an integer, not a bool" that every other check builds on
+(:func:`as_number` too: an integer or a float, never a bool).
 """
 
 from __future__ import annotations
@@ -27,6 +28,14 @@ def as_int(value: Any) -> int | None:
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
         return None
     return int(value)
+
+
+def as_number(value: Any) -> float | None:
+    """``value`` as a Python float if it is an integer (as :func:`as_int` says: not a bool) or a Python or numpy
+    float; else None. Callers raise their own error on None, as for :func:`as_int`."""
+    if (plain := as_int(value)) is not None:
+        return float(plain)
+    return float(value) if isinstance(value, (float, np.floating)) else None
 
 
 def as_action(action: Any, num_actions: int, where: str) -> int:

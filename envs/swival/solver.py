@@ -33,8 +33,9 @@ _compiled = False
 def init(tt_log2: int = DEFAULT_TT_LOG2) -> None:
     """Give the solver a transposition table of ``2**tt_log2`` entries (16 bytes each)."""
     global _table, _generation
-    if not isinstance(tt_log2, int) or not 4 <= tt_log2 <= 32:
+    if (plain := as_int(tt_log2)) is None or not 4 <= plain <= 32:
         raise ValueError(f"tt_log2 must be an int between 4 and 32, got {tt_log2!r}")
+    tt_log2 = plain
     if _table is None or _table.shape[0] != 1 << tt_log2:
         _table = None
         try:

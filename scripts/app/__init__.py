@@ -11,10 +11,10 @@ from typing import Any
 
 
 def run_app(
-    game: str,
+    name: str,
     vs: str = "medium",
     seat: int = 0,
-    name: str | None = None,
+    player: str | None = None,
     seed: int | None = None,
     think: float | None = None,
     db: str | None = None,
@@ -27,10 +27,10 @@ def run_app(
     from scripts.scores import ScoreBook
 
     session = Session(
-        game,
+        name,
         vs=vs,
         seat=seat,
-        name=name,
+        player=player,
         seed=seed,
         think=2.0 if think is None else think,
         params=params,
@@ -51,7 +51,7 @@ def play_command(args: argparse.Namespace, params: dict[str, Any]) -> None:
                 args.game,
                 vs=args.vs,
                 seat=args.seat,
-                name=args.name,
+                player=args.name,
                 seed=args.seed,
                 think=args.think,
                 db=args.db,
@@ -70,7 +70,7 @@ def _play_in_terminal(args: argparse.Namespace, params: dict[str, Any]) -> None:
     from scripts.scores import ScoreBook
 
     session = Session(
-        args.game, vs=args.vs, seat=args.seat, name=args.name, seed=args.seed, think=0.0, params=params
+        args.game, vs=args.vs, seat=args.seat, player=args.name, seed=args.seed, think=0.0, params=params
     )  # the game and seat checked before any file is touched
     session.scores = ScoreBook(args.db)  # opened before the game: a damaged file is reported first
     result = play_tui.play(args.game, think=args.think, session=session)

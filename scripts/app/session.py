@@ -53,10 +53,10 @@ class Session:
 
     def __init__(
         self,
-        game: str,
+        name: str,
         vs: str = "medium",
         seat: int = 0,
-        name: str | None = None,
+        player: str | None = None,
         seed: int | None = None,
         think: float = 2.0,
         params: dict[str, Any] | None = None,
@@ -66,11 +66,11 @@ class Session:
         brain: bool = False,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        self.game_name = game
+        self.game_name = name
         self.params = dict(params or {})
         self.vs = vs
         self.seat = seat
-        self.name = normal_name(name or default_name())  # as the scores file stores it
+        self.player = normal_name(player or default_name())  # as the scores file stores it
         self.seed = seed
         self.think = float(think)
         if speed not in SPEEDS:
@@ -82,7 +82,7 @@ class Session:
         self.brain_on = brain
         self.scores = scores
         self.clock = clock
-        self.adapter = adapter_for(game)
+        self.adapter = adapter_for(name)
         self.env = None
         self.games_played = 0
         self.new_game(seed=seed, record_abandoned=False)
@@ -118,7 +118,7 @@ class Session:
 
     def seat_name(self, seat: int) -> str:
         if seat == self.seat:
-            return self.name
+            return self.player
         return f"computer {self.vs}" if self.n == 2 else f"computer {self.vs} {seat}"
 
     # -- a new game ----------------------------------------------------------------
@@ -376,7 +376,7 @@ class Session:
                 results[self.seat_name(s)] = "win" if len(winners) == 1 else "draw"
             else:
                 results[self.seat_name(s)] = "loss"
-        mine = results[self.name]
+        mine = results[self.player]
         self.outcome = mine
         self.message = {
             "win": "You win!",
@@ -401,11 +401,11 @@ class Session:
         if self.adapter.coins:
             active = [self.seat_name(s) for s in range(self.n) if self.game.seat_active(self.state, s)]
             pot = -sum(self.coins)
-            self.scores.abort(self.game_name, players, active, pot, responsible=self.name, losers=[self.name])
+            self.scores.abort(self.game_name, players, active, pot, responsible=self.player, losers=[self.player])
         elif self.n == 2:
-            self.scores.record(self.game_name, {self.name: "loss", self.seat_name(1 - self.seat): "win"})
+            self.scores.record(self.game_name, {self.player: "loss", self.seat_name(1 - self.seat): "win"})
         else:
-            self.scores.record(self.game_name, {self.name: "loss"})
+            self.scores.record(self.game_name, {self.player: "loss"})
 
     # -- settings -------------------------------------------------------------------------------
     def set_think(self, up: bool) -> float:

@@ -126,7 +126,7 @@ class App:
             ("-", lambda: s.set_think(False), s.think > 0),
             ("+", lambda: s.set_think(True), True),
         )
-        row((f"Name: {self.editing_name + '_' if self.editing_name is not None else s.name}", self.edit_name, True))
+        row((f"Name: {self.editing_name + '_' if self.editing_name is not None else s.player}", self.edit_name, True))
         if "open_hands" in s.adapter.game_buttons:
             on = bool(self.pending_params.get("open_hands", False))
             row(
@@ -239,7 +239,7 @@ class App:
                     if s.person_moved and not s.over:
                         s.message = "Finish or quit this game before changing names."
                     else:
-                        s.name = normal_name(name)  # as the scores file stores it
+                        s.player = normal_name(name)  # as the scores file stores it
             elif event.key == pg.K_ESCAPE:
                 self.editing_name = None
             elif event.key == pg.K_BACKSPACE:
@@ -331,7 +331,7 @@ class App:
         rendering.text(self.screen, s.game_name.capitalize(), (x, y), size=30, bold=True)
         y += 28
         colour = rendering.SEAT_COLOURS[s.seat % len(rendering.SEAT_COLOURS)]
-        y = self._text_block(f"You: {s.name} (player_{s.seat}) vs {s.vs}", y, colour=colour, bold=True) + 2
+        y = self._text_block(f"You: {s.player} (player_{s.seat}) vs {s.vs}", y, colour=colour, bold=True) + 2
         if s.over:
             status = s.message
         elif s.my_turn:

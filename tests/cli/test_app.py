@@ -40,7 +40,7 @@ def make_app(game, tmp_path=None, clock=None, **kw):
     book = ScoreBook(tmp_path / "scores.sqlite") if tmp_path is not None else None
     kw.setdefault("think", 1.0)
     kw.setdefault("vs", "random")
-    session = Session(game, seed=kw.pop("seed", 3), name="ann", clock=clock, scores=book, **kw)
+    session = Session(game, seed=kw.pop("seed", 3), player="ann", clock=clock, scores=book, **kw)
     return App(session, sound=False), clock
 
 
@@ -289,7 +289,7 @@ def test_name_entry_and_new_game(tmp_path):
         pg.event.post(pg.event.Event(pg.KEYDOWN, key=ord(ch.lower()), unicode=ch, mod=0))
     pg.event.post(pg.event.Event(pg.KEYDOWN, key=pg.K_RETURN, unicode="\r", mod=0))
     app.step()
-    assert app.session.name == "Zoe"
+    assert app.session.player == "Zoe"
     click_at(app, app.button("vs:").rect.center)
     click_at(app, app.button("New game").rect.center)
     assert app.session.vs == "easy" and app.session.history == []
@@ -401,7 +401,7 @@ def test_play_command_opens_the_window(tmp_path, monkeypatch):
         ]
     )
     (s,) = opened
-    assert (s.game_name, s.seat, s.think, s.name, s.game.size) == ("twirls", 1, 4.0, "ann", 8)
+    assert (s.game_name, s.seat, s.think, s.player, s.game.size) == ("twirls", 1, 4.0, "ann", 8)
 
 
 def test_watch_with_brain_to_gif_and_mp4(tmp_path, monkeypatch, capsys):
@@ -454,7 +454,7 @@ def test_watch_writes_a_real_mp4(tmp_path, capsys):
 
 def test_the_session_shows_the_name_the_scores_keep(tmp_path):
     book = ScoreBook(tmp_path / "s.sqlite", warn=lambda m: None)
-    s = Session("swival", vs="easy", name="  ann   lee ", seed=1, scores=book)
-    assert s.name == "ann lee"
+    s = Session("swival", vs="easy", player="  ann   lee ", seed=1, scores=book)
+    assert s.player == "ann lee"
     with pytest.raises(ValueError, match="control characters"):
-        Session("swival", vs="easy", name="ann\x07", seed=1)
+        Session("swival", vs="easy", player="ann\x07", seed=1)

@@ -165,11 +165,11 @@ def test_terminal_swimming_records_coins_as_the_window_does(tmp_path):
     lines = "\n".join(str(a) for _ in range(400) for a in range(14)) + "\n"
     tui_book = ScoreBook(tmp_path / "tui.sqlite", warn=lambda m: None)
     result = play(
-        "swimming", vs="easy", seed=5, stdin=io.StringIO(lines), out=io.StringIO(), scores=tui_book, name="ann"
+        "swimming", vs="easy", seed=5, stdin=io.StringIO(lines), out=io.StringIO(), scores=tui_book, player="ann"
     )
     assert not result["ended"] and not result["resigned"]
     window_book = ScoreBook(tmp_path / "window.sqlite", warn=lambda m: None)
-    session = Session("swimming", vs="easy", seed=5, name="ann", scores=window_book)
+    session = Session("swimming", vs="easy", seed=5, player="ann", scores=window_book)
     for seat, action in result["history"]:  # the same game, driven as the window drives it
         if seat == session.seat:
             session.play(action)

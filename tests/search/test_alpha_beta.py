@@ -191,7 +191,7 @@ def test_compiled_policy_order_equals_the_python_search_move_for_move(monkeypatc
 
 @pytest.mark.parametrize("name", ["squeeze", "swish"])
 def test_compiled_search_with_the_shipped_network_agrees_within_rounding(name):
-    policy = NumpyPolicy(f"policies/{name}_hard.npz", game=name)
+    policy = NumpyPolicy(f"policies/{name}_hard.npz", name=name)
     settings = {key: value for key, value in policy.meta["search"].items() if key not in ("total_work", "compiled")}
     python = PolicySearch(policy, name, **settings)
     compiled = PolicySearch(policy, name, **settings, compiled=True)
@@ -213,7 +213,7 @@ def test_pass_cache_gives_the_search_the_floats_the_towers_compute(name):
 
     from envs.core.alpha_beta import C_CACHED, new_space
 
-    policy = NumpyPolicy(f"policies/{name}_hard.npz", game=name)
+    policy = NumpyPolicy(f"policies/{name}_hard.npz", name=name)
     settings = {key: value for key, value in policy.meta["search"].items() if key not in ("total_work", "compiled")}
     searches = {size: PolicySearch(policy, name, **settings, compiled=True) for size in ("default", "tiny", "none")}
     sizes = searches["none"].compiled._space_sizes
@@ -247,7 +247,7 @@ def test_the_compiled_searchs_work_arrays_and_networks_begin_on_cache_lines():
 
 
 def test_tower_values_equal_the_numpy_network_within_rounding():
-    policy = NumpyPolicy("policies/squeeze_hard.npz", game="squeeze")
+    policy = NumpyPolicy("policies/squeeze_hard.npz", name="squeeze")
     compiled = PolicySearch(policy, "squeeze", **SEARCH, compiled=True).compiled
     batch = make_batched("squeeze", 40, seed=5)
     for _ in range(6):

@@ -7,7 +7,7 @@ import pytest
 
 from envs.core.opponents import RandomOpponent
 from envs.play import play_series, uses_duplicate_deals
-from policies.evaluation import evaluate, table_rows
+from policies.evaluation import SeriesRun, evaluate, table_rows
 from policies.report import markdown
 
 
@@ -71,7 +71,7 @@ def test_played_in_processes_it_is_the_same_series():
     """Chunks of whole deals: two processes add up to the one-process series, game for game."""
     args = ("swimming", ["medium", "easy", "easy", "easy"], 12)
     one = evaluate(*args, seed=2, quiet=True, num_players=4)
-    two = evaluate(*args, seed=2, quiet=True, jobs=2, num_players=4)
+    two = evaluate(*args, seed=2, quiet=True, run=SeriesRun(jobs=2), num_players=4)
     assert one.duplicate and two.duplicate
     assert (one.wins, one.losses, one.returns) == (two.wins, two.losses, two.returns)
 

@@ -25,7 +25,7 @@ def observations(policy, rows=6, seed=0):
 @pytest.mark.parametrize(("game", "params"), [("swish", {}), ("squeeze", {"radius": 3}), ("twirls", {})])
 def test_a_pair_logit_is_its_cell_vector_times_its_move_vector(game, params):
     meta, arrays = factored_policy_file(game, params)
-    policy = NumpyPolicy((meta, arrays), game=game, params=params)
+    policy = NumpyPolicy((meta, arrays), name=game, params=params)
     x = observations(policy)
     h = np.tanh(x @ arrays["pi_w0"] + arrays["pi_b0"])
     u = (h @ arrays["head_u_w"] + arrays["head_u_b"]).reshape(len(x), meta["head"]["cells"], -1)
@@ -45,7 +45,7 @@ def test_a_pair_logit_is_its_cell_vector_times_its_move_vector(game, params):
 
 @pytest.mark.parametrize("game", ["swish", "twirls"])
 def test_logits_of_computes_the_asked_actions_alone(game):
-    policy = NumpyPolicy(factored_policy_file(game), game=game)
+    policy = NumpyPolicy(factored_policy_file(game), name=game)
     x = observations(policy, rows=1)
     logits = policy.logits(x)[0]
     rng = np.random.default_rng(2)
@@ -55,7 +55,7 @@ def test_logits_of_computes_the_asked_actions_alone(game):
 
 def test_a_factored_file_round_trips_and_plays_a_game(tmp_path):
     path = write_policy_file(tmp_path / "twirls.npz", *factored_policy_file("twirls", {"board_size": 8}))
-    policy = NumpyPolicy(path, game="twirls", params={"board_size": 8})
+    policy = NumpyPolicy(path, name="twirls", params={"board_size": 8})
     record = play_game("twirls", [policy, RandomOpponent(0)], seed=0, board_size=8)
     assert record.plies > 2
 
@@ -140,7 +140,7 @@ def test_a_wrong_factored_file_is_refused_by_name(tmp_path, case, build, fragmen
     meta, arrays = build()
     path = write_policy_file(tmp_path / "bad.npz", json.loads(json.dumps(meta)), arrays)
     with pytest.raises(PolicyFileError) as err:
-        NumpyPolicy(path, game="swish")
+        NumpyPolicy(path, name="swish")
     assert fragment in str(err.value) and str(path) in str(err.value), f"{case}: {err.value}"
 
 
@@ -158,12 +158,12 @@ def test_a_factored_file_for_a_game_without_a_layout_is_refused():
     assert raw.game.num_actions == 73
     NumpyPolicy((meta, arrays))  # a well-formed file on its own
     with pytest.raises(PolicyFileError, match="has a factored action head, but swival declares no action layout"):
-        NumpyPolicy((meta, arrays), game="swival")
+        NumpyPolicy((meta, arrays), name="swival")
 
 
 def test_multiply_adds_are_counted_from_the_shapes():
     meta, arrays = factored_policy_file("twirls", hidden=8, rank=3)
-    policy = NumpyPolicy((meta, arrays), game="twirls")
+    policy = NumpyPolicy((meta, arrays), name="twirls")
     counted = policy.multiply_adds()
     cells, moves, others = 81, 32, 1
     head = 8 * cells * 4 + cells * moves * 4 + 8 * others

@@ -35,7 +35,7 @@ def read_at(logits, moves):
 def test_a_plain_heads_move_logits_are_its_logits_at_the_moves(name, params):
     """The shipped files' plain heads (3114, 3114 and 2593 actions, a few dozen legal): each legal move's logit
     to rounding, -inf on the padding, the values bit for bit."""
-    policy = NumpyPolicy(shipped_path(name, **params), game=name, params=params)
+    policy = NumpyPolicy(shipped_path(name, **params), name=name, params=params)
     _, obs, moves = positions(name, params)
     assert moves.shape[1] <= policy.head.LOOP_SHARE * policy.num_actions  # the compiled loop's case
     logits, values = policy.move_logits_and_seat_values(obs, moves)
@@ -50,7 +50,7 @@ def test_a_plain_heads_move_logits_are_its_logits_at_the_moves(name, params):
 def test_where_most_actions_are_legal_the_move_logits_are_the_products(name, params):
     """Swival's 73 actions, Swahili's 12: the matrix product read at the moves, bit for bit (the compiled loop
     would be slower there), so a search with ``compiled_head`` plays as without it."""
-    policy = NumpyPolicy(shipped_path(name, **params), game=name, params=params)
+    policy = NumpyPolicy(shipped_path(name, **params), name=name, params=params)
     batch, obs, moves = positions(name, params)
     assert moves.shape[1] > policy.head.LOOP_SHARE * policy.num_actions
     np.testing.assert_array_equal(policy.move_logits_and_seat_values(obs, moves)[0], read_at(policy.logits(obs), moves))
@@ -73,7 +73,7 @@ def test_a_plain_heads_move_logits_are_exact_where_the_sums_are():
     width = arrays["pi_w0"].shape[1]
     arrays["action_w"] = rng.integers(-4, 5, (width, 3114)).astype(np.float32) / 8
     arrays["action_b"] = rng.integers(-4, 5, 3114).astype(np.float32) / 4
-    head = NumpyPolicy((meta, arrays), game="swish", params={}).head
+    head = NumpyPolicy((meta, arrays), name="swish", params={}).head
     _, obs, moves = positions("swish", {})
     h = rng.integers(-8, 9, (len(obs), width)).astype(np.float32) / 4
     np.testing.assert_array_equal(head.move_logits(h, moves), read_at(head.logits(h), moves))
@@ -81,7 +81,7 @@ def test_a_plain_heads_move_logits_are_exact_where_the_sums_are():
 
 @pytest.mark.parametrize(("name", "params"), [("swish", {}), ("twirls", {"board_size": 8})])
 def test_a_factored_heads_move_logits_are_its_logits_at_the_moves(name, params):
-    policy = NumpyPolicy(factored_policy_file(name, params), game=name, params=params)
+    policy = NumpyPolicy(factored_policy_file(name, params), name=name, params=params)
     _, obs, moves = positions(name, params)
     logits, values = policy.move_logits_and_seat_values(obs, moves)
     np.testing.assert_array_equal(logits, read_at(policy.logits(obs), moves).astype(np.float32))
@@ -99,7 +99,7 @@ def test_logits_of_moves_reads_each_rows_logits_at_its_moves(dtype):
 
 
 def test_moves_for_other_positions_are_refused():
-    policy = NumpyPolicy(shipped_path("swival"), game="swival", params={})
+    policy = NumpyPolicy(shipped_path("swival"), name="swival", params={})
     _, obs, moves = positions("swival", {})
     with pytest.raises(ValueError, match="48 observations but legal moves for 47 positions"):
         policy.move_logits_and_seat_values(obs, moves[:47])
@@ -109,7 +109,7 @@ def test_moves_for_other_positions_are_refused():
 def test_the_compiled_head_searches_as_every_actions_logits(name, params):
     """The search with the legal moves' logits alone plays the same moves on these positions as with every
     action's, its improved policies within rounding."""
-    policy = NumpyPolicy(shipped_path(name, **params), game=name, params=params)
+    policy = NumpyPolicy(shipped_path(name, **params), name=name, params=params)
     batch, _, _ = positions(name, params, boards=32)
     live = np.flatnonzero(~batch.over)
     results = [
@@ -131,6 +131,6 @@ def test_the_flat_evaluator_rates_every_legal_move_alike_and_every_position_a_dr
 
 
 def test_a_bad_compiled_head_flag_is_named():
-    policy = NumpyPolicy(shipped_path("swival"), game="swival", params={})
+    policy = NumpyPolicy(shipped_path("swival"), name="swival", params={})
     with pytest.raises(ValueError, match="compiled_head must be True or False, got 'yes'"):
         evaluator(policy, 2, compiled_head="yes")

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from envs.play import play_game, play_series
-from policies.evaluation import evaluate, table_rows
+from policies.evaluation import SeriesRun, evaluate, table_rows
 from scripts.cli import main as swgym
 
 
@@ -83,7 +83,7 @@ def test_openings_come_in_whole_pairs_and_the_table_says_so():
 
 def test_two_processes_play_the_same_openings_as_one():
     one = evaluate("twirls", ["network", "random"], 8, seed=1, quiet=True, opening_plies=3)
-    two = evaluate("twirls", ["network", "random"], 8, seed=1, quiet=True, jobs=2, opening_plies=3)
+    two = evaluate("twirls", ["network", "random"], 8, seed=1, quiet=True, opening_plies=3, run=SeriesRun(jobs=2))
     assert (one.wins, one.draws, one.losses, one.returns) == (two.wins, two.draws, two.losses, two.returns)
 
 

@@ -488,13 +488,13 @@ def test_a_counted_budget_plays_the_same_series_in_two_processes(tmp_path):
     """The games are seeded and the search's work counted (not timed), so a series of a policy file's search split
     over processes makes the same games as one process."""
     from policies import shipped_path
-    from policies.evaluation import evaluate
+    from policies.evaluation import SeriesRun, evaluate
     from policies.numpy_policy import read_policy_file, write_policy_file
 
     meta, arrays = read_policy_file(shipped_path("swival"))
     meta["search"] = {"depth": 3, "width": 4, "leaf_value": "network", "total_work": 200}
     player = str(write_policy_file(tmp_path / "small.npz", meta, arrays))
     one = evaluate("swival", [player, "medium"], 4, seed=4, quiet=True)
-    two = evaluate("swival", [player, "medium"], 4, seed=4, quiet=True, jobs=2)
+    two = evaluate("swival", [player, "medium"], 4, seed=4, quiet=True, run=SeriesRun(jobs=2))
     assert (one.wins, one.draws, one.losses, one.returns) == (two.wins, two.draws, two.losses, two.returns)
     assert [len(moves) for moves in one.move_seconds] == [len(moves) for moves in two.move_seconds]

@@ -9,7 +9,7 @@ import shutil
 import pytest
 
 from policies import evaluation, shipped_path
-from policies.evaluation import SeriesCheckpoint, evaluate, missing_games
+from policies.evaluation import SeriesCheckpoint, SeriesRun, evaluate, missing_games
 from scripts.cli import main
 
 TWIRLS = ("twirls", ["easy", "random"], 8)  # chunks of 2 games: 4 chunks
@@ -43,22 +43,22 @@ def test_a_stopped_series_resumes_where_it_stopped_and_adds_up_to_the_whole(tmp_
     path = tmp_path / "series.json"
     first_run = stopping_after(2, monkeypatch)
     with pytest.raises(Stop):
-        evaluate(*TWIRLS, seed=3, quiet=True, checkpoint=path)
+        evaluate(*TWIRLS, seed=3, quiet=True, run=SeriesRun(checkpoint=path))
     assert first_run == [0, 2]
     assert [p["first_game"] for p in json.loads(path.read_text())["parts"]] == [0, 2]
     second_run = stopping_after(10, monkeypatch)
-    resumed = evaluate(*TWIRLS, seed=3, quiet=True, checkpoint=path)
+    resumed = evaluate(*TWIRLS, seed=3, quiet=True, run=SeriesRun(checkpoint=path))
     assert second_run == [4, 6]  # only the games the file lacks
     assert outcome(resumed) == outcome(whole)
     third_run = stopping_after(10, monkeypatch)
-    assert outcome(evaluate(*TWIRLS, seed=3, quiet=True, checkpoint=path)) == outcome(whole)
+    assert outcome(evaluate(*TWIRLS, seed=3, quiet=True, run=SeriesRun(checkpoint=path))) == outcome(whole)
     assert third_run == []  # a finished file plays nothing
 
 
 def test_in_processes_with_a_checkpoint_it_is_the_same_series(tmp_path):
     whole = evaluate(*TWIRLS, seed=3, quiet=True)
     path = tmp_path / "series.json"
-    assert outcome(evaluate(*TWIRLS, seed=3, quiet=True, jobs=2, checkpoint=path)) == outcome(whole)
+    assert outcome(evaluate(*TWIRLS, seed=3, quiet=True, run=SeriesRun(jobs=2, checkpoint=path))) == outcome(whole)
     assert sorted(p["first_game"] for p in json.loads(path.read_text())["parts"]) == list(range(8))  # 1 a chunk
 
 
@@ -68,9 +68,9 @@ def test_duplicate_deals_resume_in_whole_deals(tmp_path, monkeypatch):
     path = tmp_path / "deals.json"
     stopping_after(1, monkeypatch)
     with pytest.raises(Stop):
-        evaluate(*args, seed=2, quiet=True, checkpoint=path, num_players=4)
+        evaluate(*args, seed=2, quiet=True, run=SeriesRun(checkpoint=path), num_players=4)
     played = stopping_after(10, monkeypatch)
-    resumed = evaluate(*args, seed=2, quiet=True, checkpoint=path, num_players=4)
+    resumed = evaluate(*args, seed=2, quiet=True, run=SeriesRun(checkpoint=path), num_players=4)
     assert played == [4, 8]  # chunks of one deal in every seating
     assert resumed.duplicate and outcome(resumed) == outcome(whole)
 
@@ -103,13 +103,19 @@ def test_missing_games(games, played, chunk, expected):
 )
 def test_a_checkpoint_of_another_series_is_refused_by_name(tmp_path, change, named):
     path = tmp_path / "series.json"
-    evaluate(*TWIRLS, seed=3, quiet=True, checkpoint=path)
+    evaluate(*TWIRLS, seed=3, quiet=True, run=SeriesRun(checkpoint=path))
     kept = path.read_bytes()
     game, entrants, games = TWIRLS
     args = {"entrants": entrants, "games": games, "seed": 3} | change
     with pytest.raises(ValueError, match="holds another series") as refused:
         evaluate(
-            game, args.pop("entrants"), args.pop("games"), seed=args.pop("seed"), quiet=True, checkpoint=path, **args
+            game,
+            args.pop("entrants"),
+            args.pop("games"),
+            seed=args.pop("seed"),
+            quiet=True,
+            run=SeriesRun(checkpoint=path),
+            **args,
         )
     assert named in str(refused.value)
     assert path.read_bytes() == kept  # nothing added to it
@@ -120,10 +126,10 @@ def test_a_changed_policy_file_is_refused(tmp_path):
     shutil.copy(shipped_path("twirls"), policy)
     path = tmp_path / "series.json"
     entrants = [f"network:{policy}", "random"]
-    evaluate("twirls", entrants, 2, seed=1, quiet=True, checkpoint=path)
+    evaluate("twirls", entrants, 2, seed=1, quiet=True, run=SeriesRun(checkpoint=path))
     shutil.copy(shipped_path("swival"), policy)  # other bytes under the same name
     with pytest.raises(ValueError, match=f"policy_files: {{'network:{policy}': '[0-9a-f]{{64}}'}} there"):
-        evaluate("twirls", entrants, 2, seed=1, quiet=True, checkpoint=path)
+        evaluate("twirls", entrants, 2, seed=1, quiet=True, run=SeriesRun(checkpoint=path))
 
 
 @pytest.mark.parametrize(
@@ -138,18 +144,18 @@ def test_a_file_that_is_not_a_checkpoint_is_refused(tmp_path, text, named):
     path = tmp_path / "series.json"
     path.write_text(text)
     with pytest.raises(ValueError, match="is not a series checkpoint") as refused:
-        evaluate(*TWIRLS, seed=3, quiet=True, checkpoint=path)
+        evaluate(*TWIRLS, seed=3, quiet=True, run=SeriesRun(checkpoint=path))
     assert named in str(refused.value)
 
 
 def test_a_folder_in_place_of_the_file_is_refused(tmp_path):
     with pytest.raises(ValueError, match="is not a series checkpoint"):
-        evaluate(*TWIRLS, seed=3, quiet=True, checkpoint=tmp_path)
+        evaluate(*TWIRLS, seed=3, quiet=True, run=SeriesRun(checkpoint=tmp_path))
 
 
 def test_overlapping_parts_are_refused_as_damage(tmp_path):
     path = tmp_path / "series.json"
-    evaluate(*TWIRLS, seed=3, quiet=True, checkpoint=path)
+    evaluate(*TWIRLS, seed=3, quiet=True, run=SeriesRun(checkpoint=path))
     data = json.loads(path.read_text())
     data["parts"][1]["first_game"] = 1  # overlaps the first part's games 0-1
     path.write_text(json.dumps(data))
@@ -161,7 +167,7 @@ def test_entrants_as_objects_cannot_be_checkpointed(tmp_path):
     from envs.core.opponents import RandomOpponent
 
     with pytest.raises(ValueError, match="by name or policy path"):
-        evaluate("twirls", [RandomOpponent(1), "random"], 2, quiet=True, checkpoint=tmp_path / "c.json")
+        evaluate("twirls", [RandomOpponent(1), "random"], 2, quiet=True, run=SeriesRun(checkpoint=tmp_path / "c.json"))
 
 
 def test_swgym_eval_resumes_from_its_checkpoint_and_refuses_a_corrupt_one(tmp_path, capsys):

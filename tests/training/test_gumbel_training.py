@@ -53,6 +53,8 @@ TINY = {"boards": 16, "games": 16, "simulations": 8, "cheap_simulations": 2, "fu
         ({"full_share": 1.5}, "full_share must be in (0, 1], got 1.5"),
         ({"full_share": True}, "full_share must be a number above 0, got True"),
         ({"hidden": [32, 0]}, "hidden must be a list of layer widths >= 1, got [32, 0]"),
+        ({"hidden": [32, True]}, "hidden must be a list of layer widths >= 1, got [32, True]"),
+        ({"epochs": False}, "epochs must be a whole number >= 0, got False"),
         ({"activation": "gelu"}, "activation must be one of ['relu', 'tanh'], got 'gelu'"),
         ({"head": "conv"}, "head must be one of ['plain', 'factored'], got 'conv'"),
         ({"rank": 0}, "rank must be a whole number >= 1, got 0"),
@@ -79,7 +81,7 @@ def test_the_policy_file_plays_as_the_torch_network(tmp_path):
     torch.manual_seed(0)
     net = Network(78, 73, (24, 12), "relu")
     path = write_network(net, tmp_path / "net.npz", "swival", {}, {"kind": "gumbel", "simulations": 4})
-    policy = NumpyPolicy(path, game="swival")
+    policy = NumpyPolicy(path, name="swival")
     obs = np.random.default_rng(0).random((50, 78), dtype=np.float32)
     logits, values = net(torch.as_tensor(obs))
     mine_logits, mine_values = policy.forward(obs)
@@ -94,7 +96,7 @@ def test_a_value_a_seat_plays_as_the_torch_network_and_feeds_the_search(tmp_path
     batch = envs.make_batched("swahili", 8, seed=0, num_players=3)
     net = Network(batch.obs_size, batch.num_actions, (16,), "tanh", value_outputs=3)
     path = write_network(net, tmp_path / "n.npz", "swahili", {"num_players": 3}, {"kind": "gumbel"})
-    policy = NumpyPolicy(path, game="swahili", params={"num_players": 3})
+    policy = NumpyPolicy(path, name="swahili", params={"num_players": 3})
     obs = batch.observe(batch.to_move).astype(np.float32)
     values = net(torch.as_tensor(obs))[1].detach().numpy()
     assert policy.value_outputs == 3 and values.shape == (8, 3)
@@ -104,7 +106,7 @@ def test_a_value_a_seat_plays_as_the_torch_network_and_feeds_the_search(tmp_path
     np.testing.assert_allclose(policy_network(policy, 3)(obs, moves)[1], values, rtol=1e-5, atol=1e-5)
     mover_only = policy_network(NumpyPolicy(write_network(Network(batch.obs_size, batch.num_actions, (16,), "tanh"),
                                                      tmp_path / "m.npz", "swahili", {"num_players": 3}, {}),
-                                       game="swahili", params={"num_players": 3}), 3)(obs, moves)[1]  # fmt: skip
+                                       name="swahili", params={"num_players": 3}), 3)(obs, moves)[1]  # fmt: skip
     np.testing.assert_allclose(mover_only[:, 1], -mover_only[:, 0] / 2, rtol=1e-5)  # the stand-in
 
 
@@ -120,7 +122,7 @@ def test_a_bad_value_head_is_named(tmp_path, meta, named):
     file_meta, arrays = read_policy_file(path)
     write_policy_file(tmp_path / "bad.npz", {**file_meta, **meta}, arrays)
     with pytest.raises(PolicyFileError, match=re.escape(named)):
-        NumpyPolicy(tmp_path / "bad.npz", game="swival")
+        NumpyPolicy(tmp_path / "bad.npz", name="swival")
 
 
 def test_recorded_values_are_by_seat_from_the_mover_and_a_run_learns_them(tmp_path):
@@ -171,7 +173,7 @@ def test_a_factored_policy_file_plays_as_the_torch_network(tmp_path, game, param
     with torch.no_grad():
         net.action_head.move_bias.normal_()
     path = write_network(net, tmp_path / "net.npz", game, params, {"kind": "gumbel", "simulations": 4})
-    policy = NumpyPolicy(path, game=game, params=params)
+    policy = NumpyPolicy(path, name=game, params=params)
     assert policy.meta["head"] == {"kind": "factored", "rank": 5, "cells": net.action_head.layout.cells,
                                    "moves": net.action_head.layout.moves}  # fmt: skip
     obs, logits = assert_plays_as_the_torch_network(net, policy, batch, plies=3, tolerance=1e-5)
@@ -330,7 +332,7 @@ def test_network_colon_file_is_the_file_s_network_alone(tmp_path):
     assert isinstance(alone, NumpyPolicy) and not isinstance(alone, GumbelPlayer)
     batch = envs.make_batched("swival", 8, seed=2)
     obs, masks = batch.observe(batch.to_move), batch.legal_mask()
-    logits = NumpyPolicy(path, game="swival").logits(obs)
+    logits = NumpyPolicy(path, name="swival").logits(obs)
     for i in range(8):
         assert alone.act(obs[i], masks[i]) == int(np.argmax(np.where(masks[i], logits[i], -np.inf)))
     with pytest.raises(ValueError, match="give a policy file"):
@@ -578,7 +580,7 @@ def test_a_board_convolution_plays_as_the_torch_network(tmp_path, game, params, 
     the convolution reads) and on random inputs; its multiply-adds are counted from the shapes."""
     net, batch = conv_network(game, params, head)
     path = write_network(net, tmp_path / "conv.npz", game, params, {"kind": "gumbel", "simulations": 4})
-    policy = NumpyPolicy(path, game=game, params=params)
+    policy = NumpyPolicy(path, name=game, params=params)
     graph = net.conv.graph
     assert policy.meta["conv"] == {"layers": 2, "channels": 5, "cells": graph.cells,
                                    "planes": graph.planes.shape[0], "directions": graph.directions}  # fmt: skip
@@ -612,7 +614,7 @@ def test_a_start_file_grown_a_convolution_plays_as_the_file(tmp_path):
     batch = envs.make_batched("swival", 8, seed=0)
     conv = board_conv("swival", batch, Settings.from_config({"conv_layers": 1}))
     net = network_from_file(path, "swival", {}, conv)
-    policy = NumpyPolicy(path, game="swival")
+    policy = NumpyPolicy(path, name="swival")
     for _ in range(4):
         batch.step(batch.random_actions(), autoreset=True)
     obs = batch.observe(batch.to_move).astype(np.float32)
@@ -620,7 +622,7 @@ def test_a_start_file_grown_a_convolution_plays_as_the_file(tmp_path):
     expected_logits, expected_values = policy.forward(obs)
     np.testing.assert_allclose(logits, expected_logits, rtol=1e-5, atol=1e-5)
     np.testing.assert_allclose(values[:, 0], expected_values, rtol=1e-5, atol=1e-5)
-    again = NumpyPolicy(write_network(net, tmp_path / "grown.npz", "swival", {}, {}), game="swival")
+    again = NumpyPolicy(write_network(net, tmp_path / "grown.npz", "swival", {}, {}), name="swival")
     assert again.conv is not None and again.conv.layers == 1
     with pytest.raises(ValueError, match="its board convolution is .* the settings ask for"):
         network_from_file(tmp_path / "grown.npz", "swival", {}, BoardConv(conv.graph, 2, 16))
@@ -659,7 +661,7 @@ def _swap_directions(meta, arrays):
 def test_a_wrong_convolution_is_refused_by_name(tmp_path, change, named):
     path = wrong_conv_file(tmp_path, change)
     with pytest.raises(PolicyFileError) as err:
-        NumpyPolicy(path, game="swival")
+        NumpyPolicy(path, name="swival")
     assert named in str(err.value) and str(path) in str(err.value), err.value
 
 

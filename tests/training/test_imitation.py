@@ -9,6 +9,7 @@ import torch
 from tests.training_helpers import game_against_random, tiny_config
 from training.imitation import (
     Demonstrations,
+    Recording,
     _discounted_outcomes,
     collect,
     collect_batched,
@@ -22,7 +23,7 @@ torch.set_num_threads(1)
 
 
 def test_collect_records_every_move_with_teacher_flags_and_outcomes():
-    demos = collect("swival", {}, "medium", {"random": 1.0}, games=6, seed=3, progress=False)
+    demos = collect("swival", {}, Recording("medium", {"random": 1.0}, games=6, seed=3), progress=False)
     assert len(demos) == len(demos.observations) == len(demos.masks) == len(demos.outcomes)
     assert demos.masks[np.arange(len(demos)), demos.actions].all(), "every recorded move was legal"
     assert 0 < demos.by_teacher.sum() < len(demos), "teacher and opponent moves both recorded, told apart"
@@ -32,8 +33,8 @@ def test_collect_records_every_move_with_teacher_flags_and_outcomes():
 
 
 def test_collect_is_seeded_and_discounts_per_own_later_move():
-    a = collect("swival", {}, "medium", {"easy": 1.0}, games=3, seed=5, gamma=0.9, progress=False)
-    b = collect("swival", {}, "medium", {"easy": 1.0}, games=3, seed=5, gamma=0.9, progress=False)
+    a = collect("swival", {}, Recording("medium", {"easy": 1.0}, games=3, seed=5, gamma=0.9), progress=False)
+    b = collect("swival", {}, Recording("medium", {"easy": 1.0}, games=3, seed=5, gamma=0.9), progress=False)
     np.testing.assert_array_equal(a.actions, b.actions)
     np.testing.assert_array_equal(a.observations, b.observations)
     decided = np.abs(a.outcomes) > 0
@@ -48,7 +49,7 @@ def test_pretraining_learns_the_teachers_moves():
 
     from envs.single_agent import SingleAgentEnv
 
-    demos = collect("swival", {}, "medium", {"random": 0.5, "medium": 0.5}, games=20, seed=0, progress=False)
+    demos = collect("swival", {}, Recording("medium", {"random": 0.5, "medium": 0.5}, games=20), progress=False)
     model = MaskablePPO("MlpPolicy", SingleAgentEnv("swival"), seed=0, policy_kwargs={"net_arch": [64]})
     before = teacher_agreement(model.policy, demos)
     history = pretrain(model.policy, demos, epochs=15, batch_size=64, learning_rate=3e-3, progress=False)
@@ -64,7 +65,7 @@ def test_imitation_settings_refuse_unknown_keys_and_fill_defaults(tmp_path):
     path.write_text(json.dumps({"game": "swival", "imitation": {"epochs": 2}}))
     assert load_config(str(path))["imitation"]["epochs"] == 2
     with pytest.raises(ValueError, match="opponents must map names to weights"):
-        collect("swival", {}, "medium", {"easy": 0.0}, games=1, progress=False)
+        collect("swival", {}, Recording("medium", {"easy": 0.0}, games=1), progress=False)
 
 
 def test_tiny_run_with_imitation_end_to_end(tmp_path):
@@ -165,17 +166,18 @@ def test_unknown_config_name_lists_the_registry_ones():
 def test_batched_collection_records_the_same_games_as_one_at_a_time():
     """Deterministic players (the shipped Swival network, greedy) on a game without chance: the batched
     collector must record exactly the rows the rules-based one does, teacher seats and outcomes included."""
-    args = ("swival", {}, "network", {"network": 1.0})
-    slow = collect(*args, games=4, seed=1, gamma=0.9, progress=False)
-    fast = collect_batched(*args, games=4, seed=1, gamma=0.9, boards=3, progress=False)
+    recording = Recording("network", {"network": 1.0}, games=4, seed=1, gamma=0.9)
+    slow = collect("swival", {}, recording, progress=False)
+    fast = collect_batched("swival", {}, recording, boards=3, progress=False)
     for field in ("observations", "masks", "actions", "by_teacher", "outcomes"):
         np.testing.assert_array_equal(getattr(fast, field), getattr(slow, field), err_msg=field)
 
 
 def test_batched_collection_is_seeded_legal_and_keeps_every_finished_game():
-    args = ("swish", {"setup": "random"}, "easy", {"random": 0.5, "easy": 0.5})
-    a = collect_batched(*args, games=10, seed=2, boards=4, progress=False)
-    b = collect_batched(*args, games=10, seed=2, boards=4, progress=False)
+    args = ("swish", {"setup": "random"})
+    mix = {"random": 0.5, "easy": 0.5}
+    a = collect_batched(*args, Recording("easy", mix, games=10, seed=2), boards=4, progress=False)
+    b = collect_batched(*args, Recording("easy", mix, games=10, seed=2), boards=4, progress=False)
     np.testing.assert_array_equal(a.observations, b.observations)
     np.testing.assert_array_equal(a.actions, b.actions)
     assert a.masks[np.arange(len(a)), a.actions].all(), "every recorded move was legal"
@@ -183,7 +185,7 @@ def test_batched_collection_is_seeded_legal_and_keeps_every_finished_game():
     # win/loss games, undiscounted: the moves of a game carry +1 for one player and -1 for the other,
     # so over 10 finished games the outcomes of all recorded moves are all +-1 (no game cut off half-way)
     assert set(np.unique(a.outcomes)) <= {-1.0, 0.0, 1.0}
-    c = collect_batched(*args, games=10, seed=3, boards=4, progress=False)
+    c = collect_batched(*args, Recording("easy", mix, games=10, seed=3), boards=4, progress=False)
     assert len(c) != len(a) or not np.array_equal(c.actions, a.actions)
 
 

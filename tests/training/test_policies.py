@@ -49,7 +49,7 @@ def test_numpy_forward_matches_torch(tmp_path):
     model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=64, seed=3, policy_kwargs={"net_arch": [24, 12]})
     model.learn(64)
     path = export_policy(model.policy, tmp_path / "p.npz", "swival", {})
-    numpy_policy = NumpyPolicy(path, game="swival")
+    numpy_policy = NumpyPolicy(path, name="swival")
     obs, masks = [], []
     for seed in range(40):
         o, _ = env.reset(seed=seed)
@@ -104,7 +104,7 @@ def test_tiny_training_run_end_to_end(name, tmp_path):
 
 def test_explain_lists_top_legal_moves_and_value(swival_policy):
     out, _ = swival_policy
-    policy = NumpyPolicy(out / "swival_hard.npz", game="swival")
+    policy = NumpyPolicy(out / "swival_hard.npz", name="swival")
     env = SingleAgentEnv("swival")
     obs, _ = env.reset(seed=0)
     mask = env.action_masks()
@@ -147,7 +147,7 @@ def test_foreign_npz_is_named(tmp_path):
 def test_wrong_game_and_wrong_shapes_are_named(swival_policy, tmp_path):
     out, _ = swival_policy
     with pytest.raises(PolicyFileError, match="is for 'swival', not 'twirls'"):
-        NumpyPolicy(out / "swival_hard.npz", game="twirls")
+        NumpyPolicy(out / "swival_hard.npz", name="twirls")
     with np.load(out / "swival_hard.npz") as f:
         arrays = {k: f[k] for k in f.files}
     arrays["pi_w0"] = arrays["pi_w0"][:-1]
@@ -195,7 +195,7 @@ def test_every_shipped_policy_is_in_the_table():
 @pytest.mark.parametrize("name,params", SHIPPED, ids=[f"{n}-{p}" for n, p in SHIPPED])
 def test_shipped_network_loads_and_beats_random(name, params):
     n = SingleAgentEnv(name, **params).aec.game.num_players
-    network = NumpyPolicy(policies.shipped_path(name, **params), game=name, params=params)
+    network = NumpyPolicy(policies.shipped_path(name, **params), name=name, params=params)
     result = play_series(name, [network] + ["random"] * (n - 1), games=12, seed=0, **params)
     expected = NETWORK_VS_RANDOM[name, json.dumps(params, sort_keys=True)]
     assert (result.wins[0], result.draws[0], result.losses[0]) == expected
@@ -457,7 +457,7 @@ def test_network_is_the_shipped_network_alone_without_its_search():
     bare = make_opponent("swish", "network", seed=0, setup="random")
     hard = make_opponent("swish", "hard", seed=0, setup="random")
     assert isinstance(bare, NumpyPolicy) and not isinstance(hard, NumpyPolicy)
-    network = NumpyPolicy(policies.shipped_path("swish", setup="random"), game="swish", params={"setup": "random"})
+    network = NumpyPolicy(policies.shipped_path("swish", setup="random"), name="swish", params={"setup": "random"})
     env = SingleAgentEnv("swish", opponent="random", setup="random")
     obs, info = env.reset(seed=3)
     for _ in range(30):

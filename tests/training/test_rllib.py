@@ -142,7 +142,7 @@ def test_exported_network_gives_torchs_action_probabilities_and_values_in_numpy(
         torch_values = module.compute_values(batch).numpy()
     meta, arrays = export_arrays(module.state_dict(), game, rules, obs.shape[1], env.num_actions, activation)
     assert meta["layers"] == {"pi": len(net_arch), "vf": len(net_arch)}
-    policy = NumpyPolicy((meta, arrays), game=game, params=rules)
+    policy = NumpyPolicy((meta, arrays), name=game, params=rules)
     numpy_probs = np.stack([policy.probabilities(o, m) for o, m in zip(obs, masks)])
     np.testing.assert_allclose(numpy_probs, torch_probs, atol=1e-5)
     np.testing.assert_allclose(policy.values(obs), torch_values, atol=1e-5)
@@ -211,10 +211,10 @@ def test_short_self_play_run_exports_a_policy_that_plays_a_legal_game_with_numpy
     )
     assert summary["env_steps"] >= 600
     assert set(summary["curve"][-1]["eval"]) == {"random"}
-    policy = NumpyPolicy(summary["policy"], game=game, params=rules)  # the file, checked against the env
+    policy = NumpyPolicy(summary["policy"], name=game, params=rules)  # the file, checked against the env
     assert policy.meta["trained_with"] == "rllib"
     players = [policy] + [
-        NumpyPolicy(summary["policy"], game=game, params=rules, temperature=1.0, seed=s)
+        NumpyPolicy(summary["policy"], name=game, params=rules, temperature=1.0, seed=s)
         for s in range(len(TurnBasedMultiAgentEnv({"game": game, "params": rules}).possible_agents) - 1)
     ]
     record = play_game(game, players, seed=1, **rules)  # the raw env: an illegal move would raise
@@ -348,7 +348,7 @@ def test_swgym_train_gumbel_runs_two_generators_on_ray_learns_here_and_resumes(r
     state = json.loads((tmp_path / "ray" / "checkpoint.json").read_text())
     assert state["iteration"] == 2 and (tmp_path / "ray" / "checkpoint.pt").exists()
     assert all(np.isfinite(point["losses"]).all() and point["games"] >= 16 for point in state["curve"])
-    policy = NumpyPolicy(tmp_path / "ray" / "network.npz", game="swival")
+    policy = NumpyPolicy(tmp_path / "ray" / "network.npz", name="swival")
     assert policy.meta["search"]["kind"] == "gumbel"
 
     here = train("swival", {}, Settings.from_config(GUMBEL_TINY), tmp_path / "here", log=lambda line: None)

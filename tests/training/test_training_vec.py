@@ -168,7 +168,7 @@ def test_a_tiny_vector_run_exports_a_policy_that_plays_a_full_game(game, tmp_pat
     assert [c["timesteps"] for c in summary["curve"]] == [1024, 2048]
     assert (tmp_path / "learning_curve.png").stat().st_size > 0
     assert len(list((tmp_path / "snapshots").glob("*.npz"))) == 4
-    policy = NumpyPolicy(summary["policy"], game=game)
+    policy = NumpyPolicy(summary["policy"], name=game)
     env = envs.make_raw(game)  # an illegal move raises here
     env.reset(seed=0)
     moves = 0

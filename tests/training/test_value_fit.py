@@ -31,6 +31,7 @@ torch.set_num_threads(1)
         ({"epochs": True}, "epochs must be an int >= 1, got True"),
         ({"heldout_games": -1}, "heldout_games must be an int >= 0, got -1"),
         ({"learning_rate": 0}, "learning_rate must be a number > 0, got 0"),
+        ({"learning_rate": True}, "learning_rate must be a number > 0, got True"),
         ([1], "value_fit must be an object of settings"),
     ],
 )

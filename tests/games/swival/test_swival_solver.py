@@ -150,7 +150,7 @@ def test_nonpositive_time_limit_rejected():
         solver.solve(0, 0, seconds=0)
 
 
-@pytest.mark.parametrize("tt_log2", [3, 33, 18.0])
+@pytest.mark.parametrize("tt_log2", [3, 33, 18.0, True])
 def test_bad_table_size_rejected(tt_log2):
     with pytest.raises(ValueError, match="tt_log2 must be an int between 4 and 32"):
         solver.init(tt_log2)
