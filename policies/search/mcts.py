@@ -43,7 +43,7 @@ import numpy as np
 
 from envs.core.batched import BatchedGame
 from envs.core.bots import Bot
-from envs.core.checks import as_int
+from envs.core.checks import as_int, as_number
 from envs.core.game import Game
 from envs.core.opponents import MCTS_NAME
 from envs.registry import batched_engine, game_module
@@ -61,9 +61,9 @@ WORLDS = 8  # worlds a search of a game with hidden information samples at its r
 
 def _share(key: str, value: Any, meaning: str) -> float:
     """``value`` as a float, or a ValueError naming ``key`` unless it is a number from 0 to 1."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
+    if (number := as_number(value)) is None or not 0 <= number <= 1:
         raise ValueError(f"mcts {key} must be a number from 0 to 1{meaning}, got {value!r}")
-    return float(value)
+    return number
 
 
 @dataclass(frozen=True)
@@ -84,10 +84,9 @@ class MCTSSettings:
             if (plain := as_int(value)) is None or plain < least:
                 raise ValueError(f"mcts {key} must be an integer >= {least}, got {value!r}")
             object.__setattr__(self, key, plain)
-        exploration = self.exploration
-        if isinstance(exploration, bool) or not isinstance(exploration, (int, float)) or not exploration >= 0:
-            raise ValueError(f"mcts exploration must be a number >= 0, got {exploration!r}")
-        object.__setattr__(self, "exploration", float(exploration))
+        if (exploration := as_number(self.exploration)) is None or not exploration >= 0:
+            raise ValueError(f"mcts exploration must be a number >= 0, got {self.exploration!r}")
+        object.__setattr__(self, "exploration", exploration)
         weight = _share("value_weight", self.value_weight, " (0: play-outs only, 1: the value alone)")
         object.__setattr__(self, "value_weight", weight)
         object.__setattr__(self, "uniform_share", _share("uniform_share", self.uniform_share, ""))

@@ -55,7 +55,7 @@ from typing import Any
 import numpy as np
 
 from envs.core.batched import BatchedGame
-from envs.core.checks import as_int
+from envs.core.checks import as_int, as_number
 from envs.core.jit import njit
 
 #: A network: ``network(observations (k, obs), moves (k, L)) -> (logits (k, L), values (k, P))``.
@@ -581,13 +581,14 @@ class TreeSettings:
                 raise ValueError(
                     f"tree search: {label} must be one of {', '.join(RULES)}, got {getattr(self, label)!r}"
                 )
-        if not isinstance(self.exploration, (int, float)) or isinstance(self.exploration, bool) or self.exploration < 0:
+        if (exploration := as_number(self.exploration)) is None or not exploration >= 0:
             raise ValueError(f"tree search: exploration must be a number >= 0, got {self.exploration!r}")
+        object.__setattr__(self, "exploration", exploration)
 
     def selection(self) -> Selection:
         """The rules and the Q-transform, as the kernels take them."""
         q = self.q_transform
-        return Selection(q.value_scale, q.visit_init, RULES[self.root], RULES[self.interior], float(self.exploration))
+        return Selection(q.value_scale, q.visit_init, RULES[self.root], RULES[self.interior], self.exploration)
 
 
 class TreeSearch:
