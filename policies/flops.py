@@ -37,7 +37,7 @@ def network(
     observations: int, hidden: Sequence[int], actions: int, layout: ActionLayout | None = None, rank: int = 0,
     conv: tuple[BoardGraph, int, int] | None = None,
 ) -> dict[str, int]:  # fmt: skip
-    """Multiply-adds of one forward pass of the network :class:`training.gumbel.Network` builds (``conv``: a
+    """Multiply-adds of one forward pass of the network :class:`training.network.Network` builds (``conv``: a
     board convolution ``(graph, layers, channels)`` whose cells' features both towers also take; a policy tower,
     an action head: plain without ``layout``, else factored at ``rank``; a value tower of the same widths and
     one value), by part and in total."""

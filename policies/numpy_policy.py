@@ -1,4 +1,5 @@
-"""A trained actor-critic network run with numpy only (no torch, no pickle).
+"""A trained actor-critic network run with numpy only (no torch, no pickle): the numpy forward of
+:class:`policies.network.NetworkSpec`.
 
 Policy files are ``.npz`` archives written by ``training.export``:
 
@@ -37,11 +38,9 @@ from envs.core.action_layout import ActionLayout, layout_problem
 from envs.core.board_graph import BoardGraph, board_graph_problem
 from envs.core.checks import as_int
 from policies.flops import board_conv, factored_head
+from policies.network import ACTIVATIONS, NetworkSpec
 
 FORMAT_VERSION = 1
-#: The activation functions a network may name, by the name a policy file gives (training maps the same names to
-#: torch modules: training.export.ACTIVATIONS).
-ACTIVATIONS = {"tanh": np.tanh, "relu": lambda x: np.maximum(x, 0.0)}
 MAX_ARRAY_BYTES = 1 << 30  # refuse, before allocating, any array declared bigger than this
 _ZIP_MAGIC, _NPY_MAGIC = b"PK\x03\x04", b"\x93NUMPY"
 
@@ -556,6 +555,7 @@ class NumpyPolicy:
         self.num_actions = int(self.meta["num_actions"])
         self.value_outputs = self.meta.get("value_outputs", 1)
         self._check_shapes()
+        self.spec = NetworkSpec.of_file(self.meta, arrays)  # the shape every forward of this network follows
         if name is not None:
             self._check_env_sizes(name, env_rules)
         self.temperature = temperature

@@ -53,7 +53,7 @@ def preference_policy(order, game="swival", params=None):
 
 def factored_policy_file(game, params=None, hidden=8, rank=3, seed=0):
     """(meta, arrays) of a random network with one hidden layer and a factored action head over ``game``'s
-    action layout (numpy only), as ``training.gumbel.write_network`` writes one."""
+    action layout (numpy only), as ``training.network.write_network`` writes one."""
     from envs.registry import game_module, make_raw
 
     env = make_raw(game, **(params or {}))

@@ -10,7 +10,6 @@ import numpy as np
 import torch
 from torch import nn
 
-from policies.numpy_policy import ACTIVATIONS as NUMPY_ACTIVATIONS
 from policies.numpy_policy import (
     FORMAT_VERSION,
     NumpyPolicy,
@@ -19,12 +18,7 @@ from policies.numpy_policy import (
     split_value_towers,
     write_policy_file,
 )
-
-_TORCH_MODULES = {"tanh": nn.Tanh, "relu": nn.ReLU}
-#: The torch module of each activation a network may name: the names of policies' numpy table, so a torch
-#: network and its exported numpy policy apply the same function (every training path builds from this).
-ACTIVATIONS = {name: _TORCH_MODULES[name] for name in NUMPY_ACTIVATIONS}
-ACTIVATION_NAMES = {module: name for name, module in ACTIVATIONS.items()}
+from training.network import ACTIVATION_NAMES
 
 
 def _linears(module: nn.Module) -> list[nn.Linear]:

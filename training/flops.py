@@ -2,7 +2,7 @@
 
 ``python -m training.flops`` reads every config in ``training/configs/`` and
 prints, per config, the multiply-adds of the network its ``gumbel`` section
-builds (:class:`training.gumbel.Network`; a config without the section: the
+builds (:class:`training.network.Network`; a config without the section: the
 settings' defaults) for one observation: the board convolution (with
 ``conv_layers``, or for each board game at ``--conv``'s size beside its own
 head), the policy tower, the action head and the value tower,

@@ -34,21 +34,19 @@ from typing import Any
 
 import numpy as np
 import torch
-from torch import nn
 
 from envs.core.action_layout import ActionLayout
-from envs.core.board_graph import BoardGraph
 from envs.core.checks import as_int, as_number
 from envs.core.opponents import PAST_PREFIX
 from envs.play import check_duplicate_games, play_series
 from envs.registry import game_module, make_batched
 from policies import load, past_hard_file
-from policies.numpy_policy import FORMAT_VERSION, NumpyPolicy, PlainHead, read_policy_file, write_policy_file
+from policies.numpy_policy import NumpyPolicy, read_policy_file, write_policy_file
 from policies.provenance import sha256
 from policies.report import score_share
 from policies.search.evaluators import evaluator, flat_evaluator
 from policies.search.tree import TreeSearch, seats_from_mover
-from training.export import ACTIVATIONS
+from training.network import TORCH_ACTIVATIONS, BoardConv, Network, network_from_file, write_network
 from training.ray_cluster import start_ray
 
 HEADS = ("plain", "factored")
@@ -114,8 +112,8 @@ class Settings:
                     raise ValueError(f"{where}: eval_opponents must be a list of opponent names, got {value!r}")
                 section[key] = tuple(value)
             elif key == "activation":
-                if value not in ACTIVATIONS:
-                    raise ValueError(f"{where}: activation must be one of {sorted(ACTIVATIONS)}, got {value!r}")
+                if value not in TORCH_ACTIVATIONS:
+                    raise ValueError(f"{where}: activation must be one of {sorted(TORCH_ACTIVATIONS)}, got {value!r}")
             elif key == "head":
                 if value not in HEADS:
                     raise ValueError(f"{where}: head must be one of {list(HEADS)}, got {value!r}")
@@ -144,207 +142,6 @@ class Settings:
         if settings.policy_weight == 0 and settings.value_weight == 0:
             raise ValueError(f"{where}: policy_weight and value_weight are both 0: the network would learn nothing")
         return settings
-
-
-# -- the network -------------------------------------------------------------------------------------------------
-class BoardConv(nn.Module):
-    """A convolution over the game's board ``graph`` as :class:`policies.numpy_policy.BoardConv` plays it: each of
-    ``layers`` gives every cell a ReLU of one linear map of its own and its neighbours' features (zeros off the
-    board), residual after the first; the output is every cell's ``channels`` features, cell after cell."""
-
-    def __init__(self, graph: BoardGraph, layers: int, channels: int) -> None:
-        super().__init__()
-        self.graph, self.channels = graph, channels
-        width = graph.planes.shape[0]
-        self.register_buffer("planes", torch.as_tensor(graph.planes.T.copy()), persistent=False)
-        self.register_buffer("around", torch.as_tensor(graph.around), persistent=False)
-        self.layers = nn.ModuleList(
-            nn.Linear((graph.directions + 1) * (width if i == 0 else channels), channels) for i in range(layers)
-        )
-        self.out_size = graph.cells * channels
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        h = x[:, self.planes]  # (rows, cells, planes)
-        for i, linear in enumerate(self.layers):
-            padded = torch.cat([h, h.new_zeros(len(h), 1, h.shape[2])], dim=1)
-            y = torch.relu(linear(padded[:, self.around].flatten(2)))
-            h = h + y if i else y
-        return h.flatten(1)
-
-    def meta(self) -> dict[str, int]:
-        """The policy file's ``conv`` meta."""
-        graph = self.graph
-        return {
-            "layers": len(self.layers), "channels": self.channels, "cells": graph.cells,
-            "planes": graph.planes.shape[0], "directions": graph.directions,
-        }  # fmt: skip
-
-    def arrays(self) -> dict[str, np.ndarray]:
-        """The policy file's arrays of this convolution (see :mod:`policies.numpy_policy`)."""
-        out = {
-            "conv_planes": self.graph.planes.ravel().astype(np.int32),
-            "conv_neighbours": self.graph.neighbours.ravel().astype(np.int32),
-        }
-        for i, layer in enumerate(self.layers):
-            out[f"conv_w{i}"] = layer.weight.detach().numpy().T.astype(np.float32)
-            out[f"conv_b{i}"] = layer.bias.detach().numpy().astype(np.float32)
-        return out
-
-
-class FactoredHead(nn.Module):
-    """Every action's logit from a (cell, move) factorisation of the game's ``layout``, as
-    :class:`policies.numpy_policy.FactoredHead` plays it: ``<U[cell], V[move]> + s[cell] + b[move]`` for a pair,
-    ``U`` and ``s`` from the last hidden layer (``rank + 1`` values a cell), ``V`` and ``b`` learned; a direct
-    logit for each action of its own."""
-
-    def __init__(self, width: int, layout: ActionLayout, rank: int) -> None:
-        super().__init__()
-        self.layout, self.rank, self.out_features = layout, rank, layout.num_actions
-        self.cell_net = nn.Linear(width, layout.cells * (rank + 1))
-        self.move_vectors = nn.Parameter(torch.randn(layout.moves, rank) / rank**0.5)
-        self.move_bias = nn.Parameter(torch.zeros(layout.moves))
-        self.other_head = nn.Linear(width, layout.others.size)
-        self.register_buffer("source", torch.as_tensor(layout.source), persistent=False)
-
-    def forward(self, h: torch.Tensor) -> torch.Tensor:
-        u = self.cell_net(h).view(len(h), self.layout.cells, self.rank + 1)
-        pairs = u[..., : self.rank] @ self.move_vectors.T + u[..., self.rank :] + self.move_bias
-        return torch.cat([pairs.flatten(1), self.other_head(h)], dim=1)[:, self.source]
-
-    def arrays(self) -> dict[str, np.ndarray]:
-        """The policy file's arrays of this head (see :mod:`policies.numpy_policy`)."""
-        out = {"head_cell": self.layout.cell.astype(np.int32), "head_move": self.layout.move.astype(np.int32)}
-        for key, tensor in (
-            ("u_w", self.cell_net.weight.T),
-            ("u_b", self.cell_net.bias),
-            ("v", self.move_vectors),
-            ("move_b", self.move_bias),
-            ("other_w", self.other_head.weight.T),
-            ("other_b", self.other_head.bias),
-        ):
-            out[f"head_{key}"] = np.ascontiguousarray(tensor.detach().numpy(), dtype=np.float32)
-        return out
-
-
-class Network(nn.Module):
-    """A policy tower with a head of every action's logit (plain, or factored over the game's action ``layout``
-    at ``rank``), and a value tower with the mover's value, or with ``value_outputs`` above 1 every seat's in
-    seat order from the mover's (linear, as :class:`policies.numpy_policy.NumpyPolicy` plays it). With ``conv``
-    both towers take the board convolution's features after the observation."""
-
-    def __init__(
-        self, observations: int, actions: int, hidden: tuple[int, ...], activation: str,
-        layout: ActionLayout | None = None, rank: int = 8, value_outputs: int = 1, conv: BoardConv | None = None,
-    ) -> None:  # fmt: skip
-        super().__init__()
-        act = ACTIVATIONS[activation]
-        self.observations, self.conv = observations, conv
-
-        def tower() -> nn.Sequential:
-            layers: list[nn.Module] = []
-            width = observations + (conv.out_size if conv is not None else 0)
-            for h in hidden:
-                layers += [nn.Linear(width, h), act()]
-                width = h
-            return nn.Sequential(*layers)
-
-        self.policy_net, self.value_net = tower(), tower()
-        if layout is not None and layout.num_actions != actions:
-            raise ValueError(f"an action layout of {layout.num_actions} actions for a game with {actions}")
-        self.action_head = nn.Linear(hidden[-1], actions) if layout is None else FactoredHead(hidden[-1], layout, rank)
-        self.value_head = nn.Linear(hidden[-1], value_outputs)
-        self.activation = activation
-
-    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """Every action's logit (k, A) and the values (k, ``value_outputs``), column 0 the mover's."""
-        if self.conv is not None:
-            x = torch.cat([x, self.conv(x)], dim=1)
-        return self.action_head(self.policy_net(x)), self.value_head(self.value_net(x))
-
-
-def write_network(net: Network, path: Path, name: str, params: dict[str, Any], search: dict[str, Any]) -> Path:
-    """``net`` as a policy file (numpy arrays and JSON meta, no pickle) that names its ``search``."""
-    linears = {t: [m for m in getattr(net, t) if isinstance(m, nn.Linear)] for t in ("policy_net", "value_net")}
-    meta = {
-        "format": FORMAT_VERSION,
-        "game": name,
-        "params": params,
-        "observation_shape": [net.observations],
-        "num_actions": net.action_head.out_features,
-        "activation": net.activation,
-        "layers": {"pi": len(linears["policy_net"]), "vf": len(linears["value_net"])},
-        "value_outputs": net.value_head.out_features,
-        "search": search,
-    }
-    arrays: dict[str, np.ndarray] = {}
-    for prefix, tower in (("pi", "policy_net"), ("vf", "value_net")):
-        for i, layer in enumerate(linears[tower]):
-            arrays[f"{prefix}_w{i}"] = layer.weight.detach().numpy().T.astype(np.float32)
-            arrays[f"{prefix}_b{i}"] = layer.bias.detach().numpy().astype(np.float32)
-    if net.conv is not None:
-        meta["conv"] = net.conv.meta()
-        arrays |= net.conv.arrays()
-    heads = [("value", net.value_head)]
-    if isinstance(net.action_head, FactoredHead):
-        layout = net.action_head.layout
-        meta["head"] = {"kind": "factored", "rank": net.action_head.rank, "cells": layout.cells, "moves": layout.moves}
-        arrays |= net.action_head.arrays()
-    else:
-        heads.append(("action", net.action_head))
-    for key, layer in heads:
-        arrays[f"{key}_w"] = layer.weight.detach().numpy().T.astype(np.float32)
-        arrays[f"{key}_b"] = layer.bias.detach().numpy().astype(np.float32)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    return write_policy_file(path, meta, arrays)
-
-
-def network_from_file(path: Path, name: str, params: dict[str, Any], conv: BoardConv | None = None) -> Network:
-    """A network with the shape and weights of the policy file at ``path`` (``name``'s, under ``params``): its
-    board convolution, towers, plain or factored action head and first value tower, so that a run starts from it.
-
-    ``conv``: a board convolution to add to a file without one. Its features enter the towers through zero
-    weights, so the network plays exactly as the file's until it learns to use them."""
-    policy = NumpyPolicy(path, name=name, params=params)  # refuses another game's file, or other rules'
-    widths = tuple(w.shape[1] for w, _ in policy.pi_layers)
-    value_layers, (value_w, value_b) = policy.value_members[0]
-    if tuple(w.shape[1] for w, _ in value_layers) != widths:
-        raise ValueError(f"{path}: its policy and value towers differ in shape; a run's network has one shape")
-    if policy.conv is not None:
-        if conv is not None and conv.meta() != policy.meta["conv"]:
-            raise ValueError(
-                f"{path}: its board convolution is {policy.meta['conv']}, the settings ask for {conv.meta()}; "
-                "a run starts from the file's shape (or set conv_layers 0 to take it as it is)"
-            )
-        conv = BoardConv(policy.conv.graph, policy.conv.layers, policy.conv.channels)
-    head = policy.head
-    plain = isinstance(head, PlainHead)
-    layout, rank = (None, 8) if plain else (head.layout, head.rank)  # a factored head's layout: the game's, checked
-    activation = policy.meta.get("activation", "tanh")
-    net = Network(policy.obs_size, policy.num_actions, widths, activation, layout, rank, policy.value_outputs, conv)
-    pairs = [(net.value_head, value_w, value_b)]
-    for tower, layers in (("policy_net", policy.pi_layers), ("value_net", value_layers)):
-        linears = [m for m in getattr(net, tower) if isinstance(m, nn.Linear)]
-        pairs += [(linear, w, b) for linear, (w, b) in zip(linears, layers, strict=True)]
-    if plain:
-        pairs.append((net.action_head, head.w, head.b))
-    else:
-        pairs += [
-            (net.action_head.cell_net, head.u_w, head.u_b),
-            (net.action_head.other_head, head.other_w, head.other_b),
-        ]
-    if policy.conv is not None:
-        pairs += [(linear, w, b) for linear, (w, b) in zip(net.conv.layers, policy.conv.weights, strict=True)]
-    with torch.no_grad():
-        for linear, w, b in pairs:  # files keep weights as (in, out), torch as (out, in)
-            w = torch.tensor(np.asarray(w).T)
-            if w.shape[1] < linear.weight.shape[1]:  # a tower's first layer, grown a convolution's inputs
-                w = torch.cat([w, w.new_zeros(w.shape[0], linear.weight.shape[1] - w.shape[1])], dim=1)
-            linear.weight.copy_(w)
-            linear.bias.copy_(torch.tensor(np.asarray(b)))
-        if not plain:
-            net.action_head.move_vectors.copy_(torch.tensor(head.v))
-            net.action_head.move_bias.copy_(torch.tensor(head.move_b))
-    return net
 
 
 def start_file(name: str, params: dict[str, Any], start: str, out: Path) -> Path:
@@ -753,8 +550,6 @@ def _eval_line(result: dict[str, dict[str, list[int]]]) -> str:
 
 
 __all__ = [
-    "FactoredHead",
-    "Network",
     "RayGenerators",
     "Settings",
     "generate",
@@ -762,7 +557,6 @@ __all__ = [
     "head_layout",
     "learn",
     "load_buffer",
-    "network_from_file",
     "self_play",
     "ship",
     "shipped_search",
@@ -770,5 +564,4 @@ __all__ = [
     "self_play_iteration",
     "train",
     "write_chunk",
-    "write_network",
 ]

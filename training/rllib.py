@@ -45,7 +45,7 @@ from envs.core.match import next_turn
 from envs.registry import make_raw
 from policies.evaluation import evaluate as series
 from policies.numpy_policy import FORMAT_VERSION, NumpyPolicy, write_policy_file
-from training.export import ACTIVATIONS
+from training.network import TORCH_ACTIVATIONS
 from training.ray_cluster import start_ray
 
 OBS_KEY, MASK_KEY = "observations", "action_mask"  # what RLlib's action-masking RLModule example reads
@@ -144,7 +144,7 @@ class TurnBasedMultiAgentEnv(MultiAgentEnv):
 def _tower(sizes: list[int], activation: str) -> nn.Sequential:
     layers: list[nn.Module] = []
     for n_in, n_out in zip(sizes[:-1], sizes[1:]):
-        layers += [nn.Linear(n_in, n_out), ACTIVATIONS[activation]()]
+        layers += [nn.Linear(n_in, n_out), TORCH_ACTIVATIONS[activation]()]
     return nn.Sequential(*layers)
 
 
@@ -160,8 +160,8 @@ class MaskedActorCritic(TorchRLModule, ValueFunctionAPI):
         config = dict(self.model_config or {})
         hidden = list(config.get("net_arch", DEFAULTS["net_arch"]))
         activation = config.get("activation", DEFAULTS["activation"])
-        if activation not in ACTIVATIONS:
-            raise ValueError(f"activation must be one of {sorted(ACTIVATIONS)}, got {activation!r}")
+        if activation not in TORCH_ACTIVATIONS:
+            raise ValueError(f"activation must be one of {sorted(TORCH_ACTIVATIONS)}, got {activation!r}")
         if (
             not isinstance(self.observation_space, gym.spaces.Dict)
             or OBS_KEY not in self.observation_space.spaces

@@ -37,8 +37,9 @@ from envs.play import play_series
 from envs.registry import GAMES, entry, make_raw
 from envs.single_agent import SingleAgentEnv
 from training.config import CONFIG_DIR, DEFAULTS, ENV_PATHS, load_config  # noqa: F401 (its names here too)
-from training.export import ACTIVATIONS, add_value_members, export_policy, to_numpy_policy
+from training.export import add_value_members, export_policy, to_numpy_policy
 from training.imitation import Recording, collect, collect_batched, pretrain
+from training.network import TORCH_ACTIVATIONS
 from training.pool import BatchPool, PoolOpponent, cap_bot_share
 from training.shaping import ShapedReward
 from training.value_fit import fit_value_towers, replace_value
@@ -372,7 +373,7 @@ def run_ppo(
         tensorboard_log=str(out_dir / "tensorboard") if tensorboard else None,
         policy_kwargs={
             "net_arch": {"pi": config["net_arch"], "vf": config["net_arch"]},
-            "activation_fn": ACTIVATIONS[config["activation"]],
+            "activation_fn": TORCH_ACTIVATIONS[config["activation"]],
         },
         **ppo,
     )
@@ -434,7 +435,7 @@ def fit_value(config: dict[str, Any], policy_path: Path, progress_bar: bool) -> 
         config["params"],
         config["value_fit"],
         config["net_arch"],
-        ACTIVATIONS[config["activation"]],
+        TORCH_ACTIVATIONS[config["activation"]],
         seed=config["seed"],
         progress=progress_bar,
     )

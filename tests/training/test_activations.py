@@ -5,8 +5,9 @@ import numpy as np
 import pytest
 import torch
 
-from policies.numpy_policy import ACTIVATIONS as NUMPY_ACTIVATIONS
-from training.export import ACTIVATION_NAMES, ACTIVATIONS
+from policies.network import ACTIVATIONS as NUMPY_ACTIVATIONS
+from training.network import ACTIVATION_NAMES
+from training.network import TORCH_ACTIVATIONS as ACTIVATIONS
 
 
 def test_training_names_the_activations_of_policies():

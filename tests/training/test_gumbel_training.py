@@ -24,9 +24,6 @@ from policies.search.evaluators import policy_network
 from policies.search.gumbel import GumbelPlayer
 from tests.helpers import ROOT, plies_without_torch
 from training.gumbel import (
-    BoardConv,
-    FactoredHead,
-    Network,
     Settings,
     board_conv,
     generate,
@@ -34,12 +31,11 @@ from training.gumbel import (
     head_layout,
     learn,
     load_buffer,
-    network_from_file,
     self_play,
     train,
     write_chunk,
-    write_network,
 )
+from training.network import BoardConv, FactoredHead, Network, network_from_file, write_network
 
 TINY = {"boards": 16, "games": 16, "simulations": 8, "cheap_simulations": 2, "full_share": 0.5, "hidden": [16]}
 

@@ -1,0 +1,179 @@
+"""The network spec: the shape of a policy file's network, declared once.
+
+A policy file's network (:mod:`policies.numpy_policy` gives the file format)
+is a policy tower and a value tower of one activation over the observation
+(and, with a board convolution, its features after it), an action head that
+is plain (every action's logit from the last hidden layer) or factored over
+the game's action layout, a value head of one output or one a seat, and
+optionally more value towers trained apart (an ensemble, whose mean is the
+value). :class:`NetworkSpec` is that shape. From it come:
+
+* the arrays a file holds and their shapes (:meth:`NetworkSpec.shapes`) and
+  the meta keys that declare it (:meth:`NetworkSpec.meta`); a file's spec is
+  read back with :meth:`NetworkSpec.of_file`;
+* the numpy forward (:class:`policies.numpy_policy.NumpyPolicy`), the compiled
+  towers the alpha-beta reads (:mod:`policies.search.compiled`) and the torch
+  module training builds (``training.network.Network.of_spec``), each checked
+  against the others by the tests;
+* :data:`ACTIVATIONS`, the one table of activations (training names the same
+  ones' torch modules).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+#: The activation functions a network may name, by the name a policy file gives (training maps the same names to
+#: torch modules: training.network.TORCH_ACTIVATIONS).
+ACTIVATIONS = {"tanh": np.tanh, "relu": lambda x: np.maximum(x, 0.0)}
+
+
+@dataclass(frozen=True)
+class Factored:
+    """A factored action head: ``rank``, the layout's ``cells`` and ``moves``, and ``others`` actions of their own."""
+
+    rank: int
+    cells: int
+    moves: int
+    others: int
+
+
+@dataclass(frozen=True)
+class Conv:
+    """A board convolution: ``layers`` of ``channels`` over a graph of ``cells``, ``planes`` and ``directions``."""
+
+    layers: int
+    channels: int
+    cells: int
+    planes: int
+    directions: int
+
+    @property
+    def out_size(self) -> int:
+        return self.cells * self.channels
+
+
+@dataclass(frozen=True)
+class NetworkSpec:
+    """The shape of one network (see the module docstring).
+
+    ``observations`` values in, ``actions`` logits out; the policy and value towers' hidden widths; the
+    activation; a ``factored`` head (None: plain); a ``conv`` (None: none); ``value_members`` towers (the first
+    one's widths are ``value_widths``, the others' ``member_widths``) of ``value_outputs`` each.
+    """
+
+    observations: int
+    actions: int
+    policy_widths: tuple[int, ...]
+    value_widths: tuple[int, ...]
+    activation: str = "tanh"
+    factored: Factored | None = None
+    conv: Conv | None = None
+    value_outputs: int = 1
+    member_widths: tuple[tuple[int, ...], ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.activation not in ACTIVATIONS:
+            raise ValueError(f"network: activation must be one of {', '.join(ACTIVATIONS)}, got {self.activation!r}")
+        object.__setattr__(self, "policy_widths", tuple(self.policy_widths))
+        object.__setattr__(self, "value_widths", tuple(self.value_widths))
+        object.__setattr__(self, "member_widths", tuple(tuple(w) for w in self.member_widths))
+
+    @property
+    def inputs(self) -> int:
+        """What the towers take: the observation, then the board convolution's features."""
+        return self.observations + (self.conv.out_size if self.conv else 0)
+
+    @property
+    def value_members(self) -> int:
+        return 1 + len(self.member_widths)
+
+    def shapes(self) -> dict[str, tuple[int, ...]]:
+        """Every floating-point array of the network by its name in a policy file, with its shape (weights
+        stored (in, out))."""
+        shapes = _tower("pi", self.inputs, self.policy_widths)
+        last = self.policy_widths[-1] if self.policy_widths else self.inputs
+        if self.factored is None:
+            shapes |= {"action_w": (last, self.actions), "action_b": (self.actions,)}
+        else:
+            f = self.factored
+            shapes |= {
+                "head_u_w": (last, f.cells * (f.rank + 1)), "head_u_b": (f.cells * (f.rank + 1),),
+                "head_v": (f.moves, f.rank), "head_move_b": (f.moves,),
+                "head_other_w": (last, f.others), "head_other_b": (f.others,),
+            }  # fmt: skip
+        for k, widths in enumerate((self.value_widths, *self.member_widths)):
+            prefix = "" if k == 0 else f"m{k}_"
+            shapes |= _tower(f"{prefix}vf", self.inputs, widths)
+            top = widths[-1] if widths else self.inputs
+            shapes |= {f"{prefix}value_w": (top, self.value_outputs), f"{prefix}value_b": (self.value_outputs,)}
+        if self.conv is not None:
+            c = self.conv
+            for i in range(c.layers):
+                width = c.planes if i == 0 else c.channels
+                shapes |= {f"conv_w{i}": ((c.directions + 1) * width, c.channels), f"conv_b{i}": (c.channels,)}
+        return shapes
+
+    def meta(self) -> dict[str, Any]:
+        """The policy file's meta keys that declare this network."""
+        meta: dict[str, Any] = {
+            "observation_shape": [self.observations],
+            "num_actions": self.actions,
+            "activation": self.activation,
+            "layers": {"pi": len(self.policy_widths), "vf": len(self.value_widths)},
+            "value_outputs": self.value_outputs,
+        }
+        if self.factored is not None:
+            f = self.factored
+            meta["head"] = {"kind": "factored", "rank": f.rank, "cells": f.cells, "moves": f.moves}
+        if self.conv is not None:
+            c = self.conv
+            meta["conv"] = {
+                "layers": c.layers, "channels": c.channels, "cells": c.cells, "planes": c.planes,
+                "directions": c.directions,
+            }  # fmt: skip
+        return meta
+
+    @classmethod
+    def of_file(cls, meta: dict[str, Any], arrays: dict[str, np.ndarray]) -> NetworkSpec:
+        """The spec of a policy file's network (its meta, its arrays' widths); the file is checked elsewhere."""
+        head, conv = meta.get("head") or {"kind": "plain"}, meta.get("conv")
+        factored = None
+        if head["kind"] == "factored":
+            others = int(np.asarray(arrays["head_other_b"]).shape[0])
+            factored = Factored(head["rank"], head["cells"], head["moves"], others)
+        members = []
+        while f"m{len(members) + 1}_value_w" in arrays:
+            members.append(_widths(arrays, f"m{len(members) + 1}_vf"))
+        return cls(
+            observations=int(np.prod(meta["observation_shape"])),
+            actions=int(meta["num_actions"]),
+            policy_widths=_widths(arrays, "pi"),
+            value_widths=_widths(arrays, "vf"),
+            activation=meta.get("activation", "tanh"),
+            factored=factored,
+            conv=Conv(**conv) if conv else None,
+            value_outputs=int(meta.get("value_outputs", 1)),
+            member_widths=tuple(members),
+        )
+
+
+def _tower(prefix: str, inputs: int, widths: tuple[int, ...]) -> dict[str, tuple[int, ...]]:
+    shapes, width = {}, inputs
+    for i, out in enumerate(widths):
+        shapes |= {f"{prefix}_w{i}": (width, out), f"{prefix}_b{i}": (out,)}
+        width = out
+    return shapes
+
+
+def _widths(arrays: dict[str, np.ndarray], prefix: str) -> tuple[int, ...]:
+    widths = []
+    while f"{prefix}_w{len(widths)}" in arrays:
+        widths.append(int(np.asarray(arrays[f"{prefix}_w{len(widths)}"]).shape[1]))
+    return tuple(widths)
+
+
+__all__ = ["ACTIVATIONS", "Conv", "Factored", "NetworkSpec"]
