@@ -273,7 +273,26 @@ def network_from_file(path: Path, name: str, params: dict[str, Any], conv: Board
     return net
 
 
+def sb3_policy_kwargs(spec: NetworkSpec) -> dict[str, Any]:
+    """MaskablePPO's ``policy_kwargs`` for ``spec``: SB3 builds the towers and the plain heads from them, and
+    ``training.export`` writes them back as a file of that spec. SB3's policy has no factored head, board
+    convolution, value ensemble or value a seat: a ``ValueError`` names the one asked for."""
+    unsupported = {
+        "a factored head": spec.factored is not None,
+        "a board convolution": spec.conv is not None,
+        "a value ensemble": bool(spec.member_widths),
+        "a value a seat": spec.value_outputs != 1,
+    }
+    named = [what for what, asked in unsupported.items() if asked]
+    if named:
+        raise ValueError(f"MaskablePPO's policy cannot hold {', '.join(named)}: give a spec of plain towers and heads")
+    return {
+        "net_arch": {"pi": list(spec.policy_widths), "vf": list(spec.value_widths)},
+        "activation_fn": TORCH_ACTIVATIONS[spec.activation],
+    }
+
+
 __all__ = [
     "ACTIVATION_NAMES", "TORCH_ACTIVATIONS", "BoardConv", "FactoredHead", "Network", "network_from_file",
-    "write_network",
+    "sb3_policy_kwargs", "write_network",
 ]  # fmt: skip

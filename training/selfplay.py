@@ -36,10 +36,11 @@ from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 from envs.play import play_series
 from envs.registry import GAMES, entry, make_raw
 from envs.single_agent import SingleAgentEnv
+from policies.network import NetworkSpec
 from training.config import CONFIG_DIR, DEFAULTS, ENV_PATHS, load_config  # noqa: F401 (its names here too)
 from training.export import add_value_members, export_policy, to_numpy_policy
 from training.imitation import Recording, collect, collect_batched, pretrain
-from training.network import TORCH_ACTIVATIONS
+from training.network import TORCH_ACTIVATIONS, sb3_policy_kwargs
 from training.pool import BatchPool, PoolOpponent, cap_bot_share
 from training.shaping import ShapedReward
 from training.value_fit import fit_value_towers, replace_value
@@ -358,6 +359,13 @@ def log_nowhere(model: Any) -> None:
     model.set_logger(Logger(folder=None, output_formats=[]))
 
 
+def spec_of(config: dict[str, Any], vec: Any) -> NetworkSpec:
+    """The network the config's ``net_arch`` and ``activation`` ask for, over ``vec``'s spaces."""
+    hidden = tuple(config["net_arch"])
+    observations = int(np.prod(vec.observation_space.shape))
+    return NetworkSpec(observations, int(vec.action_space.n), hidden, hidden, config["activation"])
+
+
 def run_ppo(
     config: dict[str, Any], out_dir: Path, resuming: bool, progress_bar: bool, tensorboard: bool
 ) -> tuple[Any, SelfPlayCallback, list[dict[str, float]] | None, float]:
@@ -371,10 +379,7 @@ def run_ppo(
         seed=config["seed"],
         verbose=0,
         tensorboard_log=str(out_dir / "tensorboard") if tensorboard else None,
-        policy_kwargs={
-            "net_arch": {"pi": config["net_arch"], "vf": config["net_arch"]},
-            "activation_fn": TORCH_ACTIVATIONS[config["activation"]],
-        },
+        policy_kwargs=sb3_policy_kwargs(spec_of(config, vec)),
         **ppo,
     )
     if not tensorboard:

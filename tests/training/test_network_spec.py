@@ -75,3 +75,26 @@ def test_a_spec_names_what_it_needs_and_refuses_nonsense():
         Network.of_spec(NetworkSpec(4, 3, (8,), (8,), factored=Factored(2, 1, 3, 0)))
     with pytest.raises(ValueError, match="needs the game's board graph"):
         Network.of_spec(NetworkSpec(4, 3, (8,), (8,), conv=Conv(1, 2, 4, 1, 2)))
+
+
+def test_maskable_ppo_built_from_a_spec_exports_a_file_of_that_spec(tmp_path):
+    import gymnasium
+    from sb3_contrib import MaskablePPO
+
+    from training.export import export_policy, torch_probabilities
+    from training.network import sb3_policy_kwargs
+
+    env = gymnasium.make("swgym/Swival-v0", opponent="random")
+    spec = NetworkSpec(78, 73, (32, 16), (24,), "relu")
+    model = MaskablePPO("MlpPolicy", env, seed=0, policy_kwargs=sb3_policy_kwargs(spec))
+    path = export_policy(model.policy, tmp_path / "ppo.npz", "swival", {})
+    policy = NumpyPolicy(path, name="swival", params={})
+    assert policy.spec == spec
+    batch, _, _ = game_parts("swival", {})
+    obs, masks = batch.observe(batch.to_move).astype(np.float32), batch.legal_mask()
+    probs, values = torch_probabilities(model.policy, obs, masks)
+    logits, numpy_values = policy.forward(obs)
+    np.testing.assert_allclose(np.stack([policy.probabilities(o, m) for o, m in zip(obs, masks)]), probs, atol=1e-5)
+    np.testing.assert_allclose(numpy_values, values, rtol=1e-4, atol=1e-5)
+    with pytest.raises(ValueError, match="cannot hold a factored head, a value a seat"):
+        sb3_policy_kwargs(NetworkSpec(78, 73, (8,), (8,), factored=Factored(2, 1, 73, 0), value_outputs=2))
