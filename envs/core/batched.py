@@ -109,6 +109,16 @@ def randint(rng: np.ndarray, i: int, n: int) -> int:
 
 
 @njit(cache=True, inline="always")
+def insert_sorted(keys, count, key):
+    """Put ``key`` into the increasing ``keys[:count]`` (after equal keys), making ``count + 1`` of them."""
+    q = count
+    while q > 0 and keys[q - 1] > key:
+        keys[q] = keys[q - 1]
+        q -= 1
+    keys[q] = key
+
+
+@njit(cache=True, inline="always")
 def won_by(i: int, seat: int, over: np.ndarray, winner: np.ndarray, rewards: np.ndarray) -> None:
     """Board ``i``'s two-player game ends, won by ``seat``: +1 to it, -1 to the other (``winner[i]`` records it)."""
     over[i] = True
@@ -407,10 +417,6 @@ class Engine:
     ``random_others``: the game's kernels in the core's random-opponent loop (:func:`random_others_loop`);
     :meth:`BatchedGame.play_random_others` runs it.
 
-    ``alpha_beta``: the game's kernels in the core's compiled play-time search
-    (:func:`envs.core.alpha_beta.search`), ``alpha_beta(towers, policy,
-    settings, space, s, c) -> (action, value)`` of board 0.
-
     ``seats_in_game``: for games that players leave before the end (Swimming's
     sunk players), the name of a (num_players,) bool array of the game's, True
     while the seat still plays; :meth:`BatchedGame.in_game` reads it.
@@ -436,7 +442,6 @@ class Engine:
     bots: dict[str, Callable[[BatchedGame, np.ndarray], np.ndarray]] = field(default_factory=dict)  # by name: see above
     seats_in_game: str | None = None  # a (num_players,) bool array: the seat still plays (see in_game)
     random_others: Callable | None = None  # the game's kernel around random_others_loop (see there)
-    alpha_beta: Callable | None = None  # the game's kernel around envs.core.alpha_beta.search (see there)
 
 
 class BatchedGame:
@@ -745,6 +750,7 @@ __all__ = [
     "each_observe",
     "each_reset",
     "each_step",
+    "insert_sorted",
     "mix64",
     "next_u64",
     "randint",

@@ -167,13 +167,13 @@ ANNOUNCE_AFTER = 2.0  # seconds of compiling before the user is told what is hap
 #: Seconds that a kernel's first compile took in an empty cache on a 2-core x86-64 machine (``swgym bench --cold``,
 #: rounded up), by kernel: what the notice says to expect. Kernels not listed get no estimate.
 EXPECTED_SECONDS = {
-    "envs.hexrook.batched.alpha_beta": 70,
     "envs.hexrook.batched.medium_kernel": 8,
     "envs.hexrook.batched.random_others": 12,
     "envs.swahili.batched.random_others": 8,
     "envs.swimming.batched.random_others": 20,
     "envs.swival.batched.random_others": 5,
     "envs.twirls.batched.random_others": 10,
+    "policies.search.compiled.alpha_beta": 70,
 }
 
 

@@ -35,7 +35,6 @@ from collections import namedtuple
 
 import numpy as np
 
-from envs.core.alpha_beta import GameFunctions, Kernels, Search, insert_sorted, register_game, search
 from envs.core.batched import (
     BatchedGame,
     Engine,
@@ -44,6 +43,7 @@ from envs.core.batched import (
     each_observe,
     each_reset,
     each_step,
+    insert_sorted,
     randint,
     random_others_loop,
     variant_consts,
@@ -840,8 +840,8 @@ def medium_actions(batch: BatchedGame, boards: np.ndarray) -> np.ndarray:
     return medium_scores(batch, boards)[0]
 
 
-# -- the compiled play-time search (envs.core.alpha_beta) --------------------------------------------------
-#: :func:`_captures_one`'s scratch: Squeeze's spots (as :func:`_squeeze_spots` counts them), the moves and their
+# -- what the compiled play-time search calls (policies.search.compiled) ---------------------------------------
+#: :func:`captures_one`'s scratch: Squeeze's spots (as :func:`_squeeze_spots` counts them), the moves and their
 #: values, a mask row and a move's captures.
 CaptureScratch = namedtuple(
     "CaptureScratch",
@@ -851,7 +851,7 @@ CaptureScratch = namedtuple(
 
 
 @per_board
-def _captures_one(i, out, s, c, scratch):
+def captures_one(i, out, s, c, scratch):
     """Board ``i``'s capturing moves into ``out``, biggest capture first (a rook counts ``ROOK_VALUE`` beads, ties
     in the rules' order): the rules' ``capturing_moves``. Returns how many."""
     if s.over[i] or s.phase[i] != PHASE_PLAY:
@@ -911,7 +911,7 @@ def _captures_one(i, out, s, c, scratch):
 
 
 @per_board
-def _may_end_one(i, a, s, c, taken):
+def may_end_one(i, a, s, c, taken):
     """False only when the legal action ``a`` cannot end board ``i``'s game (the search then need not play it to
     see): a rook move before the ply limit that takes nothing and leaves some enemy rook an empty neighbour (the
     enemy can move; the mover gains no bead). ``taken``: :func:`_captures`' scratch."""
@@ -937,36 +937,8 @@ def _may_end_one(i, a, s, c, taken):
     return True
 
 
-@njit(cache=True)
-def alpha_beta(towers, policy, settings, space, s, c):
-    """(action, value) of board 0 by :func:`envs.core.alpha_beta.search` over this engine's kernels."""
-    n, listed, actions = c.params[P_CELLS], s.moves.shape[1], c.params[P_CHOICE_BASE] + 3
-    capture_scratch = CaptureScratch(
-        np.zeros(ROOKS_PER_COLOUR, dtype=np.int16),
-        np.zeros(n, dtype=np.int64),
-        np.zeros(n, dtype=np.int64),
-        np.zeros(n, dtype=np.int16),
-        np.zeros(listed, dtype=np.int32),
-        np.zeros(listed, dtype=np.float64),
-        np.zeros(actions, dtype=np.bool_),
-        np.zeros(MAX_CAPTURES, dtype=np.int16),
-    )
-    scratch = (capture_scratch, (np.zeros(1, dtype=np.int16),), np.zeros(MAX_CAPTURES, dtype=np.int16))
-    return _search(scratch, towers, policy, settings, space, s, c)
-
-
-@njit(_nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)  # called from alpha_beta only
-def _search(scratch, towers, policy, settings, space, s, c):
-    """:func:`alpha_beta` once its scratch space is made (``scratch``: the captures', the step's and
-    ``may_end_one``'s): compiled without numba's reference counting, as the per-board functions
-    (:func:`envs.core.jit.per_board`). With it, numba counts references to every array of the search's tuples
-    at each of its inlined helpers, on every node."""
-    capture_scratch, step_scratch, may_end_scratch = scratch
-    kernels = Kernels((), s.moves, s.nmoves, step_scratch, (), capture_scratch, may_end_scratch)
-    return search(Search(kernels, towers, policy, settings, space), s, c)
-
-
-register_game(Consts, GameFunctions(_legal_one, _step_one, _observe_one, _captures_one, _may_end_one))
+#: The per-board functions of the rules the search also calls, by public names.
+legal_one, step_one, observe_one = _legal_one, _step_one, _observe_one
 
 
 # -- one board and the rules' state ---------------------------------------------------------
@@ -1112,25 +1084,29 @@ def engine_for(game: HexRookGame) -> Engine:
         consts=Consts(*consts),
         legal_list=("moves", "nmoves"),
         bots={"medium": medium_actions},
-        alpha_beta=alpha_beta,
     )
 
 
 __all__ = [
     "CUSTODY",
-    "alpha_beta",
+    "CaptureScratch",
     "LEAP",
+    "captures_one",
     "engine_for",
     "from_rules",
     "legal",
+    "legal_one",
+    "may_end_one",
     "medium_actions",
     "medium_kernel",
     "medium_scored",
     "medium_scores",
     "medium_space",
     "observe",
+    "observe_one",
     "random_others",
     "reset",
     "step",
+    "step_one",
     "to_rules",
 ]

@@ -23,7 +23,7 @@ from envs.core.batched import (
 )
 from envs.core.jit import njit, per_board
 from envs.swival.env import OBSERVATION_SIZE
-from envs.swival.rules import MIDDLE, NUM_ACTIONS, SwivalGame, SwivalState, has_line, swivel
+from envs.swival.rules import MIDDLE, NUM_ACTIONS, NUM_CELLS, WIN_ACTION, SwivalGame, SwivalState, has_line, swivel
 
 Boards = board_state(__name__, ("boards", "plies", "winner"))
 _FULL = np.uint32((1 << 24) - 1)
@@ -105,6 +105,38 @@ def _observe_one(i, seat, out, s, c, scratch):
     out[i, 75] = _has_line(opp)
     out[i, 76] = (12 - _popcount(own)) / 12.0
     out[i, 77] = (12 - _popcount(opp)) / 12.0
+
+
+# -- what the compiled play-time search calls (policies.search.compiled) ---------------------------------------
+@per_board
+def legal_listed_one(i, out, s, c, listed):
+    """Board ``i``'s mask row into ``out[i]``, and its legal actions ascending into ``listed`` = (moves, count):
+    ``moves[i, :count[i]]`` (the search reads a list; the engine itself keeps none)."""
+    _legal_one(i, out, s, c, ())
+    moves, count = listed
+    n = 0
+    for a in range(NUM_ACTIONS):
+        if out[i, a]:
+            moves[i, n] = a
+            n += 1
+    count[i] = n
+
+
+@per_board
+def captures_one(i, out, s, c, scratch):
+    """Swival captures nothing: no capturing moves (the rules' ``capturing_moves``)."""
+    return 0
+
+
+@per_board
+def may_end_one(i, a, s, c, scratch):
+    """False only when the legal action ``a`` cannot end board ``i``'s game: only the winning counter and the
+    placement on the last empty cell (a draw unless the next player holds a line) can."""
+    return a == WIN_ACTION or _popcount(s.boards[i, 0]) + _popcount(s.boards[i, 1]) == NUM_CELLS - 1
+
+
+#: The per-board functions of the rules the search also calls, by public names.
+step_one, observe_one = _step_one, _observe_one
 
 
 @njit(cache=True)

@@ -1,17 +1,17 @@
 """Play-time search guided by a learned network, for two-player perfect-information games.
 
-Depth-limited alpha-beta over the game's own rules: at each position only the
-``width`` legal moves the network likes best are searched (plus every move
-that ends the game at once; width 0 searches every legal move, in the
-network's order), and positions at the depth limit are scored by the
-network's value head, seen from the player to move (with ``leaf_wins``, a
-leaf whose player to move can win at once scores as that win). Finished
-games score exactly (+1 / -1 / 0). Nothing here imports torch.
+Depth-limited alpha-beta over the game's own rules, compiled (:mod:`policies.search.compiled`, run inside the
+game's batched engine): at each position only the ``width`` legal moves the network likes best are searched (plus
+every move that ends the game at once; width 0 searches every legal move, in the network's order), and positions
+at the depth limit are scored by the network's value head, seen from the player to move (with ``leaf_wins``, a
+leaf whose player to move can win at once scores as that win). Finished games score exactly (+1 / -1 / 0).
+Nothing here imports torch.
 
 * ``order_by="policy"`` (default): "likes best" is the policy head's order.
   ``order_by="value"``: it is the value head's score of each move's result,
   one ply deep (for networks whose policy head is too weak to order with;
-  a better order also lets alpha-beta cut more).
+  a better order also lets alpha-beta cut more). It searches every legal
+  move (``width=0``, ``root_width=0``).
 * ``quiescence`` > 0: a leaf is not scored in the middle of an exchange. The
   player to move may instead play one of its ``quiescence_width`` biggest
   captures (the rules' ``capturing_moves``), and so on for up to
@@ -38,34 +38,34 @@ never claimed while the loser has an untried escape.
 
 ``solve_from_empty`` > 0 (for games whose registry entry names an exact
 solver: ``envs.registry.GameEntry.solver``): from positions with at most that
-many empty cells the move comes from the solver instead, the network's
-favourite among the moves that keep the position's solved value (a win that
-ends the game at once first; from a lost position, or one whose root needs
-more than ``solve_nodes`` solver nodes, the search decides). The root is
-solved once and then the moves in the network's order, on the table the root
-left, each asked only whether it keeps the value (a null window), until one
-does; when that runs out of the nodes, the favourite among the moves the
-root's solve itself proved (a node each) is played, if there is one. The oracle module gives ``empty_cells(state)``,
-``state_value(state, max_nodes, keep_table, window)`` (the value for the
-player to move, a bound outside ``window``, or None past ``max_nodes``), ``nodes()``
-(of its last solve) and ``warm_up()`` (compiled when the search is made, not
-during a move).
-
-``compiled=True`` runs the same search inside the game's batched engine
-(:mod:`envs.core.alpha_beta`, numba): the same moves searched in the same
-order and the same work counted, many times faster. It serves both orders
-(``order_by="value"`` with every legal move searched, ``width=0`` and
-``root_width=0``; ``order_by="policy"`` with any width, for a plain action
-head), quiescence and the work caps, for games whose engine has the kernel
-and networks without a board convolution. Its towers round differently from
-numpy's, so a move between two nearly equal values may differ from the
-Python search's.
+many empty cells the move comes from the solver instead, a Python step in front
+of the search: the network's favourite among the moves that keep the position's
+solved value (a win that ends the game at once first; from a lost position, or
+one whose root needs more than ``solve_nodes`` solver nodes, the search
+decides). The root is solved once and then the moves in the network's order, on
+the table the root left, each asked only whether it keeps the value (a null
+window), until one does; when that runs out of the nodes, the favourite among
+the moves the root's solve itself proved (a node each) is played, if there is
+one. The oracle module gives ``empty_cells(state)``, ``state_value(state,
+max_nodes, keep_table, window)`` (the value for the player to move, a bound
+outside ``window``, or None past ``max_nodes``), ``nodes()`` (of its last
+solve) and ``warm_up()`` (compiled when the search is made, not during a move).
 
 With ``leaf_value="none"`` the value head is not used: a position the search
 cannot settle scores 0, so the search only proves wins and losses within its
 depth, and among the moves it cannot tell apart the network's favourite is
 played (the policy with a tactical check; for networks whose value head is
 too noisy to compare moves).
+
+The search runs for games whose engine registered its functions with the
+compiled search (:mod:`policies.search.compiled_games`: Swival, Swish, Squeeze),
+with networks whose value towers have a hidden layer and one depth and, ordered
+by the policy, a plain action head (no board convolution). Its towers round
+differently from numpy's (its own float32 sums and tanh), so a move between two
+nearly equal values may differ from what numpy's values would choose; its Python
+reference, move for move, is ``tests/search/reference_alpha_beta.py``.
+``compiled`` (older files' ``"compiled": true``) is accepted, true or false,
+and changes nothing: there is one search.
 """
 
 from __future__ import annotations
@@ -76,17 +76,31 @@ from typing import Any
 
 import numpy as np
 
-from envs.core.alpha_beta import NETWORK_PASS_WORK
+import policies.search.compiled_games  # noqa: F401  (registers the games the compiled search plays)
+from envs.core.batched import BatchedGame
 from envs.core.checks import as_int
-from envs.registry import entry
+from envs.core.jit import aligned
+from envs.registry import batched_engine, entry
 from policies.numpy_policy import NumpyPolicy, PlainHead, masked_softmax
+from policies.search.compiled import (
+    C_ABORTED,
+    C_NODES,
+    C_WORK,
+    NETWORK_PASS_WORK,
+    RELU,
+    TANH,
+    PolicyTower,
+    Settings,
+    SpaceSizes,
+    Towers,
+    alpha_beta,
+    levels_needed,
+    most_moves,
+    new_space,
+)
 from policies.search.player import NetworkSearch
 
 DEFAULT_SOLVE_NODES = 2_000_000  # solver nodes a move may spend (with solve_from_empty)
-
-
-class _OverBudget(Exception):
-    """The search did more work than ``max_work`` allows."""
 
 
 @dataclass(frozen=True)
@@ -98,7 +112,7 @@ class AlphaBetaSettings:
     ``quiescence`` plies more of ``quiescence_width`` moves past the depth, ``order_by`` ``"policy"`` or
     ``"value"``, a move's counted work capped by ``max_work`` or a budget of ``total_work`` (one of them),
     ``solve_from_empty`` (the exact solver from that many empty cells, with ``solve_nodes`` nodes) and
-    ``compiled`` (the game's engine runs the search).
+    ``compiled`` (accepted from older files, true or false, and ignored: there is one search, compiled).
     """
 
     depth: int = 2
@@ -154,16 +168,13 @@ class PolicySearch(NetworkSearch):
         if self.game.num_players != 2:
             raise ValueError(f"{name}: play-time search is for two-player games, not {self.game.num_players}")
         self.depth, self.width, self.leaf_wins = s.depth, s.width or 10**9, s.leaf_wins  # width 0: every legal move
-        self.use_value = s.leaf_value == "network"
         self.root_width = s.root_width or 10**9  # 0: every legal move at the root
-        self.quiescence, self.quiescence_width = s.quiescence, s.quiescence_width
         self.order_by_value = s.order_by == "value"
         self.max_work, self.total_work = s.max_work, s.total_work
         self.rng = np.random.default_rng(0)  # for rules that draw chance in apply
         self.nodes = 0  # positions searched for the last move
         self.work = 0  # work done for the last move (see ``max_work`` and ``total_work``)
         self.searched_depth = 0  # plies the last move was searched to (below ``depth`` when capped)
-        self._work_cap = np.inf
         self.solve_from_empty, self.solve_nodes = s.solve_from_empty, s.solve_nodes
         self.oracle_module = entry(name).solver if s.solve_from_empty else ""  # by name: the search stays picklable
         if s.solve_from_empty:
@@ -172,7 +183,7 @@ class PolicySearch(NetworkSearch):
             self.oracle.warm_up()
         self.solved = False  # whether the last move came from the solver
         self.solver_nodes = 0  # solver nodes spent on the last move
-        self.compiled = _CompiledSearch(self, name, params) if s.compiled else None
+        self.compiled = _CompiledSearch(self, name)  # the search, run by the game's engine
 
     @property
     def oracle(self) -> Any:
@@ -217,18 +228,10 @@ class PolicySearch(NetworkSearch):
         return result
 
     def _capped_search(self, state: Any, depth: int, cap: float) -> tuple[int, float] | None:
-        """``_search_root`` at ``depth`` counting its work from 0; None once that work passes ``cap``."""
-        if self.compiled is not None:
-            result, self.nodes, self.work = self.compiled.search(state, depth, cap)
-            return result
-        self.nodes = self.work = 0
-        self._work_cap = cap
-        try:
-            return self._search_root(state, depth)
-        except _OverBudget:
-            return None
-        finally:
-            self._work_cap = np.inf  # the cap binds best_move only
+        """(action, value) of ``state`` searched ``depth`` plies deep, counting its work from 0 (``nodes`` and
+        ``work`` set); None once that work passes ``cap``."""
+        result, self.nodes, self.work = self.compiled.search(state, depth, cap)
+        return result
 
     def _solved_move(self, state: Any) -> tuple[int, float] | None:
         """(action, value) from the exact solver (see ``solve_from_empty``), or None for the search to decide:
@@ -261,8 +264,7 @@ class PolicySearch(NetworkSearch):
         target = solve(state, keep_table=False)
         if target is None or target < 0:
             return None
-        order = self.candidates(state, width=10**9)  # every legal move, the network's favourite first
-        children = {a: self._child(state, a) for a in order}
+        order, children = self._network_order(state)  # every legal move, the network's favourite first
         if target == 1:  # a move that wins at once
             for action in order:
                 if self.game.is_over(children[action]) and self._outcome(children[action], me) == 1:
@@ -285,191 +287,43 @@ class PolicySearch(NetworkSearch):
                 return action, float(target)
         return None
 
-    def _search_root(self, state: Any, depth: int) -> tuple[int, float]:
-        me = self.game.to_move(state)
-        best_action, best_value = -1, -np.inf
-        alpha, beta = -np.inf, np.inf
-        built: dict[int, Any] = {}
-        for action in self.candidates(state, self.root_width, game_enders_first=False, built=built):
-            value = self.value(self._child(state, action, built), depth - 1, me, alpha, beta)
-            if value > best_value:
-                best_action, best_value = action, value
-            alpha = max(alpha, value - 1e-9)  # keep equal values exact, for the tie-break
-        return best_action, float(best_value)
-
-    def candidates(
-        self,
-        state: Any,
-        width: int | None = None,
-        game_enders_first: bool = True,
-        ordered: bool = True,
-        built: dict[int, Any] | None = None,
-    ) -> list[int]:
-        """The moves the search tries at ``state``: the network's ``width`` favourite legal moves
-        (``order_by``), best first, and every game-ending move.
-
-        With ``ordered=False`` and a width that takes every move, the legal moves
-        come unordered, without asking the network. Positions the ordering had
-        to play out go into ``built`` (action -> position), for the caller to reuse.
-        """
-        width = self.width if width is None else width
-        mask = self.game.legal_mask(state)
-        legal = np.flatnonzero(mask)
-        if not ordered and legal.size <= width:
-            return legal.tolist()
-        if self.order_by_value:
-            values, children = self._move_values(state, legal)
-            chosen = legal[np.argsort(-values, kind="stable")[:width]]
-            if built is not None:
-                built.update(zip(legal.tolist(), children))
-        else:
-            self._spend(NETWORK_PASS_WORK)
-            logits = self.policy.logits_of(self.observe(self.game, state, self.game.to_move(state)), legal)
-            chosen = legal[np.argsort(-masked_softmax(logits, np.ones(legal.size, dtype=bool)), kind="stable")[:width]]
-        moves = [int(a) for a in chosen]
-        if legal.size > width:
-            chosen_set = set(moves)
-            rest = [int(a) for a in legal if int(a) not in chosen_set]
-            for a in self.game.ending_moves(state, rest, self.rng):
-                moves.insert(0 if game_enders_first else len(moves), a)
-        return moves
-
-    def _move_values(self, state: Any, legal: np.ndarray) -> tuple[np.ndarray, list[Any]]:
-        """One ply deep, for the player to move: the value head on each move's result
-        (one batched pass), a finished game scored beyond it (+2 won, 0 drawn, -2 lost);
-        and those results."""
+    def _network_order(self, state: Any) -> tuple[list[int], dict[int, Any]]:
+        """Every legal move of ``state``, the network's favourite first (``order_by``: the policy's probabilities,
+        or the value head's score of each move's result, a finished game beyond any value), ties in action order,
+        as the search orders them; and the position each move leads to. Counts the work in ``work``."""
+        legal = np.flatnonzero(self.game.legal_mask(state))
         mover = self.game.to_move(state)
-        children = [self._child(state, int(a)) for a in legal]
-        values = self._value_head(children, mover)
-        for i, child in enumerate(children):
-            if self.game.is_over(child):
-                values[i] = 2.0 * self._outcome(child, mover)
-        return values, children
+        children = {int(a): self._played(state, int(a)) for a in legal}
+        if self.order_by_value:
+            states = list(children.values())
+            keys = self._value_head(states, mover)
+            for i, child in enumerate(states):
+                if self.game.is_over(child):
+                    keys[i] = 2.0 * self._outcome(child, mover)
+        else:
+            self.work += NETWORK_PASS_WORK
+            logits = self.policy.logits_of(self.observe(self.game, state, mover), legal)
+            keys = masked_softmax(logits, np.ones(legal.size, dtype=bool))
+        return [int(a) for a in legal[np.argsort(-keys, kind="stable")]], children
+
+    def _played(self, state: Any, action: int) -> Any:
+        """A copy of ``state`` with ``action`` played (1 work)."""
+        self.work += 1
+        child = self.game.copy_state(state)
+        self.game.apply(child, action, self.rng)
+        return child
 
     def _outcome(self, finished: Any, seat: int) -> float:
         """+1 / -1 / 0: a finished game won, lost or drawn for ``seat``."""
         winners = self.game.winners(finished)
         return 0.0 if not winners else (1.0 if seat in winners else -1.0)
 
-    def _can_win_now(self, state: Any, seat: int) -> bool:
-        """Whether ``seat``, to move, has a move that wins at once."""
-        legal = [int(a) for a in np.flatnonzero(self.game.legal_mask(state))]
-        return any(
-            seat in self.game.winners(self._child(state, a)) for a in self.game.ending_moves(state, legal, self.rng)
-        )
-
-    def value(self, state: Any, depth: int, me: int, alpha: float = -np.inf, beta: float = np.inf) -> float:
-        """The searched value of ``state`` for seat ``me``, ``depth`` plies deep (alpha-beta in the window
-        ``alpha``, ``beta``: a value outside it is only a bound); 1 a proven win, -1 a proven loss."""
-        if self.game.is_over(state) or depth == 0:
-            return self._leaf_value(state, me, alpha=alpha, beta=beta)
-        self.nodes += 1
-        maximise = self.game.to_move(state) == me
-        lost = -1.0 if maximise else 1.0  # the value of a proven loss for the player to move
-        best = -np.inf if maximise else np.inf
-        # one ply above the leaves the value head scores every child, so their order cannot matter
-        built: dict[int, Any] = {}
-        candidates = self.candidates(state, ordered=not (depth == 1 and self.use_value), built=built)
-        tried: set[int] = set()
-        while candidates:
-            tried.update(candidates)
-            children, head = None, None
-            if depth == 1 and self.use_value:  # the value head scores all the leaves in one batched pass
-                children = [self._child(state, a, built) for a in candidates]
-                head = self._value_head(children, me)
-            for i, action in enumerate(candidates):
-                child = children[i] if children else self._child(state, action, built)
-                if depth == 1:
-                    value = self._leaf_value(child, me, None if head is None else float(head[i]), alpha, beta)
-                else:
-                    value = self.value(child, depth - 1, me, alpha, beta)
-                if maximise:
-                    best = max(best, value)
-                    alpha = max(alpha, value)
-                else:
-                    best = min(best, value)
-                    beta = min(beta, value)
-                if alpha >= beta:
-                    return best
-            if best != lost:
-                break
-            # Every move searched so far loses: a loss is only proven once every
-            # legal move has been refuted, so search the ones the width left out.
-            candidates = [int(a) for a in np.flatnonzero(self.game.legal_mask(state)) if int(a) not in tried]
-        return best
-
-    def _child(self, state: Any, action: int, built: dict[int, Any] | None = None) -> Any:
-        """A copy of ``state`` with ``action`` played (taken from ``built`` if it is there)."""
-        if built and action in built:
-            return built.pop(action)
-        self._spend(1)
-        child = self.game.copy_state(state)
-        self.game.apply(child, action, self.rng)
-        return child
-
-    def _spend(self, work: int) -> None:
-        """Count ``work``; past the cap the search at this depth is given up."""
-        self.work += work
-        if self.work > self._work_cap:
-            raise _OverBudget
-
-    def _leaf_value(
-        self, state: Any, me: int, head: float | None = None, alpha: float = -np.inf, beta: float = np.inf
-    ) -> float:
-        """Static value for seat ``me``: exact for a finished game, otherwise a win at
-        once (with ``leaf_wins``), else the value head (``head`` if already computed;
-        0 with ``leaf_value="none"``), extended by the quiescence search (within
-        the window ``alpha``, ``beta``: a value outside it is only a bound)."""
-        self.nodes += 1
-        if self.game.is_over(state):
-            return self._outcome(state, me)
-        to_move = self.game.to_move(state)
-        if self.leaf_wins and self._can_win_now(state, to_move):
-            return 1.0 if to_move == me else -1.0
-        if not self.use_value:
-            value = 0.0
-        else:
-            value = head if head is not None else float(self._value_head([state], me)[0])
-        if self.quiescence:
-            value = self._quiesce(state, me, value, self.quiescence, alpha, beta)
-        return value
-
-    def _quiesce(self, state: Any, me: int, stand: float, plies: int, alpha: float, beta: float) -> float:
-        """Value for ``me`` of a leaf whose static value is ``stand``, the player to
-        move free to stop or to play one of its biggest captures (alpha-beta)."""
-        captures = self.game.capturing_moves(state)[: self.quiescence_width] if plies else []
-        if not captures:
-            return stand
-        maximise = self.game.to_move(state) == me
-        best = stand
-        if maximise:
-            alpha = max(alpha, best)
-        else:
-            beta = min(beta, best)
-        if alpha >= beta:
-            return best
-        children = [self._child(state, a) for a in captures]
-        heads = self._value_head(children, me) if self.use_value else np.zeros(len(children))
-        for child, head in zip(children, heads):
-            self.nodes += 1
-            if self.game.is_over(child):
-                value = self._outcome(child, me)
-            else:
-                value = self._quiesce(child, me, float(head), plies - 1, alpha, beta)
-            if maximise:
-                best, alpha = max(best, value), max(alpha, value)
-            else:
-                best, beta = min(best, value), min(beta, value)
-            if alpha >= beta:
-                break
-        return best
-
     def _value_head(self, states: list[Any], me: int) -> np.ndarray:
         """The value head on ``states`` in one forward pass, for seat ``me`` (finished games: 0)."""
         live = [i for i, state in enumerate(states) if not self.game.is_over(state)]
         values = np.zeros(len(states))
         if live:
-            self._spend(NETWORK_PASS_WORK)
+            self.work += NETWORK_PASS_WORK
             seats = [self.game.to_move(states[i]) for i in live]
             head = self.policy.values(
                 np.stack([self.observe(self.game, states[i], seat) for i, seat in zip(live, seats)])
@@ -478,48 +332,35 @@ class PolicySearch(NetworkSearch):
         return values
 
 
-def _check_compilable(search: PolicySearch) -> None:
-    """A ``ValueError`` naming every setting of ``search`` that the compiled alpha-beta does not serve."""
-    unsupported = [
-        f"{setting}={value!r}"
-        for setting, value, wanted in (
-            ("leaf_wins", search.leaf_wins, False),
-            ("leaf_value", "network" if search.use_value else "none", "network"),
-            ("solve_from_empty", search.solve_from_empty, 0),
-        )
-        if value != wanted
-    ]
+def _check_served(search: PolicySearch) -> None:
+    """A ``ValueError`` naming the settings of ``search`` that the compiled alpha-beta does not serve."""
     if search.order_by_value:
-        unsupported += [
+        unsupported = [
             f"{setting}={value} with order_by='value'"
             for setting, value in (("width", search.width), ("root_width", search.root_width))
             if value != 10**9
         ]
-    if unsupported:
-        raise ValueError(
-            "search compiled=True serves no leaf_wins, leaf_value='network', no solve_from_empty, and with "
-            f"order_by='value' only width=0 and root_width=0; this search has {', '.join(unsupported)}"
-        )
+        if unsupported:
+            raise ValueError(
+                "search order_by='value' searches every legal move (width=0 and root_width=0); this search has "
+                + ", ".join(unsupported)
+            )
 
 
 def _float32(a: np.ndarray) -> np.ndarray:
     """A writeable C-ordered float32 copy (one array type for numba), on a cache line."""
-    from envs.core.jit import aligned
-
     return aligned(a, np.float32)
 
 
 def _value_towers(policy: NumpyPolicy) -> Any:
-    """The network's value towers as the compiled search reads them (``envs.core.alpha_beta.Towers``)."""
-    from envs.core.alpha_beta import RELU, TANH, Towers
-
+    """The network's value towers as the compiled search reads them (``policies.search.compiled.Towers``)."""
     if policy.conv is not None:
-        raise ValueError("search compiled=True: the network has a board convolution, which it does not compute")
+        raise ValueError("alpha-beta search: the network has a board convolution, which it does not compute")
     layers = {len(tower) + 1 for tower, _ in policy.value_members}
     activation = policy.meta.get("activation", "tanh")
     if len(layers) != 1 or min(layers) < 2 or activation not in ("tanh", "relu"):
         raise ValueError(
-            "search compiled=True: value towers of one depth with a hidden layer and a tanh or relu activation "
+            "alpha-beta search: value towers of one depth with a hidden layer and a tanh or relu activation "
             "only, got "
             f"depths {sorted(layers)} and {activation!r}"
         )
@@ -533,27 +374,26 @@ def _value_towers(policy: NumpyPolicy) -> Any:
     return Towers(tuple(first_w), tuple(first_b), tuple(rest_w), tuple(rest_b), TANH if activation == "tanh" else RELU)
 
 
-def _policy_tower(policy: NumpyPolicy, order_by_value: bool, activation: int) -> Any:
+def _policy_tower(policy: NumpyPolicy, order_by_value: bool, activation: int) -> PolicyTower:
     """The network's policy tower and plain head as the compiled search reads them (``PolicyTower``); a stand-in
     of the same types when the search orders by value and never reads it."""
-    from envs.core.alpha_beta import PolicyTower
-
-    if isinstance(policy.head, PlainHead) and len(policy.pi_layers) >= 2:
+    if isinstance(policy.head, PlainHead):
         (pi_w0, pi_b0), *pi_later = policy.pi_layers
         head_w, head_b = policy.head.w.T, policy.head.b
     elif order_by_value:
-        pi_w0, pi_b0, pi_later = np.zeros((1, 1)), np.zeros(1), [(np.zeros((1, 1)), np.zeros(1))]
+        pi_w0, pi_b0, pi_later = np.zeros((1, 1)), np.zeros(1), []
         head_w, head_b = np.zeros((1, 1)), np.zeros(1)
     else:
         raise ValueError(
-            "search compiled=True orders by the policy only with a plain action head after a policy tower of "
-            f"two layers or more, got a {type(policy.head).__name__} after {len(policy.pi_layers)} layers"
+            f"alpha-beta search orders by the policy only with a plain action head, got a {type(policy.head).__name__}"
         )
+    rest = [(w.T, b) for w, b in pi_later] or [(np.zeros((1, 1)), np.zeros(1))]  # one unread stand-in: no layer
     return PolicyTower(
         _float32(pi_w0),
         _float32(pi_b0),
-        tuple(_float32(w.T) for w, _ in pi_later),
-        tuple(_float32(b) for _, b in pi_later),
+        tuple(_float32(w) for w, _ in rest),
+        tuple(_float32(b) for _, b in rest),
+        len(pi_later),
         _float32(head_w),
         _float32(head_b),
         activation,
@@ -561,41 +401,38 @@ def _policy_tower(policy: NumpyPolicy, order_by_value: bool, activation: int) ->
 
 
 class _CompiledSearch:
-    """A :class:`PolicySearch`'s search run by its game's engine (``compiled=True``): the engine's board batch,
-    the network's value towers and the search's work arrays, made once."""
+    """A :class:`PolicySearch`'s search run by its game's engine (:func:`policies.search.compiled.alpha_beta`):
+    the engine's board batch, the network's towers and the search's work arrays, made once."""
 
-    def __init__(self, search: PolicySearch, name: str, params: dict[str, Any] | None) -> None:
-        _check_compilable(search)
-        from envs.core.alpha_beta import levels_needed
-        from envs.registry import batched_engine
-
+    def __init__(self, search: PolicySearch, name: str) -> None:
+        _check_served(search)
         engine = batched_engine(name, **search.game.params)
-        if engine.alpha_beta is None or engine.legal_list is None:
-            raise ValueError(f"search compiled=True: {name}'s batched engine has no compiled alpha-beta")
-        policy = search.policy
+        moves = most_moves(engine)
+        if moves is None:
+            raise ValueError(f"alpha-beta search: {name}'s batched engine has no functions for the compiled search")
+        policy, s = search.policy, search.settings
         self.towers = _value_towers(policy)
         self.policy_tower = _policy_tower(policy, search.order_by_value, self.towers.activation)
-        self.by_policy, self.width, self.root_width = not search.order_by_value, search.width, search.root_width
-        self.quiescence, self.quiescence_width = search.quiescence, search.quiescence_width
-        moves = engine.arrays[engine.legal_list[0]][0][0]
-        levels = levels_needed(search.depth, search.quiescence)
+        self._fixed = (s.quiescence, s.quiescence_width, not search.order_by_value, search.width, search.root_width)
+        self._leaves = (s.leaf_wins, s.leaf_value == "network")
         widest = max(
             *(w.shape[1] for w in self.towers.first_w),
             *(w.shape[0] for w in self.towers.rest_w),
             *(w.shape[1] for w, _ in policy.pi_layers),
         )
         self.engine = engine
-        from envs.core.alpha_beta import SpaceSizes
-
         self._space_sizes = SpaceSizes(
-            levels, moves, engine.obs_size, engine.num_actions, engine.num_players, widest, len(policy.value_members)
+            levels_needed(search.depth, s.quiescence),
+            moves,
+            engine.obs_size,
+            engine.num_actions,
+            engine.num_players,
+            widest,
+            len(policy.value_members),
         )
         self._warm_up(search.game)
 
     def _new_work_arrays(self) -> None:
-        from envs.core.alpha_beta import new_space
-        from envs.core.batched import BatchedGame
-
         self.space = new_space(self._space_sizes)
         self.batch = BatchedGame(self.engine, self.space.obs.shape[0], seed=0)
 
@@ -608,22 +445,10 @@ class _CompiledSearch:
 
     def search(self, state: Any, depth: int, cap: float) -> tuple[tuple[int, float] | None, int, int]:
         """((action, value) or None past ``cap``, nodes, work) of ``state`` searched ``depth`` plies deep."""
-        from envs.core.alpha_beta import C_ABORTED, C_NODES, C_WORK, Settings
-
         batch = self.batch
         batch.set_board(0, state)
-        settings = Settings(
-            depth,
-            -1 if cap == np.inf else int(cap),
-            self.quiescence,
-            self.quiescence_width,
-            self.by_policy,
-            self.width,
-            self.root_width,
-        )
-        action, value = self.engine.alpha_beta(
-            self.towers, self.policy_tower, settings, self.space, batch.state, batch.consts
-        )
+        settings = Settings(depth, -1 if cap == np.inf else int(cap), *self._fixed, *self._leaves)
+        action, value = alpha_beta(self.towers, self.policy_tower, settings, self.space, batch.state, batch.consts)
         counters = self.space.counters
         result = None if counters[C_ABORTED] else (int(action), float(value))
         return result, int(counters[C_NODES]), int(counters[C_WORK])

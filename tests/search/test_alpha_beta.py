@@ -1,7 +1,7 @@
-"""The compiled alpha-beta (envs/core/alpha_beta.py, ``PolicySearch(compiled=True)``) against the Python search
-it compiles (policies/search/alpha_beta.py): the same moves, values, nodes and work, position by position, in the
+"""The compiled alpha-beta (policies/search/compiled.py, run by ``PolicySearch``) against the Python search it
+compiles (tests/search/reference_alpha_beta.py): the same moves, values, nodes and work, position by position, in the
 value's order (every move) and in the policy's (a width, the game-ending moves beyond it, the moves left out searched
-when every tried one loses).
+when every tried one loses), for Swish, Squeeze and Swival (``leaf_wins``, ``leaf_value="none"``).
 
 A network whose sums are exact in float32 (0/1 inputs, weights in eighths, relu) makes both searches' values
 and policy orders equal to the bit, so every tie-break and cut-off must agree too; the shipped Squeeze and Swish
@@ -14,11 +14,12 @@ import sys
 import numpy as np
 import pytest
 
-from envs.core.alpha_beta import tower_values
 from envs.registry import make_batched, make_raw
 from policies.numpy_policy import NumpyPolicy
 from policies.search.alpha_beta import PolicySearch
-from tests.helpers import ROOT, network_meta, preference_policy
+from policies.search.compiled import tower_values
+from tests.helpers import ROOT, factored_policy_file, network_meta, preference_policy
+from tests.search.reference_alpha_beta import ReferenceSearch
 
 SEARCH = {"depth": 4, "order_by": "value", "width": 0, "quiescence": 2, "quiescence_width": 3}
 #: narrow enough that game-ending moves lie outside the width and every tried move often loses
@@ -32,7 +33,8 @@ def exact_value_network(game, params=None, hidden=12, members=2, seed=0, policy=
     the value head's weights (large ones put many values at the clip, +-1: proven wins and losses)."""
     env = make_raw(game, **(params or {}))
     size = int(np.prod(env.observation_space(env.possible_agents[0])["observation"].shape))
-    planes = 5 * env.game.hex.n  # HexRookEnv's 0/1 planes; the features after them are fractions
+    # the 0/1 inputs (HexRookEnv's planes; Swival's cells and flags); the features after them are fractions
+    planes = 76 if game == "swival" else 5 * env.game.hex.n
     rng = np.random.default_rng(seed)
 
     def eighths(*shape, most=8):
@@ -118,9 +120,44 @@ def searches_agree(python, compiled, states, depths=(1, 2, 3)):
 @pytest.mark.parametrize("name", ["squeeze", "swish"])
 def test_compiled_search_equals_the_python_search_move_for_move(name):
     policy = exact_value_network(name)
-    python = PolicySearch(policy, name, **SEARCH)
-    compiled = PolicySearch(policy, name, **SEARCH, compiled=True)
+    python = ReferenceSearch(policy, name, **SEARCH)
+    compiled = PolicySearch(policy, name, **SEARCH)
     assert searches_agree(python, compiled, positions(python.game, 10, seed=1)) == 30
+
+
+#: Swival's searches: its hard's settings (policies/swival_hard.npz, the solver aside), those of a counted budget
+#: (tests/search/test_search.py), a narrow width (game-ending moves beyond it, nodes whose tried moves all lost
+#: widened) and the value's order, with and without leaf_wins and the value head
+SWIVAL_SEARCHES = {
+    "hard": {"depth": 3, "width": 73, "leaf_value": "none", "leaf_wins": True},
+    "budget": {"depth": 3, "width": 4, "leaf_value": "network"},
+    "narrow": {"depth": 3, "width": 2, "root_width": 5, "leaf_wins": True},
+    "narrow-none": {"depth": 3, "width": 1, "leaf_value": "none", "leaf_wins": True},
+    "value-order": {"depth": 3, "width": 0, "order_by": "value", "leaf_wins": True},
+    "value-order-none": {"depth": 2, "width": 0, "order_by": "value", "leaf_value": "none"},
+}
+
+
+@pytest.mark.parametrize("settings", list(SWIVAL_SEARCHES.values()), ids=list(SWIVAL_SEARCHES))
+def test_compiled_search_equals_the_python_search_on_swival(settings):
+    policy = exact_value_network("swival", members=1, policy=True, value_scale=4, seed=7)
+    python = ReferenceSearch(policy, "swival", **settings)
+    compiled = PolicySearch(policy, "swival", **settings)
+    game = python.game
+    states = positions(game, 30, seed=11, most_plies=22) + positions_near_the_end(game, 20, seed=11)
+    assert searches_agree(python, compiled, states) == 150
+
+
+def test_swivals_shipped_hard_searches_as_the_python_search():
+    """The shipped network (its float32 policy rounded by the compiled towers, not numpy's) orders the moves as
+    numpy does, so the hard's search (the solver aside) plays the same moves with the same work."""
+    policy = NumpyPolicy("policies/swival_hard.npz", name="swival")
+    settings = policy.meta["search"]
+    python = ReferenceSearch(policy, "swival", **settings)
+    compiled = PolicySearch(policy, "swival", **settings)
+    game = python.game
+    states = positions(game, 40, seed=12, most_plies=18) + positions_near_the_end(game, 20, seed=12, most_plies_left=10)
+    assert searches_agree(python, compiled, states, depths=(settings["depth"],)) == 60
 
 
 VALUE_ORDER = ("squeeze", SEARCH, {"seed": 3}, 2)  # game, search, network, positions' seed
@@ -134,8 +171,8 @@ POLICY_ORDER = ("swish", POLICY_SEARCH | {"depth": 6}, {"members": 1, "policy": 
 def test_compiled_search_gives_up_a_depth_where_the_python_search_does(case, budget):
     name, settings, network, seed = case
     policy = exact_value_network(name, **network)
-    python = PolicySearch(policy, name, **settings, total_work=budget)
-    compiled = PolicySearch(policy, name, **settings, total_work=budget, compiled=True)
+    python = ReferenceSearch(policy, name, **settings, total_work=budget)
+    compiled = PolicySearch(policy, name, **settings, total_work=budget)
     game = python.game
     depths = set()
     for state in positions(game, 6, seed=seed):
@@ -178,8 +215,8 @@ def spied(monkeypatch, python):
 )
 def test_compiled_policy_order_equals_the_python_search_move_for_move(monkeypatch, name, members, value_scale):
     policy = exact_value_network(name, members=members, policy=True, value_scale=value_scale, seed=5)
-    python = PolicySearch(policy, name, **POLICY_SEARCH)
-    compiled = PolicySearch(policy, name, **POLICY_SEARCH, compiled=True)
+    python = ReferenceSearch(policy, name, **POLICY_SEARCH)
+    compiled = PolicySearch(policy, name, **POLICY_SEARCH)
     game = python.game
     counts = spied(monkeypatch, python)
     states = positions(game, 6, seed=8, most_plies=80) + positions_near_the_end(game, 6, seed=8)
@@ -193,8 +230,8 @@ def test_compiled_policy_order_equals_the_python_search_move_for_move(monkeypatc
 def test_compiled_search_with_the_shipped_network_agrees_within_rounding(name):
     policy = NumpyPolicy(f"policies/{name}_hard.npz", name=name)
     settings = {key: value for key, value in policy.meta["search"].items() if key not in ("total_work", "compiled")}
-    python = PolicySearch(policy, name, **settings)
-    compiled = PolicySearch(policy, name, **settings, compiled=True)
+    python = ReferenceSearch(policy, name, **settings)
+    compiled = PolicySearch(policy, name, **settings)
     game = python.game
     for state in positions(game, 4, seed=4):
         expected = python._capped_search(game.copy_state(state), 2, np.inf)
@@ -211,11 +248,11 @@ def test_pass_cache_gives_the_search_the_floats_the_towers_compute(name):
     bit), node and work count agree; the cache is read (Squeeze: the towers' passes; Swish: the policy's too)."""
     from dataclasses import replace
 
-    from envs.core.alpha_beta import C_CACHED, new_space
+    from policies.search.compiled import C_CACHED, new_space
 
     policy = NumpyPolicy(f"policies/{name}_hard.npz", name=name)
     settings = {key: value for key, value in policy.meta["search"].items() if key not in ("total_work", "compiled")}
-    searches = {size: PolicySearch(policy, name, **settings, compiled=True) for size in ("default", "tiny", "none")}
+    searches = {size: PolicySearch(policy, name, **settings) for size in ("default", "tiny", "none")}
     sizes = searches["none"].compiled._space_sizes
     searches["tiny"].compiled.space = new_space(replace(sizes, cache_slots=64, cache_values=4 * sizes.moves))
     searches["none"].compiled.space = new_space(replace(sizes, cache_slots=0))
@@ -239,8 +276,9 @@ def test_the_compiled_searchs_work_arrays_and_networks_begin_on_cache_lines():
     begun mid-line (numpy aligns to 16 bytes)."""
     from envs.core.jit import CACHE_LINE
 
-    compiled = PolicySearch(exact_value_network("swish", policy=True), "swish", **POLICY_SEARCH, compiled=True).compiled
-    arrays = [*compiled.space, *compiled.towers[:4], *compiled.policy_tower[:6]]
+    compiled = PolicySearch(exact_value_network("swish", policy=True), "swish", **POLICY_SEARCH).compiled
+    tower = compiled.policy_tower
+    arrays = [*compiled.space, *compiled.towers[:4], *tower[:4], tower.head_w, tower.head_b]
     for array in arrays:
         for a in array if isinstance(array, tuple) else (array,):
             assert a.ctypes.data % CACHE_LINE == 0 or a.size == 0
@@ -248,7 +286,7 @@ def test_the_compiled_searchs_work_arrays_and_networks_begin_on_cache_lines():
 
 def test_tower_values_equal_the_numpy_network_within_rounding():
     policy = NumpyPolicy("policies/squeeze_hard.npz", name="squeeze")
-    compiled = PolicySearch(policy, "squeeze", **SEARCH, compiled=True).compiled
+    compiled = PolicySearch(policy, "squeeze", **SEARCH).compiled
     batch = make_batched("squeeze", 40, seed=5)
     for _ in range(6):
         batch.step(batch.random_actions(), autoreset=True)
@@ -264,7 +302,7 @@ def test_tower_values_equal_the_numpy_network_within_rounding():
 
 @pytest.mark.parametrize("name", ["squeeze", "swish"])
 def test_engine_capturing_moves_equal_the_rules(name):
-    from envs.hexrook.batched import CaptureScratch, _captures_one
+    from envs.hexrook.batched import CaptureScratch, captures_one
 
     batch = make_batched(name, 1, seed=0)
     game = batch.engine.game
@@ -283,19 +321,20 @@ def test_engine_capturing_moves_equal_the_rules(name):
     with_captures = 0
     for state in positions(game, 150, seed=6, most_plies=60):
         batch.set_board(0, state)
-        count = _captures_one(0, out, batch.state, batch.consts, scratch)
+        count = captures_one(0, out, batch.state, batch.consts, scratch)
         assert out[:count].tolist() == game.capturing_moves(state), state
         with_captures += count > 0
     assert with_captures > 30
 
 
-@pytest.mark.parametrize("name", ["squeeze", "swish"])
+@pytest.mark.parametrize("name", ["squeeze", "swish", "swival"])
 def test_engine_rules_out_only_moves_that_do_not_end_the_game(name):
-    from envs.hexrook.batched import MAX_CAPTURES, _may_end_one
+    import importlib
 
+    engine_module = importlib.import_module("envs.swival.batched" if name == "swival" else "envs.hexrook.batched")
+    scratch = () if name == "swival" else np.zeros(engine_module.MAX_CAPTURES, np.int16)
     batch = make_batched(name, 1, seed=0)
     game = batch.engine.game
-    taken = np.zeros(MAX_CAPTURES, np.int16)
     rng = np.random.default_rng(0)
     ruled_out = ending = 0
     for state in positions(game, 40, seed=10, most_plies=80) + positions_near_the_end(game, 40, seed=10):
@@ -303,7 +342,7 @@ def test_engine_rules_out_only_moves_that_do_not_end_the_game(name):
         legal = [int(a) for a in np.flatnonzero(game.legal_mask(state))]
         ends = set(game.ending_moves(state, legal, rng))
         for action in legal:
-            may_end = _may_end_one(0, action, batch.state, batch.consts, taken)
+            may_end = engine_module.may_end_one(0, action, batch.state, batch.consts, scratch)
             assert may_end or action not in ends, (state, action)
             ruled_out += not may_end
             ending += action in ends
@@ -315,32 +354,42 @@ def test_engine_rules_out_only_moves_that_do_not_end_the_game(name):
     [
         ({"width": 8}, "width=8 with order_by='value'"),
         ({"root_width": 16}, "root_width=16 with order_by='value'"),
-        ({"order_by": "policy"}, "a policy tower of two layers or more, got a PlainHead after 1 layers"),
-        ({"leaf_wins": True}, "leaf_wins=True"),
         ({"compiled": "yes"}, "compiled must be true or false"),
     ],
 )
 def test_compiled_search_names_what_it_does_not_serve(settings, message):
     with pytest.raises(ValueError, match=message):
-        PolicySearch(exact_value_network("squeeze"), "squeeze", **(SEARCH | settings | {"compiled": True} | settings))
+        PolicySearch(exact_value_network("squeeze"), "squeeze", **(SEARCH | settings))
 
 
-def test_compiled_search_needs_an_engine_with_the_kernel():
-    with pytest.raises(ValueError, match="swival's batched engine has no compiled alpha-beta"):
-        PolicySearch(preference_policy([0]), "swival", **SEARCH, compiled=True)
+def test_compiled_search_names_a_head_it_cannot_order_by():
+    factored = NumpyPolicy(factored_policy_file("swish"), name="swish")
+    with pytest.raises(ValueError, match="a plain action head, got a FactoredHead"):
+        PolicySearch(factored, "swish", **POLICY_SEARCH)
 
 
-@pytest.mark.parametrize("name", ["squeeze", "swish"])
+def test_old_files_compiled_setting_is_accepted_and_changes_nothing():
+    policy = exact_value_network("squeeze")
+    state = positions(ReferenceSearch(policy, "squeeze").game, 1, seed=2)[0]
+    moves = {flag: PolicySearch(policy, "squeeze", **SEARCH, compiled=flag).best_move(state) for flag in (True, False)}
+    assert moves[True] == moves[False]
+
+
+def test_compiled_search_needs_an_engine_with_its_functions():
+    with pytest.raises(ValueError, match="twirls's batched engine has no functions for the compiled search"):
+        PolicySearch(preference_policy([0], "twirls"), "twirls", **SEARCH)
+
+
+@pytest.mark.parametrize("name", ["squeeze", "swish", "swival"])
 def test_the_shipped_compiled_hard_is_compiled_when_made_not_in_its_first_move(name):
     """In a fresh process (nothing compiled yet), loading the shipped hard compiles its kernel (or loads it from
     numba's cache), so the first move's think time is the search's own."""
     script = (
-        "from envs.registry import batched_engine\n"
         "from policies import load\n"
-        f"engine = batched_engine({name!r})\n"
-        "before = len(engine.alpha_beta.signatures)\n"
+        "from policies.search.compiled import alpha_beta\n"
+        "before = len(alpha_beta.signatures)\n"
         f"player = load({name!r}, 'policies/{name}_hard.npz', seed=0)\n"
-        "print(before, len(engine.alpha_beta.signatures))\n"
+        "print(before, len(alpha_beta.signatures))\n"
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=600, cwd=ROOT)
     assert done.returncode == 0, done.stderr

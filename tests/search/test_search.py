@@ -1,4 +1,6 @@
-"""Play-time search over a network's favourite moves (policies/search/alpha_beta.py), on hand-made Swival positions."""
+"""Play-time search over a network's favourite moves (policies/search/alpha_beta.py), on hand-made Swival positions;
+what only the Python reference shows (a position's value for either seat, the moves it tries) on its Python
+reference (tests/search/reference_alpha_beta.py), which the compiled search is pinned to move for move."""
 
 import numpy as np
 import pytest
@@ -7,6 +9,7 @@ from envs.squeeze.rules import SqueezeGame
 from envs.swival.rules import NUM_ACTIONS, WIN_ACTION, SwivalState
 from policies.search.alpha_beta import PolicySearch
 from tests.helpers import preference_policy
+from tests.search.reference_alpha_beta import ReferenceSearch
 
 
 def bits(*cells):
@@ -100,10 +103,10 @@ def test_total_work_stops_at_the_files_depth():
 
 
 def test_search_proves_the_loss_it_avoids():
-    search = PolicySearch(preference_policy([PLACE_O5_SWIVEL_LEFT]), "swival", depth=2, width=1, leaf_value="none")
+    search = PolicySearch(preference_policy([PLACE_O5_SWIVEL_LEFT]), "swival", depth=1, width=1, leaf_value="none")
     child = search.game.copy_state(DANGER)
     search.game.apply(child, PLACE_O5_SWIVEL_LEFT, np.random.default_rng(0))
-    assert search.value(child, 1, me=0) == -1.0
+    assert search.best_move(child) == (WIN_ACTION, 1.0)  # the opponent's win beyond the width is found
 
 
 def test_search_without_state_plays_the_bare_network():
@@ -172,38 +175,10 @@ PLACE_O4 = 4 * 3
 def test_a_win_is_proven_only_when_every_reply_fails(name, state, expected):
     # Width 1 shows the opponent only "place o4, no swivel", which leaves my line standing.
     search = PolicySearch(preference_policy([PLACE_O4]), "swival", depth=2, width=1, leaf_value="none")
-    assert search.value(search.game.copy_state(state), 2, me=0) == expected
-    assert search.value(search.game.copy_state(state), 2, me=1) == -expected
-
-
-def test_batched_leaf_values_pick_the_same_moves_as_one_at_a_time():
-    from policies import load
-
-    class OneLeafAtATime:
-        """The network, asked for one position's value at a time."""
-
-        def __init__(self, network):
-            self.network = network
-
-        def values(self, observations):
-            return np.concatenate([self.network.values(row[None]) for row in observations])
-
-        def __getattr__(self, attribute):
-            return getattr(self.network, attribute)
-
-    params = {"setup": "random"}
-    network = load("swish", "hard", **params).policy
-    batched = PolicySearch(network, "swish", params, depth=2, width=6)
-    single = PolicySearch(OneLeafAtATime(network), "swish", params, depth=2, width=6)
-    rules, rng = batched.game, np.random.default_rng(7)
-    compared = 0
-    while compared < 12:
-        state = rules.new_state(rng)
-        while not rules.is_over(state) and compared < 12:
-            if rules.legal_mask(state).sum() > 1:
-                assert batched.best_move(state) == pytest.approx(single.best_move(state), abs=1e-5)
-                compared += 1
-            rules.apply(state, int(rng.choice(np.flatnonzero(rules.legal_mask(state)))), rng)
+    assert search.best_move(search.game.copy_state(state))[1] == -expected  # for the opponent, to move
+    reference = ReferenceSearch(preference_policy([PLACE_O4]), "swival", depth=2, width=1, leaf_value="none")
+    assert reference.value(search.game.copy_state(state), 2, me=0) == expected
+    assert reference.value(search.game.copy_state(state), 2, me=1) == -expected
 
 
 @pytest.mark.parametrize(
@@ -216,7 +191,7 @@ def test_ordering_by_the_legal_moves_logits_alone_keeps_the_full_heads_order(gam
     from policies.numpy_policy import masked_softmax
 
     network = load(game, "network", **params)
-    search = PolicySearch(network, game, params, depth=1, width=8)
+    search = ReferenceSearch(network, game, params, depth=1, width=8)
     rules, rng = search.game, np.random.default_rng(3)
     compared = 0
     while compared < 60:
@@ -294,7 +269,9 @@ def test_quiescence_lets_the_player_to_move_stop_capturing(beads_to_win, static_
     game = SqueezeGame(**params)
     after_favourite, after_block = played(game, state, favourite), played(game, state, block)
     leaves = [after_favourite, after_block]  # black to move: the network gives them white's static_value
-    search = PolicySearch(StaticValue(network, game, leaves, -static_value), "squeeze", params, width=0, quiescence=2)
+    search = ReferenceSearch(
+        StaticValue(network, game, leaves, -static_value), "squeeze", params, width=0, quiescence=2
+    )
     assert len(game.capturing_moves(after_favourite)) == 1
     assert search.value(after_favourite, 0, me=0) == expected
     assert game.capturing_moves(after_block) == []
@@ -331,8 +308,8 @@ class StaticValue:
 
 def test_value_order_tries_the_winning_capture_first():
     network, params, state, favourite, _ = squeeze_exchange()
-    by_policy = PolicySearch(network, "squeeze", params, depth=1, width=0)
-    by_value = PolicySearch(network, "squeeze", params, depth=1, width=0, order_by="value")
+    by_policy = ReferenceSearch(network, "squeeze", params, depth=1, width=0)
+    by_value = ReferenceSearch(network, "squeeze", params, depth=1, width=0, order_by="value")
     black_to_move = played(by_value.game, state, favourite)
     (winning_capture,) = by_value.game.capturing_moves(black_to_move)
     assert by_value.candidates(black_to_move)[0] == winning_capture

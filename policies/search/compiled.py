@@ -1,21 +1,22 @@
-"""Alpha-beta inside a batched engine: the play-time search of ``policies/search/alpha_beta.py``, compiled.
+"""Alpha-beta inside a batched engine: the play-time search of :class:`policies.search.alpha_beta.PolicySearch`.
 
 One position is searched on the boards of a private batch: board 0 holds the
 root, and the children of the node at stack level ``t`` are built on the
 boards of level ``t`` (copied from their parent, then stepped with the
-engine's own kernel). The search is :class:`policies.search.alpha_beta.PolicySearch`
-with quiescence, move for move, in either of its orders: ``order_by="value"``
-with every legal move searched (``width=0``, ``root_width=0``), or
-``order_by="policy"`` with a width, the game-ending moves beyond it (found by
-playing each on the last board, uncounted, as the rules' ``ending_moves``)
-and the moves it left out searched when every tried one loses. The same
-moves in the same order, the same alpha-beta windows and cut-offs, and the
-same work counted (each position built 1, each pass of the value towers or
-of the policy ``NETWORK_PASS_WORK``), so that a capped search gives up at the
-same point. Its values and move probabilities come from the towers computed
-here (:func:`tower_values`, :func:`policy_keys`), which round differently
-from numpy's; with weights whose sums are exact (a test's network) the two
-searches agree exactly.
+engine's own kernel). The search is the Python reference of
+``tests/search/reference_alpha_beta.py``, move for move, with quiescence,
+``leaf_wins`` and ``leaf_value`` ``"network"`` or ``"none"``, in either of its
+orders: ``order_by="value"`` with every legal move searched (``width=0``,
+``root_width=0``), or ``order_by="policy"`` with a width, the game-ending moves
+beyond it (found by playing each on the last board, uncounted, as the rules'
+``ending_moves``) and the moves it left out searched when every tried one
+loses. The same moves in the same order, the same alpha-beta windows and
+cut-offs, and the same work counted (each position built 1, each pass of the
+value towers or of the policy ``NETWORK_PASS_WORK``), so that a capped search
+gives up at the same point. Its values and move probabilities come from the
+towers computed here (:func:`tower_values`, :func:`policy_keys`), which round
+differently from numpy's; with weights whose sums are exact (a test's
+network) the two searches agree exactly.
 
 A pass of the towers or of the policy is kept in a pass cache
 (``Space.cache_*``), keyed by a 64-bit hash of everything it reads: deepening
@@ -24,29 +25,32 @@ floats, instead of computed.
 The work arrays begin on cache lines (:func:`envs.core.jit.aligned`), as the
 towers' weights do.
 
-The recursion is an explicit stack, inlined into the game's kernel; the steps
-that call a game's per-board functions (which LLVM inlines wherever they are
-called) are called, not inlined (:data:`called`), so each is compiled once.
-That kernel is compiled without numba's reference counting (``njit(_nrt=False)``,
-as a per-board function), so nothing here allocates an array: its work arrays
+The recursion is an explicit stack, inlined into one kernel (:func:`alpha_beta`,
+compiled once for each game's state types); the steps that call a game's
+per-board functions (which LLVM inlines wherever they are called) are called,
+not inlined (:data:`called`), so each is compiled once. The search proper is
+compiled without numba's reference counting (``njit(_nrt=False)``, as a
+per-board function), so nothing in it allocates an array: its work arrays
 come in as ``space``. Nothing here knows a game: a game registers its
 per-board ``legal_one``, ``step_one``, ``observe_one``, ``captures_one`` (its
 capturing moves, biggest first, as its rules' ``capturing_moves``) and
-``may_end_one`` by the class of its constants (:func:`register_game`), and
-hands over their scratch and the arrays its legal moves are listed in
-(:data:`Kernels`).
+``may_end_one``, and a kernel that makes their scratch and the arrays its
+legal moves are listed in (:data:`Kernels`), by the class of its batch's
+named state (:func:`register_game`; the games: :mod:`policies.search.compiled_games`).
 """
 
 from __future__ import annotations
 
 from collections import namedtuple
+from collections.abc import Callable
 from dataclasses import astuple, dataclass
+from typing import Any
 
 import numpy as np
 from numba import literal_unroll
 from numba.extending import overload
 
-from envs.core.batched import mix64
+from envs.core.batched import insert_sorted, mix64
 from envs.core.jit import aligned, copy_into, njit
 
 HASH_SEED = 0x5EA5C4  # the pass cache's hash multipliers (any fixed seed: they only have to differ from input to input)
@@ -64,16 +68,20 @@ POLICY_PASS = np.uint64(0x9E3779B97F4A7C15)  # tags the pass cache's keys of the
 #: the last one its head (one output), and the activation between layers.
 Towers = namedtuple("Towers", ("first_w", "first_b", "rest_w", "rest_b", "activation"), module=__name__)
 
-#: A game's per-board functions, as the search calls them (:func:`register_game`): ``captures_one(i, out, s, c,
-#: scratch)`` lists board ``i``'s capturing moves, biggest first, into ``out`` and returns how many (the rules'
-#: ``capturing_moves``); ``may_end_one(i, a, s, c, scratch)`` is False only where the legal action ``a`` cannot end
-#: the game (the search plays the others out to see).
+#: A game's functions, as the search calls them (:func:`register_game`): its per-board ``legal_one(i, out, s, c,
+#: scratch)`` (the mask row, and the legal moves listed in ``Kernels.listed``), ``step_one``, ``observe_one``,
+#: ``captures_one(i, out, s, c, scratch)`` (board ``i``'s capturing moves, biggest first, into ``out``; how many:
+#: the rules' ``capturing_moves``) and ``may_end_one(i, a, s, c, scratch)`` (False only where the legal action
+#: ``a`` cannot end the game: the search plays the others out to see); and ``kernels(s, c)``, a kernel that makes
+#: the game's :data:`Kernels` for the batch ``s`` (its scratch, allocated once a search).
 GameFunctions = namedtuple(
-    "GameFunctions", ("legal_one", "step_one", "observe_one", "captures_one", "may_end_one"), module=__name__
+    "GameFunctions",
+    ("legal_one", "step_one", "observe_one", "captures_one", "may_end_one", "kernels"),
+    module=__name__,
 )
 
 #: A game's data in the search: the per-board functions' scratch tuples and the arrays its legal moves are listed in
-#: (``Engine.legal_list``).
+#: (``listed[i, :nlisted[i]]``, each legal action of board ``i`` once).
 Kernels = namedtuple(
     "Kernels",
     (
@@ -83,34 +91,45 @@ Kernels = namedtuple(
     module=__name__,
 )  # fmt: skip
 
-#: The games' per-board functions by the class of their constants (``c``): how the search, compiled once for all
-#: games, calls a game's functions. They are found when the search is compiled, so they are compiled into it as
-#: direct calls: passed in as values (a tuple of functions), they would be addresses of this process, and numba
-#: could not cache the search.
-_GAMES: dict[type, GameFunctions] = {}
+#: The games' functions by the class of their batch's named state (``s``, the engine's ``state``): how the search,
+#: compiled once for all games, calls a game's functions. They are found when the search is compiled, so they are
+#: compiled into it as direct calls: passed in as values (a tuple of functions), they would be addresses of this
+#: process, and numba could not cache the search. With each, the most moves a position of the engine has.
+_GAMES: dict[type, tuple[GameFunctions, Callable[[Any], int]]] = {}
 
 
-def register_game(consts: type, functions: GameFunctions) -> None:
-    """Make a game's per-board ``functions`` those of the search on boards whose constants are ``consts``."""
-    _GAMES[consts] = functions
+def register_game(state: type, functions: GameFunctions, most_moves: Callable[[Any], int]) -> None:
+    """Make ``functions`` those of the search on batches whose named state is ``state``; ``most_moves(engine)``:
+    the most legal moves a position of one of its engines has (the width of the search's levels)."""
+    _GAMES[state] = (functions, most_moves)
 
 
-def _functions_of(c) -> GameFunctions:
-    if c.instance_class not in _GAMES:
-        raise TypeError(f"no game registered for the search on constants {c.instance_class.__name__}")
-    return _GAMES[c.instance_class]
+def most_moves(engine: Any) -> int | None:
+    """The most legal moves a position of ``engine`` has, or None when its game has no functions registered."""
+    found = _GAMES.get(engine.state)
+    return None if found is None else found[1](engine)
+
+
+def _functions_of(s) -> GameFunctions:
+    if s.instance_class not in _GAMES:
+        raise TypeError(f"no game registered for the search on the state {s.instance_class.__name__}")
+    return _GAMES[s.instance_class][0]
+
+
+def _game_kernels(s, c):
+    """The game's :data:`Kernels` for the batch ``s`` (compiled only)."""
 
 
 def _game_legal(i, out, s, c, scratch):
-    """Board ``i``'s legal moves into ``out[i]`` (and listed), by the game of ``c`` (compiled only)."""
+    """Board ``i``'s legal moves into ``out[i]`` (and listed), by the game of ``s`` (compiled only)."""
 
 
 def _game_step(i, a, rewards, s, c, scratch):
-    """Board ``i`` with ``a`` played, its rewards into ``rewards[i]``, by the game of ``c`` (compiled only)."""
+    """Board ``i`` with ``a`` played, its rewards into ``rewards[i]``, by the game of ``s`` (compiled only)."""
 
 
 def _game_observe(i, seat, out, s, c, scratch):
-    """``out[i]``: board ``i`` seen by ``seat``, by the game of ``c`` (compiled only)."""
+    """``out[i]``: board ``i`` seen by ``seat``, by the game of ``s`` (compiled only)."""
 
 
 def _game_captures(i, out, s, c, scratch):
@@ -121,50 +140,61 @@ def _game_may_end(i, a, s, c, scratch):
     """False only when ``a`` cannot end board ``i``'s game (compiled only)."""
 
 
+@overload(_game_kernels)
+def _kernels_of(s, c):
+    kernels = _functions_of(s).kernels
+    return lambda s, c: kernels(s, c)
+
+
 @overload(_game_legal)
 def _legal_of(i, out, s, c, scratch):
-    legal_one = _functions_of(c).legal_one
+    legal_one = _functions_of(s).legal_one
     return lambda i, out, s, c, scratch: legal_one(i, out, s, c, scratch)
 
 
 @overload(_game_step)
 def _step_of(i, a, rewards, s, c, scratch):
-    step_one = _functions_of(c).step_one
+    step_one = _functions_of(s).step_one
     return lambda i, a, rewards, s, c, scratch: step_one(i, a, rewards, s, c, scratch)
 
 
 @overload(_game_observe)
 def _observe_of(i, seat, out, s, c, scratch):
-    observe_one = _functions_of(c).observe_one
+    observe_one = _functions_of(s).observe_one
     return lambda i, seat, out, s, c, scratch: observe_one(i, seat, out, s, c, scratch)
 
 
 @overload(_game_captures)
 def _captures_of(i, out, s, c, scratch):
-    captures_one = _functions_of(c).captures_one
+    captures_one = _functions_of(s).captures_one
     return lambda i, out, s, c, scratch: captures_one(i, out, s, c, scratch)
 
 
 @overload(_game_may_end)
 def _may_end_of(i, a, s, c, scratch):
-    may_end_one = _functions_of(c).may_end_one
+    may_end_one = _functions_of(s).may_end_one
     return lambda i, a, s, c, scratch: may_end_one(i, a, s, c, scratch)
 
 
 #: The search's settings: plies, the work cap (-1: none), quiescence plies and width, and the move order:
 #: ``by_policy`` False, every legal move best first by the value towers one ply deep (``order_by="value"``);
 #: True, the policy's ``width`` favourite moves (``root_width`` at the root) and every game-ending move
-#: (``order_by="policy"``).
+#: (``order_by="policy"``); ``leaf_wins`` (a leaf whose mover can win at once scores the win) and ``use_value``
+#: (False: ``leaf_value="none"``, a leaf the search cannot settle scores 0 and no pass of the towers values it).
 Settings = namedtuple(
-    "Settings", ("depth", "cap", "quiescence", "quiescence_width", "by_policy", "width", "root_width"),
+    "Settings",
+    ("depth", "cap", "quiescence", "quiescence_width", "by_policy", "width", "root_width", "leaf_wins", "use_value"),
     module=__name__,
 )  # fmt: skip
 
 #: A network's policy tower and plain action head (``NumpyPolicy.pi_layers``, ``PlainHead``): the first layer
-#: (stored (in, out)), the later layers (stored (out, in)), the head's rows by action (stored (actions, in)) and
-#: biases, and the activation after every layer.
+#: (stored (in, out)), the later layers (stored (out, in); ``rest`` of them are read: a tower of one layer holds
+#: one unread stand-in, as numba types no empty tuple of arrays), the head's rows by action (stored (actions, in))
+#: and biases, and the activation after every layer.
 PolicyTower = namedtuple(
-    "PolicyTower", ("first_w", "first_b", "rest_w", "rest_b", "head_w", "head_b", "activation"), module=__name__
+    "PolicyTower",
+    ("first_w", "first_b", "rest_w", "rest_b", "rest", "head_w", "head_b", "activation"),
+    module=__name__,
 )
 
 #: The search's work arrays (see :func:`new_space`), level ``t`` the children of the node at stack level ``t``.
@@ -474,16 +504,6 @@ def _spend(ab, work):
     return False
 
 
-@njit(cache=True, inline="always")
-def insert_sorted(keys, count, key):
-    """Put ``key`` into the increasing ``keys[:count]`` (after equal keys), making ``count + 1`` of them."""
-    q = count
-    while q > 0 and keys[q - 1] > key:
-        keys[q] = keys[q - 1]
-        q -= 1
-    keys[q] = key
-
-
 @njit(cache=False, inline="always")
 def _outcome(space, b, seat):
     """+1 / -1 / 0: the finished game on board ``b`` won, lost or drawn for ``seat`` (its last step's rewards)."""
@@ -706,7 +726,7 @@ def policy_keys(x, row, legal, n, policy, hidden, keys):
     h, other = hidden[0:1], hidden[1:2]
     width = policy.first_w.shape[1]
     _activate(h, 1, width, policy.activation)
-    for layer in range(len(policy.rest_w)):
+    for layer in range(policy.rest):
         w = policy.rest_w[layer]
         _next_layer(h, 1, w, policy.rest_b[layer], other)
         width = w.shape[0]
@@ -858,10 +878,61 @@ def _quiesce(ab, t, b, stand, plies, window, s, c):
         beta = min(beta, stand)
     if alpha >= beta:
         return 1, stand
-    if not _build_level(ab, t, b, n, s, c) or not _score(ab, t, b, _base(space, t), n, me, s, c):
+    if not _build_level(ab, t, b, n, s, c) or not _score_if_valued(ab, t, b, n, me, s, c):
         return -1, 0.0
     _push(space, t, b, CAPTURES, plies, maximise, (alpha, beta, stand), n)
     return 0, 0.0
+
+
+@njit(cache=False, inline="always")
+def _score_if_valued(ab, t, parent, n, seat, s, c):
+    """:func:`_score` of level ``t``'s ``n`` children, or with ``leaf_value="none"`` (``use_value`` False) 0 for
+    each and no pass. False once the work cap is passed."""
+    if ab.settings.use_value:
+        return _score(ab, t, parent, _base(ab.space, t), n, seat, s, c)
+    for j in range(n):
+        ab.space.head[t, j] = 0.0
+        ab.space.order[t, j] = j
+    return True
+
+
+@called
+def _can_win_now(ab, t, b, s, c):
+    """``PolicySearch._can_win_now``: 1 when board ``b``'s mover has a move that wins at once, else 0; -1 once the
+    work cap is passed. Its legal moves go into ``legal[t]``; each game-ending one (the rules' ``ending_moves``,
+    in action order) is built (1 work) until one wins."""
+    space = ab.space
+    n = _legal_sorted(ab, np.int64(t), np.int64(b), s, c)
+    probe, mover = space.obs.shape[0] - 1, s.to_move[b]
+    for j in range(n):
+        if _ends(ab, b, space.legal[t, j], s, c):
+            if _spend(ab, 1):
+                return -1
+            if _outcome(space, probe, mover) > 0:
+                return 1
+    return 0
+
+
+@njit(cache=False, inline="always")
+def _leaf(ab, t, parent, b, stand, window, s, c):
+    """``PolicySearch._leaf_value`` of the unfinished board ``b`` (one move from ``parent``), its towers' value
+    ``stand`` if already scored (else NaN: scored here, or 0 with ``leaf_value="none"``): +-1 when its mover can
+    win at once (``leaf_wins``), else the quiescence search's value; as :func:`_quiesce` returns it."""
+    space, me = ab.space, s.to_move[0]
+    if ab.settings.leaf_wins:
+        wins = _can_win_now(ab, np.int64(t), np.int64(b), s, c)
+        if wins < 0:
+            return -1, 0.0
+        if wins:
+            return 1, 1.0 if s.to_move[b] == me else -1.0
+    if np.isnan(stand):
+        if not ab.settings.use_value:
+            stand = 0.0
+        elif not _score(ab, t, parent, b, 1, me, s, c):
+            return -1, 0.0
+        else:
+            stand = space.head[t, 0]
+    return _quiesce(ab, np.int64(t), np.int64(b), stand, np.int64(ab.settings.quiescence), window, s, c)
 
 
 @njit(cache=False, inline="always")
@@ -899,40 +970,31 @@ def _enter(ab, f, s, c):
     space.counters[C_NODES] += 1  # PolicySearch counts every position it values or expands
     if s.over[child]:
         return 1, _outcome(space, child, me)
-    if kind in (LEAVES, CAPTURES):  # scored with its siblings
-        plies = ab.settings.quiescence if kind == LEAVES else space.frame_depth[f] - 1
+    if kind == CAPTURES:  # scored with its siblings
+        plies = space.frame_depth[f] - 1
         return _quiesce(ab, np.int64(t), np.int64(child), space.head[f, j], np.int64(plies), window, s, c)
     d = space.frame_depth[f] - 1
-    if d == 0:  # a leaf at the depth limit: the towers' value of it alone
-        if not _score(ab, t, space.frame_board[f], child, 1, me, s, c):
-            return -1, 0.0
-        return _quiesce(
-            ab, np.int64(t), np.int64(child), space.head[t, 0], np.int64(ab.settings.quiescence), window, s, c
-        )
+    if kind == LEAVES or d == 0:  # a leaf: scored with its siblings, or at the depth limit by itself (NaN)
+        stand = space.head[f, j] if kind == LEAVES else np.nan
+        return _leaf(ab, np.int64(t), np.int64(space.frame_board[f]), np.int64(child), stand, window, s, c)
     maximise = s.to_move[child] == me
+    # one ply above the leaves the towers score every child in one pass (PolicySearch.value), so the node's
+    # children are scored leaves (LEAVES); with leaf_value="none" they are searched as the other nodes' (NODE)
+    scored = d == 1 and ab.settings.use_value
     if by_policy:
-        # the policy's favourites; one ply above the leaves, unordered when the width takes every move, built at
-        # once and scored for the searching seat in one pass (PolicySearch.value)
-        n = _candidates(ab, np.int64(t), np.int64(child), np.int64(ab.settings.width), np.bool_(True), d > 1, s, c)
-        if n >= 0 and d == 1:
+        # the policy's favourites (unordered when scored and the width takes every move), built at once when
+        # scored, else as they are searched
+        n = _candidates(ab, np.int64(t), np.int64(child), np.int64(ab.settings.width), np.bool_(True), not scored, s, c)
+        if n >= 0 and scored:
             built = _build_level(ab, t, child, n, s, c) and _score(ab, t, child, _base(space, t), n, me, s, c)
             n = n if built else -1
     else:
-        # one ply above the leaves the children are scored for the searching seat, in build order; higher up
-        # for their mover, best first (PolicySearch.value)
-        n = _expand(ab, np.int64(t), np.int64(child), np.int64(s.to_move[child] if d > 1 else me), d > 1, s, c)
+        # scored: for the searching seat, in build order; else for their mover, best first
+        n = _expand(ab, np.int64(t), np.int64(child), np.int64(me if scored else s.to_move[child]), not scored, s, c)
     if n < 0:
         return -1, 0.0
-    _push(
-        space,
-        t,
-        child,
-        NODE if d > 1 else LEAVES,
-        d,
-        maximise,
-        (window[0], window[1], -np.inf if maximise else np.inf),
-        n,
-    )
+    bounds = (window[0], window[1], -np.inf if maximise else np.inf)
+    _push(space, t, child, LEAVES if scored else NODE, d, maximise, bounds, n)
     return 0, 0.0
 
 
@@ -1002,3 +1064,19 @@ def search(ab, s, c):
                 break
             v = space.frame_best[top]
             top -= 1
+
+
+# -- the entry ------------------------------------------------------------------------------------------------
+@njit(cache=True)
+def alpha_beta(towers, policy, settings, space, s, c):
+    """(action, value) of board 0 of the batch ``s`` (constants ``c``) by :func:`search`, over the functions its
+    game registered (:func:`register_game`), whose scratch is made here."""
+    return _run(_game_kernels(s, c), towers, policy, settings, space, s, c)
+
+
+@njit(_nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)  # called from alpha_beta only
+def _run(kernels, towers, policy, settings, space, s, c):
+    """:func:`alpha_beta` once the game's scratch is made: compiled without numba's reference counting, as the
+    per-board functions (:func:`envs.core.jit.per_board`). With it, numba counts references to every array of the
+    search's tuples at each of its inlined helpers, on every node."""
+    return search(Search(kernels, towers, policy, settings, space), s, c)
