@@ -12,7 +12,7 @@ value). :class:`NetworkSpec` is that shape. From it come:
   the meta keys that declare it (:meth:`NetworkSpec.meta`); a file's spec is
   read back with :meth:`NetworkSpec.of_file`;
 * the numpy forward (:class:`policies.numpy_policy.NumpyPolicy`), the compiled
-  towers the alpha-beta reads (:mod:`policies.search.compiled`) and the torch
+  forward the alpha-beta reads (:mod:`policies.compiled_network`) and the torch
   module training builds (``training.network.Network.of_spec``), each checked
   against the others by the tests;
 * :data:`ACTIVATIONS`, the one table of activations (training names the same

@@ -79,20 +79,16 @@ import numpy as np
 import policies.search.compiled_games  # noqa: F401  (registers the games the compiled search plays)
 from envs.core.batched import BatchedGame
 from envs.core.checks import as_int
-from envs.core.jit import aligned
 from envs.registry import batched_engine, entry
-from policies.numpy_policy import NumpyPolicy, PlainHead, masked_softmax
+from policies.compiled_network import policy_tower, value_towers
+from policies.numpy_policy import NumpyPolicy, masked_softmax
 from policies.search.compiled import (
     C_ABORTED,
     C_NODES,
     C_WORK,
     NETWORK_PASS_WORK,
-    RELU,
-    TANH,
-    PolicyTower,
     Settings,
     SpaceSizes,
-    Towers,
     alpha_beta,
     levels_needed,
     most_moves,
@@ -347,59 +343,6 @@ def _check_served(search: PolicySearch) -> None:
             )
 
 
-def _float32(a: np.ndarray) -> np.ndarray:
-    """A writeable C-ordered float32 copy (one array type for numba), on a cache line."""
-    return aligned(a, np.float32)
-
-
-def _value_towers(policy: NumpyPolicy) -> Any:
-    """The network's value towers as the compiled search reads them (``policies.search.compiled.Towers``)."""
-    if policy.conv is not None:
-        raise ValueError("alpha-beta search: the network has a board convolution, which it does not compute")
-    layers = {len(tower) + 1 for tower, _ in policy.value_members}
-    activation = policy.meta.get("activation", "tanh")
-    if len(layers) != 1 or min(layers) < 2 or activation not in ("tanh", "relu"):
-        raise ValueError(
-            "alpha-beta search: value towers of one depth with a hidden layer and a tanh or relu activation "
-            "only, got "
-            f"depths {sorted(layers)} and {activation!r}"
-        )
-    first_w, first_b, rest_w, rest_b = [], [], [], []
-    for tower, head in policy.value_members:
-        (w0, b0), *later = [*tower, head]
-        first_w.append(_float32(w0))
-        first_b.append(_float32(b0))
-        rest_w += [_float32(w.T) for w, _ in later]  # stored (out, in): the kernel's dot products
-        rest_b += [_float32(b) for _, b in later]
-    return Towers(tuple(first_w), tuple(first_b), tuple(rest_w), tuple(rest_b), TANH if activation == "tanh" else RELU)
-
-
-def _policy_tower(policy: NumpyPolicy, order_by_value: bool, activation: int) -> PolicyTower:
-    """The network's policy tower and plain head as the compiled search reads them (``PolicyTower``); a stand-in
-    of the same types when the search orders by value and never reads it."""
-    if isinstance(policy.head, PlainHead):
-        (pi_w0, pi_b0), *pi_later = policy.pi_layers
-        head_w, head_b = policy.head.w.T, policy.head.b
-    elif order_by_value:
-        pi_w0, pi_b0, pi_later = np.zeros((1, 1)), np.zeros(1), []
-        head_w, head_b = np.zeros((1, 1)), np.zeros(1)
-    else:
-        raise ValueError(
-            f"alpha-beta search orders by the policy only with a plain action head, got a {type(policy.head).__name__}"
-        )
-    rest = [(w.T, b) for w, b in pi_later] or [(np.zeros((1, 1)), np.zeros(1))]  # one unread stand-in: no layer
-    return PolicyTower(
-        _float32(pi_w0),
-        _float32(pi_b0),
-        tuple(_float32(w) for w, _ in rest),
-        tuple(_float32(b) for _, b in rest),
-        len(pi_later),
-        _float32(head_w),
-        _float32(head_b),
-        activation,
-    )
-
-
 class _CompiledSearch:
     """A :class:`PolicySearch`'s search run by its game's engine (:func:`policies.search.compiled.alpha_beta`):
     the engine's board batch, the network's towers and the search's work arrays, made once."""
@@ -411,8 +354,8 @@ class _CompiledSearch:
         if moves is None:
             raise ValueError(f"alpha-beta search: {name}'s batched engine has no functions for the compiled search")
         policy, s = search.policy, search.settings
-        self.towers = _value_towers(policy)
-        self.policy_tower = _policy_tower(policy, search.order_by_value, self.towers.activation)
+        self.towers = value_towers(policy)  # the compiled forward of the policy's spec
+        self.policy_tower = policy_tower(policy, needed=not search.order_by_value)
         self._fixed = (s.quiescence, s.quiescence_width, not search.order_by_value, search.width, search.root_width)
         self._leaves = (s.leaf_wins, s.leaf_value == "network")
         widest = max(

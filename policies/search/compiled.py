@@ -14,7 +14,7 @@ loses. The same moves in the same order, the same alpha-beta windows and
 cut-offs, and the same work counted (each position built 1, each pass of the
 value towers or of the policy ``NETWORK_PASS_WORK``), so that a capped search
 gives up at the same point. Its values and move probabilities come from the
-towers computed here (:func:`tower_values`, :func:`policy_keys`), which round
+network's compiled forward (:mod:`policies.compiled_network`), which rounds
 differently from numpy's; with weights whose sums are exact (a test's
 network) the two searches agree exactly.
 
@@ -52,21 +52,21 @@ from numba.extending import overload
 
 from envs.core.batched import insert_sorted, mix64
 from envs.core.jit import aligned, copy_into, njit
+from policies.compiled_network import (
+    after_first_layer,
+    first_layer,
+    first_layer_from,
+    policy_keys,
+)
 
 HASH_SEED = 0x5EA5C4  # the pass cache's hash multipliers (any fixed seed: they only have to differ from input to input)
 NETWORK_PASS_WORK = 4  # the work of one pass of the value towers, in positions built (as policies/search/alpha_beta.py)
-TANH, RELU = 0, 1  # the towers' activation
 
 # the frames of the explicit stack, by what their children are
 ROOT, NODE, LEAVES, CAPTURES = 0, 1, 2, 3
 # counters[...]
 C_NODES, C_WORK, C_ABORTED, C_CACHED = range(4)
 POLICY_PASS = np.uint64(0x9E3779B97F4A7C15)  # tags the pass cache's keys of the policy's passes
-
-#: A network's value towers (members of equal depth; the value is their mean, as ``NumpyPolicy.values``): each
-#: member's first layer (weights stored (in, out)), then every member's later layers in order (stored (out, in)),
-#: the last one its head (one output), and the activation between layers.
-Towers = namedtuple("Towers", ("first_w", "first_b", "rest_w", "rest_b", "activation"), module=__name__)
 
 #: A game's functions, as the search calls them (:func:`register_game`): its per-board ``legal_one(i, out, s, c,
 #: scratch)`` (the mask row, and the legal moves listed in ``Kernels.listed``), ``step_one``, ``observe_one``,
@@ -186,16 +186,6 @@ Settings = namedtuple(
     ("depth", "cap", "quiescence", "quiescence_width", "by_policy", "width", "root_width", "leaf_wins", "use_value"),
     module=__name__,
 )  # fmt: skip
-
-#: A network's policy tower and plain action head (``NumpyPolicy.pi_layers``, ``PlainHead``): the first layer
-#: (stored (in, out)), the later layers (stored (out, in); ``rest`` of them are read: a tower of one layer holds
-#: one unread stand-in, as numba types no empty tuple of arrays), the head's rows by action (stored (actions, in))
-#: and biases, and the activation after every layer.
-PolicyTower = namedtuple(
-    "PolicyTower",
-    ("first_w", "first_b", "rest_w", "rest_b", "rest", "head_w", "head_b", "activation"),
-    module=__name__,
-)
 
 #: The search's work arrays (see :func:`new_space`), level ``t`` the children of the node at stack level ``t``.
 Space = namedtuple(
@@ -337,141 +327,6 @@ def new_space(sizes: SpaceSizes) -> Space:
 
 
 # -- the value towers ----------------------------------------------------------------------------------------
-@njit(cache=True, inline="always")
-def _tanh(x):
-    """tanh in float32 within a few units in the last place (Eigen's rational approximation; it vectorises)."""
-    x = min(max(x, np.float32(-7.90531110763549805)), np.float32(7.90531110763549805))
-    x2 = x * x
-    p = x2 * np.float32(-2.76076847742355e-16) + np.float32(2.00018790482477e-13)
-    p = x2 * p + np.float32(-8.60467152213735e-11)
-    p = x2 * p + np.float32(5.12229709037114e-08)
-    p = x2 * p + np.float32(1.48572235717979e-05)
-    p = x2 * p + np.float32(6.37261928875436e-04)
-    p = x2 * p + np.float32(4.89352455891786e-03)
-    q = x2 * np.float32(1.19825839466702e-06) + np.float32(1.18534705686654e-04)
-    q = x2 * q + np.float32(2.26843463243900e-03)
-    q = x2 * q + np.float32(4.89352518554385e-03)
-    return x * p / q
-
-
-@njit(cache=True, fastmath=True)
-def _first_layer(x, rows, k, w, b, out):
-    """``out[:k]`` = ``x[rows[:k]] @ w + b``, ``w`` stored (in, out): each nonzero input adds its weight row (the
-    observations are mostly zeros: one-hot planes)."""
-    n_in, n_out = w.shape
-    for r in range(k):
-        for j in range(n_out):
-            out[r, j] = b[j]
-        row = rows[r]
-        for i in range(n_in):
-            v = x[row, i]
-            if v != 0.0:
-                for j in range(n_out):
-                    out[r, j] += v * w[i, j]
-
-
-@njit(cache=True, fastmath=True)
-def _next_layer(inputs, k, w, b, out):
-    """``out[:k]`` = ``inputs[:k] @ w.T + b``, ``w`` stored (out, in): dot products, four rows at a time (then
-    two, then one) so that each weight is read once for several rows."""
-    n_out, n_in = w.shape
-    r = 0
-    while r + 4 <= k:
-        x0, x1, x2, x3 = inputs[r], inputs[r + 1], inputs[r + 2], inputs[r + 3]
-        for j in range(n_out):
-            wj = w[j]
-            a0 = a1 = a2 = a3 = np.float32(0.0)
-            for i in range(n_in):
-                y = wj[i]
-                a0 += x0[i] * y
-                a1 += x1[i] * y
-                a2 += x2[i] * y
-                a3 += x3[i] * y
-            out[r, j], out[r + 1, j], out[r + 2, j], out[r + 3, j] = a0 + b[j], a1 + b[j], a2 + b[j], a3 + b[j]
-        r += 4
-    if r + 2 <= k:
-        x0, x1 = inputs[r], inputs[r + 1]
-        for j in range(n_out):
-            wj = w[j]
-            a0 = a1 = np.float32(0.0)
-            for i in range(n_in):
-                y = wj[i]
-                a0 += x0[i] * y
-                a1 += x1[i] * y
-            out[r, j], out[r + 1, j] = a0 + b[j], a1 + b[j]
-        r += 2
-    if r < k:
-        x0 = inputs[r]
-        for j in range(n_out):
-            wj = w[j]
-            a0 = np.float32(0.0)
-            for i in range(n_in):
-                a0 += x0[i] * wj[i]
-            out[r, j] = a0 + b[j]
-
-
-@njit(cache=True, fastmath=True, error_model="numpy")  # numpy's: no zero check on tanh's division (it vectorises)
-def _activate(h, k, n, activation):
-    if activation == TANH:
-        for r in range(k):
-            for j in range(n):
-                h[r, j] = _tanh(h[r, j])
-    else:
-        for r in range(k):
-            for j in range(n):
-                h[r, j] = max(h[r, j], np.float32(0.0))
-
-
-@njit(cache=True, fastmath=True)
-def _first_layer_from(x, rows, k, seats, ref_obs, ref_pre, w, out):
-    """``out[:k]``: the first layer (``w`` stored (in, out)) of observation rows ``x[rows[:k]]``, from that of a
-    reference position seen by the same seat (``ref_obs[seats[r]]``, its layer ``ref_pre[seats[r]]``): only the
-    inputs that differ are read. A position one move from the reference differs in a few cells."""
-    n_in, n_out = w.shape
-    for r in range(k):
-        row, seat = rows[r], seats[r]
-        for j in range(n_out):
-            out[r, j] = ref_pre[seat, j]
-        for i in range(n_in):
-            d = x[row, i] - ref_obs[seat, i]
-            if d != 0.0:
-                for j in range(n_out):
-                    out[r, j] += d * w[i, j]
-
-
-@njit(cache=True)
-def _after_first_layer(k, towers, hidden, first, out):
-    """``out[:k]``: the towers' value (members' mean) of ``k`` rows whose first layers (before the activation) are
-    ``first[m, :k]`` for member ``m`` (overwritten). ``hidden``: (1, >= k, widest) float32 scratch."""
-    rest_w, rest_b = towers.rest_w, towers.rest_b
-    members = len(towers.first_w)
-    later = len(rest_w) // members  # layers after the first
-    for r in range(k):
-        out[r] = 0.0
-    for m in range(members):
-        h, other = first[m], hidden[0]
-        n = towers.first_w[m].shape[1]
-        for layer in range(later):
-            _activate(h, k, n, towers.activation)
-            w = rest_w[m * later + layer]
-            _next_layer(h, k, w, rest_b[m * later + layer], other)
-            n = w.shape[0]
-            h, other = other, h
-        for r in range(k):
-            out[r] += h[r, 0]
-    for r in range(k):
-        out[r] = out[r] / np.float32(members)
-
-
-@njit(cache=True)
-def tower_values(x, rows, k, towers, hidden, first, out):
-    """``out[:k]``: the towers' value (members' mean) of observation rows ``x[rows[:k]]``, float32.
-    ``first``: (members, >= k, widest) and ``hidden``: (1, >= k, widest) float32 scratch for the layers."""
-    for m in range(len(towers.first_w)):
-        _first_layer(x, rows, k, towers.first_w[m], towers.first_b[m], first[m])
-    _after_first_layer(k, towers, hidden, first, out)
-
-
 # -- the search (inlined into a game's kernel) ---------------------------------------------------------------
 #: The search's steps that hold a call of the game's per-board functions (which LLVM inlines wherever they are
 #: called) are called, not inlined into the loop: each is compiled once, with the game's functions in it, where
@@ -615,7 +470,7 @@ def _heads(ab, level, parent, base, n, seat, s, c):
     """``head[level, :n]``: the value of boards ``base .. base+n-1`` for ``seat`` (the towers' value for their
     mover, clipped to [-1, 1], negated where ``seat`` is not to move; 0 for finished games), in one pass.
     The boards are one move from board ``parent``: their first layers are computed from its
-    (:func:`_first_layer_from`), which is computed once for each seat that moves on them. A pass made before
+    (:func:`first_layer_from`), which is computed once for each seat that moves on them. A pass made before
     (the same rows from the same parent: deepening searches the shallower tree again) is read from the pass
     cache instead: the same floats, as the towers would compute them again the same way."""
     k, space, towers = ab.kernels, ab.space, ab.towers
@@ -647,16 +502,16 @@ def _heads(ab, level, parent, base, n, seat, s, c):
             if space.parent_seen[mover]:
                 space.seat_rows[0] = mover
                 for m in range(len(towers.first_w)):
-                    _first_layer(
+                    first_layer(
                         space.parent_obs, space.seat_rows, 1, towers.first_w[m], towers.first_b[m],
                         space.parent_pre[m, mover:],
                     )  # fmt: skip
         for m in range(len(towers.first_w)):
-            _first_layer_from(
+            first_layer_from(
                 space.obs, space.rows, live, space.movers, space.parent_obs, space.parent_pre[m],
                 towers.first_w[m], space.first[m],
             )  # fmt: skip
-        _after_first_layer(live, towers, space.hidden, space.first, space.tower_out)
+        after_first_layer(live, towers, space.hidden, space.first, space.tower_out)
         _keep_pass(space, key, live, space.tower_out)
     r = 0
     for j in range(n):
@@ -715,38 +570,6 @@ def _expand(ab, t, parent, seat, by_value, s, c):
     if by_value:
         _best_first(space, t, base, n, seat, s)
     return n
-
-
-@njit(cache=True)
-def policy_keys(x, row, legal, n, policy, hidden, keys):
-    """``keys[:n]``: the policy's probabilities of the moves ``legal[:n]`` (a softmax over them alone, as
-    ``masked_softmax`` of ``NumpyPolicy.logits_of``) for observation row ``x[row]``; ``row``: (1,) int64;
-    ``hidden``: (2, widest) float32 scratch."""
-    _first_layer(x, row, 1, policy.first_w, policy.first_b, hidden[0:])
-    h, other = hidden[0:1], hidden[1:2]
-    width = policy.first_w.shape[1]
-    _activate(h, 1, width, policy.activation)
-    for layer in range(policy.rest):
-        w = policy.rest_w[layer]
-        _next_layer(h, 1, w, policy.rest_b[layer], other)
-        width = w.shape[0]
-        _activate(other, 1, width, policy.activation)
-        h, other = other, h
-    top = np.float32(-np.inf)
-    for j in range(n):
-        a = legal[j]
-        row_w = policy.head_w[a]
-        acc = np.float32(0.0)
-        for i in range(width):
-            acc += h[0, i] * row_w[i]
-        keys[j] = acc + policy.head_b[a]
-        top = max(top, keys[j])
-    total = np.float32(0.0)
-    for j in range(n):
-        keys[j] = np.exp(keys[j] - top)
-        total += keys[j]
-    for j in range(n):
-        keys[j] = keys[j] / total
 
 
 @called

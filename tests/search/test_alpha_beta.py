@@ -15,9 +15,9 @@ import numpy as np
 import pytest
 
 from envs.registry import make_batched, make_raw
+from policies.compiled_network import tower_values
 from policies.numpy_policy import NumpyPolicy
 from policies.search.alpha_beta import PolicySearch
-from policies.search.compiled import tower_values
 from tests.helpers import ROOT, factored_policy_file, network_meta, preference_policy
 from tests.search.reference_alpha_beta import ReferenceSearch
 

@@ -26,6 +26,8 @@ def spec_of(kind, batch, layout, graph):
         return NetworkSpec(obs, actions, (24, 12), (16,), "tanh")
     if kind == "relu, a value ensemble":
         return NetworkSpec(obs, actions, (16,), (16,), "relu", member_widths=((8,), (12, 6)))
+    if kind == "an ensemble of one depth":
+        return NetworkSpec(obs, actions, (16, 16), (16,), "relu", member_widths=((8,), (12,)))
     if kind == "a value a seat":
         return NetworkSpec(obs, actions, (16, 8), (16, 8), "tanh", value_outputs=batch.num_players)
     if kind == "factored":
@@ -39,6 +41,7 @@ def spec_of(kind, batch, layout, graph):
 CASES = [
     ("swival", {}, "plain, towers of other widths"),
     ("swival", {}, "relu, a value ensemble"),
+    ("swish", {}, "an ensemble of one depth"),
     ("swahili", {"num_players": 3}, "a value a seat"),
     ("twirls", {"board_size": 8}, "factored"),
     ("swish", {}, "factored"),
@@ -66,6 +69,55 @@ def test_the_torch_module_its_file_and_the_numpy_forward_are_one_network(tmp_pat
     numpy_logits, numpy_values = policy.logits_and_seat_values(obs)
     np.testing.assert_allclose(numpy_logits, logits, rtol=1e-4, atol=1e-5)
     np.testing.assert_allclose(numpy_values, values, rtol=1e-4, atol=1e-5)
+
+
+#: what the compiled forward refuses, by the spec's kind (the others it computes)
+COMPILED_REFUSES = {
+    "relu, a value ensemble": "value towers of one depth",
+    "a value a seat": "a value head of one output",
+    "factored": "a plain action head",
+    "a board convolution": "board convolution",
+}
+
+
+def compiled_forward(policy, obs, masks):
+    """The compiled forward's values of ``obs`` and its probabilities of each row's legal moves (zero elsewhere)."""
+    from policies.compiled_network import policy_keys, policy_tower, tower_values, value_towers
+
+    towers, tower = value_towers(policy), policy_tower(policy)
+    k = len(obs)
+    widest = max(*(w.shape[1] for w in (*towers.first_w, tower.first_w)), *(w.shape[0] for w in towers.rest_w))
+    first = np.zeros((len(towers.first_w), k, widest), np.float32)
+    values = np.zeros(k, np.float32)
+    tower_values(obs, np.arange(k), k, towers, np.zeros((1, k, widest), np.float32), first, values)
+    probs = np.zeros(masks.shape, np.float32)
+    for r in range(k):
+        legal = np.flatnonzero(masks[r]).astype(np.int32)
+        keys = np.zeros(legal.size, np.float32)
+        hidden = np.zeros((2, widest), np.float32)
+        policy_keys(obs, np.array([r], np.int64), legal, legal.size, tower, hidden, keys)
+        probs[r, legal] = keys
+    return values, probs
+
+
+@pytest.mark.parametrize("name,params,kind", CASES)
+def test_the_compiled_forward_is_the_numpy_forward_or_refuses_by_name(tmp_path, name, params, kind):
+    from policies.numpy_policy import masked_softmax
+
+    batch, layout, graph = game_parts(name, params)
+    torch.manual_seed(1)
+    path = write_network(Network.of_spec(spec_of(kind, batch, layout, graph), layout, graph), tmp_path / "n.npz",
+                         name, params, {})  # fmt: skip
+    policy = NumpyPolicy(path, name=name, params=params)
+    obs, masks = batch.observe(batch.to_move).astype(np.float32), batch.legal_mask()
+    if kind in COMPILED_REFUSES:
+        with pytest.raises(ValueError, match=COMPILED_REFUSES[kind]):
+            compiled_forward(policy, obs, masks)
+        return
+    values, probs = compiled_forward(policy, obs, masks)
+    np.testing.assert_allclose(values, policy.values(obs), atol=2e-6)
+    logits = policy.logits_and_seat_values(obs)[0]
+    np.testing.assert_allclose(probs, masked_softmax(logits, masks.astype(bool)), atol=2e-6)
 
 
 def test_a_spec_names_what_it_needs_and_refuses_nonsense():
