@@ -315,15 +315,14 @@ def random_others_loop(legal, step, seats, alive, received, scratch, state, cons
         for i in range(n):
             waiting[i] = not over[i] and alive[i, seats[i]] and to_move[i] != seats[i]
             anyone |= waiting[i]
-        if not anyone:
-            legal(mask, state, consts)
-            return
         for i in range(n):  # the waiting boards' moves only: the others pass as finished for one legal call
             over_now[i] = over[i]
-            over[i] = not waiting[i]
-        legal(mask, state, consts)
+            over[i] = over[i] if not anyone else not waiting[i]
+        legal(mask, state, consts)  # one call: LLVM inlines the kernel at each call site
         for i in range(n):  # a loop, not over[:] = over_now: numba's shape check of that compiles for seconds
             over[i] = over_now[i]
+        if not anyone:  # every board's legal moves are listed: nobody else is to move
+            return
         random_picks(moves, num_moves, words, mask_rows, rng, waiting, picks)
         rewards[:] = 0.0
         step(picks, rewards, state, consts)

@@ -262,17 +262,15 @@ def _reset_one(i, s, c, scratch):
         s.phase[i] = PHASE_SETUP
         s.to_move[i] = 0
         return
-    if setup == SETUP_FIXED:
-        fixed = c.fixed
-        _place(i, b, rooks, nrooks, fixed, 0, ROOKS_PER_COLOUR, 1)
-        _place(i, b, rooks, nrooks, fixed, ROOKS_PER_COLOUR, ROOKS_PER_COLOUR, 2)
-        _place(i, b, rooks, nrooks, fixed, 2 * ROOKS_PER_COLOUR, NUM_BEADS, BEAD)
+    if setup == SETUP_FIXED:  # the rooks' cells, then the beads' from first_bead on
+        rook_cells, bead_cells, first_bead = c.fixed, c.fixed, 2 * ROOKS_PER_COLOUR
     else:  # random: 6 distinct edge cells (the first 3 white), 19 distinct inner cells
         _pick(picked_edge, c.edge_cells, 2 * ROOKS_PER_COLOUR, s.rng, i)
         _pick(picked_inner, c.inner_cells, NUM_BEADS, s.rng, i)
-        _place(i, b, rooks, nrooks, picked_edge, 0, ROOKS_PER_COLOUR, 1)
-        _place(i, b, rooks, nrooks, picked_edge, ROOKS_PER_COLOUR, ROOKS_PER_COLOUR, 2)
-        _place(i, b, rooks, nrooks, picked_inner, 0, NUM_BEADS, BEAD)
+        rook_cells, bead_cells, first_bead = picked_edge, picked_inner, 0
+    _place(i, b, rooks, nrooks, rook_cells, 0, ROOKS_PER_COLOUR, 1)  # each call inlined: three, not six
+    _place(i, b, rooks, nrooks, rook_cells, ROOKS_PER_COLOUR, ROOKS_PER_COLOUR, 2)
+    _place(i, b, rooks, nrooks, bead_cells, first_bead, NUM_BEADS, BEAD)
     s.phase[i] = PHASE_CHOICE
     s.to_move[i] = 1
 
