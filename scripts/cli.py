@@ -196,11 +196,13 @@ def cmd_bench(args: argparse.Namespace) -> None:
     from envs.registry import GAMES
     from scripts.bench import format_table, run
 
+    if args.part and not args.cold:
+        raise SystemExit("swgym bench: --part chooses among the first uses of --cold and goes with it only")
     if args.cold:
-        from scripts.warmup import cold_run, format_cold_table, save_cold, shipped_cases
+        from scripts.warmup import PARTS, cold_run, format_cold_table, save_cold, shipped_cases
 
         check_games(args.games)
-        rows = cold_run(shipped_cases(args.games))
+        rows = cold_run(shipped_cases(args.games), parts=tuple(args.part or PARTS))
         print(format_cold_table(rows))
         if args.json:
             save_cold(rows, args.json)
@@ -371,6 +373,13 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="seconds to the first step of make_vec and the first move of each shipped hard, in new processes: "
         "cold (an empty temporary compile cache), then warm",
+    )
+    p.add_argument(
+        "--part",
+        action="append",
+        choices=("engine", "hard"),
+        default=None,
+        help="--cold: only this first use (repeatable): engine (make_vec's first step) or hard (its first move)",
     )
     p.set_defaults(func=cmd_bench)
 

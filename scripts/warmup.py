@@ -98,12 +98,15 @@ def _timed_process(name: str, part: str, params: dict[str, Any], cache: str) -> 
     return seconds
 
 
-def cold_run(cases: list[tuple[str, dict[str, Any]]], out=sys.stderr) -> list[dict[str, Any]]:
-    """Per case and part: the seconds of a first use in a new empty cache (cold), then again in it (warm)."""
+def cold_run(
+    cases: list[tuple[str, dict[str, Any]]], out=sys.stderr, parts: tuple[str, ...] = PARTS
+) -> list[dict[str, Any]]:
+    """Per case and part (of ``parts``): the seconds of a first use in a new empty cache (cold), then again in it
+    (warm)."""
     rows = []
     load = os.getloadavg()[0]
     for name, params in cases:
-        for part in PARTS:
+        for part in parts:
             with tempfile.TemporaryDirectory(prefix="swgym-cold-") as cache:
                 print(f"swgym bench --cold: {name} {part}, cold ...", file=out, flush=True)
                 cold = _timed_process(name, part, params, cache)

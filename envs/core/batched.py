@@ -60,7 +60,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from numba import typeof
+from numba import typeof, types
+from numba.extending import overload
 
 from envs.core.checks import as_int, as_seed
 from envs.core.jit import njit
@@ -83,6 +84,23 @@ def variant_consts(module: str, names: tuple[str, ...]) -> type:
     Bind it at the top of the game's module (``Consts = variant_consts(__name__, ...)``), as :func:`board_state`.
     """
     return namedtuple("Consts", names, module=module)
+
+
+#: numba's options for a function that only compiled code calls: without its Python and C entry points. numba
+#: otherwise compiles, with each function, a wrapper that unboxes every argument from Python objects (for a
+#: per-board function, every array of the state tuple ``s``): a second or more of a first compile, for code
+#: that nothing runs.
+CALLED_ONLY = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True}
+
+
+def called(function):
+    """:func:`envs.core.jit.njit` for a helper that only compiled code calls (:data:`CALLED_ONLY`)."""
+    return njit(**CALLED_ONLY)(function)
+
+
+def called_per_board(function):
+    """:func:`envs.core.jit.per_board` for a per-board function that only compiled code calls (:data:`CALLED_ONLY`)."""
+    return njit(_nrt=False, forceinline=True, **CALLED_ONLY)(function)
 
 
 # -- one random stream per board (splitmix64, counter-based: no global state) --------
@@ -160,11 +178,17 @@ def random_legal_actions(mask: np.ndarray, rng: np.ndarray, active: np.ndarray, 
     (:class:`BatchedGame` pads its own) is counted as little-endian uint64 words: the count sums each
     group of 16 words byte-wise, the pick walks the groups, then the words, then the bytes of one word.
     """
-    n, width = mask.shape
-    if width % 8 or not mask.flags.c_contiguous or not _LITTLE_ENDIAN:
+    if mask.shape[1] % 8 or not mask.flags.c_contiguous or not _LITTLE_ENDIAN:
         _random_legal_bytes(mask, rng, active, out)
-        return
-    words = mask.view(np.uint64)
+    else:
+        _random_legal_words(mask, mask.view(np.uint64), rng, active, out)
+
+
+@njit(cache=True)
+def _random_legal_words(mask: np.ndarray, words: np.ndarray, rng: np.ndarray, active: np.ndarray, out: np.ndarray):
+    """:func:`random_legal_actions` on a C-contiguous mask whose rows are whole little-endian uint64 ``words``
+    (``mask.view(np.uint64)``)."""
+    n, width = mask.shape
     num_words = words.shape[1]
     groups = np.zeros((num_words + GROUP - 1) // GROUP, dtype=np.int64)
     for i in range(n):
@@ -247,6 +271,32 @@ def random_listed_actions(
             out[i] = moves[i, randint(rng, i, num_moves[i])]
 
 
+def random_picks(moves, num_moves, words, mask, rng, active, out) -> None:
+    """``out[i]``: a uniform legal action of board ``i`` where ``active[i]``, else -1, by whichever way the
+    arguments name: from the legal list (``moves``, ``num_moves``: :func:`random_listed_actions`), else from the
+    mask ``mask`` read as uint64 ``words`` (its rows padded to whole words, ``mask.view(np.uint64)``), else
+    from the mask byte by byte; ``None`` for what is not given. Every way draws the same action from the same
+    stream.
+
+    For compiled code: numba chooses the way from the arguments' types when it compiles the caller
+    (:func:`_random_picks_way`), so that only the way a batch uses is compiled."""
+    raise TypeError("random_picks is called from compiled code (random_others_loop)")
+
+
+@overload(random_picks)
+def _random_picks_way(moves, num_moves, words, mask, rng, active, out):
+    """:func:`random_picks`' one way, by which arguments are None."""
+    if not isinstance(moves, types.NoneType):
+        return lambda moves, num_moves, words, mask, rng, active, out: random_listed_actions(
+            moves, num_moves, rng, active, out
+        )
+    if not isinstance(words, types.NoneType):
+        return lambda moves, num_moves, words, mask, rng, active, out: _random_legal_words(
+            mask, words, rng, active, out
+        )
+    return lambda moves, num_moves, words, mask, rng, active, out: _random_legal_bytes(mask, rng, active, out)
+
+
 @njit(cache=False, inline="always")  # numba cannot cache kernels passed as arguments: inlined, they are globals
 def random_others_loop(legal, step, seats, alive, received, scratch, state, consts) -> None:
     """Uniform legal moves for every seat but ``seats[i]`` on each board, all in one compiled loop, until on
@@ -255,17 +305,18 @@ def random_others_loop(legal, step, seats, alive, received, scratch, state, cons
 
     ``legal`` and ``step`` are the engine's kernels, ``state`` and ``consts`` the batch's (:attr:`BatchedGame.state`,
     :attr:`BatchedGame.consts`);
-    ``scratch`` is (mask rows, mask, moves, num_moves, listed, picks, rewards) as :class:`BatchedGame` keeps
-    them. Each round lists the moves of the boards still waiting only (the others are marked finished for that
-    ``legal`` call), so a few boards with many moves to play cost little; on return the mask holds every board's
-    legal moves of the current position. A game's engine hands it its kernels in
+    ``scratch`` is (mask rows, mask, moves, num_moves, words, picks, rewards) as :class:`BatchedGame` keeps
+    them (``moves``, ``num_moves`` and ``words`` as :func:`random_picks` takes them). Each round lists the moves
+    of the boards still waiting only (the others are marked finished for that ``legal`` call), so a few boards
+    with many moves to play cost little; on return the mask holds every board's legal moves of the current
+    position. A game's engine hands it its kernels in
     a kernel of its own, ``Engine.random_others(seats, alive, received, scratch, s, c)``, e.g.::
 
         @njit
         def random_others(seats, alive, received, scratch, s, c):
             random_others_loop(legal, step, seats, alive, received, scratch, s, c)
     """
-    mask_rows, mask, moves, num_moves, listed, picks, rewards = scratch
+    mask_rows, mask, moves, num_moves, words, picks, rewards = scratch
     to_move, over, rng = state.to_move, state.over, state.rng
     n = seats.shape[0]
     waiting, over_now = np.empty(n, dtype=np.bool_), np.empty(n, dtype=np.bool_)
@@ -274,19 +325,15 @@ def random_others_loop(legal, step, seats, alive, received, scratch, state, cons
         for i in range(n):
             waiting[i] = not over[i] and alive[i, seats[i]] and to_move[i] != seats[i]
             anyone |= waiting[i]
-        if not anyone:
-            legal(mask, state, consts)
-            return
         for i in range(n):  # the waiting boards' moves only: the others pass as finished for one legal call
             over_now[i] = over[i]
-            over[i] = not waiting[i]
-        legal(mask, state, consts)
+            over[i] = over[i] if not anyone else not waiting[i]
+        legal(mask, state, consts)  # one call: LLVM inlines the kernel at each call site
         for i in range(n):  # a loop, not over[:] = over_now: numba's shape check of that compiles for seconds
             over[i] = over_now[i]
-        if listed:
-            random_listed_actions(moves, num_moves, rng, waiting, picks)
-        else:
-            random_legal_actions(mask_rows, rng, waiting, picks)
+        if not anyone:  # every board's legal moves are listed: nobody else is to move
+            return
+        random_picks(moves, num_moves, words, mask_rows, rng, waiting, picks)
         rewards[:] = 0.0
         step(picks, rewards, state, consts)
         for i in range(n):
@@ -603,11 +650,14 @@ class BatchedGame:
         seats = self._seats(seats).astype(np.int8, copy=False)
         received = np.zeros(self.num_envs, dtype=np.float32)
         alive = self._everyone if self.engine.seats_in_game is None else self.arrays[self.engine.seats_in_game]
-        if self._scratch is None:
-            moves, num_moves = self._listed if self._listed is not None else (np.zeros((1, 1), np.int16), self._all)
+        if self._scratch is None:  # the pick's way as random_actions takes it, by the types of what is None
+            moves, num_moves = self._listed if self._listed is not None else (None, None)
+            rows = self._mask_rows
+            whole = moves is None and rows.shape[1] % 8 == 0 and rows.flags.c_contiguous and _LITTLE_ENDIAN
+            words = rows.view(np.uint64) if whole else None
             rewards = np.zeros((self.num_envs, self.num_players), dtype=np.float32)
             picks = np.empty(self.num_envs, dtype=np.int64)
-            self._scratch = (self._mask_rows, self._mask, moves, num_moves, self._listed is not None, picks, rewards)
+            self._scratch = (rows, self._mask, moves, num_moves, words, picks, rewards)
         self.engine.random_others(seats, alive, received, self._scratch, self.state, self.consts)
         self._mask_fresh = True
         return received
@@ -738,12 +788,15 @@ def describe_actions(boards: np.ndarray, actions: np.ndarray, most: int = 8) -> 
 
 
 __all__ = [
+    "CALLED_ONLY",
     "NO_MOVE",
     "BatchedGame",
     "Engine",
     "board_state",
+    "called",
     "checked_actions",
     "board_streams",
+    "called_per_board",
     "describe_actions",
     "draw_seats",
     "each_legal",
@@ -756,6 +809,7 @@ __all__ = [
     "randint",
     "random_legal_actions",
     "random_listed_actions",
+    "random_picks",
     "seed_streams",
     "variant_consts",
     "won_by",

@@ -168,11 +168,13 @@ ANNOUNCE_AFTER = 2.0  # seconds of compiling before the user is told what is hap
 #: rounded up), by kernel: what the notice says to expect. Kernels not listed get no estimate.
 EXPECTED_SECONDS = {
     "envs.hexrook.batched.medium_kernel": 8,
-    "envs.hexrook.batched.random_others": 12,
-    "envs.swahili.batched.random_others": 8,
-    "envs.swimming.batched.random_others": 20,
-    "envs.swival.batched.random_others": 5,
-    "envs.twirls.batched.random_others": 10,
+    "envs.hexrook.batched.random_others": 8,
+    "envs.swahili.batched.random_others": 6,
+    "envs.swimming.batched.observe": 3,
+    "envs.swimming.batched.random_others": 10,
+    "envs.swimming.batched.reset": 3,
+    "envs.swival.batched.random_others": 4,
+    "envs.twirls.batched.random_others": 6,
     "policies.search.compiled.alpha_beta": 70,
 }
 

@@ -39,6 +39,8 @@ from envs.core.batched import (
     BatchedGame,
     Engine,
     board_state,
+    called,
+    called_per_board,
     each_legal,
     each_observe,
     each_reset,
@@ -180,7 +182,7 @@ def _captures(rule, b, cell, d, dist, own, capt):
 
 
 # -- what both games share -------------------------------------------------------------------
-@njit(cache=True)
+@called
 def _has_move(rule, b, rooks, nrooks, colour, row):
     """True when a rook of ``colour`` can move (an empty neighbour is enough in both games); ``row``: scratch."""
     rays, raylen = rule.rays, rule.raylen
@@ -238,7 +240,7 @@ def _count_beads(b, n):
 
 
 # -- kernels: reset, legal, step and observe map per-board functions over the batch (envs.core.batched) --------
-@per_board
+@called_per_board
 def _reset_one(i, s, c, scratch):
     """A new game on board ``i``: the variant's set-up (a random one from the board's stream)."""
     picked_edge, picked_inner = scratch  # the random set-up's shuffled edge and inner cells
@@ -260,22 +262,20 @@ def _reset_one(i, s, c, scratch):
         s.phase[i] = PHASE_SETUP
         s.to_move[i] = 0
         return
-    if setup == SETUP_FIXED:
-        fixed = c.fixed
-        _place(i, b, rooks, nrooks, fixed, 0, ROOKS_PER_COLOUR, 1)
-        _place(i, b, rooks, nrooks, fixed, ROOKS_PER_COLOUR, ROOKS_PER_COLOUR, 2)
-        _place(i, b, rooks, nrooks, fixed, 2 * ROOKS_PER_COLOUR, NUM_BEADS, BEAD)
+    if setup == SETUP_FIXED:  # the rooks' cells, then the beads' from first_bead on
+        rook_cells, bead_cells, first_bead = c.fixed, c.fixed, 2 * ROOKS_PER_COLOUR
     else:  # random: 6 distinct edge cells (the first 3 white), 19 distinct inner cells
         _pick(picked_edge, c.edge_cells, 2 * ROOKS_PER_COLOUR, s.rng, i)
         _pick(picked_inner, c.inner_cells, NUM_BEADS, s.rng, i)
-        _place(i, b, rooks, nrooks, picked_edge, 0, ROOKS_PER_COLOUR, 1)
-        _place(i, b, rooks, nrooks, picked_edge, ROOKS_PER_COLOUR, ROOKS_PER_COLOUR, 2)
-        _place(i, b, rooks, nrooks, picked_inner, 0, NUM_BEADS, BEAD)
+        rook_cells, bead_cells, first_bead = picked_edge, picked_inner, 0
+    _place(i, b, rooks, nrooks, rook_cells, 0, ROOKS_PER_COLOUR, 1)  # each call inlined: three, not six
+    _place(i, b, rooks, nrooks, rook_cells, ROOKS_PER_COLOUR, ROOKS_PER_COLOUR, 2)
+    _place(i, b, rooks, nrooks, bead_cells, first_bead, NUM_BEADS, BEAD)
     s.phase[i] = PHASE_CHOICE
     s.to_move[i] = 1
 
 
-@per_board
+@called_per_board
 def _placements(i, row, listed, s, c):
     """The legal set-up placements of board ``i`` into ``row`` (its mask row) and ``listed``; returns how many."""
     params, nrooks, edge = c.params, s.nrooks, c.edge
@@ -297,7 +297,7 @@ def _placements(i, row, listed, s, c):
     return m
 
 
-@per_board
+@called_per_board
 def _legal_one(i, out, s, c, scratch):
     """``out[i]``: board ``i``'s legal actions (set-up placements, choices or rook moves), also listed in
     ``moves[i, :nmoves[i]]`` for the random pick (``Engine.legal_list``)."""
@@ -325,7 +325,7 @@ def _legal_one(i, out, s, c, scratch):
     s.nmoves[i] = m
 
 
-@per_board
+@called_per_board
 def _move_rook(i, me, a, s, c):
     """Seat ``me``'s rook move ``a``: the rook slides (or leaps), what it takes leaves the board (beads into the
     mover's store); the move's path and captures recorded."""
@@ -359,7 +359,7 @@ def _move_rook(i, me, a, s, c):
     s.to_move[i] = 1 - me
 
 
-@per_board
+@called_per_board
 def _place_one(i, placement, s, c):
     """The set-up placement ``placement`` (cell * 3 + kind); once all rooks and beads are down, player_1 chooses."""
     rooks, nrooks = s.rooks, s.nrooks
@@ -377,7 +377,7 @@ def _place_one(i, placement, s, c):
         s.to_move[i] = 1
 
 
-@per_board
+@called_per_board
 def _choose(i, choice, s, c):
     """A choice (0 "move first", 1 white, 2 black): player_1's after the set-up, or player_0's colour pick after
     "move first". Returns whether play begins (then the rules' end checks follow)."""
@@ -399,7 +399,7 @@ def _choose(i, choice, s, c):
     return True
 
 
-@per_board
+@called_per_board
 def _end(i, me, rewards, s, c, row):
     """The rules' end checks after seat ``me``'s move, in the order the rules check them: the mover has won; the
     ply limit (a draw); the next player cannot move (it loses). ``row``: :func:`_has_move`'s scratch."""
@@ -414,7 +414,7 @@ def _end(i, me, rewards, s, c, row):
             won_by(i, 1 - to_move[i], s.over, s.winner, rewards)
 
 
-@per_board
+@called_per_board
 def _step_one(i, a, rewards, s, c, scratch):
     """Play ``a`` on board ``i``: a rook move, a set-up placement or a choice; then the rules' end checks."""
     (row,) = scratch
@@ -430,7 +430,7 @@ def _step_one(i, a, rewards, s, c, scratch):
     _end(i, me, rewards, s, c, row)
 
 
-@per_board
+@called_per_board
 def _observe_one(i, seat, out, s, c, scratch):
     """``out[i]``: board ``i`` seen by ``seat``, the encoding of :meth:`HexRookEnv.observe_state`."""
     params, edge, nrooks = c.params, c.edge, s.nrooks
@@ -554,7 +554,7 @@ def _squeeze_spots(rule, bot, b, rooks, nr, enemy):
     return nspots
 
 
-@njit(cache=True)
+@called
 def _best_take(rule, bot, b, rooks, nr, own, beads_needed, enemy_rooks):
     """(value of the best capture, has any move) for the ``nr`` rooks of ``own`` on ``b``, WIN if one wins at
     once (that is: ``beads_needed`` beads or ``enemy_rooks`` rooks).
@@ -619,7 +619,7 @@ def _best_take(rule, bot, b, rooks, nr, own, beads_needed, enemy_rooks):
     return best, any_move
 
 
-@njit(cache=True)
+@called
 def _move_score(rule, bot, pos, col, a, race):
     """Medium's score of the move ``a`` of colour ``col`` on ``pos`` (one entry of :func:`_scored_moves`)."""
     b, rooks, nrooks, span = pos.board, pos.rooks, pos.nrooks, rule.span
@@ -662,7 +662,7 @@ def _move_score(rule, bot, pos, col, a, race):
     return value - reply + bot.weights[W_THREAT] * min(threat, bot.weights[W_THREAT_CAP])
 
 
-@njit(cache=True)
+@called
 def _scored_moves(rule, bot, pos, col, race, out, scores):
     """Medium's scores of every move of colour ``col`` to move on ``pos``: the moves into ``out``, in the rules'
     order, their scores into ``scores``; returns how many."""
@@ -675,7 +675,7 @@ def _scored_moves(rule, bot, pos, col, race, out, scores):
     return m
 
 
-@njit(cache=True)
+@called
 def _choice_value(rule, bot, pos, colour0, first, chooser, me, params):
     """Medium's value for seat ``me`` of the position a choice leads to (the best score of the side to move,
     negated if that is not ``me``): seat 0 plays ``colour0``, seat ``first`` moves first, ``chooser`` made the

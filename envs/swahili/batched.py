@@ -21,13 +21,15 @@ from envs.core.batched import (
     BatchedGame,
     Engine,
     board_state,
+    called,
+    called_per_board,
     each_legal,
     each_reset,
     each_step,
     random_others_loop,
     variant_consts,
 )
-from envs.core.jit import njit, per_board
+from envs.core.jit import njit
 from envs.swahili.env import BLOCK, observation_size
 from envs.swahili.rules import (
     CAPTURE_POINTS,
@@ -59,7 +61,7 @@ def _points(compound, centre, i, p):
     return CAPTURE_POINTS * np.int64(compound[i, p]) + CENTRE_POINTS * np.int64(centre[i, p])
 
 
-@njit(cache=True)
+@called
 def _sow(rows, centre, compound, i, me, row):
     """Seat ``me`` sows its pieces of ``row`` on board ``i`` and captures (the rules' ``sow``); the landing position."""
     k = rows[i, me, row]
@@ -82,7 +84,7 @@ def _sow(rows, centre, compound, i, me, row):
 
 
 # -- kernels: reset, legal and step map per-board functions over the batch (envs.core.batched) ------------
-@per_board
+@called_per_board
 def _reset_one(i, s, c, scratch):
     rows, centre, compound = s.rows, s.centre, s.compound
     for p in range(rows.shape[1]):
@@ -96,7 +98,7 @@ def _reset_one(i, s, c, scratch):
     s.over[i] = False
 
 
-@per_board
+@called_per_board
 def _legal_one(i, out, s, c, scratch):
     over, to_move, pending, rows = s.over, s.to_move, s.pending, s.rows
     for a in range(NUM_ACTIONS):
@@ -143,7 +145,7 @@ def _win_rewards(i, rewards, compound, centre):
             rewards[i, p] = win if _points(compound, centre, i, p) == top else lose
 
 
-@per_board
+@called_per_board
 def _step_one(i, action, rewards, s, c, scratch):
     (before,) = scratch  # reward="score": every seat's points before the move
     rows, pending, centre, compound, over = s.rows, s.pending, s.centre, s.compound, s.over

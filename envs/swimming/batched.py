@@ -31,6 +31,7 @@ from envs.core.batched import (
     BatchedGame,
     Engine,
     board_state,
+    called_per_board,
     each_legal,
     each_observe,
     each_step,
@@ -38,7 +39,7 @@ from envs.core.batched import (
     random_others_loop,
     variant_consts,
 )
-from envs.core.jit import njit, per_board
+from envs.core.jit import njit
 from envs.swimming.env import PER_SEAT, observation_size
 from envs.swimming.rules import (
     BINGO2,
@@ -156,7 +157,7 @@ def _plane(out, i, offset, mask):
 
 
 # -- a round's deal and showdown: per-board functions (envs.core.jit.per_board) of reset and step ---------
-@per_board
+@called_per_board
 def _start_round(i, s, c, n):
     """Shuffle the board's deck and deal: three cards to every active seat, two lots to the dealer."""
     other_lot, pos, discards, phase, to_move = s.other_lot, s.pos, s.discards, s.phase, s.to_move
@@ -206,7 +207,7 @@ def _start_round(i, s, c, n):
     num_moves[i] = 0
 
 
-@per_board
+@called_per_board
 def _show(i, s, c, n):
     """The showdown's hands: ``last_hands`` recorded; returns (seats shown, losers, the seat with fire or -1,
     whether every active seat is out of coins) as bitmasks and flags."""
@@ -242,7 +243,7 @@ def _show(i, s, c, n):
     return shown, losers, fire, all_broke
 
 
-@per_board
+@called_per_board
 def _pay(i, losers, rewards, s, c, n):
     """Every loser pays a coin into the pot, or sinks (leaves the game) without one; recorded in ``last_paid`` /
     ``last_sunk``."""
@@ -265,7 +266,7 @@ def _pay(i, losers, rewards, s, c, n):
     s.last_sunk[i] = sunk
 
 
-@per_board
+@called_per_board
 def _showdown(i, reason, rewards, s, c):
     """Score the round, collect coins, sink swimmers; the next round or the game's end (rules.showdown).
 
@@ -280,24 +281,23 @@ def _showdown(i, reason, rewards, s, c):
     s.last_sunk[i] = 0
     if losers == shown and all_broke:
         last_reason[i] = _VOID
-        _start_round(i, s, c, n)
-        return
-    last_reason[i] = _FIRE if fire >= 0 else reason
-    _pay(i, losers, rewards, s, c, n)
-    if _num_active(active, i, n) == 1:
-        w = _next_active(active, i, 0, n)  # the only one left (seat 0 itself counts last)
-        s.winner[i] = w
-        rewards[i, w] += np.float32(s.pot[i])
-        s.phase[i] = OVER
-        s.over[i] = True
-        s.to_move[i] = w
-        return
-    s.dealer[i] = _next_active(active, i, s.dealer[i], n)
-    _start_round(i, s, c, n)
+    else:
+        last_reason[i] = _FIRE if fire >= 0 else reason
+        _pay(i, losers, rewards, s, c, n)
+        if _num_active(active, i, n) == 1:
+            w = _next_active(active, i, 0, n)  # the only one left (seat 0 itself counts last)
+            s.winner[i] = w
+            rewards[i, w] += np.float32(s.pot[i])
+            s.phase[i] = OVER
+            s.over[i] = True
+            s.to_move[i] = w
+            return
+        s.dealer[i] = _next_active(active, i, s.dealer[i], n)
+    _start_round(i, s, c, n)  # one call: LLVM inlines each call of a per-board function
 
 
 # -- kernels: legal, step and observe map per-board functions over the batch (envs.core.batched) -----------
-@per_board
+@called_per_board
 def _legal_one(i, out, s, c, scratch):
     phase = s.phase
     for a in range(NUM_ACTIONS):
@@ -313,10 +313,10 @@ def _legal_one(i, out, s, c, scratch):
     out[i, KNOCK] = _knock_allowed(i, phase, s.knocker, s.turns, s.active, c.params)
 
 
-@per_board
-def _choose(i, me, action, rewards, s, c):
+@called_per_board
+def _choose(i, me, action, s, c):
     """The dealer keeps its hand (``KEEP_LOT``: the other lot goes to the middle) or takes the other lot; play
-    begins, unless someone holds a bingo."""
+    begins. Returns whether someone holds a bingo (the round then ends)."""
     hands, middle, other_lot, active, score = s.hands, s.middle, s.other_lot, s.active, c.score
     n = c.params[_N]
     if action != KEEP_LOT:
@@ -332,11 +332,11 @@ def _choose(i, me, action, rewards, s, c):
     s.to_move[i] = _next_active(active, i, me, n)
     for si in range(n):
         if active[i, si] and _score(score, hands[i, si, 0], hands[i, si, 1], hands[i, si, 2]) >= BINGO2:
-            _showdown(i, np.int64(_BINGO), rewards, s, c)
-            return
+            return True
+    return False
 
 
-@per_board
+@called_per_board
 def _turn(i, me, action, s, c):
     """Seat ``me``'s turn in play: swap one card, swap all three, pass or knock (the move itself, nothing after)."""
     hands, middle, public, passes = s.hands, s.middle, s.public, s.passes
@@ -366,7 +366,7 @@ def _turn(i, me, action, s, c):
         passes[i] = 0
 
 
-@per_board
+@called_per_board
 def _refresh(i, s, c):
     """Everyone passed: the middle goes to the discards and the next three of the stock replace it."""
     middle, deck, pos = s.middle, s.deck, s.pos
@@ -380,37 +380,40 @@ def _refresh(i, s, c):
     s.passes[i] = 0
 
 
-@per_board
+@called_per_board
 def _step_one(i, action, rewards, s, c, scratch):
     hands, knocker, active, params = s.hands, s.knocker, s.active, c.params
     n = params[_N]
     me = s.to_move[i]
     s.actions[i, s.num_moves[i]] = action
     s.num_moves[i] += 1
+    reason = -1  # the round ends: why (one call of _showdown below, so that LLVM inlines one copy of it)
     if s.phase[i] == CHOICE:
-        _choose(i, me, action, rewards, s, c)
-        return
-    s.turns[i] += 1
-    _turn(i, me, action, s, c)
-    if action <= SWAP_ALL and _score(c.score, hands[i, me, 0], hands[i, me, 1], hands[i, me, 2]) >= BINGO2:
-        _showdown(i, np.int64(_BINGO), rewards, s, c)
-        return
-    if knocker[i] < 0 and s.passes[i] >= _num_active(active, i, n):
-        if NUM_CARDS - s.pos[i] < 3:
-            _showdown(i, np.int64(_DECK), rewards, s, c)
-            return
-        _refresh(i, s, c)
-    nxt = _next_active(active, i, me, n)
-    if nxt == knocker[i]:
-        _showdown(i, np.int64(_KNOCK), rewards, s, c)
-        return
-    if knocker[i] < 0 and s.turns[i] >= params[_MAX_TURNS]:
-        _showdown(i, np.int64(_TURN_LIMIT), rewards, s, c)
-        return
-    s.to_move[i] = nxt
+        if _choose(i, me, action, s, c):
+            reason = _BINGO
+    else:
+        s.turns[i] += 1
+        _turn(i, me, action, s, c)
+        everyone_passed = knocker[i] < 0 and s.passes[i] >= _num_active(active, i, n)
+        if action <= SWAP_ALL and _score(c.score, hands[i, me, 0], hands[i, me, 1], hands[i, me, 2]) >= BINGO2:
+            reason = _BINGO
+        elif everyone_passed and NUM_CARDS - s.pos[i] < 3:
+            reason = _DECK
+        else:
+            if everyone_passed:
+                _refresh(i, s, c)
+            nxt = _next_active(active, i, me, n)
+            if nxt == knocker[i]:
+                reason = _KNOCK
+            elif knocker[i] < 0 and s.turns[i] >= params[_MAX_TURNS]:
+                reason = _TURN_LIMIT
+            else:
+                s.to_move[i] = nxt
+    if reason >= 0:
+        _showdown(i, np.int64(reason), rewards, s, c)
 
 
-@per_board
+@called_per_board
 def _observe_one(i, seat, out, s, c, scratch):
     params, phase, hands, active, pot, passes = c.params, s.phase, s.hands, s.active, s.pot, s.passes
     knocker, turns, score, discards, last_valid = s.knocker, s.turns, c.score, s.discards, s.last_valid

@@ -32,6 +32,8 @@ from envs.core.batched import (
     BatchedGame,
     Engine,
     board_state,
+    called,
+    called_per_board,
     each_legal,
     each_reset,
     each_step,
@@ -39,7 +41,7 @@ from envs.core.batched import (
     variant_consts,
     won_by,
 )
-from envs.core.jit import njit, per_board
+from envs.core.jit import njit
 from envs.twirls.board import VECTORS, tables
 from envs.twirls.movegen import RayTables, Sight, first_stone, has_twirl, ray_tables, twirl_mask, write_twirls
 from envs.twirls.rules import SETUPS, TwirlsGame, TwirlsState, parse_setup
@@ -57,7 +59,7 @@ Consts = variant_consts(__name__, ("params", *RayTables._fields, *BOARD_TABLES))
 Flood = namedtuple("Flood", ("seen", "stack"), module=__name__)
 
 
-@njit(cache=True)
+@called
 def _has_won(board, stones, count, colour, limit, cell_of, dir_step, flood):
     """``colour``'s stones are one 8-connected group and none has more than ``limit`` friendly neighbours."""
     seen, stack = flood.seen, flood.stack
@@ -92,7 +94,7 @@ def _has_won(board, stones, count, colour, limit, cell_of, dir_step, flood):
 
 
 # -- kernels: reset, legal, step and observe map per-board functions over the batch (envs.core.batched) --------
-@per_board
+@called_per_board
 def _reset_one(i, s, c, scratch):
     """Board ``i`` back to the variant's start position."""
     bits, board, stones, count = s.bits, s.board, s.stones, s.count
@@ -113,7 +115,7 @@ def _reset_one(i, s, c, scratch):
     s.over[i] = False
 
 
-@per_board
+@called_per_board
 def _legal_one(i, out, s, c, scratch):
     """``out[i]``: board ``i``'s legal twirls and swap, also listed in ``moves[i, :nmoves[i]]`` for the random pick."""
     (sight,) = scratch
@@ -134,7 +136,7 @@ def _legal_one(i, out, s, c, scratch):
     s.nmoves[i] = m
 
 
-@per_board
+@called_per_board
 def _twirl(i, colour, action, s, c):
     """``colour``'s twirl ``action`` on board ``i``: the stone on the origin turns around the pivot, the first
     stone along the action's direction, to the destination; recorded as the last twirl."""
@@ -158,7 +160,7 @@ def _twirl(i, colour, action, s, c):
     last[i, 2] = dest
 
 
-@per_board
+@called_per_board
 def _end(i, seat, rewards, s, c, scratch):
     """The rules' end checks after ``seat``'s move, in the order the rules check them: the mover has won; the ply
     limit (a draw); the next player has no action (the mover wins)."""
@@ -175,7 +177,7 @@ def _end(i, seat, rewards, s, c, scratch):
             won_by(i, seat, s.over, s.winner, rewards)
 
 
-@per_board
+@called_per_board
 def _step_one(i, action, rewards, s, c, scratch):
     """Play ``action`` (a twirl or the swap) on board ``i``; then the rules' end checks."""
     seat = s.to_move[i]

@@ -21,6 +21,7 @@ import numpy as np
 from numba import typeof, types
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
+from envs.core.batched import called
 from envs.core.checks import as_int
 from envs.core.jit import njit
 from envs.twirls.board import tables
@@ -104,7 +105,7 @@ def _look(bits, colour, c, geo, sight):
             run[u] = max(abs(file_of[q] - file_of[c]), abs(rank_of[q] - rank_of[c])) - 1
 
 
-@njit(cache=True)
+@called
 def write_twirls(bits, stones, count, colour, geo, sight, row, moves):
     """Set ``row[origin*32 + t]`` for every legal twirl of ``colour`` (``row``: a mask row, all False) and list
     them in ``moves`` (room for 32 per stone); returns how many.
@@ -128,7 +129,7 @@ def write_twirls(bits, stones, count, colour, geo, sight, row, moves):
     return found
 
 
-@njit(cache=True)
+@called
 def has_twirl(bits, stones, count, colour, geo, sight):
     """``colour`` has at least one legal twirl (the board as for :func:`write_twirls`)."""
     run, enemy, dest_dir, dest_len = sight.run, sight.enemy, geo.dest_dir, geo.dest_len

@@ -70,3 +70,17 @@ def test_bench_cold_times_each_part_cold_then_warm_in_one_new_cache_each(monkeyp
 def test_the_commands_name_an_unknown_game(argv):
     with pytest.raises(SystemExit, match="unknown game 'chess'"):
         main(argv)
+
+
+def test_bench_cold_part_times_only_that_first_use(monkeypatch, capsys):
+    timed = []
+    monkeypatch.setattr(warmup, "_timed_process", lambda name, part, params, cache: timed.append((name, part)) or 1.0)
+    main(["bench", "--cold", "--part", "engine", "swish", "squeeze"])
+    assert timed == [("swish", "engine"), ("swish", "engine"), ("squeeze", "engine"), ("squeeze", "engine")]
+    table = capsys.readouterr().out
+    assert "| swish | make_vec's first step | 1.0 | 1.0 |" in table and "hard" not in table
+
+
+def test_bench_part_goes_with_cold_only():
+    with pytest.raises(SystemExit, match="--part .* goes with it only"):
+        main(["bench", "--part", "engine", "swish"])
