@@ -364,7 +364,7 @@ def test_compiled_search_names_what_it_does_not_serve(settings, message):
 
 def test_compiled_search_names_a_head_it_cannot_order_by():
     factored = NumpyPolicy(factored_policy_file("swish"), name="swish")
-    with pytest.raises(ValueError, match="a plain action head, got a FactoredHead"):
+    with pytest.raises(ValueError, match="a plain action head only, got a factored head"):
         PolicySearch(factored, "swish", **POLICY_SEARCH)
 
 
