@@ -144,8 +144,8 @@ def test_compiled_search_equals_the_python_search_on_swival(settings):
     python = ReferenceSearch(policy, "swival", **settings)
     compiled = PolicySearch(policy, "swival", **settings)
     game = python.game
-    states = positions(game, 30, seed=11, most_plies=22) + positions_near_the_end(game, 20, seed=11)
-    assert searches_agree(python, compiled, states) == 150
+    states = positions(game, 12, seed=11, most_plies=22) + positions_near_the_end(game, 8, seed=11)
+    assert searches_agree(python, compiled, states) == 60
 
 
 def test_swivals_shipped_hard_searches_as_the_python_search():
@@ -156,8 +156,8 @@ def test_swivals_shipped_hard_searches_as_the_python_search():
     python = ReferenceSearch(policy, "swival", **settings)
     compiled = PolicySearch(policy, "swival", **settings)
     game = python.game
-    states = positions(game, 40, seed=12, most_plies=18) + positions_near_the_end(game, 20, seed=12, most_plies_left=10)
-    assert searches_agree(python, compiled, states, depths=(settings["depth"],)) == 60
+    states = positions(game, 16, seed=12, most_plies=18) + positions_near_the_end(game, 8, seed=12, most_plies_left=10)
+    assert searches_agree(python, compiled, states, depths=(settings["depth"],)) == 24
 
 
 VALUE_ORDER = ("squeeze", SEARCH, {"seed": 3}, 2)  # game, search, network, positions' seed
