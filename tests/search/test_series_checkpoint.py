@@ -63,15 +63,16 @@ def test_in_processes_with_a_checkpoint_it_is_the_same_series(tmp_path):
 
 
 def test_duplicate_deals_resume_in_whole_deals(tmp_path, monkeypatch):
-    args = ("swimming", ["medium", "random", "random", "random"], 12)
-    whole = evaluate(*args, seed=2, quiet=True, num_players=4)
+    """Three players, three deals: chunks of 3 games (a deal in every seating), where 9 games alone make 2."""
+    args = ("swimming", ["medium", "random", "random"], 9)
+    whole = evaluate(*args, seed=2, quiet=True, num_players=3)
     path = tmp_path / "deals.json"
     stopping_after(1, monkeypatch)
     with pytest.raises(Stop):
-        evaluate(*args, seed=2, quiet=True, run=SeriesRun(checkpoint=path), num_players=4)
+        evaluate(*args, seed=2, quiet=True, run=SeriesRun(checkpoint=path), num_players=3)
     played = stopping_after(10, monkeypatch)
-    resumed = evaluate(*args, seed=2, quiet=True, run=SeriesRun(checkpoint=path), num_players=4)
-    assert played == [4, 8]  # chunks of one deal in every seating
+    resumed = evaluate(*args, seed=2, quiet=True, run=SeriesRun(checkpoint=path), num_players=3)
+    assert played == [3, 6]  # chunks of one deal in every seating
     assert resumed.duplicate and outcome(resumed) == outcome(whole)
 
 
