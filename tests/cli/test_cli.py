@@ -101,17 +101,17 @@ def test_bench_reports_a_ratio_to_connect_four():
 
 
 def test_golden_check_passes_from_any_folder(tmp_path, monkeypatch, capsys):
-    """Run outside the repository, the check finds the source tree's golden folder. Swish: five files like every
-    game's (variants, then the bot matches), and the quickest of the hards to replay (Swahili's takes ten times)."""
+    """Run outside the repository, the check finds the source tree's golden folder. Twirls: its variants, then the
+    bot matches, as every game's; its hard replays in seconds (Swahili's takes six times as long) and compiles
+    little in an empty cache (Swish's and Squeeze's search, over a minute of CPU)."""
     monkeypatch.chdir(tmp_path)
-    main(["golden", "swish"])
+    main(["golden", "twirls"])
     lines = capsys.readouterr().out.splitlines()
     assert [line.split("/")[-1] for line in lines] == [
-        "swish_setup-random.txt",
-        "swish_setup-fixed.txt",
-        "swish_setup-marquisian.txt",
-        "swish_setup-random_easy-vs-medium.txt",
-        "swish_setup-random_hard-vs-medium.txt",
+        "twirls.txt",
+        "twirls_board_size-8.txt",
+        "twirls_easy-vs-medium.txt",
+        "twirls_hard-vs-medium.txt",
     ]
     assert all(line.startswith("same: ") for line in lines)
 

@@ -75,19 +75,19 @@ def test_bad_value_is_one_line_naming_it(argv, named, capsys, tmp_path, monkeypa
 
 def test_golden_missing_file_is_missing_not_differs(tmp_path, capsys):
     """A file that is not there is ``missing`` (a changed one ``DIFFERS``); either fails the check."""
-    (tmp_path / "swish_setup-fixed.txt").write_text("another game\n")
+    (tmp_path / "twirls_board_size-8.txt").write_text("another game\n")
     with pytest.raises(SystemExit) as exit_info:
-        main(["golden", "swish", "--dir", str(tmp_path)])
+        main(["golden", "twirls", "--dir", str(tmp_path)])
     assert exit_info.value.code == 1
     out = capsys.readouterr().out
-    assert f"missing: {tmp_path / 'swish_setup-random.txt'}" in out
-    assert f"missing: {tmp_path / 'swish_setup-random_hard-vs-medium.txt'}" in out
-    assert out.count("DIFFERS") == 1 and f"DIFFERS: {tmp_path / 'swish_setup-fixed.txt'}" in out
+    assert f"missing: {tmp_path / 'twirls.txt'}" in out
+    assert f"missing: {tmp_path / 'twirls_hard-vs-medium.txt'}" in out
+    assert out.count("DIFFERS") == 1 and f"DIFFERS: {tmp_path / 'twirls_board_size-8.txt'}" in out
 
 
 def test_golden_folder_not_found_is_named(tmp_path):
     with pytest.raises(SystemExit, match="golden folder .*nowhere not found"):
-        main(["golden", "swish", "--dir", str(tmp_path / "nowhere")])
+        main(["golden", "twirls", "--dir", str(tmp_path / "nowhere")])
 
 
 def test_training_commands_are_always_listed(capsys):
