@@ -74,21 +74,20 @@ def test_bad_value_is_one_line_naming_it(argv, named, capsys, tmp_path, monkeypa
 
 
 def test_golden_missing_file_is_missing_not_differs(tmp_path, capsys):
+    """A file that is not there is ``missing`` (a changed one ``DIFFERS``); either fails the check."""
+    (tmp_path / "twirls_board_size-8.txt").write_text("another game\n")
     with pytest.raises(SystemExit) as exit_info:
-        main(["golden", "swahili", "--dir", str(tmp_path)])
+        main(["golden", "twirls", "--dir", str(tmp_path)])
     assert exit_info.value.code == 1
     out = capsys.readouterr().out
-    assert f"missing: {tmp_path / 'swahili_num_players-2.txt'}" in out and "DIFFERS" not in out
-    assert f"missing: {tmp_path / 'swahili_num_players-2_hard-vs-medium.txt'}" in out
+    assert f"missing: {tmp_path / 'twirls.txt'}" in out
+    assert f"missing: {tmp_path / 'twirls_hard-vs-medium.txt'}" in out
+    assert out.count("DIFFERS") == 1 and f"DIFFERS: {tmp_path / 'twirls_board_size-8.txt'}" in out
 
 
-def test_golden_outside_the_repo_finds_its_folder(tmp_path, monkeypatch, capsys):
-    monkeypatch.chdir(tmp_path)
-    main(["golden", "swahili"])
-    out = capsys.readouterr().out
-    assert out.count("same:") == 5 and "missing" not in out
+def test_golden_folder_not_found_is_named(tmp_path):
     with pytest.raises(SystemExit, match="golden folder .*nowhere not found"):
-        main(["golden", "swahili", "--dir", str(tmp_path / "nowhere")])
+        main(["golden", "twirls", "--dir", str(tmp_path / "nowhere")])
 
 
 def test_training_commands_are_always_listed(capsys):

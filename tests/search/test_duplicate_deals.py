@@ -68,10 +68,11 @@ def test_evaluate_refuses_partial_deals_and_a_bad_switch():
 
 
 def test_played_in_processes_it_is_the_same_series():
-    """Chunks of whole deals: two processes add up to the one-process series, game for game."""
-    args = ("swimming", ["medium", "easy", "easy", "easy"], 12)
-    one = evaluate(*args, seed=2, quiet=True, num_players=4)
-    two = evaluate(*args, seed=2, quiet=True, run=SeriesRun(jobs=2), num_players=4)
+    """Chunks of whole deals: two processes add up to the one-process series, game for game (three deals of three
+    players: three chunks)."""
+    args = ("swimming", ["medium", "easy", "easy"], 9)
+    one = evaluate(*args, seed=2, quiet=True, num_players=3)
+    two = evaluate(*args, seed=2, quiet=True, run=SeriesRun(jobs=2), num_players=3)
     assert one.duplicate and two.duplicate
     assert (one.wins, one.losses, one.returns) == (two.wins, two.losses, two.returns)
 

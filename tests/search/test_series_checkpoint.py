@@ -38,8 +38,17 @@ def outcome(result):
     return result.names, result.wins, result.draws, result.losses, result.returns, result.games
 
 
-def test_a_stopped_series_resumes_where_it_stopped_and_adds_up_to_the_whole(tmp_path, monkeypatch):
-    whole = evaluate(*TWIRLS, seed=3, quiet=True)
+@pytest.fixture(scope="module")
+def twirls_series(tmp_path_factory):
+    """The Twirls series played at once without a checkpoint (its outcome), and the file a whole run with one
+    writes: played once for the module."""
+    path = tmp_path_factory.mktemp("whole") / "series.json"
+    evaluate(*TWIRLS, seed=3, quiet=True, run=SeriesRun(checkpoint=path))
+    return outcome(evaluate(*TWIRLS, seed=3, quiet=True)), path.read_bytes()
+
+
+def test_a_stopped_series_resumes_where_it_stopped_and_adds_up_to_the_whole(tmp_path, monkeypatch, twirls_series):
+    whole, _ = twirls_series
     path = tmp_path / "series.json"
     first_run = stopping_after(2, monkeypatch)
     with pytest.raises(Stop):
@@ -49,29 +58,30 @@ def test_a_stopped_series_resumes_where_it_stopped_and_adds_up_to_the_whole(tmp_
     second_run = stopping_after(10, monkeypatch)
     resumed = evaluate(*TWIRLS, seed=3, quiet=True, run=SeriesRun(checkpoint=path))
     assert second_run == [4, 6]  # only the games the file lacks
-    assert outcome(resumed) == outcome(whole)
+    assert outcome(resumed) == whole
     third_run = stopping_after(10, monkeypatch)
-    assert outcome(evaluate(*TWIRLS, seed=3, quiet=True, run=SeriesRun(checkpoint=path))) == outcome(whole)
+    assert outcome(evaluate(*TWIRLS, seed=3, quiet=True, run=SeriesRun(checkpoint=path))) == whole
     assert third_run == []  # a finished file plays nothing
 
 
-def test_in_processes_with_a_checkpoint_it_is_the_same_series(tmp_path):
-    whole = evaluate(*TWIRLS, seed=3, quiet=True)
+def test_in_processes_with_a_checkpoint_it_is_the_same_series(tmp_path, twirls_series):
+    whole, _ = twirls_series
     path = tmp_path / "series.json"
-    assert outcome(evaluate(*TWIRLS, seed=3, quiet=True, run=SeriesRun(jobs=2, checkpoint=path))) == outcome(whole)
+    assert outcome(evaluate(*TWIRLS, seed=3, quiet=True, run=SeriesRun(jobs=2, checkpoint=path))) == whole
     assert sorted(p["first_game"] for p in json.loads(path.read_text())["parts"]) == list(range(8))  # 1 a chunk
 
 
 def test_duplicate_deals_resume_in_whole_deals(tmp_path, monkeypatch):
-    args = ("swimming", ["medium", "random", "random", "random"], 12)
-    whole = evaluate(*args, seed=2, quiet=True, num_players=4)
+    """Three players, three deals: chunks of 3 games (a deal in every seating), where 9 games alone make 2."""
+    args = ("swimming", ["medium", "random", "random"], 9)
+    whole = evaluate(*args, seed=2, quiet=True, num_players=3)
     path = tmp_path / "deals.json"
     stopping_after(1, monkeypatch)
     with pytest.raises(Stop):
-        evaluate(*args, seed=2, quiet=True, run=SeriesRun(checkpoint=path), num_players=4)
+        evaluate(*args, seed=2, quiet=True, run=SeriesRun(checkpoint=path), num_players=3)
     played = stopping_after(10, monkeypatch)
-    resumed = evaluate(*args, seed=2, quiet=True, run=SeriesRun(checkpoint=path), num_players=4)
-    assert played == [4, 8]  # chunks of one deal in every seating
+    resumed = evaluate(*args, seed=2, quiet=True, run=SeriesRun(checkpoint=path), num_players=3)
+    assert played == [3, 6]  # chunks of one deal in every seating
     assert resumed.duplicate and outcome(resumed) == outcome(whole)
 
 
@@ -101,10 +111,10 @@ def test_missing_games(games, played, chunk, expected):
         ({"board_size": 8}, "params: {} there, {'board_size': 8} here"),
     ],
 )
-def test_a_checkpoint_of_another_series_is_refused_by_name(tmp_path, change, named):
+def test_a_checkpoint_of_another_series_is_refused_by_name(tmp_path, change, named, twirls_series):
     path = tmp_path / "series.json"
-    evaluate(*TWIRLS, seed=3, quiet=True, run=SeriesRun(checkpoint=path))
-    kept = path.read_bytes()
+    _, kept = twirls_series
+    path.write_bytes(kept)
     game, entrants, games = TWIRLS
     args = {"entrants": entrants, "games": games, "seed": 3} | change
     with pytest.raises(ValueError, match="holds another series") as refused:
