@@ -47,7 +47,8 @@ from envs.core.checks import as_int, as_number
 from envs.core.game import Game
 from envs.core.opponents import MCTS_NAME
 from envs.registry import batched_engine, game_module
-from policies.search.evaluators import Playouts, policy_network
+from policies.numpy_policy import masked_softmax
+from policies.search.evaluators import Playouts, evaluator
 from policies.search.player import NetworkSearch
 from policies.search.tree import Evaluate, TreeSearch
 
@@ -101,13 +102,10 @@ def guided(network: Evaluate, playouts: Playouts | None, settings: MCTSSettings)
 
     def evaluate(batch: BatchedGame, rows: np.ndarray, moves: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         logits, values = network(batch, rows, moves)
-        logits = np.where(moves >= 0, logits, -np.inf).astype(np.float64)
+        legal = moves >= 0
+        logits = np.where(legal, logits, -np.inf).astype(np.float64)
         if share:
-            top = logits.max(axis=1, keepdims=True)
-            probs = np.exp(logits - top)
-            probs /= probs.sum(axis=1, keepdims=True)
-            legal = moves >= 0
-            probs = (1.0 - share) * probs + share * legal / legal.sum(axis=1, keepdims=True)
+            probs = (1.0 - share) * masked_softmax(logits, legal) + share * legal / legal.sum(axis=1, keepdims=True)
             with np.errstate(divide="ignore"):
                 logits = np.log(probs)
         values = weight * np.clip(values, -1.0, 1.0)
@@ -148,7 +146,7 @@ class MCTS(Bot):
         plies = settings.playout_plies
         self.playouts = Playouts(self.batch.engine, plies, seed) if plies else None
         players = game.num_players
-        evaluate = self.playouts if policy is None else guided(_observed(policy, players), self.playouts, settings)
+        evaluate = self.playouts if policy is None else guided(evaluator(policy, players), self.playouts, settings)
         width, rule = _most_legal(self.batch), "uct" if policy is None else "puct"
         self.search = TreeSearch(
             self.batch, evaluate, trees=self.worlds, simulations=math.ceil(settings.simulations / self.worlds),
@@ -184,12 +182,6 @@ class MCTS(Bot):
         if self.worlds == 1:
             return int(result.action[0])
         return int(legal[np.argmax(shares[legal])])  # the most visited over the worlds (ties: the lower action)
-
-
-def _observed(policy: Any, players: int) -> Evaluate:
-    from policies.search.tree import observed
-
-    return observed(policy_network(policy, players))
 
 
 class PolicyMCTS(NetworkSearch, MCTS):
