@@ -14,6 +14,7 @@ snapshots (undo) and render dispatch lives here, once.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from typing import Any, ClassVar, NamedTuple
 
@@ -26,7 +27,7 @@ from pettingzoo import AECEnv
 from envs.core import wrappers
 from envs.core.action_layout import ActionLayout
 from envs.core.board_graph import BoardGraph
-from envs.core.checks import as_seed, none_for_live_agent
+from envs.core.checks import as_int, as_seed, none_for_live_agent
 from envs.core.game import Game, RuleError
 from envs.core.observation import Observation
 from envs.core.rendering import Canvas
@@ -77,6 +78,7 @@ class TurnBasedEnv(AECEnv, EzPickle):
         self.game_state = None
         self.last_move: tuple[int, int] | None = None
         self._mask_cache: np.ndarray | None = None
+        self._returns = np.zeros(self.game.num_players)  # each seat's rewards since the game began
 
     # -- what a game supplies ------------------------------------------------
     @staticmethod
@@ -117,22 +119,35 @@ class TurnBasedEnv(AECEnv, EzPickle):
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """A new game; ``options={"position": text}`` starts from that position in the game's notation instead
+        (a seat's view has its hidden parts dealt from the env's generator)."""
         seed = as_seed(seed, self.metadata["name"])
+        position = reset_position(self.metadata["name"], options)
         if seed is not None:
             self._rng = np.random.default_rng(seed)
-        self.game_state = self.game.new_state(self._rng)
+        if position is None:
+            self._start(self.game.new_state(self._rng))
+        else:
+            self._start(self.game.from_text(position, self._rng))
+        if self.render_mode == "human":
+            self.render()
+
+    def _start(self, state: Any) -> None:
+        """Play on from ``state``: agents, rewards and terminations as the position has them, nothing cached."""
+        self.game_state = state
         self.last_move = None
         self._mask_cache = None
-        self.agents = self.possible_agents[:]
+        self._returns = np.zeros(self.game.num_players)
+        # seats that have left the game in this position (Swimming's sunk players) are not agents any more
+        self.agents = [a for a in self.possible_agents if self.game.seat_active(state, self.agent_seat[a])]
+        over = self.game.is_over(state)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
+        self.terminations = dict.fromkeys(self.agents, over)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
         self._skip_agent_selection = None
-        self.agent_selection = self.possible_agents[self.game.to_move(self.game_state)]
-        if self.render_mode == "human":
-            self.render()
+        self.agent_selection = self.possible_agents[self.game.to_move(state)]
 
     def legal_mask(self) -> np.ndarray:
         """Boolean legality of every action for the agent to move (cached per position).
@@ -168,6 +183,7 @@ class TurnBasedEnv(AECEnv, EzPickle):
         step_rewards = self.game.apply(self.game_state, action, self._rng)
         self._mask_cache = None
         self.last_move = (seat, action)
+        self._returns += step_rewards
         for a in self.agents:
             self.rewards[a] = float(step_rewards[self.agent_seat[a]])
         if self.game.is_over(self.game_state):
@@ -191,6 +207,7 @@ class TurnBasedEnv(AECEnv, EzPickle):
             "state": self.game.copy_state(self.game_state),
             "last_move": self.last_move,
             "rng": self._rng.bit_generator.state,
+            "returns": self._returns.copy(),
             "agents": self.agents[:],
             "rewards": dict(self.rewards),
             "cumulative": dict(self._cumulative_rewards),
@@ -221,6 +238,7 @@ class TurnBasedEnv(AECEnv, EzPickle):
         self.game_state = self.game.copy_state(snap["state"])
         self.last_move = snap["last_move"]
         self._rng.bit_generator.state = snap["rng"]
+        self._returns = snap["returns"].copy()
         self.agents = snap["agents"][:]
         self.rewards = dict(snap["rewards"])
         self._cumulative_rewards = dict(snap["cumulative"])
@@ -234,6 +252,149 @@ class TurnBasedEnv(AECEnv, EzPickle):
     def action_name(self, action: int) -> str:
         """Readable name of ``action`` in the current position."""
         return self.game.action_name(self.game_state, int(action))
+
+    # -- positions and the state API (as OpenSpiel's State; see docs/positions.md) ----------------
+    def position(self, seat: int | str | None = None) -> str:
+        """The current position in the game's notation: the whole of it, or what ``seat`` (a seat number or
+        an agent's name) knows, hidden parts written ``?``. ``reset(options={"position": text})`` reads it."""
+        return self.game.to_text(self._live_state(), None if seat is None else self._seat(seat))
+
+    def clone(self, keep_chance: bool = False, seed: int | np.random.Generator | None = None) -> TurnBasedEnv:
+        """An independent copy of this env (unwrapped, no window) to search in.
+
+        Its future chance (the next deal, the order of the stock) is drawn
+        afresh from ``seed`` (an int, a Generator, or None for fresh entropy),
+        so a clone never holds the original's next deal; ``keep_chance=True``
+        keeps the original's generator and stock instead, as ``copy.deepcopy``
+        and pickle do (exact copies, for checkpoints).
+        """
+        if keep_chance and seed is not None:
+            raise ValueError(
+                f"{self.metadata['name']}: clone(keep_chance=True) keeps the original's chance; "
+                "a seed would draw it afresh: give one or the other"
+            )
+        self._live_state()
+        copied = copy.deepcopy(self)
+        if not keep_chance:
+            copied._rng = fresh_generator(seed, self.metadata["name"])
+            copied.game_state = self.game.fresh_chance(copied.game_state, copied._rng)
+        return copied
+
+    def current_player(self) -> int:
+        """The seat to move (meaningless once the game is over: see :meth:`is_terminal`)."""
+        return self.game.to_move(self._live_state())
+
+    def legal_actions(self) -> list[int]:
+        """The legal actions of the seat to move, ascending ([] once the game is over)."""
+        return np.flatnonzero(self.legal_mask()).tolist() if not self.is_terminal() else []
+
+    def apply(self, action: Any) -> None:
+        """Play ``action`` for the seat to move (an illegal one raises :class:`RuleError`); seats that have left
+        the game are stepped past, so the next call is always for a seat in the game or a finished game."""
+        if self.is_terminal():
+            raise RuleError(f"{self.metadata['name']}: the game is over; no action can be applied")
+        self.step(action)
+        while self.agents and not self.is_terminal() and self.terminations[self.agent_selection]:
+            self.step(None)  # PettingZoo's dead step of a seat that just left the game
+
+    def is_terminal(self) -> bool:
+        """Whether the game is over."""
+        return self.game.is_over(self._live_state())
+
+    def is_chance(self) -> bool:
+        """Always False: chance (deals, draws) is resolved inside :meth:`apply` from the env's generator, so no
+        position waits for a chance outcome. :meth:`clone` decides whose chance a copy gets."""
+        return False
+
+    def returns(self) -> list[float]:
+        """Every seat's rewards summed since the game began (at a finished game: its result), by seat."""
+        self._live_state()
+        return [float(r) for r in self._returns]
+
+    def action_to_string(self, action: int) -> str:
+        """The readable name of ``action`` in the current position (as ``swgym play`` shows it)."""
+        return self.game.action_name(self._live_state(), int(action))
+
+    def string_to_action(self, text: str) -> int:
+        """The legal action named ``text`` (see :meth:`action_to_string`) in the current position."""
+        names = {self.action_to_string(a): a for a in self.legal_actions()}
+        if text not in names:
+            shown = ", ".join(list(names)[:12]) + (", ..." if len(names) > 12 else "")
+            raise RuleError(f"{self.metadata['name']}: no legal action is named {text!r} here; legal: {shown}")
+        return names[text]
+
+    def sample_world(
+        self, seat: int | str, rng: np.random.Generator, model: Callable | None = None, candidates: int = 16
+    ) -> TurnBasedEnv:
+        """A clone in a full position consistent with all ``seat`` has observed, hidden parts drawn from ``rng``
+        (the position itself in a game without hidden information), its future chance fresh from ``rng``.
+
+        With ``model`` (``model(observation, mask) -> probabilities over actions``),
+        ``candidates`` worlds are drawn and one is picked with weight the
+        probability of the others' past moves this round under the model.
+        """
+        seat = self._seat(seat)
+        worlds = [
+            self.game.determinize(self._live_state(), seat, rng) for _ in range(1 if model is None else candidates)
+        ]
+        pick = 0 if model is None else int(rng.choice(len(worlds), p=self._world_weights(worlds, seat, model)))
+        world = self.clone(seed=rng)
+        world.game_state = self.game.fresh_chance(worlds[pick], world._rng)
+        world._mask_cache = None
+        return world
+
+    def _world_weights(self, worlds: list[Any], seat: int, model: Callable) -> np.ndarray:
+        """How likely each world made the others' past moves under ``model``, normalised (uniform if none can)."""
+        weights = np.ones(len(worlds))
+        for k, world in enumerate(worlds):
+            for past, move in self.game.past_decisions(world, seat):
+                mover = self.game.to_move(past)
+                mask = self.game.legal_mask(past)
+                weights[k] *= float(np.asarray(model(self.observe_state(self.game, past, mover), mask))[move])
+        total = weights.sum()
+        return weights / total if total > 0 else np.full(len(worlds), 1.0 / len(worlds))
+
+    def state(self) -> np.ndarray:
+        """The whole position as one vector, for centralised critics: every hand, the stock, all of it.
+
+        Never part of any seat's observation: a seat's own view is :meth:`observe`.
+        """
+        return self.state_vector(self.game, self._live_state())
+
+    @property
+    def state_space(self) -> spaces.Box:
+        """The space of :meth:`state`'s vectors."""
+        size = int(self.state_vector(self.game, self.game.new_state(np.random.default_rng(0))).size)
+        return spaces.Box(0.0, 1.0, shape=(size,), dtype=np.float32)
+
+    @classmethod
+    def state_vector(cls, game: Game, state: Any) -> np.ndarray:
+        """The whole position as a vector: by default every seat's observation in turn, which is the whole
+        position in a game without hidden information; games with hidden cards add what no seat sees."""
+        return np.concatenate([cls.observe_state(game, state, seat) for seat in range(game.num_players)])
+
+    def decode_observation(self, observation: np.ndarray) -> dict[str, np.ndarray]:
+        """An observation vector cut into its declared named pieces (see the game's docs page)."""
+        return self.observation(self.game).split(np.asarray(observation))
+
+    def describe_observation(self, observation: np.ndarray) -> str:
+        """A short readable text of an observation's pieces, one line each, for debugging a network's inputs."""
+        return self.observation(self.game).describe(np.asarray(observation))
+
+    def _seat(self, seat: int | str) -> int:
+        if isinstance(seat, str) and seat in self.agent_seat:
+            return self.agent_seat[seat]
+        if as_int(seat) is not None and 0 <= seat < self.game.num_players:
+            return int(seat)
+        raise ValueError(
+            f"{self.metadata['name']}: seat must be 0..{self.game.num_players - 1} or one of "
+            f"{self.possible_agents}, got {seat!r}"
+        )
+
+    def _live_state(self) -> Any:
+        if self.game_state is None:
+            raise RuntimeError(f"{self.metadata['name']}: call reset() first")
+        return self.game_state
 
     # -- rendering -------------------------------------------------------------
     def render(self) -> Any:
@@ -260,6 +421,25 @@ class TurnBasedEnv(AECEnv, EzPickle):
             self._canvas = None
 
 
+def reset_position(name: str, options: dict | None) -> str | None:
+    """The position text of ``reset``'s options (None: a new game); unknown options are refused by name."""
+    if options is None:
+        return None
+    if not isinstance(options, dict):
+        raise TypeError(f"{name}: reset's options must be a dict, got {type(options).__name__}")
+    unknown = sorted(set(options) - {"position"})
+    if unknown:
+        raise ValueError(f"{name}: unknown reset option(s) {unknown}; the env takes 'position'")
+    return options.get("position")
+
+
+def fresh_generator(seed: int | np.random.Generator | None, name: str) -> np.random.Generator:
+    """A new generator: from ``seed`` (an int), drawn from ``seed`` (a Generator), or fresh entropy (None)."""
+    if isinstance(seed, np.random.Generator):
+        return np.random.default_rng(int(seed.integers(2**63)))
+    return np.random.default_rng(as_seed(seed, name))
+
+
 class Symmetry(NamedTuple):
     """A transformation of positions under which the rules play the same, e.g. a rotation of the board.
 
@@ -281,4 +461,4 @@ def wrap(raw: TurnBasedEnv) -> AECEnv:
     return wrappers.OrderEnforcingWrapper(env)
 
 
-__all__ = ["RuleError", "Symmetry", "TurnBasedEnv", "turn_based_metadata", "wrap"]
+__all__ = ["RuleError", "Symmetry", "TurnBasedEnv", "fresh_generator", "reset_position", "turn_based_metadata", "wrap"]

@@ -141,6 +141,35 @@ class Game:
         """
         return self.copy_state(state)
 
+    # -- positions: each game's notation (its docs page gives the fields) --------
+    def to_text(self, state: Any, seat: int | None = None) -> str:
+        """``state`` in the game's notation: the whole position, or (``seat`` given) what that seat knows.
+
+        In a seat's view, what is hidden from it is written ``?``
+        (:data:`envs.core.notation.HIDDEN`); a game without hidden information
+        writes the same text either way. ``from_text`` reads both back.
+        """
+        raise NotImplementedError(f"{self.name}: no position notation")
+
+    def from_text(self, text: str, rng: np.random.Generator | None = None) -> Any:
+        """The position ``text`` fixes, as a new state; a text that cannot be read raises
+        :class:`~envs.core.notation.PositionError` naming the field and what is wrong.
+
+        A seat's view (hidden parts ``?``) is completed with hidden information
+        drawn from ``rng``, consistent with all the text shows; without ``rng``
+        it raises.
+        """
+        raise NotImplementedError(f"{self.name}: no position notation")
+
+    def fresh_chance(self, state: Any, rng: np.random.Generator) -> Any:
+        """``state`` with the chance it holds that no seat has seen yet drawn again from ``rng`` (in place).
+
+        A clone made for search gets this, so it never holds the original's
+        future (e.g. the order of the cards still in the stock). Nothing by
+        default: a game whose state holds no future chance.
+        """
+        return state
+
     def past_decisions(self, state: Any, viewer: int) -> list[tuple[Any, int]]:
         """The moves the other players made this round, as (the state each was made in, the move).
 

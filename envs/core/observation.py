@@ -51,6 +51,22 @@ class Observation:
         """``vector`` (its last axis the observation) cut into its pieces, by name."""
         return {name: vector[..., where] for name, where in self._slices.items()}
 
+    def describe(self, vector: np.ndarray) -> str:
+        """One line per piece: its name, then its value (one value) or where it is non-zero (many)."""
+        vector = np.asarray(vector, dtype=np.float32)
+        if vector.shape != (self.size,):
+            raise ValueError(f"an observation of {self.size} values is needed, got shape {vector.shape}")
+        lines = []
+        for piece in self.pieces:
+            values = vector[self[piece.name]]
+            if piece.size == 1:
+                shown = f"{values[0]:g}"
+            else:
+                nonzero = np.flatnonzero(values)
+                shown = " ".join(f"{k}:{values[k]:g}" if values[k] != 1 else str(k) for k in nonzero) or "-"
+            lines.append(f"{piece.name}: {shown}")
+        return "\n".join(lines)
+
     def table(self) -> str:
         """The doc page's index table: one row per piece (``index`` a single value or ``first-last``)."""
         rows = ["| index | meaning |", "|---|---|"]

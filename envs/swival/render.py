@@ -5,10 +5,10 @@ from __future__ import annotations
 import math
 
 from envs.core import rendering
+from envs.swival.rules import SEAT_SYMBOLS as SYMBOLS
 from envs.swival.rules import WIN_ACTION, SwivalGame, SwivalState, cell_name, has_line
 
 COLOUR_NAMES = ("Red", "Black")
-SYMBOLS = ("R", "B")
 RING_LABELS = ("outer ", "middle", "inner ")
 SIZE = (480, 540)
 CENTRE = (240, 250)

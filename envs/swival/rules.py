@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from envs.core.game import Game
+from envs.core.notation import Fields
 from envs.core.rewards import win_loss_rewards
 
 NUM_CELLS = 24
@@ -24,6 +25,7 @@ NUM_ACTIONS = 73
 SWIVELS = ("", "L", "R")  # 0 none, 1 left (anticlockwise), 2 right (clockwise)
 RING_NAMES = ("o", "m", "i")
 COUNTERS_ON_RINGS = 12
+SEAT_SYMBOLS = ("R", "B")  # red, seat 0, moves first; blue, seat 1: the notation's and the drawings' letters
 
 
 def has_line(bits: int) -> bool:
@@ -76,6 +78,13 @@ _BIT_INDEX = np.arange(NUM_CELLS, dtype=np.int64)
 def bits_array(bits: int) -> np.ndarray:
     """The 24 bits of ``bits`` as a 0/1 int array indexed by cell."""
     return (bits >> _BIT_INDEX) & 1
+
+
+def _cell_symbol(state: SwivalState, cell: int) -> str:
+    for seat in (0, 1):
+        if state.boards[seat] >> cell & 1:
+            return SEAT_SYMBOLS[seat]
+    return "."
 
 
 def cell_name(cell: int) -> str:
@@ -147,6 +156,41 @@ class SwivalGame(Game):
             return "centre"
         cell, direction = divmod(action, 3)
         return cell_name(cell) + SWIVELS[direction]
+
+    def to_text(self, state: SwivalState, seat: int | None = None) -> str:
+        """``rings centre to-move``: the outer, middle and inner rings from spoke 0 clockwise (``R`` seat 0, ``B``
+        seat 1, ``.`` empty) joined by ``/``; the winner's counter in the centre (``R``, ``B``) or ``-``; the
+        seat to move (``R``, ``B``). Nothing is hidden, so every seat's view is the same text."""
+        rings = "/".join("".join(_cell_symbol(state, ring * 8 + k) for k in range(8)) for ring in range(3))
+        centre = "-" if state.winner is None else SEAT_SYMBOLS[state.winner]
+        return f"{rings} {centre} {SEAT_SYMBOLS[state.to_move]}"
+
+    def from_text(self, text: str, rng: np.random.Generator | None = None) -> SwivalState:
+        fields = Fields(self.name, text, ("rings", "centre", "to-move"))
+        cells = fields.cells("rings", NUM_CELLS, "RB.")
+        boards = [sum(1 << c for c, x in enumerate(cells) if x == symbol) for symbol in SEAT_SYMBOLS]
+        to_move = fields.choice("to-move", SEAT_SYMBOLS)
+        centre = fields.choice("centre", ("R", "B", "-"))
+        state = SwivalState(
+            boards, to_move, None if centre == 2 else centre, centre != 2, sum(map(int.bit_count, boards))
+        )
+        counts = [b.bit_count() for b in boards]
+        if max(counts) > COUNTERS_ON_RINGS:
+            raise fields.error("rings", f"each player has {COUNTERS_ON_RINGS} ring counters, not {max(counts)}")
+        if counts[0] - counts[1] not in (0, 1):
+            raise fields.error(
+                "rings", f"R moves first, so R has as many counters as B or one more, not {counts[0]} R, {counts[1]} B"
+            )
+        if counts[0] - counts[1] != to_move:
+            mover = SEAT_SYMBOLS[counts[0] - counts[1]]
+            raise fields.error("to-move", f"with {counts[0]} R and {counts[1]} B on the rings, {mover} is to move")
+        if state.winner is not None:
+            if state.winner != to_move or not has_line(boards[to_move]):
+                raise fields.error("centre", "only the seat to move, with a line of three, can have won by the centre")
+            state.plies += 1
+        elif boards[0] | boards[1] == FULL and not has_line(boards[to_move]):
+            state.over = True  # a full board with no line for the mover: the game ended drawn
+        return state
 
     def counters_left(self, state: SwivalState, seat: int) -> int:
         """Ring counters not yet placed (the winning counter not counted)."""
