@@ -32,11 +32,48 @@ class GameRecord:
     opening: list[int] = field(default_factory=list)
 
 
-def check_opening_plies(opening_plies: Any) -> int:
-    """``opening_plies`` as an int >= 0, or a ValueError naming it."""
+@dataclass(frozen=True)
+class Openings:
+    """How a series' games begin: from ``positions`` (texts of the game's notation: deal ``d`` from
+    ``positions[d % len(positions)]``), then ``plies`` random legal plies. Each is played in every seating."""
+
+    plies: int = 0
+    positions: tuple[str, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.plies or self.positions)
+
+    def for_deal(self, deal: int) -> Openings:
+        """The opening of deal ``deal``: its one position (if any) and the random plies."""
+        if not self.positions:
+            return self
+        return Openings(self.plies, (self.positions[deal % len(self.positions)],))
+
+    def describe(self) -> str:
+        """E.g. ``"3 opening positions, then 2 random plies"``."""
+        parts = [f"{len(self.positions)} opening position" + "s" * (len(self.positions) != 1)] * bool(self.positions)
+        parts += [f"{self.plies} random opening plies"] * bool(self.plies)
+        return ", then ".join(parts)
+
+    def to_json(self) -> Any:
+        """The plies alone (an int, as series records always held), or both with the positions."""
+        return self.plies if not self.positions else {"plies": self.plies, "positions": list(self.positions)}
+
+
+def check_opening_plies(opening_plies: Any) -> Openings:
+    """``opening_plies`` (an int >= 0 of random plies, an :class:`Openings`, or its JSON) as an
+    :class:`Openings`, or a ValueError naming it."""
+    if isinstance(opening_plies, dict) and set(opening_plies) == {"plies", "positions"}:
+        opening_plies = Openings(opening_plies["plies"], tuple(opening_plies["positions"]))
+    if isinstance(opening_plies, Openings):
+        if (plain := as_int(opening_plies.plies)) is None or plain < 0:
+            raise ValueError(f"opening plies must be an int >= 0, got {opening_plies.plies!r}")
+        if not all(isinstance(text, str) for text in opening_plies.positions):
+            raise ValueError("opening positions must be texts of the game's notation")
+        return opening_plies
     if (plain := as_int(opening_plies)) is None or plain < 0:
         raise ValueError(f"opening_plies must be an int >= 0, got {opening_plies!r}")
-    return plain
+    return Openings(plain)
 
 
 def play_game(
@@ -44,21 +81,22 @@ def play_game(
     players: Sequence[Opponent],
     seed: int | None = None,
     observer: Callable[[int, np.ndarray, np.ndarray, int], None] | None = None,
-    opening_plies: int = 0,
+    opening_plies: int | Openings = 0,
     **params: Any,
 ) -> GameRecord:
     """One game of ``name`` with ``players[i]`` in seat i (the raw env: an illegal move raises).
 
     ``observer(seat, observation, action_mask, action)``, if given, sees every move of the players.
     ``opening_plies``: the game's first plies are legal moves drawn at random (from ``seed``) before the
-    players take over, so that players who always answer a position the same way still meet many positions;
+    players take over (an :class:`Openings` may also give the position the game starts from), so that players
+    who always answer a position the same way still meet many positions;
     a game that ends within them raises a ValueError (it would be scored on random moves).
     """
-    opening_plies = check_opening_plies(opening_plies)
+    openings = check_opening_plies(opening_plies)
     env = make_raw(name, **params)
     if len(players) != env.game.num_players:
         raise ValueError(f"{name}: {env.game.num_players} players needed, got {len(players)}")
-    env.reset(seed=seed)
+    env.reset(seed=seed, options={"position": openings.positions[0]} if openings.positions else None)
     seed_rng = np.random.default_rng(seed)
     for p in players:
         p.reset(seed=int(seed_rng.integers(2**31)))
@@ -70,7 +108,7 @@ def play_game(
     for agent in turns(env, returns=returns):
         obs = env.observe(agent)
         seat = env.agent_seat[agent]
-        if plies < opening_plies:
+        if plies < openings.plies:
             action = int(opening_rng.choice(np.flatnonzero(obs["action_mask"])))
             opening.append(action)
             env.step(action)
@@ -83,11 +121,13 @@ def play_game(
             observer(seat, obs["observation"], obs["action_mask"], action)
         env.step(action)
         plies += 1
-    if opening_plies and plies <= opening_plies:
+    if openings.plies and plies <= openings.plies:
         raise ValueError(
-            f"{name}: the game ended within its {opening_plies} random opening plies (seed {seed}); "
+            f"{name}: the game ended within its {openings.plies} random opening plies (seed {seed}); "
             "use fewer opening plies"
         )
+    if openings.positions and plies == 0:
+        raise ValueError(f"{name}: the opening position {openings.positions[0]!r} is already over")
     return GameRecord(
         [returns[a] for a in env.possible_agents], env.game.winners(env.game_state), plies, move_seconds, opening
     )
@@ -107,14 +147,19 @@ class SeriesResult:
     games: int
     move_seconds: list[list[float]] = field(default_factory=list)  # every move's think time
     duplicate: bool = False
-    opening_plies: int = 0
+    opening_plies: Openings = Openings()
+
+    def __post_init__(self) -> None:
+        self.opening_plies = check_opening_plies(self.opening_plies)  # read back from JSON: an int or a dict
 
 
-def uses_duplicate_deals(name: str, duplicate: bool | None = None, opening_plies: int = 0, **params: Any) -> bool:
+def uses_duplicate_deals(
+    name: str, duplicate: bool | None = None, opening_plies: int | Openings = 0, **params: Any
+) -> bool:
     """``duplicate``, or when None the game's own choice (``Game.duplicate_deals``: card games), and always
     with random openings (each opening is then played in every seating, so neither side keeps a lucky one)."""
     if duplicate is None:
-        return bool(make_raw(name, **params).game.duplicate_deals) or opening_plies > 0
+        return bool(make_raw(name, **params).game.duplicate_deals) or bool(check_opening_plies(opening_plies))
     if not isinstance(duplicate, (bool, np.bool_)):
         raise TypeError(f"duplicate must be True, False or None (the game's choice), got {duplicate!r}")
     return bool(duplicate)
@@ -137,7 +182,7 @@ def play_series(
     progress: Callable[[int], None] | None = None,
     first_game: int = 0,
     duplicate: bool | None = None,
-    opening_plies: int = 0,
+    opening_plies: int | Openings = 0,
     **params: Any,
 ) -> SeriesResult:
     """``games`` games, the seating rotated each game so every entrant plays every seat.
@@ -171,8 +216,9 @@ def play_series(
         order = [(g + s) % n for s in range(n)]  # order[seat] = entrant index
         deal = g // n if duplicate else g
         record = play_game(
-            name, [players[i] for i in order], seed=seed * 100_003 + deal, opening_plies=opening_plies, **params
-        )
+            name, [players[i] for i in order], seed=seed * 100_003 + deal, opening_plies=opening_plies.for_deal(deal),
+            **params,
+        )  # fmt: skip
         for seat, entrant in enumerate(order):
             rets[entrant] += record.returns[seat]
             move_seconds[entrant] += record.move_seconds[seat]

@@ -19,6 +19,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from envs.core.aec import reset_position
 from envs.core.checks import as_action, as_seed
 from envs.core.game import RuleError
 from envs.core.learner import learner_seat, opponent_index, start_until_learner_moves
@@ -78,6 +79,7 @@ class SingleAgentEnv(gymnasium.Env):
         self.set_opponents(opponent)
         self.seat = 0 if seat is None else seat
         self._done = True
+        self._position: str | None = None  # the position reset() starts from (None: a new game)
 
     # -- opponents ---------------------------------------------------------
     def set_opponents(self, opponent: Any) -> None:
@@ -94,6 +96,7 @@ class SingleAgentEnv(gymnasium.Env):
         seed = as_seed(seed, self.name)
         self._done = True  # until the learner is to move: an opponent failing here leaves the env done
         super().reset(seed=seed)
+        self._position = reset_position(self.name, options)
         start_until_learner_moves(self._start, self.name)
         self._done = False
         return self._observation(), self._info()
@@ -130,6 +133,11 @@ class SingleAgentEnv(gymnasium.Env):
             info = self._info()
         return self._observation(), reward, self._done, False, info
 
+    def position(self, seat: int | None = None) -> str:
+        """The game's position in its notation (see the AEC env's ``position``); ``reset(options={"position":
+        text})`` starts an episode there, the learner in its seat (``seat=`` fixes it)."""
+        return self.aec.position(seat)
+
     def action_masks(self, dtype: Any = bool) -> np.ndarray:
         """Legal actions of the learner now (all True once the episode is over, never all False).
 
@@ -153,10 +161,16 @@ class SingleAgentEnv(gymnasium.Env):
         self.seat = (
             self.fixed_seat if self.fixed_seat is not None else int(self.np_random.integers(self.aec.game.num_players))
         )
-        self.aec.reset(seed=int(self.np_random.integers(2**31)))
+        options = None if self._position is None else {"position": self._position}
+        self.aec.reset(seed=int(self.np_random.integers(2**31)), options=options)
         for opp in self.opponents:
             opp.reset(seed=int(self.np_random.integers(2**31)))
         self._play_others()
+        if self._position is not None and self._learner_done():
+            raise RuntimeError(
+                f"{self.name}: the position given to reset() ends before the learner (seat "
+                f"{self.seat}) moves: {self._position!r}"
+            )
         return not self._learner_done()
 
     def _learner_done(self) -> bool:

@@ -67,7 +67,7 @@ from envs.opponents import make_opponent
 from envs.registry import batched_engine, game_module, make_batched
 
 SEARCH_PREFIX = "search:"  # "search:PATH": a policy file played with its search, board by board
-OPTIONS = ("reset_mask",)  # the reset options the env takes
+OPTIONS = ("reset_mask", "position")  # the reset options the env takes
 
 
 class BuiltIn:
@@ -314,8 +314,12 @@ class BatchedVectorEnv(VectorEnv):
         self._started = True
         self._failed = None
         self._pending_reset[where] = False
-        self._start(where)
+        self._start(where, self._positions(options, where))
         return self.batch.observe(self.seats), self._infos(where)
+
+    def position(self, board: int, seat: int | None = None) -> str:
+        """Board ``board``'s position in the game's notation (whole, or as ``seat`` knows it)."""
+        return self.batch.position(board, seat)
 
     def step(self, actions: Any):
         """The learner's action on every board, then the others' moves.
@@ -490,8 +494,29 @@ class BatchedVectorEnv(VectorEnv):
         into += rewards[self._boards, self.seats]
         self._masks = self._out = None
 
-    def _start(self, where: np.ndarray) -> None:
-        """New games on the boards ``where``, played on until their learner is to move.
+    def _positions(self, options: dict | None, where: np.ndarray) -> dict[int, str]:
+        """``options["position"]`` by board: one text for every board reset, or a sequence of one per board
+        reset (in board order); the texts are read here, so a bad one changes no board."""
+        texts = (options or {}).get("position")
+        boards = np.flatnonzero(where).tolist()
+        if texts is None:
+            return {}
+        if isinstance(texts, str):
+            texts = [texts] * len(boards)
+        if not isinstance(texts, (list, tuple)) or len(texts) != len(boards):
+            given = f"{len(texts)} texts" if isinstance(texts, (list, tuple)) else type(texts).__name__
+            raise ValueError(
+                f"{self.name}: options['position'] must be one position text or a list of {len(boards)} "
+                f"(one per board reset), got {given}"
+            )
+        game = self.batch.engine.game
+        for text in set(texts):
+            game.from_text(text, np.random.default_rng(0))
+        return dict(zip(boards, texts))
+
+    def _start(self, where: np.ndarray, positions: dict[int, str] | None = None) -> None:
+        """New games on the boards ``where`` (from ``positions`` where given), played on until their learner is
+        to move. A game from a given position that ends before its learner moves raises.
 
         What the learner receives before its first move is carried into that move's reward. A game that
         ends first is started again (its rewards dropped), at most
@@ -504,6 +529,9 @@ class BatchedVectorEnv(VectorEnv):
             for opponent in self.opponents:
                 opponent.new_games(left)
             self.batch.reset_where(left)
+            for board, text in (positions or {}).items():
+                if left[board]:  # hidden parts of a seat's view dealt from the board's own stream
+                    self.batch.set_position(board, text, np.random.default_rng(int(self.batch.rng[board])))
             if self.fixed_seat is None:
                 draw_seats(self.batch.rng, left, self.batch.num_players, self.seats)
             else:
@@ -512,6 +540,12 @@ class BatchedVectorEnv(VectorEnv):
             self._carried[left] = 0.0
             self._play_others(self._carried)
             left = left & self._learner_out()
+            ended = [b for b in (positions or {}) if left[b]]
+            if ended:
+                raise RuntimeError(
+                    f"{self.name}: the position given to reset() on board {ended[0]} ends before its learner "
+                    f"(seat {self.seats[ended[0]]}) moves: {positions[ended[0]]!r}"
+                )
             return not left.any()
 
         start_until_learner_moves(start, self.name)

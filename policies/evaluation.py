@@ -16,6 +16,7 @@ from typing import Any
 
 from envs.core.opponents import NETWORK_PREFIX, SHIPPED_NAMES
 from envs.play import (
+    Openings,
     SeriesResult,
     check_duplicate_games,
     check_opening_plies,
@@ -99,7 +100,7 @@ def evaluate(
     seed: int = 0,
     quiet: bool = False,
     duplicate: bool | None = None,
-    opening_plies: int = 0,
+    opening_plies: int | Openings = 0,
     run: SeriesRun | None = None,
     **params: Any,
 ) -> SeriesResult:
@@ -132,7 +133,8 @@ def evaluate(
     if run.checkpoint is not None:
         series = {
             "game": name, "entrants": entrants, "games": games, "seed": seed, "duplicate": duplicate,
-            "opening_plies": opening_plies, "params": params, "policy_files": policy_hashes(name, entrants, params),
+            "opening_plies": opening_plies.to_json(), "params": params,
+            "policy_files": policy_hashes(name, entrants, params),
         }  # fmt: skip
         book = SeriesCheckpoint(run.checkpoint, series)
     parts = list(book.parts.values()) if book else []
@@ -160,10 +162,10 @@ def evaluate(
     return merge_series(parts)
 
 
-def _series_label(name: str, entrants: list[Any], duplicate: bool, opening_plies: int) -> str:
+def _series_label(name: str, entrants: list[Any], duplicate: bool, opening_plies: Openings) -> str:
     """The progress bar's label: the game, the entrants, and how the games open."""
     if opening_plies:
-        how = f" ({opening_plies} random opening plies" + (", each in every seating)" if duplicate else ")")
+        how = f" ({opening_plies.describe()}" + (", each in every seating)" if duplicate else ")")
     else:
         how = " (duplicate deals)" if duplicate else ""
     return f"{name}: {' vs '.join(map(str, entrants))}{how}"
@@ -289,7 +291,7 @@ def table_rows(result: SeriesResult) -> list[dict[str, Any]]:
                 "win_ci95": [lo, hi],
                 "mean_return": result.returns[i] / result.games,
                 "duplicate_deals": result.duplicate,
-                "opening_plies": result.opening_plies,
+                "opening_plies": result.opening_plies.to_json(),
                 **think_times(result.move_seconds[i]),
             }
         )

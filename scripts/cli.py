@@ -148,6 +148,34 @@ def _add_rule_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=nonnegative_int, default=None, help="seed of the game and the bots")
 
 
+def read_positions(value: str) -> list[str]:
+    """``--position``: a position text of the game's notation, or a file of them (one a line; blank lines and
+    lines starting with ``#`` skipped)."""
+    path = Path(value)
+    if not path.is_file():
+        return [value]
+    texts = [line.strip() for line in path.read_text().splitlines()]
+    texts = [text for text in texts if text and not text.startswith("#")]
+    if not texts:
+        raise ValueError(f"--position file {value} holds no position (one a line, in the game's notation)")
+    return texts
+
+
+def one_position(value: str | None) -> str | None:
+    """``--position`` for a single game: the text, or the first of a file's positions."""
+    return None if value is None else read_positions(value)[0]
+
+
+def _add_position_arg(p: argparse.ArgumentParser, openings: bool = False) -> None:
+    what = "each a position the games start from, each played in every seating" if openings else "the first used"
+    p.add_argument(
+        "--position",
+        default=None,
+        metavar="TEXT|FILE",
+        help=f"start from this position in the game's notation (see its docs page), or a file of them ({what})",
+    )
+
+
 def cmd_watch(args: argparse.Namespace) -> None:
     from envs.registry import make_raw
     from scripts.watch import watch
@@ -168,6 +196,7 @@ def cmd_watch(args: argparse.Namespace) -> None:
             text=args.text,
             brain=args.brain,
             mp4=args.mp4,
+            position=one_position(args.position),
             **params,
         )
     )
@@ -176,6 +205,7 @@ def cmd_watch(args: argparse.Namespace) -> None:
 def cmd_play(args: argparse.Namespace) -> None:
     from scripts.app import play_command
 
+    args.position = one_position(args.position)
     play_command(args, parse_params(args.rule))
 
 
@@ -235,12 +265,20 @@ def cmd_bench(args: argparse.Namespace) -> None:
 
 
 def cmd_eval(args: argparse.Namespace) -> None:
+    from envs.play import Openings
     from policies.evaluation import SeriesRun, evaluate, format_rows, table_rows
 
     params = parse_params(args.rule)
+    openings = Openings(args.opening_plies, tuple(read_positions(args.position)) if args.position else ())
+    per_round = len(args.players) * max(1, len(openings.positions))
+    if openings.positions and args.games % per_round:
+        raise ValueError(
+            f"--games {args.games}: each of the {len(openings.positions)} opening position(s) is played in all "
+            f"{len(args.players)} seatings, so games must be a multiple of {per_round}"
+        )
     result = evaluate(
         args.game, args.players, args.games, seed=args.seed or 0, duplicate=args.duplicate,
-        opening_plies=args.opening_plies, run=SeriesRun(jobs=args.jobs, checkpoint=args.checkpoint), **params,
+        opening_plies=openings, run=SeriesRun(jobs=args.jobs, checkpoint=args.checkpoint), **params,
     )  # fmt: skip
     rows = table_rows(result)
     print(format_rows(rows))
@@ -311,6 +349,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--brain", action="store_true", help="overlay what the player to move weighs")
     p.add_argument("--mp4", type=output_file, default=None, help="write the episode to this MP4 (needs imageio-ffmpeg)")
     _add_rule_args(p)
+    _add_position_arg(p)
     p.set_defaults(func=cmd_watch)
 
     p = sub.add_parser("play", help="play against the computer: a window, or the terminal")
@@ -328,6 +367,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--db", default=None, help="scores file (default: under $XDG_DATA_HOME/swgym)")
     p.add_argument("--tui", action="store_true", help="play in the terminal (automatic with no display)")
     _add_rule_args(p)
+    _add_position_arg(p)
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("scores", help="show, clear or remove the scores kept by swgym play")
@@ -421,6 +461,7 @@ def build_parser() -> argparse.ArgumentParser:
         "so that players who always answer a position the same way meet many positions (default 0)",
     )
     _add_rule_args(p)
+    _add_position_arg(p, openings=True)
     p.set_defaults(func=cmd_eval)
 
     p = sub.add_parser("golden", help="check or rewrite the golden playthrough files")

@@ -705,6 +705,23 @@ class BatchedGame:
         self.engine.from_rules(self, self._board(i), state)
         self._mask_fresh = False
 
+    def position(self, i: int, seat: int | None = None) -> str:
+        """Board ``i``'s position in the game's notation: whole, or as ``seat`` knows it (hidden parts ``?``)."""
+        return self.engine.game.to_text(self.board_state(i), seat)
+
+    def set_position(self, i: int, text: str, rng: np.random.Generator | None = None) -> None:
+        """Put the position ``text`` on board ``i`` (a seat's view is completed from ``rng``); nothing stale
+        stays (the masks are made again). Its stream is kept."""
+        self.set_board(i, self.engine.game.from_text(text, rng))
+
+    def sample_worlds(self, i: int, seat: int, boards: np.ndarray, rng: np.random.Generator) -> None:
+        """Fill ``boards`` with full positions consistent with all ``seat`` knows on board ``i`` (hidden parts
+        drawn from ``rng``, each board's future chance drawn afresh): many worlds at once for a search."""
+        game, state = self.engine.game, self.board_state(i)
+        for b in np.asarray(boards).ravel():
+            self.set_board(int(b), game.fresh_chance(game.determinize(state, seat, rng), rng))
+        self.rng[np.asarray(boards)] = rng.integers(1, 2**63, size=np.asarray(boards).size, dtype=np.uint64)
+
     def copy_boards(self, source: BatchedGame, from_boards: np.ndarray, to_boards: np.ndarray) -> None:
         """Board ``from_boards[k]`` of ``source`` (a batch of the same engine, any size; this one too) becomes
         board ``to_boards[k]`` here: every per-board array, the board's random stream included."""

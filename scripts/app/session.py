@@ -85,7 +85,14 @@ class Session:
         self.adapter = adapter_for(name)
         self.env = None
         self.games_played = 0
+        self.position: str | None = None  # the position every game starts from (None: the game's start)
         self.new_game(seed=seed, record_abandoned=False)
+
+    def start_at(self, position: str) -> None:
+        """Play from ``position`` (the game's notation) from now on; such games are not scored."""
+        self.position = position
+        self.scores = None
+        self.new_game(seed=self.seed, record_abandoned=False)
 
     # -- the position ------------------------------------------------------------
     @property
@@ -150,7 +157,7 @@ class Session:
             raise ValueError(f"{self.game_name}: seat must be in [0, {env.game.num_players}), got {self.seat}")
         self.env = env
         self.seed = seed
-        self.env.reset(seed=seed)
+        self.env.reset(seed=seed, options=None if self.position is None else {"position": self.position})
         rng = np.random.default_rng(seed)
         self.computers = {
             s: make_opponent(self.game_name, self.vs, seed=int(rng.integers(2**31)), **self.params)

@@ -76,9 +76,12 @@ def watch_brain(
     text: bool = False,
     brain: bool = True,
     mp4: str | None = None,
+    *,
+    position: str | None = None,
     **params: Any,
 ) -> str:
-    """Play one game between ``players`` showing each mover's brain; returns the result line."""
+    """Play one game between ``players`` showing each mover's brain, from ``position`` if given (the game's
+    notation); returns the result line."""
     from scripts.app import display
 
     if mp4:
@@ -88,7 +91,7 @@ def watch_brain(
     ]
     names = [p if isinstance(p, str) else type(p).__name__ for p in players]
     env = make_raw(name, **params)
-    env.reset(seed=seed)
+    env.reset(seed=seed, options=None if position is None else {"position": position})
     to_files = bool(gif or mp4)
     window = not to_files and not text and display.has_display()
     pygame = canvas = screen = None
