@@ -307,7 +307,7 @@ class TurnBasedEnv(AECEnv, EzPickle):
         return False
 
     def returns(self) -> list[float]:
-        """Every seat's rewards summed since the game began (at a finished game: its result), by seat."""
+        """Every seat's rewards summed since reset (from the start or the position given), by seat."""
         self._live_state()
         return [float(r) for r in self._returns]
 

@@ -57,6 +57,26 @@ From the observing player's side:
   anticlockwise, 2 right = clockwise).
 * a = 72: the winning counter into the centre.
 
+## Position notation
+One line of three fields (`env.position()`, `env.reset(options={"position": text})`; see
+[Positions and search](../positions.md)):
+
+* **rings**: the outer, middle and inner rings joined by `/`, each from spoke 0 (just right of 12 o'clock)
+  clockwise: `R` red (player_0, moves first), `B` blue (player_1), `.` empty;
+* **centre**: the winner's counter (`R` or `B`) once a line of three has been crowned, else `-`;
+* **to-move**: `R` or `B` (it follows from the counts: red has as many counters as blue, or one more).
+
+Nothing is hidden, so every seat's view is the same text. The start is `......../......../........ - R`.
+The seed's cases, written in it:
+
+* a line of three at the start of red's turn: `RB....../R..B..../R.B..... - R`; the move `centre` wins,
+  giving `RB....../R..B..../R.B..... R R`;
+* a line made on your own move broken by the opponent's swivel: red plays `i0` in
+  `R......./R...B.../..B..... - R` to make spoke 0, and blue's `o5R` turns the middle ring:
+  `R....B../.R...B../R.B..... - R`;
+* a draw: blue fills the last space of `RBRBRBRB/BRBRBRBR/R.RBRBRB - B` with `i1`, and red, to move on a full
+  board, has no line.
+
 ## Rewards
 +1 to the winner, -1 to the loser, 0 each for a draw, given at the end.
 

@@ -247,7 +247,7 @@ def test_readme_example_prints_the_game_s_returns(capsys):
     assert capsys.readouterr().out.strip() == "{'player_0': 1.0, 'player_1': -1.0}"
 
 
-@pytest.mark.parametrize("page", ["training.md", "evaluation.md", "search.md"])
+@pytest.mark.parametrize("page", ["training.md", "evaluation.md", "search.md", "positions.md"])
 def test_written_pages_snippets_run(page):
     """The training and evaluation pages' Python blocks run as written, the training cut to one short rollout."""
     pytest.importorskip("sb3_contrib")
