@@ -344,7 +344,10 @@ class HexRookGame(Game):
             raise fields.error("colours", "in the play phase each seat has a colour: WB or BW")
         beads = state.board.count(BEAD)
         if beads + sum(state.stores) != NUM_BEADS:
-            raise fields.error("stores", f"{beads} beads on the board and these in the stores make not {NUM_BEADS}")
+            stored = sum(state.stores)
+            raise fields.error(
+                "stores", f"{beads} beads on the board and {stored} in the stores: the game has {NUM_BEADS}"
+            )
         if state.plies == 0 and any(state.to_place()):
             raise fields.error("board", "before the first rook move every piece of the set-up is on the board")
         target, mover = self.params["beads_to_win"], 1 - state.to_move
