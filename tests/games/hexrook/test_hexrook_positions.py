@@ -4,6 +4,8 @@ Rows are (position, action name, expected position); the move rules' rows are in
 (``test_swish_positions.py``, ``test_squeeze_positions.py``). Public API only.
 """
 
+import importlib
+
 import pytest
 
 import envs
@@ -159,3 +161,14 @@ def test_bad_texts_name_what_is_wrong(name, text, message):
     env = envs.make(name)
     with pytest.raises(PositionError, match=message):
         env.reset(options={"position": text})
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_docs_pages_positions_read_back(name):
+    page = importlib.import_module(f"envs.{name}_v0").__doc__
+    shown = [line for block in page.split("```")[1::2] for line in block.strip().splitlines()]
+    assert len(shown) >= 5
+    env = envs.make(name)
+    for text in shown:
+        env.reset(options={"position": text})
+        assert env.position() == text
