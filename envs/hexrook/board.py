@@ -29,6 +29,7 @@ from functools import cache
 import numpy as np
 
 from envs.core.game import Game, RuleError
+from envs.core.notation import Fields
 from envs.core.params import choice_param, int_param
 from envs.core.rewards import win_loss_rewards
 
@@ -49,6 +50,11 @@ PHASE_SETUP, PHASE_CHOICE, PHASE_COLOUR, PHASE_PLAY = range(4)
 CHOICE_NAMES = ("move first", "white", "black")
 CHOICE_MOVE_FIRST, CHOICE_WHITE, CHOICE_BLACK = range(3)
 SETUPS = ("random", "fixed", "marquisian")
+# the position notation (HexRookGame.to_text): the board's letters (as the ansi drawing's), the phases, the colours
+CELL_SYMBOLS = ".WBo"  # by cell code: EMPTY, WHITE_ROOK, BLACK_ROOK, BEAD
+PHASE_NAMES = ("setup", "choice", "colour", "play")
+SEAT_COLOURS = ("-", "WB", "BW")  # player_0's then player_1's colour: not chosen yet, or chosen
+FIELDS = ("board", "phase", "to-move", "colours", "stores", "plies")
 RADII = range(3, 9)
 
 
@@ -250,6 +256,105 @@ class HexRookGame(Game):
         edge = rng.choice(self.hex.edge_cells, size=2 * ROOKS_PER_COLOUR, replace=False).tolist()
         beads = rng.choice(self.hex.inner_cells, size=NUM_BEADS, replace=False).tolist()
         return self.state_from(edge[:ROOKS_PER_COLOUR], edge[ROOKS_PER_COLOUR:], beads)
+
+    # -- the position notation (the docs page's "Position notation") ---------------
+    def to_text(self, state: HexState, seat: int | None = None) -> str:
+        """``board phase to-move colours stores plies``: the rows from ``a`` (top) down, each from the left
+        (``W``, ``B`` rooks, ``o`` beads, ``.`` empty) joined by ``/``; ``setup``, ``choice``, ``colour`` or
+        ``play``; the seat to act (``0``, ``1``); the colours of player_0 and player_1 (``WB``, ``BW``, ``-``
+        before the choice); the seats' stores (``3,2``); rook moves played. Nothing is hidden, so every seat's
+        view is the same text; the first mover, the end and the winner follow from the fields."""
+        rows, start = [], 0
+        for length in self.row_lengths():
+            rows.append("".join(CELL_SYMBOLS[k] for k in state.board[start : start + length]))
+            start += length
+        colours = SEAT_COLOURS[0] if state.colour[0] < 0 else SEAT_COLOURS[1 + state.colour[0]]
+        stores = f"{state.stores[0]},{state.stores[1]}"
+        return f"{'/'.join(rows)} {PHASE_NAMES[state.phase]} {state.to_move} {colours} {stores} {state.plies}"
+
+    def from_text(self, text: str, rng: np.random.Generator | None = None) -> HexState:
+        fields = Fields(self.name, text, FIELDS)
+        state = self.empty_state()
+        state.board = self._read_board(fields)
+        for cell, kind in enumerate(state.board):
+            if kind in (WHITE_ROOK, BLACK_ROOK):
+                state.rooks[kind - 1].append(cell)
+        state.phase = fields.choice("phase", PHASE_NAMES)
+        state.to_move = fields.int("to-move", 0, 1)
+        colours = fields.choice("colours", SEAT_COLOURS)
+        state.stores = fields.ints("stores", 2, 0, NUM_BEADS)
+        state.plies = fields.int("plies", 0, self.params["max_plies"])
+        if state.phase == PHASE_PLAY:
+            self._check_play(fields, state, colours)
+            state.colour = [colours - 1, 2 - colours]
+            state.first_mover = state.to_move if state.plies % 2 == 0 else 1 - state.to_move
+            self._end_checks(state, 1 - state.to_move)
+        else:
+            self._check_before_play(fields, state, colours)
+            state.first_mover = 1 if state.phase == PHASE_COLOUR else -1
+        return state
+
+    def row_lengths(self) -> list[int]:
+        """Cells in each row of the board, top row (``a``) first."""
+        return [2 * self.radius + 1 - abs(r) for r in range(-self.radius, self.radius + 1)]
+
+    def _read_board(self, fields: Fields) -> bytearray:
+        """The board field as cell codes, its rows, symbols and piece counts checked."""
+        rows, lengths = fields["board"].split("/"), self.row_lengths()
+        if len(rows) != len(lengths):
+            raise fields.error("board", f"expected {len(lengths)} rows separated by '/', got {len(rows)}")
+        for k, (row, length) in enumerate(zip(rows, lengths)):
+            if len(row) != length:
+                raise fields.error("board", f"row {chr(ord('a') + k)} has {len(row)} cells, expected {length}")
+        cells = fields.cells("board", self.hex.n, CELL_SYMBOLS)
+        board = bytearray(CELL_SYMBOLS.index(symbol) for symbol in cells)
+        for kind, most in ((WHITE_ROOK, ROOKS_PER_COLOUR), (BLACK_ROOK, ROOKS_PER_COLOUR), (BEAD, NUM_BEADS)):
+            if board.count(kind) > most:
+                raise fields.error("board", f"{board.count(kind)} {CELL_SYMBOLS[kind]} where the game has {most}")
+        on_edge = [self.hex.names[c] for c in self.hex.edge_cells if board[c] == BEAD]
+        if on_edge:
+            raise fields.error("board", f"a bead on edge cell {on_edge[0]}: beads stand on inner cells")
+        return board
+
+    def _check_before_play(self, fields: Fields, state: HexState, colours: int) -> None:
+        """The set-up, the choice or the colour pick: who acts, nothing chosen or played yet, rooks on the edge."""
+        phase = PHASE_NAMES[state.phase]
+        actor = 1 if state.phase == PHASE_CHOICE else 0
+        if state.to_move != actor:
+            raise fields.error("to-move", f"in the {phase} phase player_{actor} acts")
+        if colours:
+            raise fields.error("colours", f"the colours are chosen only after the {phase} phase: write -")
+        if any(state.stores):
+            raise fields.error("stores", "nothing is captured before the rook moves begin")
+        if state.plies:
+            raise fields.error("plies", "no rook move is played before the colours are chosen")
+        inner = [self.hex.names[c] for r in state.rooks for c in r if not self.hex.is_edge[c]]
+        if inner:
+            raise fields.error("board", f"a rook on inner cell {inner[0]} before play: rooks are set on the edge")
+        placed = not any(state.to_place())
+        if state.phase == PHASE_SETUP and placed:
+            raise fields.error("phase", "every piece is placed, so the set-up is over: player_1 has the choice")
+        if state.phase != PHASE_SETUP and not placed:
+            w, b, beads = state.to_place()
+            raise fields.error("board", f"{w} W, {b} B and {beads} o still to place: only the set-up phase has that")
+
+    def _check_play(self, fields: Fields, state: HexState, colours: int) -> None:
+        """A position of the rook moves: colours chosen, every bead on the board or in a store, a live mover."""
+        if not colours:
+            raise fields.error("colours", "in the play phase each seat has a colour: WB or BW")
+        beads = state.board.count(BEAD)
+        if beads + sum(state.stores) != NUM_BEADS:
+            stored = sum(state.stores)
+            raise fields.error(
+                "stores", f"{beads} beads on the board and {stored} in the stores: the game has {NUM_BEADS}"
+            )
+        if state.plies == 0 and any(state.to_place()):
+            raise fields.error("board", "before the first rook move every piece of the set-up is on the board")
+        target, mover = self.params["beads_to_win"], 1 - state.to_move
+        if state.stores[state.to_move] >= target:
+            raise fields.error("stores", f"player_{state.to_move} reached {target} beads before: the game ended")
+        if not state.rooks[colours - 1 if mover == 0 else 2 - colours]:
+            raise fields.error("board", f"player_{mover} has just moved a rook, so it has one left")
 
     def copy_state(self, s: HexState) -> HexState:
         return HexState(

@@ -24,6 +24,22 @@ directions, ending on an empty cell. A rook may
 
 Never a mixed row (beads and rooks), never over own rooks, and there must be
 an empty cell right after the row.""",
+    positions="""The seed's cases, in notation (`player_0` plays white and moves; the lines
+after the first show the position after each move). The rook on e1 leaps the beads e4 e5 with `e1xe6` (or lands further, `e1xe8`), and its
+neighbour on a1 leaps the black rooks a3 a4 with `a1xa5`:
+
+```
+W.BB./....../..o..../......../W..oo...B/......../..o..../..o.../W.... play 0 WB 7,7 1
+W.BB./....../..o..../......../.....W..B/......../..o..../..o.../W.... play 1 WB 9,7 2
+....W/....../..o..../......../W..oo...B/......../..o..../..o.../W.... play 1 WB 7,7 2
+```
+
+A mixed row (the bead e4, then the black rook e5) cannot be leapt: the rook
+on e1 goes no further east than e3.
+
+```
+W...B/....../..o..../......../W..oB...B/......../..o..../....../W.... play 0 WB 8,8 1
+```""",
 )
 
 
