@@ -1,9 +1,12 @@
 """Swahili's rules as rows in its notation: (position, move, position after), the leaflet's diagrams and the
 rulings' cases; then the end, the winners and the rewards; then texts the notation refuses. Public API only."""
 
+import re
+
 import pytest
 
 import envs
+import envs.swahili_v0
 from envs.core.notation import PositionError
 
 START = "3333......./3333....... 0,0 0,0 R -"
@@ -138,3 +141,14 @@ def test_bad_texts(text, message, players):
     env = envs.make("swahili", num_players=players)
     with pytest.raises(PositionError, match=message):
         env.reset(options={"position": text})
+
+
+def test_the_docs_examples_read_back_as_written():
+    """Every whole position the docs page shows (the env's docstring, section Position notation)."""
+    section = envs.swahili_v0.__doc__.split("### Position notation")[1].split("\n## ")[0]
+    texts = [t for t in re.findall(r"`([^`]+)`", section) if len(t.split()) == 5 and "/" in t]
+    assert len(texts) == 9
+    for text in texts:
+        env = envs.make("swahili", num_players=text.count("/") + 1)
+        env.reset(options={"position": text})
+        assert env.position() == text

@@ -1,9 +1,12 @@
 """Twirls of Action's rules as rows in its notation: (position, move, position after), the seed's examples and
 the rulings' cases; then the end, the winners and the rewards; then texts the notation refuses. Public API only."""
 
+import re
+
 import pytest
 
 import envs
+import envs.twirls_v0
 from envs.core.game import RuleError
 from envs.core.notation import PositionError
 
@@ -151,3 +154,14 @@ def test_bad_texts(text, message):
     env = envs.make("twirls", board_size=8)
     with pytest.raises(PositionError, match=message.replace("(", r"\(").replace(")", r"\)")):
         env.reset(options={"position": text})
+
+
+def test_the_docs_examples_read_back_as_written():
+    """Every whole position the docs page shows (the env's docstring, section Position notation)."""
+    section = envs.twirls_v0.__doc__.split("### Position notation")[1].split("\n## ")[0]
+    texts = [t for t in re.findall(r"`([^`]+)`", section) if len(t.split()) == 4 and "..." not in t]
+    assert len(texts) == 6
+    for text in texts:
+        env = envs.make("twirls", board_size=text.count("/") + 1)
+        env.reset(options={"position": text})
+        assert env.position() == text
