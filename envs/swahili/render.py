@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from envs.core import rendering
 from envs.swahili.rules import FIRST_CAPTURE_ROW, NUM_ROWS, STOP, SwahiliGame, SwahiliState, scores
+from envs.swahili.rules import SEAT_SYMBOLS as SYMBOLS
 
 COLOUR_NAMES = ("Red", "Black", "Blue", "Green")
-SYMBOLS = ("R", "K", "B", "G")
 SIZE = (780, 850)
 CX, CY = 390, 392
 OUTER = 330  # half-width of the board square

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from envs.core.game import Game, RuleError
+from envs.core.notation import Fields
 from envs.core.params import choice_param
 from envs.core.rewards import win_loss_rewards
 
@@ -30,6 +31,9 @@ CAPTURE_POINTS = 5
 CENTRE_POINTS = 10
 REWARD_MODES = ("win", "score")
 PLAYER_COUNTS = (2, 3, 4)
+SEAT_SYMBOLS = ("R", "K", "B", "G")  # Red, Black, Blue, Green: the notation's and the drawings' letters
+COUNT_SYMBOLS = ".123456789abc"  # pieces in one row: none, 1 to 9, 10 to 12
+POSITION_FIELDS = ("rows", "centre", "captured", "to-move", "choice")
 
 # A precomputed mask per position: "no choice pending" masks are built from counts,
 # a pending choice at row i allows exactly {i, STOP}.
@@ -195,9 +199,80 @@ class SwahiliGame(Game):
             return f"go on from row {action + 1}"
         return f"row {action + 1}"
 
+    # -- positions -------------------------------------------------------------
+    def to_text(self, state: SwahiliState, seat: int | None = None) -> str:
+        """``rows centre captured to-move choice``: each seat's pieces in its rows 1-11 (one symbol a row:
+        ``.`` none, ``1``-``9``, ``a`` ``b`` ``c`` for 10-12), seats in order joined by ``/``; the pieces in
+        the centre and the pieces captured, by seat, joined by ``,``; the seat to move (``R`` ``K`` ``B``
+        ``G``; at the end, the last mover); the landing row of a pending stop / go-on choice or ``-``.
+        Nothing is hidden, so every seat's view is the same text."""
+        rows = "/".join("".join(COUNT_SYMBOLS[c] for c in r) for r in state.rows)
+        choice = "-" if state.pending < 0 else str(state.pending + 1)
+        centre, captured = (",".join(map(str, counts)) for counts in (state.centre, state.compound))
+        return f"{rows} {centre} {captured} {SEAT_SYMBOLS[state.to_move]} {choice}"
+
+    def from_text(self, text: str, rng: np.random.Generator | None = None) -> SwahiliState:
+        n = self.num_players
+        fields = Fields(self.name, text, POSITION_FIELDS)
+        rows = _read_rows(fields, n)
+        centre = fields.ints("centre", n, 0, PIECES)
+        compound = fields.ints("captured", n, 0, PIECES * (n - 1))
+        to_move = fields.choice("to-move", SEAT_SYMBOLS[:n])
+        pending = -1 if fields["choice"] == "-" else fields.int("choice", 1, NUM_ROWS) - 1
+        missing = []
+        for seat, r in enumerate(rows):
+            here = sum(r) + centre[seat]
+            if here > PIECES:
+                raise fields.error(
+                    "rows" if sum(r) > PIECES else "centre",
+                    f"{SEAT_SYMBOLS[seat]} has {here} pieces on its rows and in the centre; each player has {PIECES}",
+                )
+            missing.append(PIECES - here)
+        for seat, taken in enumerate(compound):
+            if taken > sum(missing) - missing[seat]:
+                raise fields.error(
+                    "captured",
+                    f"{SEAT_SYMBOLS[seat]} has captured {taken} pieces; the others miss "
+                    f"only {sum(missing) - missing[seat]} from their rows and the centre",
+                )
+        if sum(compound) != sum(missing):
+            raise fields.error(
+                "captured",
+                f"the compounds hold {sum(compound)} pieces, but {sum(missing)} are "
+                "missing from the rows and the centre",
+            )
+        ended = any(not any(r) for r in rows)
+        if pending >= 0 and ended:
+            raise fields.error("choice", "a player has no piece left on the rows, so the game is over")
+        if pending >= 0 and rows[to_move][pending] < 2:
+            raise fields.error(
+                "choice",
+                f"{SEAT_SYMBOLS[to_move]} has {rows[to_move][pending]} piece(s) in row {pending + 1}; the choice "
+                "comes only when the last piece joins the mover's own",
+            )
+        return SwahiliState(rows, centre, compound, to_move, pending, ended and pending < 0)
+
     def score_of(self, state: SwahiliState, seat: int) -> int:
         """Points of ``seat`` so far."""
         return CAPTURE_POINTS * state.compound[seat] + CENTRE_POINTS * state.centre[seat]
+
+
+def _read_rows(fields: Fields, n: int) -> list[list[int]]:
+    """The rows field: ``n`` seats' counts in rows 1-11 (see :meth:`SwahiliGame.to_text`)."""
+    blocks = fields["rows"].split("/")
+    if len(blocks) != n:
+        raise fields.error("rows", f"{len(blocks)} seats separated by '/', expected {n}")
+    rows = []
+    for seat, block in enumerate(blocks):
+        if len(block) != NUM_ROWS:
+            raise fields.error("rows", f"seat {SEAT_SYMBOLS[seat]} has {len(block)} rows, expected {NUM_ROWS}")
+        for k, symbol in enumerate(block):
+            if symbol not in COUNT_SYMBOLS:
+                raise fields.error(
+                    "rows", f"seat {SEAT_SYMBOLS[seat]} row {k + 1} is {symbol!r}; a row is . 1-9 a b c (0-12 pieces)"
+                )
+        rows.append([COUNT_SYMBOLS.index(symbol) for symbol in block])
+    return rows
 
 
 def state_from(

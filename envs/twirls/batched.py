@@ -44,7 +44,7 @@ from envs.core.batched import (
 from envs.core.jit import njit
 from envs.twirls.board import VECTORS, tables
 from envs.twirls.movegen import RayTables, Sight, first_stone, has_twirl, ray_tables, twirl_mask, write_twirls
-from envs.twirls.rules import SETUPS, TwirlsGame, TwirlsState, parse_setup
+from envs.twirls.rules import TwirlsGame, TwirlsState
 
 EMPTY, BORDER = 0, 3
 # params: the variant's rule parameters and sizes, one int64 vector
@@ -252,7 +252,7 @@ def geometry(size: int) -> dict[str, np.ndarray]:
     cell_of = np.array([(c // size + 1) * width + c % size + 1 for c in range(size * size)], dtype=np.int16)
     delta = np.array(tables(size).delta, dtype=np.int16)
     dir_step = np.array([df + dr * width for df, dr in VECTORS], dtype=np.int16)
-    start = pack_stones(*parse_setup(SETUPS[size], size), size, cell_of)
+    start = pack_stones(*TwirlsGame(board_size=size).setup, size, cell_of)
     out = dict(zip(BOARD_TABLES, (cell_of, delta, dir_step, *start)))
     for array in out.values():
         array.setflags(write=False)

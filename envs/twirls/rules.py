@@ -21,6 +21,7 @@ from functools import cache
 import numpy as np
 
 from envs.core.game import Game
+from envs.core.notation import Fields
 from envs.core.params import choice_param, int_param, seat_pair_param
 from envs.core.rewards import win_loss_rewards
 from envs.twirls.board import tables
@@ -34,35 +35,55 @@ SETUPS = {  # first row listed is the top rank; x = Black, w = White
     8: ".xxxxxx./w6w/w6w/w6w/w6w/w6w/w6w/.xxxxxx.",
 }
 MAX_NEIGHBORS_ALLOWED = range(2, 9)
+COLOUR_SYMBOLS = ("x", "w")  # the notation's and the seed's letters (the ansi drawing shows X and O)
+POSITION_FIELDS = ("board", "to-move", "swap", "plies")
 
 
-def parse_setup(text: str, size: int) -> tuple[int, int]:
-    """(black bits, white bits) of a board string: rows top rank first, digits = empty runs.
+def board_text(black: int, white: int, size: int) -> str:
+    """The notation's board field: ranks top first joined by ``/``; ``x`` Black, ``w`` White, ``.`` one empty
+    cell, a digit a run of 2 to 9 empty cells (the seed's set-up strings are written so)."""
+    runs = ("", ".", *"23456789")  # how a run of 0 to 9 empty cells is written
+    rows = []
+    for rank in range(size - 1, -1, -1):
+        row, run = "", 0
+        for c in range(rank * size, rank * size + size):
+            symbol = "x" if black >> c & 1 else "w" if white >> c & 1 else ""
+            if symbol:
+                row, run = row + runs[run] + symbol, 0
+            else:
+                run += 1
+        rows.append(row + runs[run])
+    return "/".join(rows)
 
-    ``x``/``w`` are Black/White stones, ``.`` an empty cell; capitals (the
-    rule text's marked stones) read as the same colour.
+
+def read_board(fields: Fields, size: int) -> tuple[int, int]:
+    """(black bits, white bits) of the board field of ``fields`` (see :func:`board_text`).
+
+    Capitals ``X`` and ``W`` (the seed's marked stones) read as the same
+    colours; a digit 1 reads as ``.``.
     """
-    rows = text.split("/")
+    rows = fields["board"].split("/")
     if len(rows) != size:
-        raise ValueError(f"set-up {text!r} has {len(rows)} rows, expected {size}")
-    black = white = 0
+        raise fields.error("board", f"{len(rows)} ranks separated by '/', expected {size}")
+    stones = [0, 0]
     for i, row in enumerate(rows):
-        rank = size - 1 - i
-        file = 0
-        for ch in row.lower():
-            if ch.isdigit():
-                file += int(ch)
-                continue
-            if ch == "x":
-                black |= 1 << (rank * size + file)
-            elif ch == "w":
-                white |= 1 << (rank * size + file)
-            elif ch != ".":
-                raise ValueError(f"set-up {text!r}: unknown symbol {ch!r}")
-            file += 1
+        rank, file = size - 1 - i, 0
+        for symbol in row:
+            if symbol in "123456789":
+                file += int(symbol)
+            elif symbol in ".xXwW":
+                if symbol != "." and file < size:
+                    stones[symbol in "wW"] |= 1 << (rank * size + file)
+                file += 1
+            else:
+                raise fields.error(
+                    "board",
+                    f"rank {rank + 1} holds {symbol!r}; a cell is x (Black), w (White) or . (empty), "
+                    "a digit so many empty cells",
+                )
         if file != size:
-            raise ValueError(f"set-up {text!r}: row {i} has {file} cells, expected {size}")
-    return black, white
+            raise fields.error("board", f"rank {rank + 1} has {file} cells, expected {size}")
+    return stones[0], stones[1]
 
 
 def python_twirl_mask(mine: int, theirs: int, size: int, out: np.ndarray) -> int:
@@ -131,7 +152,8 @@ class TwirlsGame(Game):
         self.max_plies = self.params["max_plies"]
         self.swap_action = self.size * self.size * 32
         self.num_actions = self.swap_action + 1
-        self.setup = parse_setup(SETUPS[self.size], self.size)
+        self.setup = read_board(Fields(self.name, SETUPS[self.size], ("board",)), self.size)
+        self.stones_each = self.setup[0].bit_count()
 
     # -- state ---------------------------------------------------------------
     def new_state(self, rng: np.random.Generator) -> TwirlsState:
@@ -271,6 +293,51 @@ class TwirlsGame(Game):
     def _finish(state: TwirlsState, winner: int) -> list[float]:
         state.over, state.winner = True, winner
         return win_loss_rewards(2, [winner])
+
+    # -- positions -------------------------------------------------------------
+    def to_text(self, state: TwirlsState, seat: int | None = None) -> str:
+        """``board to-move swap plies``: the board (:func:`board_text`), the colour to move (``x`` Black, ``w``
+        White), ``s`` once White has swapped (``player_0`` plays White) or ``-``, and the plies played. The end
+        follows from these; nothing is hidden, so every seat's view is the same text."""
+        board = board_text(state.stones[BLACK], state.stones[WHITE], self.size)
+        return f"{board} {COLOUR_SYMBOLS[state.colour_to_move]} {'s' if state.swapped else '-'} {state.plies}"
+
+    def from_text(self, text: str, rng: np.random.Generator | None = None) -> TwirlsState:
+        fields = Fields(self.name, text, POSITION_FIELDS)
+        black, white = read_board(fields, self.size)
+        for colour, bits in enumerate((black, white)):
+            if not 1 <= bits.bit_count() <= self.stones_each:
+                raise fields.error(
+                    "board",
+                    f"{COLOUR_NAMES[colour]} has {bits.bit_count()} stones; each colour has 1 to "
+                    f"{self.stones_each} on a {self.size}x{self.size} board (stones are never taken)",
+                )
+        colour = fields.choice("to-move", COLOUR_SYMBOLS)
+        swapped = bool(fields.choice("swap", ("-", "s")))
+        plies = fields.int("plies", 2 if swapped else 0, self.max_plies)
+        if colour != (plies - swapped) % 2:
+            raise fields.error(
+                "to-move",
+                f"after {plies} plies{' and the swap' if swapped else ''} {COLOUR_NAMES[(plies - swapped) % 2]} "
+                "is to move (Black moves first; the swap does not change the colour to move)",
+            )
+        state = TwirlsState([black, white], colour, swapped, plies)
+        if plies == 0 and not self._legal(state)[0]:
+            raise fields.error("board", "Black, to move first, has no twirl")
+        self._end_of(state)
+        return state
+
+    def _end_of(self, state: TwirlsState) -> None:
+        """Mark ``state`` over as :meth:`apply`'s end checks would have right after its last ply."""
+        if state.plies == 0:
+            return
+        mover = (1 - state.colour_to_move) ^ state.swapped  # the seat that played the last ply (twirl or swap)
+        if self.tables.has_won(state.stones[self.colour_of(state, mover)], self.limits[mover]):
+            self._finish(state, mover)
+        elif state.plies >= self.max_plies:
+            state.over = True
+        elif not self._legal(state)[0] and not self.swap_available(state):
+            self._finish(state, mover)
 
     # -- names ---------------------------------------------------------------
     def action_name(self, state: TwirlsState, action: int) -> str:

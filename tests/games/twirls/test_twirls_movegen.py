@@ -74,9 +74,9 @@ def test_same_masks_on_random_boards(size):
 
 
 def test_stalemate_position_has_no_twirl_in_either():
-    """test_twirls_rules.py's STALEMATE_IN_ONE: Black's h6-d6 on f8 leaves White (f7, f8) no twirl."""
+    """test_twirls_rules.py's STALEMATE_IN_ONE: Black's h6-d6 on f8 leaves White (f7, f8, a2) no twirl."""
     game = TwirlsGame(board_size=8)
-    state = rules.TwirlsState(list(rules.parse_setup("3x1w2/5w2/7x/8/8/8/8/2x5", 8)), plies=10)
+    state = game.from_text("3x.w2/5w2/7x/8/8/8/w7/2x5 x - 10")
     h6_nw_plus_90 = (game.tables.names.index("h6") * 8 + 7) * 4 + 3
     game.apply(state, game.check_action(state, h6_nw_plus_90), None)
     assert state.over and game.winners(state) == [0]
@@ -106,7 +106,7 @@ def test_cached_mask_is_shared_safely_by_copies():
 
 # -- bad input -------------------------------------------------------------------
 
-START = rules.parse_setup(rules.SETUPS[9], 9)
+START = TwirlsGame().setup
 
 
 def mask(size=9, extra=1, dtype=bool, writeable=True):

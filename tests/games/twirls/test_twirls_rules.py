@@ -6,7 +6,7 @@ import pytest
 import envs
 from envs.core.game import RuleError
 from envs.twirls.bots import BOTS
-from envs.twirls.rules import BLACK, DIRECTION_NAMES, SETUPS, WHITE, TwirlsGame, TwirlsState, parse_setup
+from envs.twirls.rules import BLACK, DIRECTION_NAMES, SETUPS, WHITE, TwirlsGame, TwirlsState
 
 RNG = np.random.default_rng(0)
 
@@ -14,13 +14,13 @@ RNG = np.random.default_rng(0)
 START = SETUPS[8]
 AFTER_ONE = ".xx.xxx./w6w/w6w/w2x3w/w6w/w6w/w6w/.xxxxxx."  # after Black's d8-d5
 SEED_AFTER_TWO = ".xX.xxx./w6w/4w2w/W2x3w/w6w/w6w/w6w/.xxxxxx."  # the seed's picture
-C6_BLOCKS = ".xX.xxx./w6w/2x1w2w/W2x3w/w6w/w6w/w6w/.xxxxxx."  # the same with a stone on c6
+C6_BLOCKS = ".xX.xxx./w6w/2x1w2w/W2x3w/w6w/w6w/w6w/.xxxxx.."  # the same with Black's g1 moved to c6
 NOT_WON_YET = ".x..xxx./7w/4w..w/3x.ww./..x.wW../...ww.ww/..w5/.xxxxxx."  # the seed's second picture
 FRIEND_FIRST = "8/8/8/wxx5/8/8/8/7w"  # c5 looks west: b5 (friend) hides a5 (enemy)
 # White to move: g5-f4 on g4 joins c3 d3 e3 d2 + f4; d3 and e3 then have 3 friendly neighbours
 WIN_IN_ONE = "x7/8/8/6w1/6x1/2wwwx2/3w4/7x"
-# Black to move: h6-d6 on f8 leaves White (f7, f8) without a legal twirl
-STALEMATE_IN_ONE = "3x1w2/5w2/7x/8/8/8/8/2x5"
+# Black to move: h6-d6 on f8 leaves White (f7, f8, a2: two groups, so White has not won) without a legal twirl
+STALEMATE_IN_ONE = "3x.w2/5w2/7x/8/8/8/w7/2x5"
 
 
 def cell(name: str, size: int = 8) -> int:
@@ -33,8 +33,11 @@ def twirl(origin: str, direction: str, turn: int, size: int = 8) -> int:
     return (cell(origin, size) * 8 + DIRECTION_NAMES.index(direction)) * 4 + r
 
 
-def position(board: str, to_move: int, size: int = 8, plies: int = 10, swapped: bool = False) -> TwirlsState:
-    return TwirlsState(list(parse_setup(board, size)), colour_to_move=to_move, swapped=swapped, plies=plies)
+def position(board: str, to_move: int, size: int = 8, swapped: bool = False, **params) -> TwirlsState:
+    """``board`` with ``to_move`` to move after 10 or 11 plies (as the colour to move and the swap have it)."""
+    plies = 10 + (to_move ^ swapped)
+    text = f"{board} {'xw'[to_move]} {'s' if swapped else '-'} {plies}"
+    return TwirlsGame(board_size=size, **params).from_text(text)
 
 
 def names(state: TwirlsState, colour: int, size: int = 8) -> set[str]:
