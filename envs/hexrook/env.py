@@ -70,57 +70,6 @@ inner = the rest.
 ### Moves
 {moves}
 
-### Position notation
-`env.position()` writes the position as one line of six fields separated by
-spaces (`board phase to-move colours stores plies`), and
-`env.reset(options={{"position": text}})` starts from such a line:
-
-1. `board`: the rows from `a` (top) down, each from the left, joined by `/`:
-   `W` a white rook, `B` a black rook, `o` a bead, `.` an empty cell (the
-   letters of the text drawing). On radius 4 the rows have 5, 6, 7, 8, 9, 8,
-   7, 6 and 5 cells.
-2. `phase`: `setup` (player_0 places pieces), `choice` (player_1 chooses),
-   `colour` (player_0 picks its colour after "move first") or `play`.
-3. `to-move`: the seat to act, `0` or `1`.
-4. `colours`: player_0's colour then player_1's, `WB` or `BW`; `-` before
-   the choice.
-5. `stores`: the beads player_0 and player_1 have captured, `7,8`.
-6. `plies`: rook moves played.
-
-The rest follows from these fields: the seat to move made the first rook move
-when `plies` is even; a position is over when the seat that just moved has
-`beads_to_win` beads, `max_plies` moves are played, or the seat to move has
-no move. Nothing is hidden, so every seat's view (`env.position(seat)`) is
-the same text. The last move's path and captures, which the drawings mark,
-are not part of the position.
-
-A text is refused, naming the field, for a wrong symbol or row length, more
-than 3 rooks of a colour or 19 beads, a bead on an edge cell, a rook on an
-inner cell before play, beads on the board and in the stores that do not
-make 19, a phase, seat or colours that cannot go together, or a store of
-`beads_to_win` for the seat to move (the game would have ended).
-
-`setup="fixed"` starts at
-
-```
-W...B/....../..ooo../..oooo../B.ooooo.W/..oooo../..ooo../....../W...B choice 1 - 0,0 0
-```
-
-and `setup="marquisian"` at an empty board in the `setup` phase:
-
-```
-...../....../......./......../........./......../......./....../..... setup 0 - 0,0 0
-```
-
-After `player_1` takes "move first" and `player_0` picks "white", white
-(`player_0`) and black (`player_1`, to move) are set and no rook has moved:
-
-```
-W...B/....../..ooo../..oooo../B.ooooo.W/..oooo../..ooo../....../W...B play 1 WB 0,0 0
-```
-
-{positions}
-
 ## Termination
 First to `beads_to_win` (10) captured beads wins (+1, the other -1). After
 every action the end is checked in this order: the mover has won;
@@ -176,6 +125,57 @@ pieces (`5*cells + 13` values).
 
 Readable names (`env.action_name(a)`): `e1-e4` a move, `e1xe4` a move that
 captures, `W@a1` / `B@a1` / `o@e5` a placement, then the choice names.
+
+## Position notation
+`env.position()` writes the position as one line of six fields separated by
+spaces (`board phase to-move colours stores plies`), and
+`env.reset(options={{"position": text}})` starts from such a line:
+
+1. `board`: the rows from `a` (top) down, each from the left, joined by `/`:
+   `W` a white rook, `B` a black rook, `o` a bead, `.` an empty cell (the
+   letters of the text drawing). On radius 4 the rows have 5, 6, 7, 8, 9, 8,
+   7, 6 and 5 cells.
+2. `phase`: `setup` (player_0 places pieces), `choice` (player_1 chooses),
+   `colour` (player_0 picks its colour after "move first") or `play`.
+3. `to-move`: the seat to act, `0` or `1`.
+4. `colours`: player_0's colour then player_1's, `WB` or `BW`; `-` before
+   the choice.
+5. `stores`: the beads player_0 and player_1 have captured, `7,8`.
+6. `plies`: rook moves played.
+
+The rest follows from these fields: the seat to move made the first rook move
+when `plies` is even; a position is over when the seat that just moved has
+`beads_to_win` beads, `max_plies` moves are played, or the seat to move has
+no move. Nothing is hidden, so every seat's view (`env.position(seat)`) is
+the same text. The last move's path and captures, which the drawings mark,
+are not part of the position.
+
+A text is refused, naming the field, for a wrong symbol or row length, more
+than 3 rooks of a colour or 19 beads, a bead on an edge cell, a rook on an
+inner cell before play, beads on the board and in the stores that do not
+make 19, a phase, seat or colours that cannot go together, or a store of
+`beads_to_win` for the seat to move (the game would have ended).
+
+`setup="fixed"` starts at
+
+```
+W...B/....../..ooo../..oooo../B.ooooo.W/..oooo../..ooo../....../W...B choice 1 - 0,0 0
+```
+
+and `setup="marquisian"` at an empty board in the `setup` phase:
+
+```
+...../....../......./......../........./......../......./....../..... setup 0 - 0,0 0
+```
+
+After `player_1` takes "move first" and `player_0` picks "white", white
+(`player_0`) and black (`player_1`, to move) are set and no rook has moved:
+
+```
+W...B/....../..ooo../..oooo../B.ooooo.W/..oooo../..ooo../....../W...B play 1 WB 0,0 0
+```
+
+{positions}
 
 ## Rewards
 +1 to the winner, -1 to the loser, 0 each for a draw, given at the end.

@@ -25,42 +25,6 @@ Where the last piece lands decides what happens:
 
 `player_0` moves first, then the seats in order.
 
-### Position notation
-`env.position()` writes a position as one line of five fields separated by
-spaces; `env.reset(options={"position": text})` starts from one.
-
-1. rows: each seat's pieces in its rows 1-11, one symbol a row (`.` none,
-   `1`-`9`, `a` `b` `c` for 10, 11, 12), the seats in order (`player_0`
-   first) joined by `/`.
-2. centre: each seat's pieces in the centre hole, joined by `,`.
-3. captured: each seat's captured pieces (its compound), joined by `,`.
-4. to move: the seat to move by its colour's letter, `R` (Red, `player_0`),
-   `K` (Black), `B` (Blue), `G` (Green); once the game is over, the last
-   mover.
-5. choice: the landing row (1-11) while the mover chooses to stop or go on,
-   else `-`.
-
-The end follows from these: no choice pending and a seat without a piece on
-the rows. Nothing is hidden, so every seat's view is the same text. A text
-that does not fit is refused with a `PositionError` naming the field: a
-wrong number of seats or rows, an unknown symbol, a seat with more than 12
-pieces on its rows and in the centre, compounds that do not hold exactly the
-pieces missing from the others, a choice on a row where the mover has fewer
-than two pieces.
-
-* The start, 2 players: `3333......./3333....... 0,0 0,0 R -`; 4 players:
-  `3333......./3333......./3333......./3333....... 0,0,0,0 0,0,0,0 R -`.
-* Diagram 2, `row 2` from the start: `3.441....../3333....... 0,0 0,0 K -`.
-* Diagram 3, `row 1` from the start lands on row 4, now 4 pieces:
-  `.444......./3333....... 0,0 0,0 R 4`; `go on from row 4` gives
-  `.44.1111.../3333....... 0,0 0,0 K -`.
-* Diagram 4, five pieces in row 9 (two to rows 10 and 11, one to the centre,
-  two to rows 1 and 2): `........5../3333....... 7,0 0,0 R -` then
-  `11.......11/3333....... 8,0 0,0 K -`.
-* Diagram 5, row 8's three pieces, the last alone on row 11 by a single
-  opposing piece: `.......3.../333.......1 9,2 0,0 R -` then
-  `........111/333........ 9,2 1,0 K -`.
-
 ## Termination
 The game ends when, after a move, any player has no piece left on rows 1-11.
 Score 5 per captured piece and 10 per piece in the centre; pieces still on
@@ -109,6 +73,42 @@ player to move (n values); "captured" is scaled by 12 (n-1) and "score" by
 * a in 0..10: pick up your row `a + 1` and sow it (or, while a choice is
   pending, sow on from the landing row);
 * a = 11: stop.
+
+## Position notation
+`env.position()` writes a position as one line of five fields separated by
+spaces; `env.reset(options={"position": text})` starts from one.
+
+1. rows: each seat's pieces in its rows 1-11, one symbol a row (`.` none,
+   `1`-`9`, `a` `b` `c` for 10, 11, 12), the seats in order (`player_0`
+   first) joined by `/`.
+2. centre: each seat's pieces in the centre hole, joined by `,`.
+3. captured: each seat's captured pieces (its compound), joined by `,`.
+4. to move: the seat to move by its colour's letter, `R` (Red, `player_0`),
+   `K` (Black), `B` (Blue), `G` (Green); once the game is over, the last
+   mover.
+5. choice: the landing row (1-11) while the mover chooses to stop or go on,
+   else `-`.
+
+The end follows from these: no choice pending and a seat without a piece on
+the rows. Nothing is hidden, so every seat's view is the same text. A text
+that does not fit is refused with a `PositionError` naming the field: a
+wrong number of seats or rows, an unknown symbol, a seat with more than 12
+pieces on its rows and in the centre, compounds that do not hold exactly the
+pieces missing from the others, a choice on a row where the mover has fewer
+than two pieces.
+
+* The start, 2 players: `3333......./3333....... 0,0 0,0 R -`; 4 players:
+  `3333......./3333......./3333......./3333....... 0,0,0,0 0,0,0,0 R -`.
+* Diagram 2, `row 2` from the start: `3.441....../3333....... 0,0 0,0 K -`.
+* Diagram 3, `row 1` from the start lands on row 4, now 4 pieces:
+  `.444......./3333....... 0,0 0,0 R 4`; `go on from row 4` gives
+  `.44.1111.../3333....... 0,0 0,0 K -`.
+* Diagram 4, five pieces in row 9 (two to rows 10 and 11, one to the centre,
+  two to rows 1 and 2): `........5../3333....... 7,0 0,0 R -` then
+  `11.......11/3333....... 8,0 0,0 K -`.
+* Diagram 5, row 8's three pieces, the last alone on row 11 by a single
+  opposing piece: `.......3.../333.......1 9,2 0,0 R -` then
+  `........111/333........ 9,2 1,0 K -`.
 
 ## Rewards
 * `reward="win"` (default): at the end, 2 players +1 / -1 (0 each on a tie);

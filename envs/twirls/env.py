@@ -32,36 +32,6 @@ loose group.
   suggests for handicaps: `max_neighbors=(4, 2)` gives `player_0` 4 and
   `player_1` 2, whichever colour they end up with.
 
-### Position notation
-`env.position()` writes a position as one line of four fields separated by
-spaces; `env.reset(options={"position": text})` starts from one.
-
-1. board: the ranks from the top one down, each from file a, joined by `/`:
-   `x` a Black stone, `w` a White stone (the seed's letters; the text
-   drawing shows X and O), `.` an empty cell, a digit 2-9 that many empty
-   cells in a row. The seed's capitals (marked stones) and `1` read too.
-2. to move: the colour to move, `x` or `w`.
-3. swap: `s` once White has swapped (`player_0` then plays White), else `-`.
-4. plies: the plies played, the swap included.
-
-The end follows from these (the checks of Termination, as after the last
-ply). Nothing is hidden, so every seat's view is the same text. A text that
-does not fit is refused with a `PositionError` naming the field: a rank of
-the wrong length, an unknown symbol, more stones of a colour than the set-up
-has (fewer are allowed, for puzzles), a colour to move that the plies and the
-swap do not give, Black without a twirl at ply 0.
-
-* The starts: 9x9 `.xwxwxwx./w7w/x7x/w7w/x7x/w7w/x7x/w7w/.xwxwxwx. x - 0`,
-  8x8 `.xxxxxx./w6w/w6w/w6w/w6w/w6w/w6w/.xxxxxx. x - 0`.
-* The seed's basic twirls on 8x8: `d8-d5@a5` gives
-  `.xx.xxx./w6w/w6w/w2x3w/w6w/w6w/w6w/.xxxxxx. w - 1`, White's `a6-e6@c8`
-  the seed's first picture `.xx.xxx./w6w/4w2w/w2x3w/w6w/w6w/w6w/.xxxxxx. x - 2`,
-  then `c8-c4@e6` gives `.x2xxx./w6w/4w2w/w2x3w/w.x4w/w6w/w6w/.xxxxxx. w - 3`.
-  The swap instead of White's twirl: `... w s 2`.
-* The seed's second picture, White's stones one group but not a win (f4 has
-  5 friendly neighbours), Black to move (the plies are ours):
-  `.x2xxx./7w/4w2w/3x.ww./2x.ww2/3ww.ww/2w5/.xxxxxx. x - 10`.
-
 ## Termination
 After every action the end is checked in this order: the mover has won (+1,
 the other -1); `max_plies` actions have been played (a draw; the swap counts
@@ -106,6 +76,36 @@ Directions 0..7 = N, NE, E, SE, S, SW, W, NW (clockwise).
 
 Action names (`env.action_name(a)`) read `d8-d5@a5` (origin-destination@pivot)
 and `swap`.
+
+## Position notation
+`env.position()` writes a position as one line of four fields separated by
+spaces; `env.reset(options={"position": text})` starts from one.
+
+1. board: the ranks from the top one down, each from file a, joined by `/`:
+   `x` a Black stone, `w` a White stone (the seed's letters; the text
+   drawing shows X and O), `.` an empty cell, a digit 2-9 that many empty
+   cells in a row. The seed's capitals (marked stones) and `1` read too.
+2. to move: the colour to move, `x` or `w`.
+3. swap: `s` once White has swapped (`player_0` then plays White), else `-`.
+4. plies: the plies played, the swap included.
+
+The end follows from these (the checks of Termination, as after the last
+ply). Nothing is hidden, so every seat's view is the same text. A text that
+does not fit is refused with a `PositionError` naming the field: a rank of
+the wrong length, an unknown symbol, more stones of a colour than the set-up
+has (fewer are allowed, for puzzles), a colour to move that the plies and the
+swap do not give, Black without a twirl at ply 0.
+
+* The starts: 9x9 `.xwxwxwx./w7w/x7x/w7w/x7x/w7w/x7x/w7w/.xwxwxwx. x - 0`,
+  8x8 `.xxxxxx./w6w/w6w/w6w/w6w/w6w/w6w/.xxxxxx. x - 0`.
+* The seed's basic twirls on 8x8: `d8-d5@a5` gives
+  `.xx.xxx./w6w/w6w/w2x3w/w6w/w6w/w6w/.xxxxxx. w - 1`, White's `a6-e6@c8`
+  the seed's first picture `.xx.xxx./w6w/4w2w/w2x3w/w6w/w6w/w6w/.xxxxxx. x - 2`,
+  then `c8-c4@e6` gives `.x2xxx./w6w/4w2w/w2x3w/w.x4w/w6w/w6w/.xxxxxx. w - 3`.
+  The swap instead of White's twirl: `... w s 2`.
+* The seed's second picture, White's stones one group but not a win (f4 has
+  5 friendly neighbours), Black to move (the plies are ours):
+  `.x2xxx./7w/4w2w/3x.ww./2x.ww2/3ww.ww/2w5/.xxxxxx. x - 10`.
 
 ## Rewards
 +1 to the winner, -1 to the loser, 0 each for a draw, given at the end.
