@@ -124,6 +124,10 @@ def ladder(
 MODEL = "Plackett-Luce on whole finishing orders; 95% intervals: bootstrap of whole deals and openings"
 
 
+REFIT_MODEL = "Plackett-Luce refitted from the saved pairs' win counts; 95% intervals: bootstrap of single games"
+REFIT_MANY = " (the places behind the winner and the deals were not saved: intervals narrower than a new ladder's)"
+
+
 def _add_tables(tables: dict[str, list], result: SeriesResult, seated: list[int], stratum: int) -> None:
     """Append ``result``'s games (entrant ``seated[k]`` at its k-th place) to the ladder's rated games: one block
     per deal or opening when they were played in every seating, else one per game."""
@@ -149,7 +153,8 @@ def refit(saved: dict[str, Any], samples: int = 200, seed: int = 0) -> dict[str,
     """A ladder saved before ratings had intervals, rated again from its pairs' win counts: each game is read
     as its winner first and every other player tied behind (all tied for a draw), one block a game. With two
     players that is all a game says, so the fit is the full one; with more, the places behind the winner are
-    lost, so the ratings are wider than a new ladder's (``model`` says so)."""
+    lost, and a saved ladder keeps no deals to resample together, so its intervals are narrower than a new
+    ladder's would be (``model`` says so)."""
     entrants = list(dict.fromkeys(name for pair in saved["pairs"] for name in (pair["a"], pair["b"])))
     players = saved.get("players", 2)
     tables: dict[str, list] = {"players": [], "ranks": [], "blocks": [], "strata": []}
@@ -168,9 +173,7 @@ def refit(saved: dict[str, Any], samples: int = 200, seed: int = 0) -> dict[str,
     return {
         **refitted,
         "games": len(tables["ranks"]),
-        "model": MODEL
-        if players == 2
-        else MODEL + " (refitted from win counts only: the places behind the winner were not saved)",
+        "model": REFIT_MODEL + ("" if players == 2 else REFIT_MANY),
         "elo": {e: r.rating for e, r in zip(entrants, ratings)},
         "interval95": {e: [r.low, r.high] for e, r in zip(entrants, ratings)},
     }
@@ -200,7 +203,7 @@ def save_ladder(result: dict[str, Any], out_dir: str | Path) -> tuple[Path, Path
     errors = [np.subtract(values, low).clip(0), np.subtract(high, values).clip(0)]
     ax.bar(names, values, color=[palette[i % len(palette)] for i in range(len(names))], yerr=errors, capsize=4)
     for x, v in enumerate(values):
-        label = f"{v:.0f}\n[{low[x]:.0f}, {high[x]:.0f}]" if x else f"{v:.0f}"
+        label = f"{round(v)}\n[{round(low[x])}, {round(high[x])}]" if x else f"{round(v)}"
         ax.text(x + 0.08, v, label, ha="left", va="bottom" if v >= 0 else "top", fontsize=7)
     if max(map(len, names)) > 8:  # past hards' names (hard@REV) would run into each other
         ax.tick_params(axis="x", labelrotation=25)

@@ -5,8 +5,10 @@ A game of n players is read as its finishing order: the first place is "chosen" 
 probability proportional to their strengths ``w = exp(theta)``, the next among the rest, and so on (Plackett
 1975, Luce 1959; with two players this is Bradley-Terry, the model behind Elo). Players sharing a place (a draw,
 two swimmers sinking at one showdown) are taken as Breslow ties: each of them is chosen against the same set of
-players left. A player who never wins but often comes second is therefore told apart from one who comes last,
-and a game counts once, not as n - 1 pairwise results.
+players left, the k terms of a tie of k weighted (k - 1) / k, so that a two-player draw is Elo's half a win and
+two-player ratings are exactly the Bradley-Terry / Elo fit of earlier ladders. A player who never wins but often
+comes second is therefore told apart from one who comes last, and a game counts once, not as n - 1 pairwise
+results.
 
 Why a short fit of our own rather than a library: openskill's Plackett-Luce (``openskill.models.weng_lin.
 plackett_luce``, after Weng and Lin 2011) is an online update whose result depends on the order games are fed to
@@ -50,7 +52,8 @@ class RatedGames:
 @dataclass(frozen=True)
 class Stages:
     """The likelihood's terms: per stage (a place being filled in one game), how many players of each entrant
-    fill it (``chosen``) and are still in the running (``left``), and the game it belongs to (-1: the prior)."""
+    fill it (``chosen``, weighted for ties) and are still in the running (``left``), and the game it belongs to
+    (-1: the prior)."""
 
     chosen: np.ndarray  # (S, E)
     left: np.ndarray  # (S, E)
@@ -67,14 +70,16 @@ def stages(games: RatedGames, entrants: int) -> Stages:
             running = placed >= level
             if running.sum() < 2:
                 continue
-            chosen.append(np.bincount(seated[placed == level], minlength=entrants))
+            tied = int((placed == level).sum())
+            share = (tied - 1) / tied if tied > 1 else 1.0  # a tie of k counts k - 1 choices: a draw is half a win
+            chosen.append(np.bincount(seated[placed == level], minlength=entrants) * share)
             left.append(np.bincount(seated[running], minlength=entrants))
             game.append(g)
     for i in range(entrants):
         for j in range(i + 1, entrants):
-            pair = np.zeros(entrants, dtype=np.int64)
+            pair = np.zeros(entrants)
             pair[[i, j]] = 1
-            chosen.append(pair)
+            chosen.append(pair / 2)
             left.append(pair)
             game.append(-1)
     shape = (-1, entrants)

@@ -37,7 +37,7 @@ def _mle_expected(values: list[float], probs: list[float], s: float) -> list[flo
     def secular(x: float) -> float:
         return sum(p * a / (1 + x * a) for a, p in zip(shifted, probs))
 
-    for _ in range(200):  # secular() falls from +inf to -inf on (lo, hi)
+    for _ in range(80):  # secular() falls from +inf to -inf on (lo, hi)
         mid = (lo + hi) / 2
         lo, hi = (mid, hi) if secular(mid) > 0 else (lo, mid)
     x = (lo + hi) / 2

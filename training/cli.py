@@ -133,10 +133,10 @@ def cmd_ladder(args: argparse.Namespace) -> None:
 def format_ladder(result: dict) -> str:
     """The ladder as a table: each entrant's rating and 95% interval (the first entrant is 0)."""
     width = max(10, *map(len, result["elo"]))
-    lines = [f"{'entrant':<{width}} {'rating':>8}  95% interval", *[
-        f"{name:<{width}} {elo:8.0f}  [{result['interval95'][name][0]:.0f}, {result['interval95'][name][1]:.0f}]"
-        for name, elo in result["elo"].items()
-    ]]  # fmt: skip
+    lines = [f"{'entrant':<{width}} {'rating':>8}  95% interval"]
+    for name, elo in result["elo"].items():
+        low, high = result["interval95"][name]
+        lines.append(f"{name:<{width}} {round(elo):8d}  [{round(low)}, {round(high)}]")
     rules = ", ".join(f"{k}={v}" for k, v in result["params"].items()) or "default rules"
     lines.append(f"{result['game']} ({rules}): {result['games']} games, {result['model']}")
     return "\n".join(lines)
