@@ -35,15 +35,16 @@ class GameRecord:
 
 
 def finishing_ranks(winners: list[int], standings: list[float] | None, left_at: dict[int, int], n: int) -> list[int]:
-    """Each seat's place (0 first; equal places tie): winners first, then by the game's ``standings`` (scores,
-    higher better) where it has them, then by how late a seat left the game (``left_at``: the ply it was
-    eliminated at; seats still in it rank above every seat that left). A draw ties every seat."""
+    """Each seat's place, counted as in a race (the number of seats that finished ahead of it: 0 first; seats
+    that tie share a place and the next place is skipped): winners first, then by the game's ``standings``
+    (scores, higher better) where it has them, then by how late a seat left the game (``left_at``: the ply it
+    was eliminated at; seats still in it rank above every seat that left). A draw ties every seat."""
 
     def key(seat: int) -> tuple[bool, float, float]:
         return seat in winners, standings[seat] if standings else 0.0, left_at.get(seat, float("inf"))
 
-    keys = sorted({key(seat) for seat in range(n)}, reverse=True)
-    return [keys.index(key(seat)) for seat in range(n)]
+    keys = [key(seat) for seat in range(n)]
+    return [sum(other > mine for other in keys) for mine in keys]
 
 
 def check_opening_plies(opening_plies: Any) -> int:

@@ -141,31 +141,36 @@ def _add_tables(tables: dict[str, list], result: SeriesResult, seated: list[int]
 
 def _pair_row(a: str, b: str, players: int, result: SeriesResult) -> dict[str, Any]:
     """A pair's line of the ladder: the lone entrant's wins, draws and losses, and how often it took each
-    place (``a_places[k]``: games it finished (k + 1)-th, ties sharing the better place)."""
+    place (``a_places[k]``: games it finished (k + 1)-th, ties sharing the better place), and every game's
+    places (``ranks``, a for seat group 0) with the games a deal or opening took (``deal_games``), so that the
+    ladder can be rated again exactly (:func:`refit`)."""
     places = np.bincount([ranks[0] for ranks in result.game_ranks], minlength=players)
     return {
         "a": a, "b": b, "seats": f"1 x a, {players - 1} x b", "a_wins": result.wins[0], "draws": result.draws[0],
         "b_wins": result.losses[0], "a_places": [int(c) for c in places],
+        "deal_games": players if result.duplicate else 1, "ranks": result.game_ranks,
     }  # fmt: skip
 
 
 def refit(saved: dict[str, Any], samples: int = 200, seed: int = 0) -> dict[str, Any]:
-    """A ladder saved before ratings had intervals, rated again from its pairs' win counts: each game is read
-    as its winner first and every other player tied behind (all tied for a draw), one block a game. With two
+    """A saved ladder rated again: exactly from its games' places where it keeps them (``ranks``), else (a ladder
+    saved before ratings had intervals) from its pairs' win counts, each game read as its winner first and every
+    other player tied behind (all tied for a draw), one block a game. With two
     players that is all a game says, so the fit is the full one; with more, the places behind the winner are
     lost, and a saved ladder keeps no deals to resample together, so its intervals are narrower than a new
     ladder's would be (``model`` says so)."""
     entrants = list(dict.fromkeys(name for pair in saved["pairs"] for name in (pair["a"], pair["b"])))
     players = saved.get("players", 2)
     tables: dict[str, list] = {"players": [], "ranks": [], "blocks": [], "strata": []}
+    whole = all("ranks" in pair for pair in saved["pairs"])
     for k, pair in enumerate(saved["pairs"]):
         seated = [entrants.index(pair["a"])] + [entrants.index(pair["b"])] * (players - 1)
         outcomes = [[0] + [1] * (players - 1)] * pair["a_wins"] + [[0] * players] * pair["draws"]
         outcomes += [[1, 0] + [1] * (players - 2)] * pair["b_wins"]
-        for ranks in outcomes:
+        for g, ranks in enumerate(pair["ranks"] if whole else outcomes):
             tables["players"].append(seated)
             tables["ranks"].append(ranks)
-            tables["blocks"].append(len(tables["blocks"]))
+            tables["blocks"].append(g // pair["deal_games"] if whole else len(tables["blocks"]))
             tables["strata"].append(k)
     ratings = rate(RatedGames.of(**tables), len(entrants), samples=samples, seed=seed)
     refitted = {key: value for key, value in saved.items() if key not in ("elo", "interval95", "model")}
@@ -173,7 +178,7 @@ def refit(saved: dict[str, Any], samples: int = 200, seed: int = 0) -> dict[str,
     return {
         **refitted,
         "games": len(tables["ranks"]),
-        "model": REFIT_MODEL + ("" if players == 2 else REFIT_MANY),
+        "model": saved["model"] if whole else REFIT_MODEL + ("" if players == 2 else REFIT_MANY),
         "elo": {e: r.rating for e, r in zip(entrants, ratings)},
         "interval95": {e: [r.low, r.high] for e, r in zip(entrants, ratings)},
     }

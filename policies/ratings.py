@@ -16,7 +16,8 @@ it and whose sigma is an approximation, not an interval; choix (``choix.opt_rank
 by maximum likelihood but takes no ties and gives no intervals. Here the likelihood is the one openskill's
 Plackett-Luce approximates, maximised exactly by Newton's method (a few entrants: the Hessian is tiny), and the
 intervals come from resampling whole deals, so games played from one deal (or opening) stay together and their
-shared luck is not counted as independent evidence.
+shared luck is not counted as independent evidence, widened where the likelihood-ratio interval is wider (a
+record of only wins or only losses, which resampling cannot widen).
 """
 
 from __future__ import annotations
@@ -87,34 +88,76 @@ def stages(games: RatedGames, entrants: int) -> Stages:
     return Stages(chosen_a, left_a, np.array(game))
 
 
-def fit(st: Stages, weight: np.ndarray, anchor: int = 0, prior: float = 1.0) -> np.ndarray:
-    """Log-strengths (``anchor`` at 0) maximising the weighted Plackett-Luce likelihood: Newton's method on the
-    concave log-likelihood, step halved until it rises. ``weight[s]``: how many times stage ``s`` counts."""
+def fit(st: Stages, weight: np.ndarray, anchor: int = 0, prior: float = 1.0, held=None) -> tuple[np.ndarray, float]:
+    """(log-strengths, log-likelihood) maximising the weighted Plackett-Luce likelihood with ``anchor`` at 0 (and,
+    for a profile, ``held = (entrant, value)`` held there): Newton's method on the concave log-likelihood, the
+    step halved until it rises. ``weight[s]``: how many times stage ``s`` counts (the prior's ``prior``)."""
     weight = np.where(st.game < 0, prior, weight)
     entrants = st.left.shape[1]
     free = np.arange(entrants) != anchor
+    theta = np.zeros(entrants)
+    if held is not None:
+        free[held[0]] = False
+        theta[held[0]] = held[1]
     size = st.chosen.sum(axis=1) * weight  # players chosen at each stage, weighted
     wins = weight @ st.chosen
 
-    def loglik(theta):
-        return wins @ theta - size @ np.log(st.left @ np.exp(theta))
+    present = st.left > 0
 
-    theta = np.zeros(entrants)
+    def weighed(theta):
+        """Per stage, each entrant's players' share of the strength left, and the log of that strength (each
+        stage scaled by its strongest entrant, so that none underflows)."""
+        top = np.where(present, theta, -np.inf).max(axis=1)
+        parts = np.where(present, st.left * np.exp(np.minimum(theta - top[:, None], 0.0)), 0.0)
+        total = parts.sum(axis=1)
+        return parts / total[:, None], np.log(total) + top
+
+    def loglik(theta):
+        return wins @ theta - size @ weighed(theta)[1]
+
     current = loglik(theta)
     for _ in range(200):
-        share = st.left * np.exp(theta) / (st.left @ np.exp(theta))[:, None]
+        share = weighed(theta)[0]
         grad = wins - size @ share
         hess = share.T @ (size[:, None] * share) - np.diag(size @ share)
         step = np.zeros(entrants)
-        step[free] = np.linalg.solve(-hess[np.ix_(free, free)], grad[free])
+        if free.any():
+            inner = -hess[np.ix_(free, free)] + 1e-12 * np.eye(int(free.sum()))  # a ridge: never singular
+            step[free] = np.linalg.solve(inner, grad[free])
         scale = 1.0
-        while loglik(theta + scale * step) < current - 1e-12 and scale > 1e-6:
+        while not loglik(theta + scale * step) >= current - 1e-12 and scale > 1e-6:  # NaN: too far, halve
             scale /= 2
         theta = theta + scale * step
         current = loglik(theta)
         if np.max(np.abs(scale * step)) < 1e-9:
             break
-    return theta
+    return theta, current
+
+
+PROFILE_DROP = 1.920729  # half the 95% quantile of chi-squared with one degree of freedom
+PROFILE_REACH = 12.0  # nats (about 2,100 Elo) from the fit at most: beyond, the bound is given as that far
+
+
+def profile_bounds(st: Stages, weight: np.ndarray, entrant: int, anchor: int = 0, prior: float = 1.0):
+    """(low, high) log-strength of ``entrant`` where the likelihood, maximised over the others, falls
+    ``PROFILE_DROP`` below its best: the likelihood-ratio 95% interval, which stays honest for a record that is
+    all wins or all losses (one side then reaches far, as the data cannot bound it; the prior alone does)."""
+    best, top = fit(st, weight, anchor, prior)
+
+    def below(value: float) -> bool:
+        return fit(st, weight, anchor, prior, held=(entrant, value))[1] < top - PROFILE_DROP
+
+    ends = []
+    for direction in (-1.0, 1.0):
+        inside, outside = best[entrant], best[entrant] + direction * PROFILE_REACH
+        if not below(outside):
+            ends.append(outside)
+            continue
+        for _ in range(30):
+            middle = (inside + outside) / 2
+            inside, outside = (inside, middle) if below(middle) else (middle, outside)
+        ends.append((inside + outside) / 2)
+    return ends[0], ends[1]
 
 
 def resample_weights(games: RatedGames, rng: np.random.Generator) -> np.ndarray:
@@ -141,18 +184,28 @@ class Rating:
 def rate(
     games: RatedGames, entrants: int, anchor: int = 0, samples: int = 200, seed: int = 0, prior: float = 1.0
 ) -> list[Rating]:
-    """Each entrant's Plackett-Luce rating in Elo (``anchor`` = 0) with the 2.5 and 97.5 percentiles of
-    ``samples`` block-bootstrap refits as its 95% interval (relative to the anchor, whose own is [0, 0])."""
+    """Each entrant's Plackett-Luce rating in Elo (``anchor`` = 0) and a 95% interval relative to the anchor
+    (whose own is [0, 0]): the wider, on each side, of the 2.5 and 97.5 percentiles of ``samples`` refits on
+    resampled deals (:func:`resample_weights`: the games' shared luck) and the likelihood-ratio interval
+    (:func:`profile_bounds`: what the data cannot bound, such as a record of only wins, which every resample
+    repeats)."""
     st = stages(games, entrants)
     per_stage = np.where(st.game >= 0, 1.0, 0.0)
-    point = fit(st, per_stage, anchor, prior) * ELO_PER_NAT
+    point = fit(st, per_stage, anchor, prior)[0] * ELO_PER_NAT
     rng = np.random.default_rng(seed)
     boots = np.empty((samples, entrants))
     for b in range(samples):
         counts = resample_weights(games, rng)
-        boots[b] = fit(st, np.where(st.game >= 0, counts[st.game], 0.0), anchor, prior) * ELO_PER_NAT
+        boots[b] = fit(st, np.where(st.game >= 0, counts[st.game], 0.0), anchor, prior)[0] * ELO_PER_NAT
     low, high = np.percentile(boots, [2.5, 97.5], axis=0) if samples else (point, point)
-    return [Rating(float(p), float(lo), float(hi)) for p, lo, hi in zip(point, low, high)]
+    ratings = []
+    for e in range(entrants):
+        if e == anchor:
+            ratings.append(Rating(0.0, 0.0, 0.0))
+            continue
+        lo, hi = (bound * ELO_PER_NAT for bound in profile_bounds(st, per_stage, e, anchor, prior))
+        ratings.append(Rating(float(point[e]), float(min(low[e], lo)), float(max(high[e], hi))))
+    return ratings
 
 
 def sample_games(theta: np.ndarray, tables: np.ndarray, rng: np.random.Generator) -> np.ndarray:

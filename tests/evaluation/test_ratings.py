@@ -26,13 +26,13 @@ def one_against_three(entrants: int, per_way: int) -> tuple[np.ndarray, np.ndarr
 def test_known_strengths_are_recovered_in_order_with_intervals_that_cover():
     tables, strata = one_against_three(4, 20)
     covered = 0
-    for seed in range(6):
+    for seed in range(4):
         ranks = sample_games(TRUE_ELO / ELO_PER_NAT, tables, np.random.default_rng(seed))
-        ratings = rate(RatedGames.of(tables, ranks, strata=strata), 4, samples=80, seed=seed)
+        ratings = rate(RatedGames.of(tables, ranks, strata=strata), 4, samples=50, seed=seed)
         points = [r.rating for r in ratings]
         assert points[0] == 0 and np.all(np.diff(points) > 0), points  # in order
         covered += sum(r.low <= true <= r.high for r, true in zip(ratings[1:], TRUE_ELO[1:]))
-    assert covered >= 15  # of 18 intervals: about 95% should cover
+    assert covered >= 10  # of 12 intervals: about 95% should cover
 
 
 def test_a_player_that_never_wins_rates_far_below_by_its_places():
@@ -94,6 +94,9 @@ def test_epsilon_mixtures_of_medium_are_rated_in_order_from_four_player_games(tm
     assert all(low <= elo[e] <= high for e, (low, high) in interval.items())
     lone_random = saved["pairs"][0]  # random against three half mediums: its places, first to fourth
     assert lone_random["a"] == "random" and sum(lone_random["a_places"]) == 8
+    again = refit(saved, samples=60)  # from the games' places it keeps: the same ratings
+    assert again["elo"] == pytest.approx(elo)
+    assert all(again["interval95"][e] == pytest.approx(interval[e]) for e in entrants)
     assert (tmp_path / "swahili_ladder.png").stat().st_size > 1000
 
 
@@ -101,7 +104,7 @@ def test_finishing_order_reads_winners_scores_then_who_left_last():
     from envs.opponents import make_opponent
     from envs.play import finishing_ranks, play_game
 
-    assert finishing_ranks([2], [10.0, 30.0, 40.0, 30.0], {}, 4) == [2, 1, 0, 1]  # scores, ties share a place
+    assert finishing_ranks([2], [10.0, 30.0, 40.0, 30.0], {}, 4) == [3, 1, 0, 1]  # ties share a place, as in a race
     assert finishing_ranks([1], None, {0: 50, 2: 50, 3: 80}, 4) == [2, 0, 2, 1]  # sunk later: better place
     assert finishing_ranks([], None, {}, 2) == [0, 0]  # a draw
     record = play_game("swimming", [make_opponent("swimming", "random", seed=s) for s in range(4)], seed=3)
