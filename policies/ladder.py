@@ -121,11 +121,17 @@ def ladder(
     }  # fmt: skip
 
 
-MODEL = "Plackett-Luce on whole finishing orders; 95% intervals: bootstrap of whole deals and openings"
+MODEL = (
+    "Plackett-Luce on whole finishing orders; 95% intervals: bootstrap of whole deals and openings, widened to the "
+    "likelihood-ratio interval where it is wider"
+)
 
 
-REFIT_MODEL = "Plackett-Luce refitted from the saved pairs' win counts; 95% intervals: bootstrap of single games"
-REFIT_MANY = " (the places behind the winner and the deals were not saved: intervals narrower than a new ladder's)"
+REFIT_MODEL = (
+    "Plackett-Luce refitted from the saved pairs' win counts; 95% intervals: bootstrap of single games, widened to "
+    "the likelihood-ratio interval where it is wider"
+)
+REFIT_MANY = " (the places behind the winner and the deals were not saved)"
 
 
 def _add_tables(tables: dict[str, list], result: SeriesResult, seated: list[int], stratum: int) -> None:
@@ -178,7 +184,7 @@ def refit(saved: dict[str, Any], samples: int = 200, seed: int = 0) -> dict[str,
     return {
         **refitted,
         "games": len(tables["ranks"]),
-        "model": saved["model"] if whole else REFIT_MODEL + ("" if players == 2 else REFIT_MANY),
+        "model": MODEL if whole else REFIT_MODEL + ("" if players == 2 else REFIT_MANY),
         "elo": {e: r.rating for e, r in zip(entrants, ratings)},
         "interval95": {e: [r.low, r.high] for e, r in zip(entrants, ratings)},
     }
