@@ -23,13 +23,28 @@ OPENING_STREAM = 0x09E4  # mixed into a game's seed for its random opening (not 
 @dataclass
 class GameRecord:
     """Outcome of one game: ``returns`` and ``winners`` by seat, the number of plies (the opening's
-    included), think times by seat, and the random ``opening`` moves played before the players moved."""
+    included), think times by seat, the random ``opening`` moves played before the players moved, and
+    ``ranks`` by seat: the finishing order (0 first, equal ranks tied; :func:`finishing_ranks`)."""
 
     returns: list[float]
     winners: list[int]
     plies: int
     move_seconds: list[list[float]] = field(default_factory=list)
     opening: list[int] = field(default_factory=list)
+    ranks: list[int] = field(default_factory=list)
+
+
+def finishing_ranks(winners: list[int], standings: list[float] | None, left_at: dict[int, int], n: int) -> list[int]:
+    """Each seat's place, counted as in a race (the number of seats that finished ahead of it: 0 first; seats
+    that tie share a place and the next place is skipped): winners first, then by the game's ``standings``
+    (scores, higher better) where it has them, then by how late a seat left the game (``left_at``: the ply it
+    was eliminated at; seats still in it rank above every seat that left). A draw ties every seat."""
+
+    def key(seat: int) -> tuple[bool, float, float]:
+        return seat in winners, standings[seat] if standings else 0.0, left_at.get(seat, float("inf"))
+
+    keys = [key(seat) for seat in range(n)]
+    return [sum(other > mine for other in keys) for mine in keys]
 
 
 @dataclass(frozen=True)
@@ -105,6 +120,7 @@ def play_game(
     plies = 0
     move_seconds: list[list[float]] = [[] for _ in players]
     opening: list[int] = []
+    left_at: dict[int, int] = {}  # seat -> the ply it left the game at (games that eliminate)
     for agent in turns(env, returns=returns):
         obs = env.observe(agent)
         seat = env.agent_seat[agent]
@@ -113,6 +129,7 @@ def play_game(
             opening.append(action)
             env.step(action)
             plies += 1
+            _note_leavers(env.game, env.game_state, plies, left_at)
             continue
         started = time.perf_counter()
         action = players[seat].act(obs["observation"], obs["action_mask"], env.game_state)
@@ -121,6 +138,7 @@ def play_game(
             observer(seat, obs["observation"], obs["action_mask"], action)
         env.step(action)
         plies += 1
+        _note_leavers(env.game, env.game_state, plies, left_at)
     if openings.plies and plies <= openings.plies:
         raise ValueError(
             f"{name}: the game ended within its {openings.plies} random opening plies (seed {seed}); "
@@ -128,16 +146,25 @@ def play_game(
         )
     if openings.positions and plies == 0:
         raise ValueError(f"{name}: the opening position {openings.positions[0]!r} is already over")
-    return GameRecord(
-        [returns[a] for a in env.possible_agents], env.game.winners(env.game_state), plies, move_seconds, opening
-    )
+    winners = env.game.winners(env.game_state)
+    ranks = finishing_ranks(winners, env.game.standings(env.game_state), left_at, len(players))
+    return GameRecord([returns[a] for a in env.possible_agents], winners, plies, move_seconds, opening, ranks)
+
+
+def _note_leavers(game: Any, state: Any, plies: int, left_at: dict[int, int]) -> None:
+    """Record the ply at which each seat that has just left the game (e.g. sunk) left it."""
+    for seat in range(game.num_players):
+        if seat not in left_at and not game.seat_active(state, seat):
+            left_at[seat] = plies
 
 
 @dataclass
 class SeriesResult:
     """Per entrant (by index in the given list): wins, draws, losses, games, summed returns, think times;
     ``duplicate``: whether each deal (or opening) was played once with every entrant in every seat;
-    ``opening_plies``: the random plies each game began with."""
+    ``opening_plies``: the random plies each game began with; ``game_ids`` and ``game_ranks``: each game's
+    number in the series and every entrant's place in it (:attr:`GameRecord.ranks`, by entrant), for ratings
+    fitted to whole results and for tests on pairs of games."""
 
     names: list[str]
     wins: list[int]
@@ -148,6 +175,8 @@ class SeriesResult:
     move_seconds: list[list[float]] = field(default_factory=list)  # every move's think time
     duplicate: bool = False
     opening_plies: Openings = Openings()
+    game_ids: list[int] = field(default_factory=list)
+    game_ranks: list[list[int]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.opening_plies = check_opening_plies(self.opening_plies)  # read back from JSON: an int or a dict
@@ -212,6 +241,7 @@ def play_series(
     names = [spec if isinstance(spec, str) else type(spec).__name__ for spec in entrants]
     wins, draws, losses, rets = [0] * n, [0] * n, [0] * n, [0.0] * n
     move_seconds: list[list[float]] = [[] for _ in range(n)]
+    game_ranks: list[list[int]] = []
     for g in range(first_game, first_game + games):
         order = [(g + s) % n for s in range(n)]  # order[seat] = entrant index
         deal = g // n if duplicate else g
@@ -219,7 +249,9 @@ def play_series(
             name, [players[i] for i in order], seed=seed * 100_003 + deal, opening_plies=opening_plies.for_deal(deal),
             **params,
         )  # fmt: skip
+        placed = [0] * n
         for seat, entrant in enumerate(order):
+            placed[entrant] = record.ranks[seat]
             rets[entrant] += record.returns[seat]
             move_seconds[entrant] += record.move_seconds[seat]
             if not record.winners:
@@ -228,15 +260,20 @@ def play_series(
                 wins[entrant] += 1
             else:
                 losses[entrant] += 1
+        game_ranks.append(placed)
         if progress is not None:
             progress(g + 1 - first_game)
-    return SeriesResult(names, wins, draws, losses, rets, games, move_seconds, duplicate, opening_plies)
+    return SeriesResult(
+        names, wins, draws, losses, rets, games, move_seconds, duplicate, opening_plies,
+        list(range(first_game, first_game + games)), game_ranks,
+    )  # fmt: skip
 
 
 def merge_series(parts: Sequence[SeriesResult]) -> SeriesResult:
-    """One series from parts played apart (same entrants, disjoint games)."""
+    """One series from parts played apart (same entrants, disjoint games), its games in order."""
     first = parts[0]
     n = len(first.names)
+    games = sorted((g, ranks) for p in parts for g, ranks in zip(p.game_ids, p.game_ranks))
     return SeriesResult(
         first.names,
         [sum(p.wins[i] for p in parts) for i in range(n)],
@@ -247,4 +284,6 @@ def merge_series(parts: Sequence[SeriesResult]) -> SeriesResult:
         [[t for p in parts for t in p.move_seconds[i]] for i in range(n)],
         first.duplicate,
         first.opening_plies,
+        [g for g, _ in games],
+        [ranks for _, ranks in games],
     )

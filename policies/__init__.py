@@ -12,6 +12,7 @@ played with numpy; reading them needs torch). ``trusted=True`` loads a
 
 from __future__ import annotations
 
+import re
 import subprocess
 import tempfile
 from pathlib import Path
@@ -102,8 +103,8 @@ def opponent_by_name(
     name: str, spec: str, seed: int | None = None, trusted: bool = False, search: bool = True, **params: Any
 ):
     """The learned player a ``spec`` names for game ``name`` (``"hard"``, ``"network"``, ``"hard@REV"``,
-    ``"mcts[:N]"``, a policy file path, ``"network:PATH"`` that file's network alone), or None when the spec is
-    none of these.
+    ``"mcts[:N]"``, a policy file path, ``"network:PATH"`` that file's network alone, ``"module:callable"`` an
+    agent of the user's own code: :func:`user_agent`), or None when the spec is none of these.
 
     Registered as this project's ``swgym.opponents`` entry point, so that
     :func:`envs.opponents.make_opponent` (and every env) takes these names.
@@ -119,7 +120,42 @@ def opponent_by_name(
         from policies.search.mcts import make_mcts  # numba loads with the tree search only
 
         return make_mcts(name, spec, seed=seed, **params)  # it checks N
+    if CALLABLE_SPEC.fullmatch(spec):
+        return user_agent(name, spec, seed=seed, **params)
     return None
+
+
+CALLABLE_SPEC = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_][\w.]*")  # "module:callable", e.g. "mybots:greedy"
+
+
+def user_agent(name: str, spec: str, seed: int | None = None, **params: Any):
+    """The agent of the user's own code that ``"module:callable"`` names: ``callable(name, seed=seed,
+    **params)`` is called for game ``name`` and returns an opponent (``act(observation, action_mask, state)``
+    and ``reset(seed)``); an opponent object itself is taken as it is. The module is imported from the
+    installed packages or, failing that, the current folder."""
+    import importlib
+    import os
+    import sys
+
+    from envs.core.opponents import Opponent
+
+    module_name, _, attribute = spec.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError:
+        if os.getcwd() in sys.path:
+            raise ValueError(f"{spec!r}: no module {module_name!r} here or among the installed packages") from None
+        sys.path.append(os.getcwd())
+        return user_agent(name, spec, seed=seed, **params)
+    target: Any = module
+    for part in attribute.split("."):
+        if not hasattr(target, part):
+            raise ValueError(f"{spec!r}: module {module_name!r} has no {attribute!r}")
+        target = getattr(target, part)
+    agent = target if isinstance(target, Opponent) else target(name, seed=seed, **params)
+    if not isinstance(agent, Opponent):
+        raise TypeError(f"{spec!r} gave {agent!r}, not an opponent with act(observation, action_mask, state) and reset")
+    return agent
 
 
 def past_hard_file(name: str, rev: str, folder: Path, **params: Any) -> Path:

@@ -20,7 +20,7 @@ for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"):
 
 MAX_SEATS = 6
 # The opponent names envs.opponents.make_opponent takes (written out: importing it would load numpy here).
-OPPONENT_NAMES = "random|easy|medium|hard|network|mcts|mcts:N|hard@REV|network:FILE"
+OPPONENT_NAMES = "random|easy|medium|hard|network|mcts|mcts:N|hard@REV|network:FILE|module:callable"
 GOLDEN_DIR = Path(__file__).resolve().parent.parent / "tests" / "golden"
 
 # What each command needs beyond a plain install, and the extra that brings it
@@ -268,6 +268,8 @@ def cmd_eval(args: argparse.Namespace) -> None:
     from envs.play import Openings
     from policies.evaluation import SeriesRun, evaluate, format_rows, table_rows
 
+    if args.sprt is not None:
+        return cmd_eval_sprt(args)
     params = parse_params(args.rule)
     openings = Openings(args.opening_plies, tuple(read_positions(args.position)) if args.position else ())
     per_round = len(args.players) * max(1, len(openings.positions))
@@ -284,6 +286,48 @@ def cmd_eval(args: argparse.Namespace) -> None:
     print(format_rows(rows))
     if args.json:
         Path(args.json).write_text(json.dumps({"game": args.game, "params": params, "rows": rows}, indent=2))
+
+
+def cmd_eval_sprt(args: argparse.Namespace) -> None:
+    """``swgym eval GAME A B --sprt ELO0 ELO1``: games until fishtest's GSPRT decides, ``--games`` at most."""
+    from envs.play import Openings
+    from policies.sprt import SprtSeries, SprtTest, run_sprt
+
+    if args.jobs != 1:
+        raise ValueError("--sprt plays its games in order, in one process: drop --jobs")
+    test = SprtTest(args.sprt[0], args.sprt[1], alpha=args.alpha, beta=args.beta)
+    openings = Openings(args.opening_plies, tuple(read_positions(args.position)) if args.position else ())
+    series = SprtSeries(
+        args.game, args.players, args.games, seed=args.seed or 0, duplicate=args.duplicate,
+        opening_plies=openings, step=args.sprt_step,
+    )  # fmt: skip
+    params = parse_params(args.rule)
+    outcome = run_sprt(series, test, params, checkpoint=args.checkpoint, report=print)
+    verdict = {
+        "H1": f"H1 accepted: {args.players[0]} is at least {test.elo1:g} Elo stronger",
+        "H0": f"H0 accepted: {args.players[0]} is at most {test.elo0:g} Elo stronger",
+        "none": f"undecided after {outcome['games']} games (--games caps the test)",
+    }[outcome["decision"]]
+    print(f"{verdict} (alpha {test.alpha:g}, beta {test.beta:g}; {outcome['games']} games)")
+    if args.json:
+        Path(args.json).write_text(json.dumps({**outcome, "params": params}, indent=2))
+
+
+def _add_sprt_args(p: argparse.ArgumentParser) -> None:
+    """eval's sequential test: --sprt ELO0 ELO1, its error rates and the games between reports."""
+    p.add_argument(
+        "--sprt",
+        nargs=2,
+        type=float,
+        metavar=("ELO0", "ELO1"),
+        default=None,
+        help="a sequential test (fishtest's GSPRT) of H0: the first player is ELO0 Elo stronger, against H1: ELO1; "
+        "plays until one is accepted, --games at most, printing the LLR and its bounds as it goes; pairs of "
+        "games from one deal or opening are counted as pairs (pentanomial)",
+    )
+    p.add_argument("--alpha", type=positive_float, default=0.05, help="--sprt: chance of accepting H1 under H0")
+    p.add_argument("--beta", type=positive_float, default=0.05, help="--sprt: chance of accepting H0 under H1")
+    p.add_argument("--sprt-step", type=positive_int, default=20, help="--sprt: games between reports (even)")
 
 
 def cmd_results(args: argparse.Namespace) -> None:
@@ -320,10 +364,12 @@ def _training_command(name: str):
     """``swgym <name>`` from training/cli.py, its extras checked before it is imported."""
 
     def run(args: argparse.Namespace) -> None:
+        if name == "export":
+            check_export_args(args)
         require_extras(name, getattr(args, "backend", None), getattr(args, "address", None))
-        if name in ("ladder", "train"):
+        if name in ("ladder", "train", "export"):
             check_games([args.game])
-        if name == "train":
+        if name in ("train", "export", "ladder"):
             args.params = parse_params(args.rule)
         if name == "report":
             check_games(args.names)
@@ -460,6 +506,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="begin every game with this many random legal plies (seeded; each opening played in every seating), "
         "so that players who always answer a position the same way meet many positions (default 0)",
     )
+    _add_sprt_args(p)
     _add_rule_args(p)
     _add_position_arg(p, openings=True)
     p.set_defaults(func=cmd_eval)
@@ -495,7 +542,9 @@ def _add_training_commands(sub) -> None:
     p.set_defaults(func=cmd_results)
 
     p = sub.add_parser(
-        "ladder", help="Elo ladder random < easy < medium < hard from round-robin series (needs the train extra)"
+        "ladder",
+        help="ratings with 95%% intervals of random < easy < medium < hard from round-robin series (needs the "
+        "train extra)",
     )
     p.add_argument("game")
     p.add_argument(
@@ -506,7 +555,6 @@ def _add_training_commands(sub) -> None:
         "(default: random easy medium hard), e.g. random medium hard hard@HEAD~5 mcts:2000",
     )
     p.add_argument("--games", type=positive_int, default=100, help="games per pair (each way round with more players)")
-    p.add_argument("--seed", type=nonnegative_int, default=0)
     p.add_argument("--out", default="results")
     p.add_argument("--jobs", type=positive_int, default=1, help="processes per series (same result as 1)")
     p.add_argument(
@@ -515,6 +563,8 @@ def _add_training_commands(sub) -> None:
         default=0,
         help="begin every game with this many random plies, each opening in every seating (as swgym eval)",
     )
+    _add_ladder_rating_args(p)
+    _add_rule_args(p)
     p.set_defaults(func=_training_command("ladder"))
 
     p = sub.add_parser(
@@ -562,9 +612,7 @@ def _add_training_commands(sub) -> None:
     p.set_defaults(func=_training_command("train"))
 
     p = sub.add_parser("export", help="export an SB3 MaskablePPO .zip to a numpy policy file (needs the train extra)")
-    p.add_argument("model")
-    p.add_argument("--game", required=True)
-    p.add_argument("--params", default=None, help="rule parameters as JSON")
+    _add_export_args(p)
     p.add_argument("--out", required=True)
     p.add_argument(
         "--trust",
@@ -572,7 +620,49 @@ def _add_training_commands(sub) -> None:
         help="load with SB3's own loader, which unpickles the file and may run code in it; "
         "by default only the weights are read",
     )
+    _add_rule_args(p)
     p.set_defaults(func=_training_command("export"))
+
+
+def _add_ladder_rating_args(p: argparse.ArgumentParser) -> None:
+    """ladder's ratings: bootstrap samples, and rating a saved ladder again without playing."""
+    p.add_argument(
+        "--samples", type=nonnegative_int, default=200, help="bootstrap refits behind the 95%% intervals (0: none)"
+    )
+    p.add_argument(
+        "--refit",
+        default=None,
+        metavar="LADDER_JSON",
+        help="rate a saved <game>_ladder.json again (its pairs' win counts) with intervals, playing no game",
+    )
+
+
+def _add_export_args(p: argparse.ArgumentParser) -> None:
+    """export GAME MODEL, as every command takes the game first; the old --game / --params are answered with what
+    to type now."""
+    p.add_argument("game", nargs="?", default=None)
+    p.add_argument("model", nargs="?", default=None, help="the SB3 MaskablePPO .zip")
+    p.add_argument("--game", dest="old_game", default=None, help=argparse.SUPPRESS)
+    p.add_argument("--params", dest="old_params", default=None, help=argparse.SUPPRESS)
+
+
+def check_export_args(args: argparse.Namespace) -> None:
+    """A SystemExit saying what to type now for the old ``export MODEL --game GAME --params JSON``."""
+    if args.old_game is not None or args.old_params is not None:
+        game = args.old_game or "GAME"
+        model = args.game or "MODEL"
+        rules = ""
+        if args.old_params:
+            try:
+                rules = "".join(f" --rule {k}={v!r}" for k, v in json.loads(args.old_params).items())
+            except (ValueError, AttributeError):
+                rules = " --rule KEY=VALUE"
+        raise SystemExit(
+            "swgym export: the game now comes first and rules as --rule, as in every other command: "
+            f"swgym export {game} {model} --out {args.out}{rules}"
+        )
+    if args.game is None or args.model is None:
+        raise SystemExit("swgym export: give the game and the model: swgym export GAME MODEL.zip --out FILE.npz")
 
 
 def main(argv: list[str] | None = None) -> None:

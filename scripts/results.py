@@ -61,6 +61,8 @@ def _ladder(record: dict[str, Any], jobs: int) -> str:
     argv = ["ladder", saved["game"], "--entrants", *entrants, "--games", str(saved["games_per_pair"])]
     if saved.get("opening_plies"):
         argv += ["--opening-plies", str(saved["opening_plies"])]
+    for key, value in saved.get("params", {}).items():  # the rules it was rated under, as --rule
+        argv += ["--rule", f"{key}={value!r}"]
     argv += ["--out", str(path.parent.relative_to(ROOT))]
     subprocess.run([sys.executable, "-m", "scripts.cli", *argv, "--jobs", str(jobs)], cwd=ROOT, check=True)
     return "swgym " + " ".join(argv)

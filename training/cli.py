@@ -90,7 +90,7 @@ def cmd_train_rllib(args: argparse.Namespace) -> None:
 
 def cmd_export(args: argparse.Namespace) -> None:
     """Write the numpy policy file of an SB3 model: its weights only, unless ``--trust`` (SB3's loader)."""
-    params = json.loads(args.params) if args.params else {}
+    params = args.params
     if args.trust:
         from sb3_contrib import MaskablePPO  # on use: swgym starts fast
 
@@ -108,20 +108,38 @@ def cmd_export(args: argparse.Namespace) -> None:
 
 
 def cmd_ladder(args: argparse.Namespace) -> None:
+    """Play and rate a ladder (or rate a saved one again, ``--refit``), print it and write its JSON and chart."""
     from policies import shipped_path  # on use: swgym starts fast
-    from policies.ladder import ladder, ladder_rules, save_ladder  # on use: swgym starts fast
+    from policies.ladder import ladder, ladder_rules, refit, save_ladder  # on use: swgym starts fast
 
-    params = ladder_rules(args.game)
-    shipped = shipped_path(args.game, **params).exists()
-    entrants = args.entrants or ["random", "easy", "medium"] + (["hard"] if shipped else [])
-    result = ladder(
-        args.game, entrants, games=args.games, seed=args.seed, params=params, jobs=args.jobs,
-        opening_plies=args.opening_plies,
-    )  # fmt: skip
+    if args.refit is not None:
+        saved = json.loads(Path(args.refit).read_text())
+        if saved.get("game") != args.game:
+            raise ValueError(f"{args.refit} is a ladder of {saved.get('game')!r}, not {args.game!r}")
+        result = refit(saved, samples=args.samples, seed=args.seed or 0)
+    else:
+        params = args.params or ladder_rules(args.game)
+        shipped = shipped_path(args.game, **params).exists()
+        entrants = args.entrants or ["random", "easy", "medium"] + (["hard"] if shipped else [])
+        result = ladder(
+            args.game, entrants, games=args.games, seed=args.seed or 0, params=params, jobs=args.jobs,
+            opening_plies=args.opening_plies, samples=args.samples,
+        )  # fmt: skip
     json_path, png_path = save_ladder(result, args.out)
-    for name, elo in result["elo"].items():
-        print(f"{name:<10} {elo:8.0f}")
+    print(format_ladder(result))
     print(f"written: {json_path}, {png_path}")
+
+
+def format_ladder(result: dict) -> str:
+    """The ladder as a table: each entrant's rating and 95% interval (the first entrant is 0)."""
+    width = max(10, *map(len, result["elo"]))
+    lines = [f"{'entrant':<{width}} {'rating':>8}  95% interval"]
+    for name, elo in result["elo"].items():
+        low, high = result["interval95"][name]
+        lines.append(f"{name:<{width}} {round(elo):8d}  [{round(low)}, {round(high)}]")
+    rules = ", ".join(f"{k}={v}" for k, v in result["params"].items()) or "default rules"
+    lines.append(f"{result['game']} ({rules}): {result['games']} games, {result['model']}")
+    return "\n".join(lines)
 
 
 def cmd_report(args: argparse.Namespace) -> None:

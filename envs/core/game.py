@@ -111,6 +111,11 @@ class Game:
         """Seats that won a finished game ([] for a draw)."""
         raise NotImplementedError
 
+    def standings(self, state: Any) -> list[float] | None:
+        """Every seat's score in a finished game (higher better), for games that score more than who won
+        (ratings of many players read the whole finishing order); None where winning is all there is."""
+        return None
+
     # -- shared helpers --------------------------------------------------
     def copy_state(self, state: Any) -> Any:
         """An independent copy of ``state`` (override where a faster one exists)."""

@@ -155,6 +155,9 @@ class SwahiliGame(Game):
     def winners(self, state: SwahiliState) -> list[int]:
         return best_seats(scores(state)) if state.over else []
 
+    def standings(self, state: SwahiliState) -> list[float]:
+        return [float(points) for points in scores(state)]
+
     def legal_mask(self, state: SwahiliState) -> np.ndarray:
         if state.over:
             return _NO_MASK.copy()

@@ -124,7 +124,7 @@ def _run_without_extras(argv, cwd):
     "argv",
     [
         ["train", "swival", "--out", "run"],
-        ["export", "model.zip", "--game", "swival", "--out", "out.npz"],
+        ["export", "swival", "model.zip", "--out", "out.npz"],
         ["ladder", "swival", "--games", "2", "--out", "results"],
     ],
 )

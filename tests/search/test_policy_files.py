@@ -406,13 +406,13 @@ def test_export_reads_only_the_weights_unless_trusted(sb3_models, tmp_path):
 
     crafted = tmp_path / "crafted.zip"
     _tampered(path, crafted, edit_data=plant)
-    main(["export", str(crafted), "--game", "swival", "--out", str(tmp_path / "safe.npz")])
+    main(["export", "swival", str(crafted), "--out", str(tmp_path / "safe.npz")])
     assert not marker.exists()
     exported = policies.load("swival", str(tmp_path / "safe.npz"))
     for obs, mask in _positions():
         expected, _ = model.predict(obs, action_masks=mask.astype(bool), deterministic=True)
         assert exported.act(obs, mask) == int(expected)
-    main(["export", str(crafted), "--game", "swival", "--out", str(tmp_path / "trusted.npz"), "--trust"])
+    main(["export", "swival", str(crafted), "--out", str(tmp_path / "trusted.npz"), "--trust"])
     assert marker.exists()  # the trusted path is SB3's own loader, which unpickles
 
 

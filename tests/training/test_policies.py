@@ -285,7 +285,10 @@ def test_four_player_ladder_plays_each_pair_both_ways(tmp_path):
         ("medium", "random", "1 x a, 3 x b", 4, 0, 0),
     ]
     # pair by pair: lone medium 4 wins = 12 of 12 pairs; lone random 4 losses = 4 of 12 (ties with the other losers)
-    assert result["elo"]["random"] == 0 and round(result["elo"]["medium"]) == 263
+    assert result["pairwise_elo"]["random"] == 0 and round(result["pairwise_elo"]["medium"]) == 263
+    # whole finishing orders: random's places behind the three mediums count too, so it rates far lower
+    assert result["elo"]["random"] == 0 and result["elo"]["medium"] > 2 * 263
+    assert result["interval95"]["random"] == [0.0, 0.0] and result["interval95"]["medium"][0] > 263
     assert save_ladder(result, tmp_path)[1].stat().st_size > 1000
 
 
