@@ -139,7 +139,8 @@ def run_sprt(
         entrants = [str(e) for e in series.entrants]
         spec = {
             "game": series.name, "entrants": entrants, "games": series.max_games, "seed": series.seed,
-            "duplicate": duplicate, "opening_plies": check_opening_plies(series.opening_plies).to_json(), "params": params,
+            "duplicate": duplicate, "opening_plies": check_opening_plies(series.opening_plies).to_json(),
+            "params": params,
             "policy_files": policy_hashes(series.name, entrants, params),
             "sprt": [test.elo0, test.elo1, test.alpha, test.beta, series.step],
         }  # fmt: skip

@@ -380,6 +380,41 @@ def _training_command(name: str):
     return run
 
 
+def _add_eval_command(sub) -> None:
+    """``swgym eval``: a series (or a sequential test) between players."""
+    p = sub.add_parser("eval", help="a seeded series between players, seats rotated: W/D/L with 95%% CI")
+    p.add_argument("game")
+    p.add_argument("players", nargs="+", help=f"one per seat: {OPPONENT_NAMES} or a policy file")
+    p.add_argument("--games", type=positive_int, default=400)
+    p.add_argument("--jobs", type=positive_int, default=1, help="processes to play the series in (same result as 1)")
+    p.add_argument("--json", type=output_file, default=None, help="also save the table as JSON")
+    p.add_argument(
+        "--checkpoint",
+        type=output_file,
+        default=None,
+        help="keep every finished chunk of games in this file; run the same command again to play only the games "
+        "it lacks (a long series can span sessions; the same result as at once)",
+    )
+    p.add_argument(
+        "--duplicate",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="play each deal once per rotation of the seats (games: a multiple of the players); "
+        "default: on for card games (swimming) and with --opening-plies, off for the rest",
+    )
+    p.add_argument(
+        "--opening-plies",
+        type=nonnegative_int,
+        default=0,
+        help="begin every game with this many random legal plies (seeded; each opening played in every seating), "
+        "so that players who always answer a position the same way meet many positions (default 0)",
+    )
+    _add_sprt_args(p)
+    _add_rule_args(p)
+    _add_position_arg(p, openings=True)
+    p.set_defaults(func=cmd_eval)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="swgym", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -479,37 +514,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("games", nargs="*", help="games (default all)")
     p.set_defaults(func=cmd_warmup)
 
-    p = sub.add_parser("eval", help="a seeded series between players, seats rotated: W/D/L with 95%% CI")
-    p.add_argument("game")
-    p.add_argument("players", nargs="+", help=f"one per seat: {OPPONENT_NAMES} or a policy file")
-    p.add_argument("--games", type=positive_int, default=400)
-    p.add_argument("--jobs", type=positive_int, default=1, help="processes to play the series in (same result as 1)")
-    p.add_argument("--json", type=output_file, default=None, help="also save the table as JSON")
-    p.add_argument(
-        "--checkpoint",
-        type=output_file,
-        default=None,
-        help="keep every finished chunk of games in this file; run the same command again to play only the games "
-        "it lacks (a long series can span sessions; the same result as at once)",
-    )
-    p.add_argument(
-        "--duplicate",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="play each deal once per rotation of the seats (games: a multiple of the players); "
-        "default: on for card games (swimming) and with --opening-plies, off for the rest",
-    )
-    p.add_argument(
-        "--opening-plies",
-        type=nonnegative_int,
-        default=0,
-        help="begin every game with this many random legal plies (seeded; each opening played in every seating), "
-        "so that players who always answer a position the same way meet many positions (default 0)",
-    )
-    _add_sprt_args(p)
-    _add_rule_args(p)
-    _add_position_arg(p, openings=True)
-    p.set_defaults(func=cmd_eval)
+    _add_eval_command(sub)
 
     p = sub.add_parser("golden", help="check or rewrite the golden playthrough files")
     p.add_argument("games", nargs="*")
