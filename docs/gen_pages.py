@@ -354,41 +354,84 @@ def _score(wdl: str, against: str) -> str:
     return score(wins, draws, losses, players)
 
 
+SEAT_ORDER = ("random", "easy", "medium", "hard")
+
+
+def _rank(name: str) -> tuple[int, str]:
+    """Where an entrant or opponent ("hard", "3 x medium") sorts: the built-in levels weakest first, then others."""
+    name = name.split(" x ")[-1].strip(" †")
+    return (SEAT_ORDER.index(name) if name in SEAT_ORDER else len(SEAT_ORDER), name)
+
+
 def eval_rows(game: str, eval_md: str, records: list[dict] | None = None) -> str:
     """The table of ``results/EVAL.md`` cut to the rows of ``game``, without its game column (a markdown table),
-    or "" when it has no such rows. A table with a ``W / D / L`` column gets a score column after it; a row whose
-    provenance record (``records``) is marked stale gets a dagger and a line under the table."""
+    or "" when it has no such rows. Rows in one order (rules, entrant, opponent: weakest first). A table with a
+    ``W / D / L`` column gets a score column after it; the notes of the score cells (fair share, duplicate deals)
+    go to its header, once. A row whose provenance record (``records``) is marked stale gets a dagger and a line
+    under the table."""
     lines = [line for line in eval_md.splitlines() if line.startswith("|")]
     if len(lines) < 2:
         return ""
-    rows = [line for line in lines[2:] if line.split("|")[1].strip() == game]
+    header = [c.strip() for c in lines[0].split("|")[1:-1]]
+    rows = [[c.strip() for c in line.split("|")[1:-1]] for line in lines[2:]]
+    rules = [header.index("rules")] if "rules" in header else []
+    seats = [header.index(k) for k in ("entrant", "against") if k in header]
+    rows = sorted(
+        (r for r in rows if r[0] == game), key=lambda r: ([r[k] for k in rules], [_rank(r[k]) for k in seats])
+    )
     if not rows:
         return ""
-    header = [c.strip() for c in lines[0].split("|")[1:-1]]
     wdl = header.index("W / D / L") if "W / D / L" in header and "score" not in header else None
+    if wdl is not None:
+        header.insert(wdl + 1, "score")
+        for cells in rows:
+            cells.insert(wdl + 1, _score(cells[wdl], cells[3]))
+    _header_notes(header, rows)
     stale = {r["part"]: r for r in records or [] if r["result"] == "results/EVAL.md" and r.get("stale")}
-    notes = []
-    out = []
-    for line in lines[:2] + rows:
-        cells = [c.strip() for c in line.split("|")[1:-1]]
-        if wdl is not None:
-            if line is lines[0]:
-                extra = "score"
-            elif line is lines[1]:
-                extra = "---"
-            else:
-                extra = _score(cells[wdl], cells[3])
-            cells.insert(wdl + 1, extra)
+    lines_under = []
+    for cells in rows:
         record = stale.get(" | ".join(cells[:4]))
         if record:
             cells[2] += " †"
             sha = next(iter(record["policies"].values()))[:12]
-            notes.append(
+            lines_under.append(
                 f"† {cells[2][:-2]} against {cells[3]}: {record['note']} (sha256 {sha}..., commit "
                 f"{record['commit'][:7]}); `swgym results` measures it again."
             )
-        out.append("| " + " | ".join(cells[1:]) + " |")
-    return "\n".join(out) + ("\n\n" + "\n\n".join(notes) if notes else "")
+    out = ["| " + " | ".join(header[1:]) + " |", "| " + " | ".join(["---"] * (len(header) - 1)) + " |"]
+    out += ["| " + " | ".join(cells[1:]) + " |" for cells in rows]
+    return "\n".join(out) + ("\n\n" + "\n\n".join(lines_under) if lines_under else "")
+
+
+def _header_notes(header: list[str], rows: list[list[str]]) -> None:
+    """Move the notes of the score cells ("24.0% (fair share 25%)") to the score column's header, once: said for
+    every row when all rows share them, else for the rules that have them ("num_players=4: fair share 25%")."""
+    if "score" not in header:
+        return
+    column = header.index("score")
+    found: dict[str, str] = {}
+    for cells in rows:
+        value, _, note = cells[column].partition(" (")
+        cells[column] = value
+        if note:
+            found.setdefault(cells[1], note.rstrip(")"))
+    if not found:
+        return
+    if len(found) == len({cells[1] for cells in rows}) and len(set(found.values())) == 1:
+        header[column] = f"score ({next(iter(found.values()))})"
+    else:
+        header[column] = "score (" + "; ".join(f"{rules}: {note}" for rules, note in found.items()) + ")"
+
+
+def games_played(table: str) -> str:
+    """How many games each row of a game's results table counts: "400 games a matchup", with the rows that
+    differ named ("hard against 3 x medium: 2000")."""
+    header, _, *rows = [[c.strip() for c in line.split("|")[1:-1]] for line in table.splitlines() if line[:1] == "|"]
+    column = header.index("W / D / L")
+    counts = [sum(int(x) for x in cells[column].split("/")) for cells in rows]
+    usual = max(set(counts), key=counts.count)
+    others = [f"{cells[1].strip(' †')} against {cells[2]}: {n}" for cells, n in zip(rows, counts) if n != usual]
+    return f"{usual} games a matchup" + (f" ({'; '.join(others)})" if others else "")
 
 
 def usage_section(game: str) -> str:
@@ -416,18 +459,48 @@ def usage_section(game: str) -> str:
     return "\n\n".join(parts)
 
 
+#: One sentence under a game's results table for each figure a reader would stop at.
+RESULT_NOTES = {
+    "swival": [
+        "The hard wins 0.8% of its games against medium and loses none: Swival is a draw with perfect play and "
+        "medium defends well enough to hold it, so the hard's edge is the rare game medium gives away, and its "
+        "score (wins plus half the draws) is 50.4% "
+        "([`results/2026-11-swival-solve.md`](../results/2026-11-swival-solve.md))."
+    ],
+    "swimming": [
+        "The hard plays 2000 games against three mediums, not 400: on duplicate deals (each deal played with the "
+        "seats rotated) its 28.2% against the fair share of 25% is told apart from luck "
+        "([`results/2026-11-swimming-duplicate.md`](../results/2026-11-swimming-duplicate.md))."
+    ],
+    "swahili": [
+        "With four players the hard scores 95.5% against three randoms and 100% against three mediums: the game "
+        "ends as soon as one player has no piece left on its rows, and in 100 more games against randoms "
+        "(seeds 1 to 100) each of its 5 losses went to a random player who led on points when one ran out; "
+        "why random players do this more often than mediums was not studied."
+    ],
+    "squeeze": [
+        "Medium's longest move against random (1.8 s) is its first, when its compiled code loads; against easy, "
+        "measured after it in the same process, its longest move is 0.09 s."
+    ],
+}
+
+
 def results_section(game: str, eval_md: str, has_ladder: bool, records: list[dict] | None = None) -> str:
-    """The Results section: the game's rows of ``results/EVAL.md`` with their scores, and its Elo ladder."""
+    """The Results section: the game's rows of ``results/EVAL.md`` with their scores, a sentence under each
+    figure that needs one (:data:`RESULT_NOTES`), and its Elo ladder."""
     title = doc_sections(game)[0]
     stale = {r["result"]: r for r in records or [] if r.get("stale")}
     table = eval_rows(game, eval_md, records)
-    parts = [
-        "400 games a matchup, seats rotated, from [`results/EVAL.md`](../results/EVAL.md) (`swgym report`); the "
-        "score is wins plus half "
-        "the draws:\n\n" + table
-        if table
-        else "No evaluation rows in `results/EVAL.md` yet (`swgym report`)."
-    ]
+    if table:
+        parts = [
+            f"{games_played(table).capitalize()}, seats rotated, from [`results/EVAL.md`](../results/EVAL.md) "
+            "(`swgym report`); the score is wins plus half the draws; s/move is the entrant's wall-clock seconds "
+            "a move, median and longest:",
+            table,
+            *RESULT_NOTES.get(game, []),
+        ]
+    else:
+        parts = ["No evaluation rows in `results/EVAL.md` yet (`swgym report`)."]
     if has_ladder:
         chart = ladder_chart(game).relative_to(ROOT).as_posix()
         parts += ["### Elo ladder", f"![{title} Elo ladder](../assets/results/{game}_ladder.png)"]
@@ -636,6 +709,11 @@ def repo_url() -> str:
     return os.environ.get("SWGYM_REPO_URL", "").rstrip("/")
 
 
+#: A results page's front matter: the site's search ranks it far below the guides and game pages, which a reader
+#: looking up a game or a task wants first (the dated pages name the games in every section).
+RESULT_FRONT_MATTER = "---\nsearch:\n  boost: 0.05\n---\n\n"
+
+
 def result_page(name: str, text: str) -> str:
     """The page of results file ``name`` (its Markdown as written), with where the file lives."""
     url = repo_url()
@@ -646,7 +724,7 @@ def result_page(name: str, text: str) -> str:
     else:
         what = "kept to the shipped files by `make results` (what made each part: `results/provenance.json`)"
     footer = f"*The file {where} of the repository: {what}. The [results index](../results.md).*"
-    return f"{title}{text.rstrip()}\n\n---\n\n{footer}\n"
+    return f"{RESULT_FRONT_MATTER}{title}{text.rstrip()}\n\n---\n\n{footer}\n"
 
 
 def linked_results(text: str, prefix: str = "") -> str:

@@ -2,6 +2,7 @@
 
 import html
 import importlib.util
+import json
 import os
 import re
 import subprocess
@@ -15,6 +16,9 @@ from tests.helpers import ROOT
 _spec = importlib.util.spec_from_file_location("gen_pages", ROOT / "docs" / "gen_pages.py")
 gen_pages = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(gen_pages)
+_check_spec = importlib.util.spec_from_file_location("site_check", ROOT / "docs" / "site_check.py")
+site_check = importlib.util.module_from_spec(_check_spec)
+_check_spec.loader.exec_module(site_check)
 
 EVAL_MD = (ROOT / "results" / "EVAL.md").read_text()
 
@@ -80,7 +84,7 @@ def test_game_page_holds_its_docstring_pictures_usage_and_results(game):
     assert 'info["action_mask"]' in page
     assert ("envs.make_vec(" in page and "envs.make_batched(" in page) == bool(GAMES[game].batched)
     results = page.split("## Results")[1]
-    rows = [line for line in results.splitlines() if " x " in line]  # "1 x medium", "3 x random"
+    rows = [line for line in results.splitlines() if line.startswith("|") and " x " in line]  # "1 x medium"
     expected = [line for line in EVAL_MD.splitlines() if line.startswith(f"| {game} |")]
     assert len(rows) == len(expected) > 0
 
@@ -111,29 +115,57 @@ EVAL_TABLE = (
 
 @pytest.mark.parametrize(
     "game, markdown, expected",
-    [  # the game's rows, its column dropped (the page is the game)
-        ("swival", EVAL_TABLE, "| entrant | W |\n| --- | --- |\n| hard | 8 |\n| medium | 386 |"),
+    [  # the game's rows, weakest entrant first, its column dropped (the page is the game)
+        ("swival", EVAL_TABLE, "| entrant | W |\n| --- | --- |\n| medium | 386 |\n| hard | 8 |"),
         ("twirls", EVAL_TABLE, "| entrant | W |\n| --- | --- |\n| hard | 352 |"),
         ("swish", EVAL_TABLE, ""),  # no rows: the page says so instead
         ("swival", "", ""),  # no results/EVAL.md
-        ("swival", "intro\n\n" + EVAL_TABLE, "| entrant | W |\n| --- | --- |\n| hard | 8 |\n| medium | 386 |"),
+        ("swival", "intro\n\n" + EVAL_TABLE, "| entrant | W |\n| --- | --- |\n| medium | 386 |\n| hard | 8 |"),
     ],
 )
 def test_eval_rows(game, markdown, expected):
     assert gen_pages.eval_rows(game, markdown) == expected
 
 
-def test_eval_rows_get_a_score_and_the_fair_share_beside_it():
+def test_eval_rows_get_a_score_with_its_notes_in_the_header():
     table = (
         "| game | rules | entrant | against | W / D / L |\n|---|---|---|---|---|\n"
         "| swival | default | hard | 1 x medium | 8 / 392 / 0 |\n"
         "| swimming | num_players=4 | hard | 3 x medium | 96 / 0 / 304 |\n"
+        "| swimming | num_players=4 | medium | 3 x random | 90 / 0 / 310 |\n"
     )
     assert (
         gen_pages.eval_rows("swival", table).splitlines()[2] == "| default | hard | 1 x medium | 8 / 392 / 0 | 51.0% |"
     )
-    assert gen_pages.eval_rows("swimming", table).splitlines()[0].endswith("| W / D / L | score |")
-    assert gen_pages.eval_rows("swimming", table).splitlines()[2].endswith("| 96 / 0 / 304 | 24.0% (fair share 25%) |")
+    swimming = gen_pages.eval_rows("swimming", table).splitlines()
+    assert swimming[0].endswith("| W / D / L | score (fair share 25%) |")  # said once, not in every row
+    assert swimming[2:] == [  # one order: the weaker entrant first
+        "| num_players=4 | medium | 3 x random | 90 / 0 / 310 | 22.5% |",
+        "| num_players=4 | hard | 3 x medium | 96 / 0 / 304 | 24.0% |",
+    ]
+
+
+def test_eval_rows_notes_that_hold_for_some_rules_only_name_them():
+    table = (
+        "| game | rules | entrant | against | W / D / L |\n|---|---|---|---|---|\n"
+        "| swahili | num_players=4 | hard | 3 x medium | 100 / 0 / 300 |\n"
+        "| swahili | num_players=2 | hard | 1 x medium | 300 / 0 / 100 |\n"
+    )
+    rows = gen_pages.eval_rows("swahili", table).splitlines()
+    assert rows[0].endswith("| score (num_players=4: fair share 25%) |")
+    assert [r.split(" | ")[0] for r in rows[2:]] == ["| num_players=2", "| num_players=4"]
+
+
+@pytest.mark.parametrize(
+    "wdl, said",
+    [  # the results' heading counts the games of its rows
+        (["10 / 0 / 390", "400 / 0 / 0"], "400 games a matchup"),
+        (["565 / 0 / 1435", "400 / 0 / 0", "1 / 0 / 399"], "400 games a matchup (hard against 3 x medium: 2000)"),
+    ],
+)
+def test_games_played(wdl, said):
+    rows = "".join(f"| default | {'hard' if i == 0 else 'medium'} | 3 x medium | {c} |\n" for i, c in enumerate(wdl))
+    assert gen_pages.games_played("| rules | entrant | against | W / D / L |\n|---|---|---|---|\n" + rows) == said
 
 
 @pytest.mark.parametrize(
@@ -267,7 +299,8 @@ def test_every_results_file_is_a_page_linked_from_the_results_index(monkeypatch)
     assert "[`results/2026-11-gumbel-swish.md`](results/2026-11-gumbel-swish.md)" in pages["results.md"]
     assert "`results/*_ladder.png`" in pages["results.md"]  # a pattern names no page: left as written
     assert "[`results/EVAL.md`](../results/EVAL.md)" in pages["games/swival.md"]
-    assert pages["results/EVAL.md"].startswith("# `results/EVAL.md`\n")  # a file without a heading: its name
+    eval_page = pages["results/EVAL.md"].removeprefix(gen_pages.RESULT_FRONT_MATTER)
+    assert eval_page.startswith("# `results/EVAL.md`\n")  # a file without a heading: its name
     assert pages["results/EVAL.md"].endswith("The [results index](../results.md).*\n")
     assert "*The file `results/EVAL.md` of the repository: kept to the shipped files" in pages["results/EVAL.md"]
     assert "of the repository: a dated record of the code" in pages["results/2026-11-gumbel-swish.md"]
@@ -381,9 +414,37 @@ def test_site_builds_strict(tmp_path):
     assert (
         '<span class="gp">&gt;&gt;&gt; </span>' in batched_page and "<blockquote>" not in batched_page
     )  # >>> examples as code
+    assert site_check.external_loads(tmp_path) == {}  # offline means offline
+    assert 'src="javascripts/iframe-worker-shim.js"' in index  # search's worker shim, from disk
+    docs = json.loads((tmp_path / "search" / "search_index.json").read_text())["docs"]
+    ranked = {d["location"].split("#")[0]: d.get("boost", 1) for d in docs}
+    assert all(boost < 0.1 for page, boost in ranked.items() if page.startswith("results/"))  # results rank down
+    assert all(ranked[f"games/{game}.html"] == 1 for game in GAMES) and ranked["getting-started.html"] == 1
     found = {}  # the built pages' text, the API reference's docstrings included, speaks to users
     for path in tmp_path.rglob("*.html"):
         text = html.unescape(re.sub(r"<[^>]+>", "", path.read_text()))
         if internal_words(text):
             found[path.relative_to(tmp_path).as_posix()] = internal_words(text)
     assert found == {}
+
+
+@pytest.mark.parametrize(
+    "page, loads",
+    [  # what a browser would fetch from the network, and what it would not
+        ('<script src="https://unpkg.com/iframe-worker/shim"></script>', ["https://unpkg.com/iframe-worker/shim"]),
+        ('<link rel="stylesheet" href="//fonts.googleapis.com/css?family=Roboto">', ["//fonts.googleapis.com/css"]),
+        ('<img alt="x" src="http://example.org/a.png">', ["http://example.org/a.png"]),
+        ('<link href="https://fonts.gstatic.com" rel="preconnect" crossorigin>', ["https://fonts.gstatic.com"]),
+        ('<a href="https://example.org/">a link</a><script src="assets/bundle.js"></script>', []),
+        ('<link rel="canonical" href="https://example.org/swgym/"><img src="assets/a.png">', []),
+    ],
+)
+def test_external_loads_finds_what_a_page_fetches(tmp_path, page, loads):
+    (tmp_path / "page.html").write_text(f"<html><head>{page}</head></html>")
+    found = site_check.external_loads(tmp_path).get("page.html", [])
+    assert [url.split("?")[0] for url in found] == loads
+
+
+def test_external_loads_reads_stylesheets(tmp_path):
+    (tmp_path / "a.css").write_text('@import "https://x.org/f.css"; b { background: url(img/a.png) }')
+    assert site_check.external_loads(tmp_path) == {"a.css": ["https://x.org/f.css"]}
