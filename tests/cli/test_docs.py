@@ -448,3 +448,25 @@ def test_external_loads_finds_what_a_page_fetches(tmp_path, page, loads):
 def test_external_loads_reads_stylesheets(tmp_path):
     (tmp_path / "a.css").write_text('@import "https://x.org/f.css"; b { background: url(img/a.png) }')
     assert site_check.external_loads(tmp_path) == {"a.css": ["https://x.org/f.css"]}
+
+
+def test_hard_opponents_summary_agrees_with_the_results():
+    """The summary table of docs/hard-opponents.md: a row per shipped hard, its time a move and score against
+    medium those of results/EVAL.md (a figure left behind when a hard changes shows here)."""
+    page = (ROOT / "docs" / "hard-opponents.md").read_text()
+    table = page.split("## Summary")[1].split("\n## ")[0]
+    rows = [[c.strip() for c in line.split("|")[1:-1]] for line in table.splitlines() if line.startswith("| [")]
+    evals = [[c.strip() for c in line.split("|")[1:-1]] for line in EVAL_MD.splitlines()]
+    found = []
+    for game_cell, *_, seconds, score in rows:
+        game = re.search(r"\(games/(\w+)\.md\)", game_cell)[1]
+        players = re.search(r"\((\d) players\)", game_cell)
+        row = next(
+            r
+            for r in evals
+            if r[:1] == [game] and r[2] == "hard" and r[3].endswith("x medium") and (not players or players[1] in r[1])
+        )
+        assert seconds == f"{row[-1].split(',')[0]} s", game_cell
+        assert score.startswith(row[5].split(" (")[0]), game_cell
+        found.append(game)
+    assert sorted(set(found)) == sorted(GAMES)
