@@ -573,7 +573,7 @@ def index_markdown(readme: str) -> str:
     intro = readme.split("## ", 1)[0]
     if intro.count("```") < 2:
         raise ValueError("README.md does not open with its commands' code block")
-    explained, _, description = intro.split("```", 2)[2].strip().partition("\n\n")
+    description = intro.split("```", 2)[2].strip().partition("\n\n")[2]  # after the commands and their paragraph
     for game, entry in GAMES.items():
         description = re.sub(
             rf"^\| ([^|:]+)(:[^|]*)?\| `{re.escape(entry.module)}`",
@@ -590,11 +590,48 @@ def index_markdown(readme: str) -> str:
         for g in GAMES
     )
     description = re.sub(r"^!\[[^\]]*\]\([^)]*\)\n", "", description, flags=re.M)  # the gallery shows them all
-    return (
-        f"# swgym\n\n{description.strip()}\n\n"
-        f'<div class="gallery" markdown>\n{gallery}\n</div>\n\n## Quick start\n\n{readme_commands(readme)}\n\n'
-        f"{explained.strip()} More in [Getting started](getting-started.md).\n"
-    )
+    return f'# swgym\n\n{description.strip()}\n\n<div class="gallery" markdown>\n{gallery}\n</div>\n\n{QUICK_START}'
+
+
+# The home page's quick start: every command is run by tests/cli/test_docs.py (the install lines are checked
+# against pyproject.toml and the Makefile), the Python block as written.
+QUICK_START = """## Quick start
+
+The package is `swgym`; in Python it imports as `envs` (the games), `policies` (opponents, evaluation) and
+`training`. From a clone, in a virtualenv (Python 3.11):
+
+```
+pip install torch==2.13.0 && pip install -e '.[train]'  # CPU torch first, then swgym with its training extra
+swgym play swival --vs hard --tui                       # you against the hard opponent (--tui: in the terminal)
+```
+
+A game between random legal moves, with PettingZoo's AEC loop:
+
+```python
+import envs
+env = envs.make("swival"); env.reset(seed=0)
+for agent in env.agent_iter():
+    obs, reward, terminated, truncated, info = env.last()
+    env.step(None if terminated or truncated else int(obs["action_mask"].argmax()))
+```
+
+A short MaskablePPO self-play run (about a minute), then its policy file against the medium bot:
+
+```
+swgym train swival --steps 2048 --out runs/quick     # writes runs/quick/swival_hard.npz
+swgym eval swival runs/quick/swival_hard.npz medium --games 10
+```
+
+Next: [Getting started](getting-started.md) (`make demo`, `make test`, the Gymnasium view),
+[Conventions](conventions.md), [Training](training.md), [Evaluation](evaluation.md).
+"""
+
+
+def quick_start_commands() -> list[str]:
+    """The quick start's shell commands, one a line, comments dropped."""
+    blocks = re.findall(r"^```(\w*)\n(.*?)^```", QUICK_START, flags=re.M | re.S)
+    lines = [line for language, block in blocks if not language for line in block.splitlines()]
+    return [line.split("  #")[0].strip() for line in lines if line.strip()]
 
 
 # The API reference, curated as pgx's is: the public entry points grouped by what a user does, each documented once,

@@ -226,7 +226,43 @@ def test_index_links_every_game():
     index = gen_pages.index_markdown((ROOT / "README.md").read_text())
     for game in GAMES:
         assert f"](games/{game}.md)" in index
-    assert index.index("Six little-known games") < index.index("make demo") < index.index("Both create")
+    assert index.index("Six little-known games") < index.index("## Quick start") < index.index("swgym play swival")
+    assert "imports as `envs`" in index and "](getting-started.md)" in index
+
+
+def test_quick_start_installs_what_the_makefile_does():
+    """The quick start's install line: the Makefile's torch pin, then extras pyproject.toml declares."""
+    install = gen_pages.quick_start_commands()[0]
+    makefile, pyproject = (ROOT / "Makefile").read_text(), (ROOT / "pyproject.toml").read_text()
+    torch_pin = re.search(r"pip install --quiet (torch==[\d.]+)", makefile)[1]
+    assert install.startswith(f"pip install {torch_pin} && pip install -e '.[")
+    extras = re.search(r"-e '\.\[([\w,]+)\]'", install)[1].split(",")
+    assert all(re.search(rf"^{extra} = \[", pyproject, flags=re.M) for extra in extras)
+
+
+def test_quick_start_runs(tmp_path, capsys):
+    """Each line of the home page's quick start, as written: the hard opponent's game starts in the terminal, the
+    AEC loop plays a whole game, the short training run writes its policy file and the evaluation plays it."""
+    pytest.importorskip("sb3_contrib")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    play, train, evaluate = gen_pages.quick_start_commands()[1:]
+    done = {}
+    for line in (play, train, evaluate):
+        argv = [sys.executable, "-m", "scripts.cli", *line.split()[1:]]
+        stdin = "quit\n" if line is play else ""  # the player resigns at once
+        done[line] = subprocess.run(
+            argv, cwd=tmp_path, env=env, input=stdin, capture_output=True, text=True, timeout=600
+        )
+    assert "You are player_0" in done[play].stdout and "Red (player_0) to move" in done[play].stdout
+    assert done[train].returncode == 0, done[train].stderr[-2000:]
+    assert (tmp_path / "runs" / "quick" / "swival_hard.npz").exists()
+    assert done[evaluate].returncode == 0, done[evaluate].stderr[-2000:]
+    assert re.search(r"^medium +10 ", done[evaluate].stdout, flags=re.M)  # the table: 10 games against medium
+    (code,) = _code_blocks(gen_pages.QUICK_START)
+    assert len(code.splitlines()) == 5
+    namespace = {"__name__": "docs_snippet"}
+    exec(compile(code, "<docs/index.md>", "exec"), namespace)
+    assert namespace["env"].agents == [] and set(namespace["env"].rewards) == {"player_0", "player_1"}
 
 
 def _griffe_roles():
