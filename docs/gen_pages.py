@@ -150,14 +150,17 @@ DOC_SECTIONS = (
 )
 PAGE_SECTIONS = (*DOC_SECTIONS, "Usage", "Results", "Version history")
 SPECS = (
+    "Version",
     "Import",
     "Make",
     "Gymnasium id",
     "Agents",
     "Action shape",
     "Action values",
+    "Observation type",
     "Observation shape",
     "Observation values",
+    "Rewards",
     "Parallel API",
     "Play it",
 )
@@ -203,6 +206,13 @@ def _values(param) -> str:
     return span + (", or a pair (seat 0, seat 1)" if param.kind == "seat pair" else "")
 
 
+def reward_summary(game: str) -> str:
+    """The specs table's rewards: the docstring's Rewards section up to its first full stop or semicolon (its first
+    item where it is a list)."""
+    text = doc_sections(game)[1]["Rewards"].lstrip("* ")
+    return " ".join(re.split(r"[;.](?:\s|$)", text, maxsplit=1)[0].split())
+
+
 def specs_table(game: str) -> str:
     """The specs table every game page opens with (PettingZoo's shape), read from the registry and the env made
     with the game's default rules."""
@@ -218,17 +228,20 @@ def specs_table(game: str) -> str:
     mask, vector = observation["action_mask"], observation["observation"]
     rules = ", ".join(f"{k}={v!r}" for k, v in entry.variants[0].items())
     others = "" if len(agents) == 2 else " (every other seat)"
+    env_name = entry.module.rsplit(".", 1)[1]
     rows = {
-        "Import": f"`from envs import {entry.module.rsplit('.', 1)[1]}`",
+        "Version": f"`{env_name}`, swgym {package_version()} ([Version history](#version-history))",
+        "Import": f"`from envs import {env_name}`",
         "Make": f'`envs.make("{game}"{", " + rules if rules else ""})`',
         "Gymnasium id": f"`{entry.gym_id}` (single agent, against an opponent)",
         "Agents": agent_names,
         "Action shape": f"`Discrete({action.n})`: one int per step",
         "Action values": f"0 to {action.n - 1} ([Action](#action))",
-        "Observation shape": f"dict: `observation` {vector.shape} {vector.dtype}, `action_mask` {mask.shape} "
-        f"{mask.dtype}",
+        "Observation type": "`Dict` of two `Box` spaces: `observation` (features), `action_mask`",
+        "Observation shape": f"`observation` {vector.shape} {vector.dtype}, `action_mask` {mask.shape} {mask.dtype}",
         "Observation values": f"`observation` in [{_bound(vector.low.min())}, {_bound(vector.high.max())}] "
         "([Observation](#observation)); `action_mask` 0 or 1, 1 = legal ([Legal action mask](#legal-action-mask))",
+        "Rewards": f"{reward_summary(game)} ([Rewards](#rewards))",
         "Parallel API": "no (turn-based AEC)",
         "Play it": f"`swgym play {game} --vs hard`{others}",
     }
@@ -517,34 +530,60 @@ def _earlier(record: dict | None) -> str:
     return f" ({record['note']}, sha256 {sha}...; <code>swgym results</code> makes it again)"
 
 
+def gif_caption(game: str, record: dict) -> tuple[str, str]:
+    """The animation's caption (its players, seed, outcome and the hard's policy file as its provenance ``record``
+    names them) and the ``swgym watch`` command that made it."""
+    players = GAMES[game].variants[0].get("num_players", 2)
+    others = "medium (player_1)" if players == 2 else f"{players - 1} mediums (player_1 to player_{players - 1})"
+    caption = f"hard (player_0) against {others}"
+    seats = "--p1 medium" if players == 2 else "--others medium"
+    command = f"swgym watch {game} --p0 hard {seats}"
+    if "seed" in record and "outcome" in record:
+        caption += f"; seed {record['seed']}: {record['outcome'].split(': ', 1)[-1]}"
+        command += f" --seed {record['seed']} --gif {game}.gif"
+    sha = next(iter(record.get("policies", {}).values()), "")
+    if sha:
+        caption += f"; hard's policy file sha256 {sha[:12]}"
+    return caption, command
+
+
+def package_version() -> str:
+    """swgym's version, from pyproject.toml."""
+    import tomllib
+
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+
+
+def version_history(text: str) -> str:
+    """A game's version history with the package version each env version came with: the env's first version
+    (v0) is the package's first release."""
+    return re.sub(r"^\* v0:", f"* v0 (swgym {package_version()}):", text, flags=re.M)
+
+
 def game_markdown(game: str, eval_md: str, has_ladder: bool, records: list[dict] | None = None) -> str:
     """The whole page of ``game``: pictures, the specs table, the docstring's sections, then Usage and Results
     (written here, the same for every game) before the docstring's Version history. ``records``: the results'
     provenance (``results/provenance.json``)."""
-    entry = GAMES[game]
     title, sections = doc_sections(game)
-    others = " --others medium" if entry.variants[0].get("num_players", 2) > 2 else ""
-    stale = {r["result"]: r for r in records or [] if r.get("stale")}
-    gif = next((r for r in records or [] if r["result"] == f"docs/assets/{game}.gif"), {})
-    gif_outcome = f", seed {gif['seed']}: {gif['outcome'].split(': ', 1)[-1]}" if "outcome" in gif else ""
-    seed = f" --seed {gif['seed']}" if "seed" in gif else ""
     sections = {
         **{name: sections[name] for name in DOC_SECTIONS if name != "Rule parameters"},
         "Rule parameters": rule_parameters(game, sections["Rule parameters"]),
         "Usage": usage_section(game),
         "Results": results_section(game, eval_md, has_ladder, records),
-        "Version history": sections["Version history"],
+        "Version history": version_history(sections["Version history"]),
     }
     assert tuple(sections) == PAGE_SECTIONS
+    stale = {r["result"]: r for r in records or [] if r.get("stale")}
+    gif = next((r for r in records or [] if r["result"] == f"docs/assets/{game}.gif"), {})
+    caption, command = gif_caption(game, gif)
     parts = [
         f"# {title}",
         f'<div class="game-pictures" markdown>\n'
-        f'<figure markdown="span">\n  ![{title}: hard (player_0) against medium](../assets/{game}.gif)\n'
-        f"  <figcaption>hard (player_0) against medium{gif_outcome}"
-        f"{_earlier(stale.get(f'docs/assets/{game}.gif'))}</figcaption>\n</figure>\n"
+        f'<figure markdown="span">\n  [![{title}: {caption}](../assets/{game}.gif)](../assets/{game}.gif)\n'
+        f"  <figcaption>{caption}{_earlier(stale.get(f'docs/assets/{game}.gif'))}</figcaption>\n</figure>\n"
         f'<figure markdown="span">\n  ![The {title} board](../assets/{game}_board.png)\n'
         f'  <figcaption>the board, <code>render_mode="rgb_array"</code></figcaption>\n</figure>\n</div>',
-        f"*The animation: `swgym watch {game} --p0 hard --p1 medium{others}{seed}`.*",
+        f"*The animation: `{command}`.*",
         specs_table(game),
         *(f"## {name}\n\n{text}" for name, text in sections.items()),
     ]

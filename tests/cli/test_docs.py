@@ -39,8 +39,8 @@ def page_skeleton(page: str) -> list[str]:
 
 # PettingZoo's and pgx's page shape: the specs table's rows, then the sections, in this order
 SKELETON = [
-    *("Import", "Make", "Gymnasium id", "Agents", "Action shape", "Action values"),
-    *("Observation shape", "Observation values", "Parallel API", "Play it"),
+    *("Version", "Import", "Make", "Gymnasium id", "Agents", "Action shape", "Action values"),
+    *("Observation type", "Observation shape", "Observation values", "Rewards", "Parallel API", "Play it"),
     *("Description", "Rules", "Termination", "Legal action mask", "Observation", "Action", "Rewards"),
     *("Rule parameters", "Usage", "Results", "Version history"),
 ]
@@ -72,6 +72,9 @@ def test_game_page_holds_its_docstring_pictures_usage_and_results(game):
     title, sections = gen_pages.doc_sections(game)
     assert page.startswith(f"# {title}\n")
     for name, text in sections.items():  # the docstring's sections, the rule parameters as a table
+        if name == "Version history":  # each version with the package's
+            text = text.replace("* v0:", f"* v0 (swgym {gen_pages.package_version()}):")
+            assert "* v0 (swgym 0." in text
         if name != "Rule parameters":
             assert f"## {name}\n\n{text}\n" in page
     for asset in (f"{game}.gif", f"{game}_board.png"):  # committed by make docs-assets
@@ -79,6 +82,7 @@ def test_game_page_holds_its_docstring_pictures_usage_and_results(game):
         assert (ROOT / "docs" / "assets" / asset).stat().st_size < 1_000_000
     assert f"../assets/results/{game}_ladder.png" in page
     assert f"| Play it | `swgym play {game} --vs hard`" in page and f"`{GAMES[game].gym_id}`" in page
+    assert f"| Version | `{GAMES[game].module.split('.')[1]}`, swgym " in page
     assert "### PettingZoo" in page and f'envs.make("{game}"' in page
     assert f'gymnasium.make("{GAMES[game].gym_id}"' in page and "dict_observation=True" in page
     assert 'info["action_mask"]' in page
@@ -506,3 +510,17 @@ def test_hard_opponents_summary_agrees_with_the_results():
         assert score.startswith(row[5].split(" (")[0]), game_cell
         found.append(game)
     assert sorted(set(found)) == sorted(GAMES)
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_animation_caption_says_players_seed_outcome_and_policy_file(game):
+    """Each game page's animation: its caption names the players, the seed, the outcome and the hard's policy file
+    as results/provenance.json records them, and the command given makes that game."""
+    records = gen_pages.provenance_records()
+    record = next(r for r in records if r["result"] == f"docs/assets/{game}.gif")
+    page = gen_pages.game_markdown(game, EVAL_MD, has_ladder=True, records=records)
+    caption = re.search(r"<figcaption>(.*?)</figcaption>", page)[1]
+    assert caption.startswith("hard (player_0) against ")
+    assert f"seed {record['seed']}: " in caption and record["outcome"].split(": ", 1)[1] in caption
+    assert next(iter(record["policies"].values()))[:12] in caption
+    assert "--p0 hard" in page and f"--seed {record['seed']} --gif {game}.gif`" in page
