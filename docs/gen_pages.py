@@ -804,13 +804,21 @@ def result_page(name: str, text: str) -> str:
 
 
 def linked_results(text: str, prefix: str = "") -> str:
-    """``text`` with each mention of a published results page (`` `results/NAME.md` ``) a link to it."""
+    """``text`` with each mention of another page of the site a link to it: a published results page
+    (`` `results/NAME.md` ``) or a written one (`` `docs/NAME.md` ``); ``prefix`` leads from the page to the site's
+    root ("../" from ``results/``)."""
     published = {p.name for p in RESULTS.glob("*.md")}
+    written = {p.name for p in (ROOT / "docs").glob("*.md")}
 
     def link(m: re.Match) -> str:
-        return f"[`results/{m[1]}`]({prefix}results/{m[1]})" if m[1] in published else m[0]
+        folder, name = m[1], m[2]
+        if folder == "results" and name in published:
+            return f"[`results/{name}`]({prefix}results/{name})"
+        if folder == "docs" and name in written:
+            return f"[`docs/{name}`]({prefix}{name})"
+        return m[0]
 
-    return re.sub(r"(?<!\[)`results/([\w.-]+\.md)`", link, text)
+    return re.sub(r"(?<!\[)`(results|docs)/([\w.-]+\.md)`", link, text)
 
 
 def rllib_note(docs_dir: Path) -> str:
@@ -837,15 +845,15 @@ def pages() -> dict[str, str]:
     )
     out["playing.md"] = PLAYING.format(playing=readme_section(readme, "Playing"))
     out["opponents.md"] = (
-        f"# Opponents\n\nHow each opponent is built.\n\n{readme_section(readme, 'Opponents')}\n\n"
+        f"# Opponents\n\nHow each opponent is built.\n\n{linked_results(readme_section(readme, 'Opponents'))}\n\n"
         "Each game's page has its opponents' results and Elo ladder.\n"
     )
-    out["training.md"] = (ROOT / "docs" / "training.md").read_text() + "\n" + rllib_note(ROOT / "docs")
+    out["training.md"] = linked_results((ROOT / "docs" / "training.md").read_text()) + "\n" + rllib_note(ROOT / "docs")
     for page, (title, about, sections) in REFERENCE.items():
         out[page] = reference_markdown(title, about, sections)
     out["results.md"] = linked_results((ROOT / "docs" / "results.md").read_text())
     for path in sorted(RESULTS.glob("*.md")):
-        out[f"results/{path.name}"] = result_page(path.name, path.read_text())
+        out[f"results/{path.name}"] = result_page(path.name, linked_results(path.read_text(), "../"))
     return out
 
 

@@ -28,7 +28,7 @@ from scripts.watch import watch  # noqa: E402
 
 ASSETS = ROOT / "docs" / "assets"
 MAX_FRAMES = 48  # a longer game is thinned evenly (first and last frames kept)
-MAX_WIDTH = 420  # pixels
+MAX_WIDTH = 640  # pixels: the text of the frames stays legible where the page shows them at full size
 MAX_BYTES = 900_000  # each GIF stays under this (1 MB is the limit)
 FRAME_MS = 600
 LAST_FRAME_MS = 2500
