@@ -858,7 +858,8 @@ def pages() -> dict[str, str]:
 
 
 def main() -> None:
-    """Write the generated pages and copy the Elo charts and the play app's picture into the site."""
+    """Write the generated pages and copy the Elo charts into the site (the play app's picture is
+    ``docs/assets/play_app.png``, made by ``make docs-assets`` at the app's own size)."""
     import mkdocs_gen_files
 
     for game in GAMES:
@@ -866,8 +867,6 @@ def main() -> None:
         if chart.exists():
             with mkdocs_gen_files.open(f"assets/results/{game}_ladder.png", "wb") as f:
                 f.write(chart.read_bytes())
-    with mkdocs_gen_files.open("assets/play_app.png", "wb") as f:  # the play app as tests/test_app.py sees it
-        f.write((ROOT / "tests" / "screens" / "twirls.png").read_bytes())
     for pattern in RESULT_PICTURES:
         for path in sorted(RESULTS.glob(pattern)):
             with mkdocs_gen_files.open(f"results/{path.relative_to(RESULTS).as_posix()}", "wb") as f:
