@@ -621,6 +621,7 @@ def index_markdown(readme: str) -> str:
             flags=re.M,
         )
     description = description.replace("on its\ndoc page", "on its\npage here")
+    description = description.replace("on its\npage of the documentation (`make docs`)", "on its page here")
     description = description.replace("](docs/", "](")  # the README's pictures, seen from docs/
     titles = {g: doc_sections(g)[0] for g in GAMES}
     gallery = "\n".join(
