@@ -266,7 +266,7 @@ def test_quick_start_runs(tmp_path, capsys):
     assert len(code.splitlines()) == 5
     namespace = {"__name__": "docs_snippet"}
     exec(compile(code, "<docs/index.md>", "exec"), namespace)
-    assert namespace["env"].agents == [] and set(namespace["env"].rewards) == {"player_0", "player_1"}
+    assert namespace["env"].agents == [] and (namespace["terminated"] or namespace["truncated"])  # a whole game
 
 
 def _griffe_roles():
