@@ -516,7 +516,13 @@ def results_section(game: str, eval_md: str, has_ladder: bool, records: list[dic
         parts = ["No evaluation rows in `results/EVAL.md` yet (`swgym report`)."]
     if has_ladder:
         chart = ladder_chart(game).relative_to(ROOT).as_posix()
-        parts += ["### Elo ladder", f"![{title} Elo ladder](../assets/results/{game}_ladder.png)"]
+        parts += [
+            "### Elo ladder",
+            f"![{title} Elo ladder](../assets/results/{game}_ladder.png)",
+            "`hard@REV` in the chart is the hard opponent as git revision REV shipped it, an earlier hard "
+            "([glossary](../hard-opponents.md#glossary)); `mcts` and `mcts:N` the generic tree search (random "
+            "play-outs) with 300 or N simulations a move; `network` the hard's network alone, without its search.",
+        ]
         if chart in stale:
             parts.append(f"*The ladder{_earlier(stale[chart])}.*")
     return "\n\n".join(parts)
