@@ -18,7 +18,7 @@ RLLIB_PY    := $(RLLIB_VENV)/bin/python
 RLLIB_STAMP := $(RLLIB_VENV)/.installed
 CHECK_TORCH := import torch; assert torch.__version__ == "2.13.0+cpu", "another torch: " + torch.__version__
 
-.PHONY: demo lint test test-rllib bench results docs docs-check docs-assets clean-venv
+.PHONY: demo lint test test-rllib bench results docs docs-check docs-screens docs-assets clean-venv
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -51,9 +51,16 @@ MKDOCS := NO_MKDOCS_2_WARNING=1 DISABLE_MKDOCS_2_WARNING=true $(VENV)/bin/mkdocs
 docs: $(STAMP)
 	$(MKDOCS) build --strict --site-dir site
 
-# The same build, as part of make test. Not --quiet: it hides the warnings --strict fails on.
+# The same build, as part of make test. Not --quiet: it hides the warnings --strict fails on. Then the site as a
+# reader opens it from disk (docs/site_check.py): nothing loaded from the network, and where Debian's chromium is
+# installed (apt-get install chromium; not done here) the search from file:// finds each game's page first.
 docs-check: $(STAMP)
 	$(MKDOCS) build --strict
+	$(PY) docs/site_check.py site
+
+# screenshots of the home page, two game pages and the guides at 1400 and 412 px in site-screens/ (chromium)
+docs-screens: docs
+	$(PY) docs/site_check.py site --screens site-screens
 
 docs-assets: $(STAMP)
 	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy OPENBLAS_NUM_THREADS=1 $(PY) docs/make_assets.py

@@ -151,14 +151,17 @@ DOC_SECTIONS = (
 )
 PAGE_SECTIONS = (*DOC_SECTIONS, "Usage", "Results", "Version history")
 SPECS = (
+    "Version",
     "Import",
     "Make",
     "Gymnasium id",
     "Agents",
     "Action shape",
     "Action values",
+    "Observation type",
     "Observation shape",
     "Observation values",
+    "Rewards",
     "Parallel API",
     "Play it",
 )
@@ -206,6 +209,13 @@ def _values(param) -> str:
     return span + (", or a pair (seat 0, seat 1)" if param.kind == "seat pair" else "")
 
 
+def reward_summary(game: str) -> str:
+    """The specs table's rewards: the docstring's Rewards section up to its first full stop or semicolon (its first
+    item where it is a list)."""
+    text = doc_sections(game)[1]["Rewards"].lstrip("* ")
+    return " ".join(re.split(r"[;.](?:\s|$)", text, maxsplit=1)[0].split())
+
+
 def specs_table(game: str) -> str:
     """The specs table every game page opens with (PettingZoo's shape), read from the registry and the env made
     with the game's default rules."""
@@ -221,17 +231,20 @@ def specs_table(game: str) -> str:
     mask, vector = observation["action_mask"], observation["observation"]
     rules = ", ".join(f"{k}={v!r}" for k, v in entry.variants[0].items())
     others = "" if len(agents) == 2 else " (every other seat)"
+    env_name = entry.module.rsplit(".", 1)[1]
     rows = {
-        "Import": f"`from envs import {entry.module.rsplit('.', 1)[1]}`",
+        "Version": f"`{env_name}`, swgym {package_version()} ([Version history](#version-history))",
+        "Import": f"`from envs import {env_name}`",
         "Make": f'`envs.make("{game}"{", " + rules if rules else ""})`',
         "Gymnasium id": f"`{entry.gym_id}` (single agent, against an opponent)",
         "Agents": agent_names,
         "Action shape": f"`Discrete({action.n})`: one int per step",
         "Action values": f"0 to {action.n - 1} ([Action](#action))",
-        "Observation shape": f"dict: `observation` {vector.shape} {vector.dtype}, `action_mask` {mask.shape} "
-        f"{mask.dtype}",
+        "Observation type": "`Dict` of two `Box` spaces: `observation` (features), `action_mask`",
+        "Observation shape": f"`observation` {vector.shape} {vector.dtype}, `action_mask` {mask.shape} {mask.dtype}",
         "Observation values": f"`observation` in [{_bound(vector.low.min())}, {_bound(vector.high.max())}] "
         "([Observation](#observation)); `action_mask` 0 or 1, 1 = legal ([Legal action mask](#legal-action-mask))",
+        "Rewards": f"{reward_summary(game)} ([Rewards](#rewards))",
         "Parallel API": "no (turn-based AEC)",
         "Play it": f"`swgym play {game} --vs hard`{others}",
     }
@@ -357,41 +370,84 @@ def _score(wdl: str, against: str) -> str:
     return score(wins, draws, losses, players)
 
 
+SEAT_ORDER = ("random", "easy", "medium", "hard")
+
+
+def _rank(name: str) -> tuple[int, str]:
+    """Where an entrant or opponent ("hard", "3 x medium") sorts: the built-in levels weakest first, then others."""
+    name = name.split(" x ")[-1].strip(" †")
+    return (SEAT_ORDER.index(name) if name in SEAT_ORDER else len(SEAT_ORDER), name)
+
+
 def eval_rows(game: str, eval_md: str, records: list[dict] | None = None) -> str:
     """The table of ``results/EVAL.md`` cut to the rows of ``game``, without its game column (a markdown table),
-    or "" when it has no such rows. A table with a ``W / D / L`` column gets a score column after it; a row whose
-    provenance record (``records``) is marked stale gets a dagger and a line under the table."""
+    or "" when it has no such rows. Rows in one order (rules, entrant, opponent: weakest first). A table with a
+    ``W / D / L`` column gets a score column after it; the notes of the score cells (fair share, duplicate deals)
+    go to its header, once. A row whose provenance record (``records``) is marked stale gets a dagger and a line
+    under the table."""
     lines = [line for line in eval_md.splitlines() if line.startswith("|")]
     if len(lines) < 2:
         return ""
-    rows = [line for line in lines[2:] if line.split("|")[1].strip() == game]
+    header = [c.strip() for c in lines[0].split("|")[1:-1]]
+    rows = [[c.strip() for c in line.split("|")[1:-1]] for line in lines[2:]]
+    rules = [header.index("rules")] if "rules" in header else []
+    seats = [header.index(k) for k in ("entrant", "against") if k in header]
+    rows = sorted(
+        (r for r in rows if r[0] == game), key=lambda r: ([r[k] for k in rules], [_rank(r[k]) for k in seats])
+    )
     if not rows:
         return ""
-    header = [c.strip() for c in lines[0].split("|")[1:-1]]
     wdl = header.index("W / D / L") if "W / D / L" in header and "score" not in header else None
+    if wdl is not None:
+        header.insert(wdl + 1, "score")
+        for cells in rows:
+            cells.insert(wdl + 1, _score(cells[wdl], cells[3]))
+    _header_notes(header, rows)
     stale = {r["part"]: r for r in records or [] if r["result"] == "results/EVAL.md" and r.get("stale")}
-    notes = []
-    out = []
-    for line in lines[:2] + rows:
-        cells = [c.strip() for c in line.split("|")[1:-1]]
-        if wdl is not None:
-            if line is lines[0]:
-                extra = "score"
-            elif line is lines[1]:
-                extra = "---"
-            else:
-                extra = _score(cells[wdl], cells[3])
-            cells.insert(wdl + 1, extra)
+    lines_under = []
+    for cells in rows:
         record = stale.get(" | ".join(cells[:4]))
         if record:
             cells[2] += " †"
             sha = next(iter(record["policies"].values()))[:12]
-            notes.append(
+            lines_under.append(
                 f"† {cells[2][:-2]} against {cells[3]}: {record['note']} (sha256 {sha}..., commit "
                 f"{record['commit'][:7]}); `swgym results` measures it again."
             )
-        out.append("| " + " | ".join(cells[1:]) + " |")
-    return "\n".join(out) + ("\n\n" + "\n\n".join(notes) if notes else "")
+    out = ["| " + " | ".join(header[1:]) + " |", "| " + " | ".join(["---"] * (len(header) - 1)) + " |"]
+    out += ["| " + " | ".join(cells[1:]) + " |" for cells in rows]
+    return "\n".join(out) + ("\n\n" + "\n\n".join(lines_under) if lines_under else "")
+
+
+def _header_notes(header: list[str], rows: list[list[str]]) -> None:
+    """Move the notes of the score cells ("24.0% (fair share 25%)") to the score column's header, once: said for
+    every row when all rows share them, else for the rules that have them ("num_players=4: fair share 25%")."""
+    if "score" not in header:
+        return
+    column = header.index("score")
+    found: dict[str, str] = {}
+    for cells in rows:
+        value, _, note = cells[column].partition(" (")
+        cells[column] = value
+        if note:
+            found.setdefault(cells[1], note.rstrip(")"))
+    if not found:
+        return
+    if len(found) == len({cells[1] for cells in rows}) and len(set(found.values())) == 1:
+        header[column] = f"score ({next(iter(found.values()))})"
+    else:
+        header[column] = "score (" + "; ".join(f"{rules}: {note}" for rules, note in found.items()) + ")"
+
+
+def games_played(table: str) -> str:
+    """How many games each row of a game's results table counts: "400 games a matchup", with the rows that
+    differ named ("hard against 3 x medium: 2000")."""
+    header, _, *rows = [[c.strip() for c in line.split("|")[1:-1]] for line in table.splitlines() if line[:1] == "|"]
+    column = header.index("W / D / L")
+    counts = [sum(int(x) for x in cells[column].split("/")) for cells in rows]
+    usual = max(set(counts), key=counts.count)
+    others = [f"{cells[1].strip(' †')} against {cells[2]}: {n}" for cells, n in zip(rows, counts) if n != usual]
+    return f"{usual} games a matchup" + (f" ({'; '.join(others)})" if others else "")
 
 
 def usage_section(game: str) -> str:
@@ -419,21 +475,57 @@ def usage_section(game: str) -> str:
     return "\n\n".join(parts)
 
 
+#: One sentence under a game's results table for each figure a reader would stop at.
+RESULT_NOTES = {
+    "swival": [
+        "The hard wins 0.8% of its games against medium and loses none: Swival is a draw with perfect play and "
+        "medium defends well enough to hold it, so the hard's edge is the rare game medium gives away, and its "
+        "score (wins plus half the draws) is 50.4% "
+        "([`results/2026-11-swival-solve.md`](../results/2026-11-swival-solve.md))."
+    ],
+    "swimming": [
+        "The hard plays 2000 games against three mediums, not 400: on duplicate deals (each deal played with the "
+        "seats rotated) its 28.2% against the fair share of 25% is told apart from luck "
+        "([`results/2026-11-swimming-duplicate.md`](../results/2026-11-swimming-duplicate.md))."
+    ],
+    "swahili": [
+        "With four players the hard scores 95.5% against three randoms and 100% against three mediums: the game "
+        "ends as soon as one player has no piece left on its rows, and in 100 more games against randoms "
+        "(seeds 1 to 100) each of its 5 losses went to a random player who led on points when one ran out; "
+        "why random players do this more often than mediums was not studied."
+    ],
+    "squeeze": [
+        "Medium's longest move against random (1.8 s) is its first, when its compiled code loads; against easy, "
+        "measured after it in the same process, its longest move is 0.09 s."
+    ],
+}
+
+
 def results_section(game: str, eval_md: str, has_ladder: bool, records: list[dict] | None = None) -> str:
-    """The Results section: the game's rows of ``results/EVAL.md`` with their scores, and its Elo ladder."""
+    """The Results section: the game's rows of ``results/EVAL.md`` with their scores, a sentence under each
+    figure that needs one (:data:`RESULT_NOTES`), and its Elo ladder."""
     title = doc_sections(game)[0]
     stale = {r["result"]: r for r in records or [] if r.get("stale")}
     table = eval_rows(game, eval_md, records)
-    parts = [
-        "400 games a matchup, seats rotated, from [`results/EVAL.md`](../results/EVAL.md) (`swgym report`); the "
-        "score is wins plus half "
-        "the draws:\n\n" + table
-        if table
-        else "No evaluation rows in `results/EVAL.md` yet (`swgym report`)."
-    ]
+    if table:
+        parts = [
+            f"{games_played(table).capitalize()}, seats rotated, from [`results/EVAL.md`](../results/EVAL.md) "
+            "(`swgym report`); the score is wins plus half the draws; s/move is the entrant's wall-clock seconds "
+            "a move, median and longest:",
+            table,
+            *RESULT_NOTES.get(game, []),
+        ]
+    else:
+        parts = ["No evaluation rows in `results/EVAL.md` yet (`swgym report`)."]
     if has_ladder:
         chart = ladder_chart(game).relative_to(ROOT).as_posix()
-        parts += ["### Elo ladder", f"![{title} Elo ladder](../assets/results/{game}_ladder.png)"]
+        parts += [
+            "### Elo ladder",
+            f"![{title} Elo ladder](../assets/results/{game}_ladder.png)",
+            "`hard@REV` in the chart is the hard opponent as git revision REV shipped it, an earlier hard "
+            "([glossary](../hard-opponents.md#glossary)); `mcts` and `mcts:N` the generic tree search (random "
+            "play-outs) with 300 or N simulations a move; `network` the hard's network alone, without its search.",
+        ]
         if chart in stale:
             parts.append(f"*The ladder{_earlier(stale[chart])}.*")
     return "\n\n".join(parts)
@@ -447,34 +539,60 @@ def _earlier(record: dict | None) -> str:
     return f" ({record['note']}, sha256 {sha}...; <code>swgym results</code> makes it again)"
 
 
+def gif_caption(game: str, record: dict) -> tuple[str, str]:
+    """The animation's caption (its players, seed, outcome and the hard's policy file as its provenance ``record``
+    names them) and the ``swgym watch`` command that made it."""
+    players = GAMES[game].variants[0].get("num_players", 2)
+    others = "medium (player_1)" if players == 2 else f"{players - 1} mediums (player_1 to player_{players - 1})"
+    caption = f"hard (player_0) against {others}"
+    seats = "--p1 medium" if players == 2 else "--others medium"
+    command = f"swgym watch {game} --p0 hard {seats}"
+    if "seed" in record and "outcome" in record:
+        caption += f"; seed {record['seed']}: {record['outcome'].split(': ', 1)[-1]}"
+        command += f" --seed {record['seed']} --gif {game}.gif"
+    sha = next(iter(record.get("policies", {}).values()), "")
+    if sha:
+        caption += f"; hard's policy file sha256 {sha[:12]}"
+    return caption, command
+
+
+def package_version() -> str:
+    """swgym's version, from pyproject.toml."""
+    import tomllib
+
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+
+
+def version_history(text: str) -> str:
+    """A game's version history with the package version each env version came with: the env's first version
+    (v0) is the package's first release."""
+    return re.sub(r"^\* v0:", f"* v0 (swgym {package_version()}):", text, flags=re.M)
+
+
 def game_markdown(game: str, eval_md: str, has_ladder: bool, records: list[dict] | None = None) -> str:
     """The whole page of ``game``: pictures, the specs table, the docstring's sections, then Usage and Results
     (written here, the same for every game) before the docstring's Version history. ``records``: the results'
     provenance (``results/provenance.json``)."""
-    entry = GAMES[game]
     title, sections = doc_sections(game)
-    others = " --others medium" if entry.variants[0].get("num_players", 2) > 2 else ""
-    stale = {r["result"]: r for r in records or [] if r.get("stale")}
-    gif = next((r for r in records or [] if r["result"] == f"docs/assets/{game}.gif"), {})
-    gif_outcome = f", seed {gif['seed']}: {gif['outcome'].split(': ', 1)[-1]}" if "outcome" in gif else ""
-    seed = f" --seed {gif['seed']}" if "seed" in gif else ""
     sections = {
         **{name: sections[name] for name in DOC_SECTIONS if name != "Rule parameters" and name in sections},
         "Rule parameters": rule_parameters(game, sections["Rule parameters"]),
         "Usage": usage_section(game),
         "Results": results_section(game, eval_md, has_ladder, records),
-        "Version history": sections["Version history"],
+        "Version history": version_history(sections["Version history"]),
     }
     assert tuple(sections) == tuple(name for name in PAGE_SECTIONS if name in sections)
+    stale = {r["result"]: r for r in records or [] if r.get("stale")}
+    gif = next((r for r in records or [] if r["result"] == f"docs/assets/{game}.gif"), {})
+    caption, command = gif_caption(game, gif)
     parts = [
         f"# {title}",
         f'<div class="game-pictures" markdown>\n'
-        f'<figure markdown="span">\n  ![{title}: hard (player_0) against medium](../assets/{game}.gif)\n'
-        f"  <figcaption>hard (player_0) against medium{gif_outcome}"
-        f"{_earlier(stale.get(f'docs/assets/{game}.gif'))}</figcaption>\n</figure>\n"
+        f'<figure markdown="span">\n  [![{title}: {caption}](../assets/{game}.gif)](../assets/{game}.gif)\n'
+        f"  <figcaption>{caption}{_earlier(stale.get(f'docs/assets/{game}.gif'))}</figcaption>\n</figure>\n"
         f'<figure markdown="span">\n  ![The {title} board](../assets/{game}_board.png)\n'
         f'  <figcaption>the board, <code>render_mode="rgb_array"</code></figcaption>\n</figure>\n</div>',
-        f"*The animation: `swgym watch {game} --p0 hard --p1 medium{others}{seed}`.*",
+        f"*The animation: `{command}`.*",
         specs_table(game),
         *(f"## {name}\n\n{text}" for name, text in sections.items()),
     ]
@@ -503,7 +621,7 @@ def index_markdown(readme: str) -> str:
     intro = readme.split("## ", 1)[0]
     if intro.count("```") < 2:
         raise ValueError("README.md does not open with its commands' code block")
-    explained, _, description = intro.split("```", 2)[2].strip().partition("\n\n")
+    description = intro.split("```", 2)[2].strip().partition("\n\n")[2]  # after the commands and their paragraph
     for game, entry in GAMES.items():
         description = re.sub(
             rf"^\| ([^|:]+)(:[^|]*)?\| `{re.escape(entry.module)}`",
@@ -512,6 +630,7 @@ def index_markdown(readme: str) -> str:
             flags=re.M,
         )
     description = description.replace("on its\ndoc page", "on its\npage here")
+    description = description.replace("on its\npage of the documentation (`make docs`)", "on its page here")
     description = description.replace("](docs/", "](")  # the README's pictures, seen from docs/
     titles = {g: doc_sections(g)[0] for g in GAMES}
     gallery = "\n".join(
@@ -520,11 +639,48 @@ def index_markdown(readme: str) -> str:
         for g in GAMES
     )
     description = re.sub(r"^!\[[^\]]*\]\([^)]*\)\n", "", description, flags=re.M)  # the gallery shows them all
-    return (
-        f"# swgym\n\n{description.strip()}\n\n"
-        f'<div class="gallery" markdown>\n{gallery}\n</div>\n\n## Quick start\n\n{readme_commands(readme)}\n\n'
-        f"{explained.strip()} More in [Getting started](getting-started.md).\n"
-    )
+    return f'# swgym\n\n{description.strip()}\n\n<div class="gallery" markdown>\n{gallery}\n</div>\n\n{QUICK_START}'
+
+
+# The home page's quick start: every command is run by tests/cli/test_docs.py (the install lines are checked
+# against pyproject.toml and the Makefile), the Python block as written.
+QUICK_START = """## Quick start
+
+The package is `swgym`; in Python it imports as `envs` (the games), `policies` (opponents, evaluation) and
+`training`. From a clone, in a virtualenv (Python 3.11):
+
+```
+pip install torch==2.13.0 && pip install -e '.[train]'  # CPU torch first, then swgym with its training extra
+swgym play swival --vs hard --tui                       # you against the hard opponent (--tui: in the terminal)
+```
+
+A game between random legal moves, with PettingZoo's AEC loop:
+
+```python
+import envs
+env = envs.make("swival"); env.reset(seed=0)
+for agent in env.agent_iter():
+    obs, reward, terminated, truncated, info = env.last()
+    env.step(None if terminated or truncated else int(obs["action_mask"].argmax()))
+```
+
+A short MaskablePPO self-play run (about a minute), then its policy file against the medium bot:
+
+```
+swgym train swival --steps 2048 --out runs/quick     # writes runs/quick/swival_hard.npz
+swgym eval swival runs/quick/swival_hard.npz medium --games 10
+```
+
+Next: [Getting started](getting-started.md) (`make demo`, `make test`, the Gymnasium view),
+[Conventions](conventions.md), [Training](training.md), [Evaluation](evaluation.md).
+"""
+
+
+def quick_start_commands() -> list[str]:
+    """The quick start's shell commands, one a line, comments dropped."""
+    blocks = re.findall(r"^```(\w*)\n(.*?)^```", QUICK_START, flags=re.M | re.S)
+    lines = [line for language, block in blocks if not language for line in block.splitlines()]
+    return [line.split("  #")[0].strip() for line in lines if line.strip()]
 
 
 # The API reference, curated as pgx's is: the public entry points grouped by what a user does, each documented once,
@@ -639,6 +795,11 @@ def repo_url() -> str:
     return os.environ.get("SWGYM_REPO_URL", "").rstrip("/")
 
 
+#: A results page's front matter: the site's search ranks it far below the guides and game pages, which a reader
+#: looking up a game or a task wants first (the dated pages name the games in every section).
+RESULT_FRONT_MATTER = "---\nsearch:\n  boost: 0.05\n---\n\n"
+
+
 def result_page(name: str, text: str) -> str:
     """The page of results file ``name`` (its Markdown as written), with where the file lives."""
     url = repo_url()
@@ -649,17 +810,25 @@ def result_page(name: str, text: str) -> str:
     else:
         what = "kept to the shipped files by `make results` (what made each part: `results/provenance.json`)"
     footer = f"*The file {where} of the repository: {what}. The [results index](../results.md).*"
-    return f"{title}{text.rstrip()}\n\n---\n\n{footer}\n"
+    return f"{RESULT_FRONT_MATTER}{title}{text.rstrip()}\n\n---\n\n{footer}\n"
 
 
 def linked_results(text: str, prefix: str = "") -> str:
-    """``text`` with each mention of a published results page (`` `results/NAME.md` ``) a link to it."""
+    """``text`` with each mention of another page of the site a link to it: a published results page
+    (`` `results/NAME.md` ``) or a written one (`` `docs/NAME.md` ``); ``prefix`` leads from the page to the site's
+    root ("../" from ``results/``)."""
     published = {p.name for p in RESULTS.glob("*.md")}
+    written = {p.name for p in (ROOT / "docs").glob("*.md")}
 
     def link(m: re.Match) -> str:
-        return f"[`results/{m[1]}`]({prefix}results/{m[1]})" if m[1] in published else m[0]
+        folder, name = m[1], m[2]
+        if folder == "results" and name in published:
+            return f"[`results/{name}`]({prefix}results/{name})"
+        if folder == "docs" and name in written:
+            return f"[`docs/{name}`]({prefix}{name})"
+        return m[0]
 
-    return re.sub(r"(?<!\[)`results/([\w.-]+\.md)`", link, text)
+    return re.sub(r"(?<!\[)`(results|docs)/([\w.-]+\.md)`", link, text)
 
 
 def rllib_note(docs_dir: Path) -> str:
@@ -686,20 +855,21 @@ def pages() -> dict[str, str]:
     )
     out["playing.md"] = PLAYING.format(playing=readme_section(readme, "Playing"))
     out["opponents.md"] = (
-        f"# Opponents\n\nHow each opponent is built.\n\n{readme_section(readme, 'Opponents')}\n\n"
+        f"# Opponents\n\nHow each opponent is built.\n\n{linked_results(readme_section(readme, 'Opponents'))}\n\n"
         "Each game's page has its opponents' results and Elo ladder.\n"
     )
-    out["training.md"] = (ROOT / "docs" / "training.md").read_text() + "\n" + rllib_note(ROOT / "docs")
+    out["training.md"] = linked_results((ROOT / "docs" / "training.md").read_text()) + "\n" + rllib_note(ROOT / "docs")
     for page, (title, about, sections) in REFERENCE.items():
         out[page] = reference_markdown(title, about, sections)
     out["results.md"] = linked_results((ROOT / "docs" / "results.md").read_text())
     for path in sorted(RESULTS.glob("*.md")):
-        out[f"results/{path.name}"] = result_page(path.name, path.read_text())
+        out[f"results/{path.name}"] = result_page(path.name, linked_results(path.read_text(), "../"))
     return out
 
 
 def main() -> None:
-    """Write the generated pages and copy the Elo charts and the play app's picture into the site."""
+    """Write the generated pages and copy the Elo charts into the site (the play app's picture is
+    ``docs/assets/play_app.png``, made by ``make docs-assets`` at the app's own size)."""
     import mkdocs_gen_files
 
     for game in GAMES:
@@ -707,8 +877,6 @@ def main() -> None:
         if chart.exists():
             with mkdocs_gen_files.open(f"assets/results/{game}_ladder.png", "wb") as f:
                 f.write(chart.read_bytes())
-    with mkdocs_gen_files.open("assets/play_app.png", "wb") as f:  # the play app as tests/test_app.py sees it
-        f.write((ROOT / "tests" / "screens" / "twirls.png").read_bytes())
     for pattern in RESULT_PICTURES:
         for path in sorted(RESULTS.glob(pattern)):
             with mkdocs_gen_files.open(f"results/{path.relative_to(RESULTS).as_posix()}", "wb") as f:

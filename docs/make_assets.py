@@ -3,7 +3,8 @@
 For every game: ``docs/assets/<game>.gif``, a hard vs medium game written by ``swgym watch --gif`` (the first seed
 from ``--seed`` on, of ``--tries``, at which hard wins, else the last tried) and shrunk
 (frames thinned, scaled down, one palette) to well under 1 MB, and ``docs/assets/<game>_board.png``, the board
-from ``render_mode="rgb_array"`` after a few seeded random moves. The site's build only links to these files.
+from ``render_mode="rgb_array"`` after a few seeded random moves; with no game named, also ``play_app.png``, the
+play app at its own size. The site's build only links to these files.
 Each picture's record in ``results/provenance.json`` gets the command, date, commit, policy file hashes, and for a
 GIF its seed and outcome (the page's caption).
 """
@@ -28,7 +29,7 @@ from scripts.watch import watch  # noqa: E402
 
 ASSETS = ROOT / "docs" / "assets"
 MAX_FRAMES = 48  # a longer game is thinned evenly (first and last frames kept)
-MAX_WIDTH = 420  # pixels
+MAX_WIDTH = 640  # pixels: the text of the frames stays legible where the page shows them at full size
 MAX_BYTES = 900_000  # each GIF stays under this (1 MB is the limit)
 FRAME_MS = 600
 LAST_FRAME_MS = 2500
@@ -77,6 +78,28 @@ def board_png(game: str, target: Path, moves: int = 6, seed: int = 3) -> None:
     image.save(target, optimize=True)
 
 
+def play_app_png(target: Path, game: str = "twirls") -> None:
+    """The play app at its own size (no display needed): ``game`` against random, the person's first move made and a
+    stone selected with its destinations marked, as the app's tests set it up (seed 11)."""
+    from scripts.app.session import Session
+    from scripts.app.window import App
+
+    session = Session(game, seed=11, player="ann", clock=lambda: 0.0, scores=None, think=1.0, vs="random", seat=0)
+    app = App(session, sound=False)
+    for _ in range(20):
+        if session.my_turn:
+            several = [keys[0] for keys in session.options().values() if len(keys[0]) > 1]
+            if several:
+                session.click(sorted(several)[0][0])
+                break
+            session.play(sorted(session.options())[0])
+        app.step()
+    app.draw()
+    from envs.core.rendering import surface_to_array
+
+    Image.fromarray(surface_to_array(app.screen)).save(target, optimize=True)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("games", nargs="*", help="games to make pictures of (default: all)")
@@ -88,6 +111,8 @@ def main(argv: list[str] | None = None) -> None:
     if unknown:
         raise SystemExit(f"make_assets: unknown game(s) {', '.join(unknown)}; the games are: {', '.join(envs.GAMES)}")
     ASSETS.mkdir(parents=True, exist_ok=True)
+    if not args.games:
+        play_app_png(ASSETS / "play_app.png")
     records = provenance.load_records()
     for game in games:
         board_png(game, ASSETS / f"{game}_board.png")

@@ -116,8 +116,13 @@ def write_report(rows: list[dict[str, Any]], out_dir: str | Path) -> Path:
     saved = out_dir / "eval.json"
     table = {_key(r): r for r in (json.loads(saved.read_text()) if saved.exists() else [])}
     table.update({_key(r): r for r in rows})
-    order = list(GAMES)
-    rows = sorted(table.values(), key=lambda r: order.index(r["game"]) if r["game"] in order else len(order))
+    order, levels = list(GAMES), ["random", "easy", "medium", "hard"]
+
+    def place(r: dict[str, Any]) -> tuple:  # by game, rules, then entrant and opponent weakest first
+        seats = [levels.index(s) if s in levels else len(levels) for s in (r["entrant"], r["against"].split(" x ")[-1])]
+        return (order.index(r["game"]) if r["game"] in order else len(order), sorted(r["params"].items()), seats)
+
+    rows = sorted(table.values(), key=place)
     saved.write_text(json.dumps(rows, indent=2))
     path = out_dir / "EVAL.md"
     path.write_text(markdown(rows) + "\n")

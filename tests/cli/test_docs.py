@@ -2,6 +2,7 @@
 
 import html
 import importlib.util
+import json
 import os
 import re
 import subprocess
@@ -15,6 +16,9 @@ from tests.helpers import ROOT
 _spec = importlib.util.spec_from_file_location("gen_pages", ROOT / "docs" / "gen_pages.py")
 gen_pages = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(gen_pages)
+_check_spec = importlib.util.spec_from_file_location("site_check", ROOT / "docs" / "site_check.py")
+site_check = importlib.util.module_from_spec(_check_spec)
+_check_spec.loader.exec_module(site_check)
 
 EVAL_MD = (ROOT / "results" / "EVAL.md").read_text()
 
@@ -35,8 +39,8 @@ def page_skeleton(page: str) -> list[str]:
 
 # PettingZoo's and pgx's page shape: the specs table's rows, then the sections, in this order
 SKELETON = [
-    *("Import", "Make", "Gymnasium id", "Agents", "Action shape", "Action values"),
-    *("Observation shape", "Observation values", "Parallel API", "Play it"),
+    *("Version", "Import", "Make", "Gymnasium id", "Agents", "Action shape", "Action values"),
+    *("Observation type", "Observation shape", "Observation values", "Rewards", "Parallel API", "Play it"),
     *("Description", "Rules", "Termination", "Legal action mask", "Observation", "Action", "Rewards"),
     *("Rule parameters", "Usage", "Results", "Version history"),
 ]
@@ -68,6 +72,9 @@ def test_game_page_holds_its_docstring_pictures_usage_and_results(game):
     title, sections = gen_pages.doc_sections(game)
     assert page.startswith(f"# {title}\n")
     for name, text in sections.items():  # the docstring's sections, the rule parameters as a table
+        if name == "Version history":  # each version with the package's
+            text = text.replace("* v0:", f"* v0 (swgym {gen_pages.package_version()}):")
+            assert "* v0 (swgym 0." in text
         if name != "Rule parameters":
             assert f"## {name}\n\n{text}\n" in page
     for asset in (f"{game}.gif", f"{game}_board.png"):  # committed by make docs-assets
@@ -75,12 +82,13 @@ def test_game_page_holds_its_docstring_pictures_usage_and_results(game):
         assert (ROOT / "docs" / "assets" / asset).stat().st_size < 1_000_000
     assert f"../assets/results/{game}_ladder.png" in page
     assert f"| Play it | `swgym play {game} --vs hard`" in page and f"`{GAMES[game].gym_id}`" in page
+    assert f"| Version | `{GAMES[game].module.split('.')[1]}`, swgym " in page
     assert "### PettingZoo" in page and f'envs.make("{game}"' in page
     assert f'gymnasium.make("{GAMES[game].gym_id}"' in page and "dict_observation=True" in page
     assert 'info["action_mask"]' in page
     assert ("envs.make_vec(" in page and "envs.make_batched(" in page) == bool(GAMES[game].batched)
     results = page.split("## Results")[1]
-    rows = [line for line in results.splitlines() if " x " in line]  # "1 x medium", "3 x random"
+    rows = [line for line in results.splitlines() if line.startswith("|") and " x " in line]  # "1 x medium"
     expected = [line for line in EVAL_MD.splitlines() if line.startswith(f"| {game} |")]
     assert len(rows) == len(expected) > 0
 
@@ -111,29 +119,57 @@ EVAL_TABLE = (
 
 @pytest.mark.parametrize(
     "game, markdown, expected",
-    [  # the game's rows, its column dropped (the page is the game)
-        ("swival", EVAL_TABLE, "| entrant | W |\n| --- | --- |\n| hard | 8 |\n| medium | 386 |"),
+    [  # the game's rows, weakest entrant first, its column dropped (the page is the game)
+        ("swival", EVAL_TABLE, "| entrant | W |\n| --- | --- |\n| medium | 386 |\n| hard | 8 |"),
         ("twirls", EVAL_TABLE, "| entrant | W |\n| --- | --- |\n| hard | 352 |"),
         ("swish", EVAL_TABLE, ""),  # no rows: the page says so instead
         ("swival", "", ""),  # no results/EVAL.md
-        ("swival", "intro\n\n" + EVAL_TABLE, "| entrant | W |\n| --- | --- |\n| hard | 8 |\n| medium | 386 |"),
+        ("swival", "intro\n\n" + EVAL_TABLE, "| entrant | W |\n| --- | --- |\n| medium | 386 |\n| hard | 8 |"),
     ],
 )
 def test_eval_rows(game, markdown, expected):
     assert gen_pages.eval_rows(game, markdown) == expected
 
 
-def test_eval_rows_get_a_score_and_the_fair_share_beside_it():
+def test_eval_rows_get_a_score_with_its_notes_in_the_header():
     table = (
         "| game | rules | entrant | against | W / D / L |\n|---|---|---|---|---|\n"
         "| swival | default | hard | 1 x medium | 8 / 392 / 0 |\n"
         "| swimming | num_players=4 | hard | 3 x medium | 96 / 0 / 304 |\n"
+        "| swimming | num_players=4 | medium | 3 x random | 90 / 0 / 310 |\n"
     )
     assert (
         gen_pages.eval_rows("swival", table).splitlines()[2] == "| default | hard | 1 x medium | 8 / 392 / 0 | 51.0% |"
     )
-    assert gen_pages.eval_rows("swimming", table).splitlines()[0].endswith("| W / D / L | score |")
-    assert gen_pages.eval_rows("swimming", table).splitlines()[2].endswith("| 96 / 0 / 304 | 24.0% (fair share 25%) |")
+    swimming = gen_pages.eval_rows("swimming", table).splitlines()
+    assert swimming[0].endswith("| W / D / L | score (fair share 25%) |")  # said once, not in every row
+    assert swimming[2:] == [  # one order: the weaker entrant first
+        "| num_players=4 | medium | 3 x random | 90 / 0 / 310 | 22.5% |",
+        "| num_players=4 | hard | 3 x medium | 96 / 0 / 304 | 24.0% |",
+    ]
+
+
+def test_eval_rows_notes_that_hold_for_some_rules_only_name_them():
+    table = (
+        "| game | rules | entrant | against | W / D / L |\n|---|---|---|---|---|\n"
+        "| swahili | num_players=4 | hard | 3 x medium | 100 / 0 / 300 |\n"
+        "| swahili | num_players=2 | hard | 1 x medium | 300 / 0 / 100 |\n"
+    )
+    rows = gen_pages.eval_rows("swahili", table).splitlines()
+    assert rows[0].endswith("| score (num_players=4: fair share 25%) |")
+    assert [r.split(" | ")[0] for r in rows[2:]] == ["| num_players=2", "| num_players=4"]
+
+
+@pytest.mark.parametrize(
+    "wdl, said",
+    [  # the results' heading counts the games of its rows
+        (["10 / 0 / 390", "400 / 0 / 0"], "400 games a matchup"),
+        (["565 / 0 / 1435", "400 / 0 / 0", "1 / 0 / 399"], "400 games a matchup (hard against 3 x medium: 2000)"),
+    ],
+)
+def test_games_played(wdl, said):
+    rows = "".join(f"| default | {'hard' if i == 0 else 'medium'} | 3 x medium | {c} |\n" for i, c in enumerate(wdl))
+    assert gen_pages.games_played("| rules | entrant | against | W / D / L |\n|---|---|---|---|\n" + rows) == said
 
 
 @pytest.mark.parametrize(
@@ -194,7 +230,43 @@ def test_index_links_every_game():
     index = gen_pages.index_markdown((ROOT / "README.md").read_text())
     for game in GAMES:
         assert f"](games/{game}.md)" in index
-    assert index.index("Six little-known games") < index.index("make demo") < index.index("Both create")
+    assert index.index("Six little-known games") < index.index("## Quick start") < index.index("swgym play swival")
+    assert "imports as `envs`" in index and "](getting-started.md)" in index
+
+
+def test_quick_start_installs_what_the_makefile_does():
+    """The quick start's install line: the Makefile's torch pin, then extras pyproject.toml declares."""
+    install = gen_pages.quick_start_commands()[0]
+    makefile, pyproject = (ROOT / "Makefile").read_text(), (ROOT / "pyproject.toml").read_text()
+    torch_pin = re.search(r"pip install --quiet (torch==[\d.]+)", makefile)[1]
+    assert install.startswith(f"pip install {torch_pin} && pip install -e '.[")
+    extras = re.search(r"-e '\.\[([\w,]+)\]'", install)[1].split(",")
+    assert all(re.search(rf"^{extra} = \[", pyproject, flags=re.M) for extra in extras)
+
+
+def test_quick_start_runs(tmp_path, capsys):
+    """Each line of the home page's quick start, as written: the hard opponent's game starts in the terminal, the
+    AEC loop plays a whole game, the short training run writes its policy file and the evaluation plays it."""
+    pytest.importorskip("sb3_contrib")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    play, train, evaluate = gen_pages.quick_start_commands()[1:]
+    done = {}
+    for line in (play, train, evaluate):
+        argv = [sys.executable, "-m", "scripts.cli", *line.split()[1:]]
+        stdin = "quit\n" if line is play else ""  # the player resigns at once
+        done[line] = subprocess.run(
+            argv, cwd=tmp_path, env=env, input=stdin, capture_output=True, text=True, timeout=600
+        )
+    assert "You are player_0" in done[play].stdout and "Red (player_0) to move" in done[play].stdout
+    assert done[train].returncode == 0, done[train].stderr[-2000:]
+    assert (tmp_path / "runs" / "quick" / "swival_hard.npz").exists()
+    assert done[evaluate].returncode == 0, done[evaluate].stderr[-2000:]
+    assert re.search(r"^medium +10 ", done[evaluate].stdout, flags=re.M)  # the table: 10 games against medium
+    (code,) = _code_blocks(gen_pages.QUICK_START)
+    assert len(code.splitlines()) == 5
+    namespace = {"__name__": "docs_snippet"}
+    exec(compile(code, "<docs/index.md>", "exec"), namespace)
+    assert namespace["env"].agents == [] and (namespace["terminated"] or namespace["truncated"])  # a whole game
 
 
 def _griffe_roles():
@@ -267,7 +339,8 @@ def test_every_results_file_is_a_page_linked_from_the_results_index(monkeypatch)
     assert "[`results/2026-11-gumbel-swish.md`](results/2026-11-gumbel-swish.md)" in pages["results.md"]
     assert "`results/*_ladder.png`" in pages["results.md"]  # a pattern names no page: left as written
     assert "[`results/EVAL.md`](../results/EVAL.md)" in pages["games/swival.md"]
-    assert pages["results/EVAL.md"].startswith("# `results/EVAL.md`\n")  # a file without a heading: its name
+    eval_page = pages["results/EVAL.md"].removeprefix(gen_pages.RESULT_FRONT_MATTER)
+    assert eval_page.startswith("# `results/EVAL.md`\n")  # a file without a heading: its name
     assert pages["results/EVAL.md"].endswith("The [results index](../results.md).*\n")
     assert "*The file `results/EVAL.md` of the repository: kept to the shipped files" in pages["results/EVAL.md"]
     assert "of the repository: a dated record of the code" in pages["results/2026-11-gumbel-swish.md"]
@@ -381,9 +454,73 @@ def test_site_builds_strict(tmp_path):
     assert (
         '<span class="gp">&gt;&gt;&gt; </span>' in batched_page and "<blockquote>" not in batched_page
     )  # >>> examples as code
+    assert site_check.external_loads(tmp_path) == {}  # offline means offline
+    assert 'src="javascripts/iframe-worker-shim.js"' in index  # search's worker shim, from disk
+    docs = json.loads((tmp_path / "search" / "search_index.json").read_text())["docs"]
+    ranked = {d["location"].split("#")[0]: d.get("boost", 1) for d in docs}
+    assert all(boost < 0.1 for page, boost in ranked.items() if page.startswith("results/"))  # results rank down
+    assert all(ranked[f"games/{game}.html"] == 1 for game in GAMES) and ranked["getting-started.html"] == 1
     found = {}  # the built pages' text, the API reference's docstrings included, speaks to users
     for path in tmp_path.rglob("*.html"):
         text = html.unescape(re.sub(r"<[^>]+>", "", path.read_text()))
         if internal_words(text):
             found[path.relative_to(tmp_path).as_posix()] = internal_words(text)
     assert found == {}
+
+
+@pytest.mark.parametrize(
+    "page, loads",
+    [  # what a browser would fetch from the network, and what it would not
+        ('<script src="https://unpkg.com/iframe-worker/shim"></script>', ["https://unpkg.com/iframe-worker/shim"]),
+        ('<link rel="stylesheet" href="//fonts.googleapis.com/css?family=Roboto">', ["//fonts.googleapis.com/css"]),
+        ('<img alt="x" src="http://example.org/a.png">', ["http://example.org/a.png"]),
+        ('<link href="https://fonts.gstatic.com" rel="preconnect" crossorigin>', ["https://fonts.gstatic.com"]),
+        ('<a href="https://example.org/">a link</a><script src="assets/bundle.js"></script>', []),
+        ('<link rel="canonical" href="https://example.org/swgym/"><img src="assets/a.png">', []),
+    ],
+)
+def test_external_loads_finds_what_a_page_fetches(tmp_path, page, loads):
+    (tmp_path / "page.html").write_text(f"<html><head>{page}</head></html>")
+    found = site_check.external_loads(tmp_path).get("page.html", [])
+    assert [url.split("?")[0] for url in found] == loads
+
+
+def test_external_loads_reads_stylesheets(tmp_path):
+    (tmp_path / "a.css").write_text('@import "https://x.org/f.css"; b { background: url(img/a.png) }')
+    assert site_check.external_loads(tmp_path) == {"a.css": ["https://x.org/f.css"]}
+
+
+def test_hard_opponents_summary_agrees_with_the_results():
+    """The summary table of docs/hard-opponents.md: a row per shipped hard, its time a move and score against
+    medium those of results/EVAL.md (a figure left behind when a hard changes shows here)."""
+    page = (ROOT / "docs" / "hard-opponents.md").read_text()
+    table = page.split("## Summary")[1].split("\n## ")[0]
+    rows = [[c.strip() for c in line.split("|")[1:-1]] for line in table.splitlines() if line.startswith("| [")]
+    evals = [[c.strip() for c in line.split("|")[1:-1]] for line in EVAL_MD.splitlines()]
+    found = []
+    for game_cell, *_, seconds, score in rows:
+        game = re.search(r"\(games/(\w+)\.md\)", game_cell)[1]
+        players = re.search(r"\((\d) players\)", game_cell)
+        row = next(
+            r
+            for r in evals
+            if r[:1] == [game] and r[2] == "hard" and r[3].endswith("x medium") and (not players or players[1] in r[1])
+        )
+        assert seconds == f"{row[-1].split(',')[0]} s", game_cell
+        assert score.startswith(row[5].split(" (")[0]), game_cell
+        found.append(game)
+    assert sorted(set(found)) == sorted(GAMES)
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_animation_caption_says_players_seed_outcome_and_policy_file(game):
+    """Each game page's animation: its caption names the players, the seed, the outcome and the hard's policy file
+    as results/provenance.json records them, and the command given makes that game."""
+    records = gen_pages.provenance_records()
+    record = next(r for r in records if r["result"] == f"docs/assets/{game}.gif")
+    page = gen_pages.game_markdown(game, EVAL_MD, has_ladder=True, records=records)
+    caption = re.search(r"<figcaption>(.*?)</figcaption>", page)[1]
+    assert caption.startswith("hard (player_0) against ")
+    assert f"seed {record['seed']}: " in caption and record["outcome"].split(": ", 1)[1] in caption
+    assert next(iter(record["policies"].values()))[:12] in caption
+    assert "--p0 hard" in page and f"--seed {record['seed']} --gif {game}.gif`" in page

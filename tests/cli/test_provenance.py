@@ -71,8 +71,9 @@ def test_results_measured_on_an_earlier_file_are_marked_on_the_page(game):
     for r in stale_rows:
         assert next(iter(r["policies"].values()))[:12] in evaluation
     gif = next(r for r in RECORDS if r["result"] == f"docs/assets/{game}.gif")
-    caption = re.search(r"<figcaption>hard \(player_0\) against medium(.*?)</figcaption>", page).group(1)
-    assert ("sha256" in caption) == bool(gif.get("stale"))
+    caption = re.search(r"<figcaption>hard \(player_0\) against (.*?)</figcaption>", page).group(1)
+    assert next(iter(gif["policies"].values()))[:12] in caption  # the file the animation was made with
+    assert ("makes it again" in caption) == bool(gif.get("stale"))
 
 
 def test_swgym_results_makes_again_what_is_stale(capsys):
