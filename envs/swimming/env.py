@@ -135,7 +135,7 @@ import numpy as np
 from envs.core.aec import TurnBasedEnv, turn_based_metadata
 from envs.core.observation import Observation, Piece
 from envs.swimming import render
-from envs.swimming.rules import CHOICE, FIRE_SCORE, OVER, PLAY, SwimmingGame, SwimmingState, hand_score
+from envs.swimming.rules import CHOICE, FIRE_SCORE, OVER, PLAY, SwimmingGame, SwimmingState, cards_of, hand_score
 
 PER_SEAT = 7
 SEAT_MEANING = (
@@ -169,6 +169,27 @@ def observation_pieces(n: int) -> Observation:
     )
 
 
+@cache
+def state_pieces(n: int) -> Observation:
+    """The whole position for ``n`` players (:meth:`raw_env.state`), seats in table order (seat 0 first)."""
+    return Observation(
+        *(Piece(f"hand_{s}", 32, f"player_{s}'s hand (the dealer's: the lot he looked at)") for s in range(n)),
+        Piece("middle", 32, "the middle"),
+        Piece("lot", 32, "the dealer's unseen lot, during his choice"),
+        Piece("stock", 32, "the cards in the stock"),
+        Piece("stock_order", 32, "each stock card's place from the top (1, 2, ...) / 32: the top card is drawn first"),
+        Piece("discards", 32, "cards put aside by a refresh"),
+        *(Piece(f"known_{s}", 32, f"cards everyone knows player_{s} holds") for s in range(n)),
+        *(Piece(f"seat_{s}", PER_SEAT, f"player_{s}: {SEAT_MEANING}") for s in range(n)),
+        Piece("pot", 1, "pot / (n * coins)"),
+        Piece("phase", 3, "phase: dealer's choice, play, game over"),
+        Piece("passes", 1, "passes in a row / n"),
+        Piece("turns", 1, "turns this round / max_round_turns"),
+        Piece("knock", 1, "knocking is allowed now"),
+        Piece("round", 1, "round / 100 (capped at 1)"),
+    )
+
+
 def observation_size(n: int) -> int:
     """Length of the observation vector for ``n`` players."""
     return observation_pieces(n).size
@@ -181,9 +202,44 @@ class raw_env(TurnBasedEnv):
     renderer = render
     metadata = turn_based_metadata("swimming_v0")
 
+    def _start(self, state: SwimmingState) -> None:
+        """As every env; at a finished game the agents are the players of the final round (the winner and those
+        who sank in its showdown), all terminated, as the final step leaves them."""
+        super()._start(state)
+        if self.game.is_over(state) and state.last is not None:
+            self.agents = [a for a in self.possible_agents if self.agent_seat[a] in state.last.hands]
+            for name, value in (("rewards", 0.0), ("_cumulative_rewards", 0.0), ("terminations", True)):
+                setattr(self, name, dict.fromkeys(self.agents, value))
+            self.truncations = dict.fromkeys(self.agents, False)
+            self.infos = {a: {} for a in self.agents}
+
     @staticmethod
     def observation(game: SwimmingGame) -> Observation:
         return observation_pieces(game.num_players)
+
+    @classmethod
+    def state_vector(cls, game: SwimmingGame, state: SwimmingState) -> np.ndarray:
+        """The whole position (every hand, the middle, the unseen lot, the stock in order, coins, pot, ...) as
+        float32 in [0, 1], for centralised critics: no seat's observation holds it (pieces: :func:`state_pieces`)."""
+        n = game.num_players
+        layout = state_pieces(n)
+        out = np.zeros(layout.size, dtype=np.float32)
+        for s in range(n):
+            out[layout.start(f"hand_{s}") + np.array(state.hands[s], dtype=int)] = 1.0
+            out[layout.start(f"known_{s}") + np.array(cards_of(state.public[s]), dtype=int)] = 1.0
+        for name, cards in (("middle", state.middle), ("lot", state.other_lot), ("stock", state.deck)):
+            out[layout.start(name) + np.array(cards, dtype=int)] = 1.0
+        out[layout.start("discards") + np.array(cards_of(state.discards), dtype=int)] = 1.0
+        out[layout.start("stock_order") + np.array(state.deck, dtype=int)] = np.arange(1, len(state.deck) + 1) / 32
+        seats = cls.observe_state(game, state, 0)[_starts(n)[4] :][: PER_SEAT * n]  # seat pieces, from seat 0
+        out[layout["seat_0"].start : layout[f"seat_{n - 1}"].stop] = seats
+        out[layout.start("pot")] = state.pot / (n * game.start_coins)
+        out[layout.start("phase") + state.phase] = 1.0
+        out[layout.start("passes")] = state.passes / n
+        out[layout.start("turns")] = state.turns / game.max_round_turns
+        out[layout.start("knock")] = game.knock_allowed(state)
+        out[layout.start("round")] = min(state.round / 100, 1.0)
+        return out
 
     @staticmethod
     def observe_state(game: SwimmingGame, state: SwimmingState, seat: int) -> np.ndarray:
