@@ -283,3 +283,16 @@ def test_bad_positions_are_refused_naming_what_is_wrong(text, message):
     env = envs.make("swimming")
     with pytest.raises(PositionError, match=message.replace("(", r"\(").replace(")", r"\)").replace("?", r"\?")):
         env.reset(options={"position": text})
+
+
+def test_the_docs_examples_read_back_as_written():
+    import envs.swimming.env
+
+    examples = [
+        line.strip("`") for line in envs.swimming.env.__doc__.splitlines() if line.count("`") == 2 and "/" in line
+    ]
+    assert len(examples) == 7
+    for text in examples:
+        env = at(text)
+        views = [env.position()] + [env.position(seat) for seat in range(4)]
+        assert text in views
