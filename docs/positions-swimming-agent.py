@@ -45,6 +45,11 @@ def play_game(seed: int, agent_seat: int, **rules) -> list[float]:
     return env.returns()
 
 
-if __name__ == "__main__":
-    results = [play_game(seed, seed % 2, num_players=2, coins=1)[seed % 2] for seed in range(10)]
-    print(f"the agent's coins over {len(results)} games against random play: {results}")
+if __name__ == "__main__":  # python docs/positions-swimming-agent.py [GAMES [PLAYERS [COINS]]]
+    import sys
+
+    games, players, coins = ([int(a) for a in sys.argv[1:4]] + [10, 2, 1][len(sys.argv[1:4]) :])[:3]
+    won = [
+        play_game(seed, seed % players, num_players=players, coins=coins)[seed % players] > 0 for seed in range(games)
+    ]
+    print(f"the agent won {sum(won)} of {games} games against {players - 1} random player(s), {coins} coin(s) each")
