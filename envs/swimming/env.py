@@ -97,7 +97,7 @@ and what player_1 knows of it:
 
 `???/7H9HAC/???/??? - ??? ????????????????? - 3,3,3,3 0 3 3 choice - 0 0 1 - -`
 
-The seed's scores in play: player_0 holds 7S 10S QS (27), player_1 8H 10H KC (18), player_2 9D JH JC (10);
+The original's scoring examples in play: player_0 holds 7S 10S QS (27), player_1 8H 10H KC (18), player_2 9D JH JC (10);
 player_0 to move, everyone has had a turn:
 
 `7S10SQS/8H10HKC/9DJHJC/7D8D7C 9SAS8C - KDADQH9HJDKHAH7H10D8SJSKS9C10CQCACQD - 3,3,3,3 0 3 0 play - 0 4 1 - -`
