@@ -57,6 +57,71 @@ coins.
     a showdown that would sink every remaining player is void, and the round
     is dealt again.
 
+### Position notation
+`env.position()` writes the position as one line of 16 fields separated by spaces, and
+`env.reset(options={"position": text})` starts from one; `env.position(seat)` is what that seat knows, with
+`?` for each card it has not seen (the others' hidden cards, the dealer's unseen lot, the stock), and reading
+such a view deals the `?` cards at random among the cards the text does not place. Cards are written as on the
+table (`7D`, `10H`, `QS`, `AC`), run together (`7S10SQS`): a card ends at its suit letter. Hands, the middle,
+the lot and the discards are in card order (suits D H S C, ranks 7 to A); `-` is an empty field.
+
+| # | field | holds |
+|---|---|---|
+| 1 | hands | each seat's three cards, seat 0 first, separated by `/`; `*` before a card everyone knows the seat holds (it took it from the middle); `-` for a seat that has sunk. During the dealer's choice his hand is the lot he looked at |
+| 2 | middle | the three face-up cards (`-` during the dealer's choice) |
+| 3 | lot | the dealer's other, unseen lot during his choice, else `-` |
+| 4 | stock | the cards left to refresh the middle, the top (next drawn) first |
+| 5 | discards | the middles put aside by refreshes this round |
+| 6 | coins | each seat's coins, separated by `,` |
+| 7 | pot | coins in the pot (coins and pot add up to players * `coins`) |
+| 8 | dealer | the dealer's seat |
+| 9 | to-move | the seat to move (the dealer during his choice; the winner once the game is over) |
+| 10 | phase | `choice` (the dealer's), `play` or `over` |
+| 11 | knocker | the seat that knocked this round, or `-` |
+| 12 | passes | passes in a row |
+| 13 | turns | turns played this round (knocking waits for one each) |
+| 14 | round | the round, from 1 |
+| 15 | last | the last showdown, `reason:hands` (reason `bingo`, `fire`, `knock`, `deck`, `turn-limit` or `void`; every hand face up, `-` for a seat not in it), or `-` before the first |
+| 16 | moves | the round's moves as the table saw them, separated by `,` (or `-`): a seat then `keep:` or `take:` and the three cards laid in the middle, `swap:7D>AS` (gave 7D, took AS), `all:` and the hand laid in the middle, `pass` (`pass:` and the three new cards when it refreshed the middle) or `knock` |
+
+The moves are there because the weighting of worlds by a model of the others' past decisions
+(`sample_world(..., model=...)`) replays them; read back, they must lead to the position the other fields
+give. A text that cannot be read, or a position the rules cannot reach (a card twice, more coins than the
+table has, a hand holding 31 in play, ...), raises `PositionError` naming the field.
+
+The start of a game (`envs.make("swimming")`, `reset(seed=0)`), the dealer, player_3, to choose a lot:
+
+`AD10HQS/7H9HAC/JDKHJC/8H9SAS - JHJS7C 9D8C10D8DQCAH7DKDKCQHKS10SQD7S8S9C10C - 3,3,3,3 0 3 3 choice - 0 0 1 - -`
+
+and what player_1 knows of it:
+
+`???/7H9HAC/???/??? - ??? ????????????????? - 3,3,3,3 0 3 3 choice - 0 0 1 - -`
+
+The original's scoring examples in play: player_0 holds 7S 10S QS (27), player_1 8H 10H KC (18), player_2 9D JH JC (10);
+player_0 to move, everyone has had a turn:
+
+`7S10SQS/8H10HKC/9DJHJC/7D8D7C 9SAS8C - KDADQH9HJDKHAH7H10D8SJSKS9C10CQCACQD - 3,3,3,3 0 3 0 play - 0 4 1 - -`
+
+There `swap 7S for AS` is Bingo (10S QS AS = 31): the round ends at once, player_2 pays, and the next round's
+`last` field reads `bingo:10SQSAS/8H10HKC/9DJHJC/7D8D7C`. Three equal values (KH KS KC, 30.5) and a tie for
+the lowest (10 and 10, both pay) on player_3's last turn after player_0's knock:
+
+`KHKSKC/JD7H8S/9DJHJC/7D8D7C 9SAS8C - 10DQDKDAD8H9H10HQHAH7S10SJSQS9C10CQCAC - 3,3,3,3 0 3 3 play 0 0 7 1 - -`
+
+Fire: player_0's `swap 7S for AS` makes AD AH AS, and everyone else pays:
+
+`ADAH7S/8H10HKC/9DJHJC/7D8D7C 9SAS8C - KD10SQH9HJDKHQS7H10D8SJSKS9C10CQCACQD - 3,3,3,3 0 3 0 play - 0 4 1 - -`
+
+Everyone has passed but player_3, whose pass puts the middle aside and lays KD AD QH from the stock (player_0,
+the first of the passers, plays on):
+
+`7S10SQS/8H10HKC/9DJHJC/7D8D7C 9SAS8C - KDADQH9HJDKHAH7H10D8SJSKS9C10CQCACQD - 3,3,3,3 0 3 3 play - 3 7 1 - -`
+
+A round as the table saw it: player_0 dealt and kept his lot (10S QS AS went to the middle), player_1 gave 7H
+for AS; player_0's view:
+
+`8D9DQD/*AS??/???/??? 7H10SQS - ????????????????? - 3,3,3,3 0 0 2 play - 0 1 1 - 0keep:10SQSAS,1swap:7H>AS`
+
 ## Termination
 The game ends when one player is left; that player takes the pot. A player
 who sinks is terminated at once and leaves `env.agents`; the others play on.
@@ -99,6 +164,11 @@ With n players (72 + 39n values) there are n - 1 known-cards pieces of 32 and
 n seat pieces of 7; the pot is scaled by n * coins and the passes by n.
 Hidden cards (other hands, the dealer's unseen lot, the stock) never appear.
 
+`env.state()` (PettingZoo's, space `env.state_space`) is the whole position for centralised critics, never
+part of any observation: every seat's hand, the middle, the dealer's unseen lot, the stock's cards and each
+one's place from the top, the discards, the cards known in each hand, each seat's piece as above (seat 0
+first), the pot, the phase, passes, turns, knocking allowed and the round (`envs.swimming.env.state_pieces`).
+
 ## Action
 | action | meaning |
 |---|---|
@@ -135,7 +205,7 @@ import numpy as np
 from envs.core.aec import TurnBasedEnv, turn_based_metadata
 from envs.core.observation import Observation, Piece
 from envs.swimming import render
-from envs.swimming.rules import CHOICE, FIRE_SCORE, OVER, PLAY, SwimmingGame, SwimmingState, hand_score
+from envs.swimming.rules import CHOICE, FIRE_SCORE, OVER, PLAY, SwimmingGame, SwimmingState, cards_of, hand_score
 
 PER_SEAT = 7
 SEAT_MEANING = (
@@ -169,6 +239,27 @@ def observation_pieces(n: int) -> Observation:
     )
 
 
+@cache
+def state_pieces(n: int) -> Observation:
+    """The whole position for ``n`` players (:meth:`raw_env.state`), seats in table order (seat 0 first)."""
+    return Observation(
+        *(Piece(f"hand_{s}", 32, f"player_{s}'s hand (the dealer's: the lot he looked at)") for s in range(n)),
+        Piece("middle", 32, "the middle"),
+        Piece("lot", 32, "the dealer's unseen lot, during his choice"),
+        Piece("stock", 32, "the cards in the stock"),
+        Piece("stock_order", 32, "each stock card's place from the top (1, 2, ...) / 32: the top card is drawn first"),
+        Piece("discards", 32, "cards put aside by a refresh"),
+        *(Piece(f"known_{s}", 32, f"cards everyone knows player_{s} holds") for s in range(n)),
+        *(Piece(f"seat_{s}", PER_SEAT, f"player_{s}: {SEAT_MEANING}") for s in range(n)),
+        Piece("pot", 1, "pot / (n * coins)"),
+        Piece("phase", 3, "phase: dealer's choice, play, game over"),
+        Piece("passes", 1, "passes in a row / n"),
+        Piece("turns", 1, "turns this round / max_round_turns"),
+        Piece("knock", 1, "knocking is allowed now"),
+        Piece("round", 1, "round / 100 (capped at 1)"),
+    )
+
+
 def observation_size(n: int) -> int:
     """Length of the observation vector for ``n`` players."""
     return observation_pieces(n).size
@@ -181,9 +272,44 @@ class raw_env(TurnBasedEnv):
     renderer = render
     metadata = turn_based_metadata("swimming_v0")
 
+    def _start(self, state: SwimmingState) -> None:
+        """As every env; at a finished game the agents are the players of the final round (the winner and those
+        who sank in its showdown), all terminated, as the final step leaves them."""
+        super()._start(state)
+        if self.game.is_over(state) and state.last is not None:
+            self.agents = [a for a in self.possible_agents if self.agent_seat[a] in state.last.hands]
+            for name, value in (("rewards", 0.0), ("_cumulative_rewards", 0.0), ("terminations", True)):
+                setattr(self, name, dict.fromkeys(self.agents, value))
+            self.truncations = dict.fromkeys(self.agents, False)
+            self.infos = {a: {} for a in self.agents}
+
     @staticmethod
     def observation(game: SwimmingGame) -> Observation:
         return observation_pieces(game.num_players)
+
+    @classmethod
+    def state_vector(cls, game: SwimmingGame, state: SwimmingState) -> np.ndarray:
+        """The whole position (every hand, the middle, the unseen lot, the stock in order, coins, pot, ...) as
+        float32 in [0, 1], for centralised critics: no seat's observation holds it (pieces: :func:`state_pieces`)."""
+        n = game.num_players
+        layout = state_pieces(n)
+        out = np.zeros(layout.size, dtype=np.float32)
+        for s in range(n):
+            out[layout.start(f"hand_{s}") + np.array(state.hands[s], dtype=int)] = 1.0
+            out[layout.start(f"known_{s}") + np.array(cards_of(state.public[s]), dtype=int)] = 1.0
+        for name, cards in (("middle", state.middle), ("lot", state.other_lot), ("stock", state.deck)):
+            out[layout.start(name) + np.array(cards, dtype=int)] = 1.0
+        out[layout.start("discards") + np.array(cards_of(state.discards), dtype=int)] = 1.0
+        out[layout.start("stock_order") + np.array(state.deck, dtype=int)] = np.arange(1, len(state.deck) + 1) / 32
+        seats = cls.observe_state(game, state, 0)[_starts(n)[4] :][: PER_SEAT * n]  # seat pieces, from seat 0
+        out[layout["seat_0"].start : layout[f"seat_{n - 1}"].stop] = seats
+        out[layout.start("pot")] = state.pot / (n * game.start_coins)
+        out[layout.start("phase") + state.phase] = 1.0
+        out[layout.start("passes")] = state.passes / n
+        out[layout.start("turns")] = state.turns / game.max_round_turns
+        out[layout.start("knock")] = game.knock_allowed(state)
+        out[layout.start("round")] = min(state.round / 100, 1.0)
+        return out
 
     @staticmethod
     def observe_state(game: SwimmingGame, state: SwimmingState, seat: int) -> np.ndarray:
