@@ -181,8 +181,6 @@ def doc_sections(game: str) -> tuple[str, dict[str, str]]:
         raise ValueError(f"{module}'s docstring has text before its first section: {parts[0].strip()[:60]!r}")
     headings = [h.strip() for h in parts[1::2]]
     expected = [*DOC_SECTIONS, "Version history"]
-    if "Position notation" not in headings:  # while the games' notations land one by one
-        expected.remove("Position notation")
     if headings != expected:
         raise ValueError(f"{module}'s docstring sections are {headings}; a game page has {expected}")
     texts = (separate_lists(escape_products(t.strip())) for t in parts[2::2])
@@ -575,13 +573,13 @@ def game_markdown(game: str, eval_md: str, has_ladder: bool, records: list[dict]
     provenance (``results/provenance.json``)."""
     title, sections = doc_sections(game)
     sections = {
-        **{name: sections[name] for name in DOC_SECTIONS if name != "Rule parameters" and name in sections},
+        **{name: sections[name] for name in DOC_SECTIONS if name != "Rule parameters"},
         "Rule parameters": rule_parameters(game, sections["Rule parameters"]),
         "Usage": usage_section(game),
         "Results": results_section(game, eval_md, has_ladder, records),
         "Version history": version_history(sections["Version history"]),
     }
-    assert tuple(sections) == tuple(name for name in PAGE_SECTIONS if name in sections)
+    assert tuple(sections) == PAGE_SECTIONS
     stale = {r["result"]: r for r in records or [] if r.get("stale")}
     gif = next((r for r in records or [] if r["result"] == f"docs/assets/{game}.gif"), {})
     caption, command = gif_caption(game, gif)

@@ -57,7 +57,64 @@ coins.
     a showdown that would sink every remaining player is void, and the round
     is dealt again.
 
-### Position notation
+## Termination
+The game ends when one player is left; that player takes the pot. A player
+who sinks is terminated at once and leaves `env.agents`; the others play on.
+`truncated` stays False.
+
+!!! note "Not in the original"
+    A safety limit: a round with no knock pending ends in a showdown after
+    `max_round_turns` turns, so that a policy that never passes or knocks
+    cannot make an endless episode.
+
+## Legal action mask
+In the dealer's choice only 12 and 13 are legal (for the dealer); in play
+0-10 always, 11 when knocking is allowed.
+
+## Observation
+From the observer's seat. Seats are counted from the observer in turn order
+(seat +0 is the observer); cards c = 0..31 by the deck's order. With 4
+players (the default):
+
+| index | meaning |
+|---|---|
+| 0-31 | own hand (during the dealer's choice: the lot the dealer looked at) |
+| 32-63 | the middle |
+| 64-95 | cards seen in the middle and put aside by a refresh |
+| 96-127 | seat +1 is known to hold the card (it took it from the middle; with `open_hands` its whole hand) |
+| 128-159 | seat +2 is known to hold the card (it took it from the middle; with `open_hands` its whole hand) |
+| 160-191 | seat +3 is known to hold the card (it took it from the middle; with `open_hands` its whole hand) |
+| 192-198 | seat +0: coins / start coins (capped at 1), swimming, still in the game, dealer, knocked, to move, lost the previous round |
+| 199-205 | seat +1: coins / start coins (capped at 1), swimming, still in the game, dealer, knocked, to move, lost the previous round |
+| 206-212 | seat +2: coins / start coins (capped at 1), swimming, still in the game, dealer, knocked, to move, lost the previous round |
+| 213-219 | seat +3: coins / start coins (capped at 1), swimming, still in the game, dealer, knocked, to move, lost the previous round |
+| 220 | pot / (n * coins) |
+| 221 | stock size / 32 |
+| 222-224 | phase: dealer's choice, play, game over |
+| 225 | passes in a row / n |
+| 226 | knocking is allowed now |
+| 227 | own hand score / 33 |
+
+With n players (72 + 39n values) there are n - 1 known-cards pieces of 32 and
+n seat pieces of 7; the pot is scaled by n * coins and the passes by n.
+Hidden cards (other hands, the dealer's unseen lot, the stock) never appear.
+
+`env.state()` (PettingZoo's, space `env.state_space`) is the whole position for centralised critics, never
+part of any observation: every seat's hand, the middle, the dealer's unseen lot, the stock's cards and each
+one's place from the top, the discards, the cards known in each hand, each seat's piece as above (seat 0
+first), the pot, the phase, passes, turns, knocking allowed and the round (`envs.swimming.env.state_pieces`).
+
+## Action
+| action | meaning |
+|---|---|
+| 3*i + j (0-8) | swap hand card i with middle card j (both in ascending card order) |
+| 9 | swap all three |
+| 10 | pass |
+| 11 | knock |
+| 12 | dealer keeps the lot he looked at |
+| 13 | dealer takes the other lot |
+
+## Position notation
 `env.position()` writes the position as one line of 16 fields separated by spaces, and
 `env.reset(options={"position": text})` starts from one; `env.position(seat)` is what that seat knows, with
 `?` for each card it has not seen (the others' hidden cards, the dealer's unseen lot, the stock), and reading
@@ -121,63 +178,6 @@ A round as the table saw it: player_0 dealt and kept his lot (10S QS AS went to 
 for AS; player_0's view:
 
 `8D9DQD/*AS??/???/??? 7H10SQS - ????????????????? - 3,3,3,3 0 0 2 play - 0 1 1 - 0keep:10SQSAS,1swap:7H>AS`
-
-## Termination
-The game ends when one player is left; that player takes the pot. A player
-who sinks is terminated at once and leaves `env.agents`; the others play on.
-`truncated` stays False.
-
-!!! note "Not in the original"
-    A safety limit: a round with no knock pending ends in a showdown after
-    `max_round_turns` turns, so that a policy that never passes or knocks
-    cannot make an endless episode.
-
-## Legal action mask
-In the dealer's choice only 12 and 13 are legal (for the dealer); in play
-0-10 always, 11 when knocking is allowed.
-
-## Observation
-From the observer's seat. Seats are counted from the observer in turn order
-(seat +0 is the observer); cards c = 0..31 by the deck's order. With 4
-players (the default):
-
-| index | meaning |
-|---|---|
-| 0-31 | own hand (during the dealer's choice: the lot the dealer looked at) |
-| 32-63 | the middle |
-| 64-95 | cards seen in the middle and put aside by a refresh |
-| 96-127 | seat +1 is known to hold the card (it took it from the middle; with `open_hands` its whole hand) |
-| 128-159 | seat +2 is known to hold the card (it took it from the middle; with `open_hands` its whole hand) |
-| 160-191 | seat +3 is known to hold the card (it took it from the middle; with `open_hands` its whole hand) |
-| 192-198 | seat +0: coins / start coins (capped at 1), swimming, still in the game, dealer, knocked, to move, lost the previous round |
-| 199-205 | seat +1: coins / start coins (capped at 1), swimming, still in the game, dealer, knocked, to move, lost the previous round |
-| 206-212 | seat +2: coins / start coins (capped at 1), swimming, still in the game, dealer, knocked, to move, lost the previous round |
-| 213-219 | seat +3: coins / start coins (capped at 1), swimming, still in the game, dealer, knocked, to move, lost the previous round |
-| 220 | pot / (n * coins) |
-| 221 | stock size / 32 |
-| 222-224 | phase: dealer's choice, play, game over |
-| 225 | passes in a row / n |
-| 226 | knocking is allowed now |
-| 227 | own hand score / 33 |
-
-With n players (72 + 39n values) there are n - 1 known-cards pieces of 32 and
-n seat pieces of 7; the pot is scaled by n * coins and the passes by n.
-Hidden cards (other hands, the dealer's unseen lot, the stock) never appear.
-
-`env.state()` (PettingZoo's, space `env.state_space`) is the whole position for centralised critics, never
-part of any observation: every seat's hand, the middle, the dealer's unseen lot, the stock's cards and each
-one's place from the top, the discards, the cards known in each hand, each seat's piece as above (seat 0
-first), the pot, the phase, passes, turns, knocking allowed and the round (`envs.swimming.env.state_pieces`).
-
-## Action
-| action | meaning |
-|---|---|
-| 3*i + j (0-8) | swap hand card i with middle card j (both in ascending card order) |
-| 9 | swap all three |
-| 10 | pass |
-| 11 | knock |
-| 12 | dealer keeps the lot he looked at |
-| 13 | dealer takes the other lot |
 
 ## Rewards
 In coins: -1 each time a player pays into the pot, +pot to the winner at the

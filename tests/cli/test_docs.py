@@ -24,7 +24,10 @@ EVAL_MD = (ROOT / "results" / "EVAL.md").read_text()
 
 
 def _code_blocks(markdown: str) -> list[str]:
-    return re.findall(r"^```python\n(.*?)^```", markdown, flags=re.M | re.S)
+    """The page's Python blocks, each file it includes (pymdownx.snippets' ``--8<-- "FILE"``) read in."""
+    blocks = re.findall(r"^```python\n(.*?)^```", markdown, flags=re.M | re.S)
+    include = re.compile(r'^--8<-- "(.+)"$', flags=re.M)
+    return [include.sub(lambda m: (ROOT / "docs" / m.group(1)).read_text(), block) for block in blocks]
 
 
 def page_skeleton(page: str) -> list[str]:
@@ -41,7 +44,8 @@ def page_skeleton(page: str) -> list[str]:
 SKELETON = [
     *("Version", "Import", "Make", "Gymnasium id", "Agents", "Action shape", "Action values"),
     *("Observation type", "Observation shape", "Observation values", "Rewards", "Parallel API", "Play it"),
-    *("Description", "Rules", "Termination", "Legal action mask", "Observation", "Action", "Rewards"),
+    *("Description", "Rules", "Termination", "Legal action mask", "Observation", "Action", "Position notation"),
+    "Rewards",
     *("Rule parameters", "Usage", "Results", "Version history"),
 ]
 
