@@ -24,7 +24,6 @@ after the last; 0 never).
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -37,6 +36,7 @@ from envs.opponents import make_opponent
 from envs.play import play_game
 from envs.registry import make_batched, make_raw
 from training.export import torch_probabilities
+from training.progress import Progress
 
 DEFAULTS: dict[str, Any] = {
     "teacher": "medium",
@@ -127,7 +127,7 @@ def collect(name: str, params: dict[str, Any], recording: Recording, progress: b
     rows: dict[str, list] = {"obs": [], "mask": [], "action": [], "teacher": [], "seat": []}
     outcomes: list[np.ndarray] = []
     num_players = make_raw(name, **params).game.num_players
-    started = time.time()
+    bar = Progress("recording", name, games, "games") if progress else None
     for g in range(games):
         seats = [str(rng.choice(names, p=weights)) for _ in range(num_players)]
         teacher_seat = g % num_players
@@ -145,12 +145,8 @@ def collect(name: str, params: dict[str, Any], recording: Recording, progress: b
         seat_of = np.asarray(rows["seat"][start:], dtype=np.int64)
         returns = np.asarray(result.returns, dtype=np.float64)[None, :]
         outcomes.append(_discounted_outcomes(np.zeros_like(seat_of), seat_of, returns, recording.gamma))
-        if progress and (g + 1) % max(1, games // 10) == 0:
-            print(
-                f"[imitation] {name}: {g + 1}/{games} games recorded, {len(rows['action'])} positions, "
-                f"{time.time() - started:.0f} s",
-                flush=True,
-            )
+        if bar is not None:
+            bar.update(g + 1, f"{len(rows['action'])} positions")
     return Demonstrations(
         np.asarray(rows["obs"], dtype=np.float32),
         np.asarray(rows["mask"], dtype=bool),
@@ -186,7 +182,8 @@ def collect_batched(
     seating = _Seating(boards, batch.num_players, games, weights, rng)
     returns = np.zeros((games, batch.num_players))
     chunks: dict[str, list[np.ndarray]] = {k: [] for k in ("obs", "mask", "action", "teacher", "seat", "game")}
-    finished, clock = 0, time.time()
+    finished = 0
+    bar = Progress("recording", f"{name} ({boards} boards)", games, "games") if progress else None
     while finished < games:
         live = np.flatnonzero(~batch.over & (seating.game_of >= 0))
         mover = batch.to_move[live].astype(np.int64)
@@ -208,17 +205,11 @@ def collect_batched(
         returns[seating.game_of[live]] += rewards[live]
         ended = done & (seating.game_of >= 0)
         if ended.any():
-            before = finished // max(1, games // 10)
             finished += int(ended.sum())
             batch.reset_where(ended)
             seating.start(ended)
-            if progress and finished // max(1, games // 10) > before:
-                rows_so_far = sum(len(a) for a in chunks["action"])
-                print(
-                    f"[imitation] {name}: {min(finished, games)}/{games} games recorded (batched, {boards} boards), "
-                    f"{rows_so_far} positions, {time.time() - clock:.0f} s",
-                    flush=True,
-                )
+            if bar is not None:
+                bar.update(min(finished, games), f"{sum(len(a) for a in chunks['action'])} positions")
     return _demonstrations(chunks, returns, recording.gamma)
 
 
@@ -299,6 +290,8 @@ def pretrain(
     targets = torch.as_tensor(demos.outcomes)
     history = []
     policy.set_training_mode(True)
+    per_epoch = -(-len(demos) // batch_size)
+    bar = Progress("imitation", f"{len(demos)} positions", epochs * per_epoch, "minibatches") if progress else None
     for epoch in range(epochs):
         order = generator.permutation(len(demos))
         totals = np.zeros(3)
@@ -314,6 +307,8 @@ def pretrain(
             torch.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
             optimizer.step()
             totals += [policy_loss.item() * len(idx), value_loss.item() * len(idx), len(idx)]
+            if bar is not None:
+                bar.update(epoch * per_epoch + lo // batch_size + 1, f"epoch {epoch + 1}/{epochs}")
         agreement = teacher_agreement(policy, demos)
         history.append(
             {
