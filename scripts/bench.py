@@ -307,11 +307,12 @@ def ppo_batched_once(
         _timed(opp, "actions", opp_s)
     _timed(model, "train", update_s)
     returns = episode_returns()
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     model.learn(steps, reset_num_timesteps=True, callback=returns)
-    total = time.perf_counter() - start
+    total, cpu = time.perf_counter() - start, time.process_time() - cpu
     return {
         "env_steps_per_s": model.num_timesteps / total,
+        "env_steps_per_cpu_s": model.num_timesteps / cpu,  # steadier than wall time on a shared machine
         "engine_s": env_s[0] - opp_s[0],
         "opponent_s": opp_s[0],
         "rollout_torch_s": total - env_s[0] - update_s[0],
@@ -445,7 +446,7 @@ def format_ppo_table(rows: list[dict[str, Any]]) -> str:
     """The --ppo table: medians; the split of the batched run's seconds (engine, opponents, torch, updates)."""
     out = [
         (
-            f"{'game':<8}  {'run':<22}  {'env steps/s':>11}  {'engine s':>8}  {'opponents s':>11}  "
+            f"{'game':<8}  {'run':<28}  {'env steps/s':>11}  {'per CPU s':>9}  {'engine s':>8}  {'opponents s':>11}  "
             f"{'rollout torch s':>15}  {'updates s':>9}  settings"
         )
     ]
@@ -454,7 +455,8 @@ def format_ppo_table(rows: list[dict[str, Any]]) -> str:
             f"  {r[k]:>{w}.2f}" if k in r else f"  {'':>{w}}"
             for k, w in (("engine_s", 8), ("opponent_s", 11), ("rollout_torch_s", 15), ("update_s", 9))
         )
-        out.append(f"{r['game']:<8}  {r['run']:<22}  {r['env_steps_per_s']:>11,.0f}{split}  {r['settings']}")
+        cpu = f"{r['env_steps_per_cpu_s']:>9,.0f}" if "env_steps_per_cpu_s" in r else f"{'':>9}"
+        out.append(f"{r['game']:<8}  {r['run']:<28}  {r['env_steps_per_s']:>11,.0f}  {cpu}{split}  {r['settings']}")
     return "\n".join(out)
 
 

@@ -105,3 +105,17 @@ def test_a_game_without_an_action_layout_or_a_bad_head_is_refused():
     with pytest.raises(ValueError, match="must be one of plain, factored, got 'tiny'"):
         ppo_policy("twirls", {}, "tiny")
     assert ppo_policy("swival", {}, "plain") == ("MlpPolicy", {})
+
+
+def test_the_ppo_bench_times_both_heads_and_prints_their_curves():
+    from scripts.bench import format_ppo_curves, format_ppo_table, ppo_run
+
+    tiny = {"num_envs": 8, "n_steps": 8, "batch_size": 64, "n_epochs": 1, "net_arch": [8], "rank": 2}
+    rows = ppo_run("twirls", rounds=1, steps=128, single_envs=1, single_steps=16, single_n_steps=16, **tiny)
+    assert [r["head"] for r in rows] == ["plain", "factored", "plain"]
+    for row in rows[:2]:
+        assert row["env_steps_per_s"] > 0 and row["env_steps_per_cpu_s"] > 0
+        assert [p["steps"] for p in row["curve"]] == [64, 128]
+    table, curves = format_ppo_table(rows), format_ppo_curves(rows)
+    assert "batched vector env, factored" in table and "rank=2" in table
+    assert "plain return" in curves and "factored return" in curves and len(curves.splitlines()) == 4
