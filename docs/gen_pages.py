@@ -19,6 +19,7 @@ Nothing here plays a game or imports torch: it reads docstrings, the registry an
 from __future__ import annotations
 
 import importlib
+import json
 import re
 import sys
 from pathlib import Path
@@ -416,8 +417,31 @@ def usage_section(game: str) -> str:
     return "\n\n".join(parts)
 
 
+def random_play(game: str) -> str:
+    """How often random play decides a game of ``game`` (``results/random_play.json``), as a sentence with the
+    command that measured it; "" without a measurement."""
+    path = RESULTS / "random_play.json"
+    row = json.loads(path.read_text()).get(game) if path.exists() else None
+    if not row:
+        return ""
+    decided = 1 - row["draws"] / row["games"]
+    dealt = "duplicate deals" if row.get("duplicate_deals") else "seats rotated"
+    line = (
+        f"**Random play:** {row['games']} games of random against random, {dealt} "
+        f"(`{row['command']}`): {decided:.1%} decided, {row['draws'] / row['games']:.1%} drawn "
+        f"(a draw: no winner, {row['draw_means']})."
+    )
+    if decided < 0.5:
+        line += (
+            " A learner trained from scratch against random therefore rarely sees a result to learn from; the "
+            "training page's *Rewards and random play* gives the opt-in shaped reward."
+        )
+    return line
+
+
 def results_section(game: str, eval_md: str, has_ladder: bool, records: list[dict] | None = None) -> str:
-    """The Results section: the game's rows of ``results/EVAL.md`` with their scores, and its Elo ladder."""
+    """The Results section: how often random play decides a game, the game's rows of ``results/EVAL.md`` with
+    their scores, and its Elo ladder."""
     title = doc_sections(game)[0]
     stale = {r["result"]: r for r in records or [] if r.get("stale")}
     table = eval_rows(game, eval_md, records)
@@ -428,6 +452,8 @@ def results_section(game: str, eval_md: str, has_ladder: bool, records: list[dic
         if table
         else "No evaluation rows in `results/EVAL.md` yet (`swgym report`)."
     ]
+    if line := random_play(game):
+        parts.insert(0, line)
     if has_ladder:
         chart = ladder_chart(game).relative_to(ROOT).as_posix()
         parts += ["### Elo ladder", f"![{title} Elo ladder](../assets/results/{game}_ladder.png)"]
