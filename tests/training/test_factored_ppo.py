@@ -119,3 +119,17 @@ def test_the_ppo_bench_times_both_heads_and_prints_their_curves():
     table, curves = format_ppo_table(rows), format_ppo_curves(rows)
     assert "batched vector env, factored" in table and "rank=2" in table
     assert "plain return" in curves and "factored return" in curves and len(curves.splitlines()) == 4
+
+
+def test_a_run_with_the_factored_head_exports_a_factored_policy_file(tmp_path):
+    from tests.training_helpers import tiny_config
+    from training.selfplay import train
+
+    config = tiny_config("twirls", env="vector", head="factored", rank=2, params={"board_size": 8},
+                         checkpoint={"every": 0})  # fmt: skip
+    summary = train(config, tmp_path, progress_bar=False, tensorboard=False)
+    policy = NumpyPolicy(summary["policy"], name="twirls", params={"board_size": 8})
+    assert policy.meta["head"] == {"kind": "factored", "rank": 2, "cells": 64, "moves": 32}
+    snapshot = NumpyPolicy(next((tmp_path / "snapshots").glob("*.npz")), name="twirls", params={"board_size": 8})
+    assert snapshot.meta["head"]["kind"] == "factored"
+    assert "[ppo] twirls: 0/256 env steps" in (tmp_path / "train.log").read_text()
