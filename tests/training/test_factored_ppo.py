@@ -53,13 +53,20 @@ def test_the_factored_masked_distribution_lives_on_the_legal_actions(trained):
     probs, _ = torch_probabilities(model.policy, observations, masks)
     assert (probs[~masks] == 0).all() and (probs[masks] > 0).all()  # the plain head's support, exactly
     with torch.no_grad():
-        dist = model.policy.get_distribution(torch.as_tensor(observations), action_masks=masks)
-        legal = [torch.as_tensor(np.flatnonzero(m)) for m in masks]
-        totals = [
-            dist.distribution.log_prob(actions[:, None].expand(-1, len(masks)))[:, i].exp().sum().item()
-            for i, actions in enumerate(legal)
-        ]
-    np.testing.assert_allclose(totals, 1.0, rtol=1e-5)
+        obs = torch.as_tensor(observations)
+        dist = model.policy.get_distribution(obs, action_masks=masks)
+        totals = np.zeros(len(masks))
+        for k in range(masks.sum(axis=1).max()):  # the k-th legal action of every row (its last one if fewer)
+            actions = torch.as_tensor([np.flatnonzero(m)[min(k, m.sum() - 1)] for m in masks])
+            fresh = np.array([k < m.sum() for m in masks])
+            totals += np.where(fresh, dist.log_prob(actions).exp().numpy(), 0.0)
+        dense = torch.as_tensor(model.policy.action_net(model.policy.mlp_extractor.forward_actor(obs)))
+        entropy = torch.distributions.Categorical(logits=dense.masked_fill(~torch.as_tensor(masks), -1e8)).entropy()
+        sampled = np.array([dist.sample().numpy() for _ in range(20)])
+    np.testing.assert_allclose(totals, 1.0, rtol=1e-5)  # log-probs over the legal actions sum to one
+    np.testing.assert_allclose(dist.entropy().numpy(), entropy.numpy(), rtol=1e-4, atol=1e-6)
+    assert masks[np.arange(len(masks)), dist.mode().numpy()].all() and masks[np.arange(len(masks)), sampled].all()
+    np.testing.assert_array_equal(dist.mode().numpy(), np.where(masks, probs, -1).argmax(axis=1))
 
 
 def test_its_export_plays_with_numpy_and_gives_the_torch_logits(trained, tmp_path):
