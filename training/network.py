@@ -100,12 +100,16 @@ class FactoredHead(nn.Module):
     def logits_of(self, h: torch.Tensor, rows: torch.Tensor, actions: torch.Tensor) -> torch.Tensor:
         """(P,): the logit of action ``actions[p]`` in row ``rows[p]`` of ``h``, the others not computed: a legal
         move's costs ``rank`` multiply-adds, not a row of every action (:class:`training.factored_policy`)."""
-        u = self.cell_net(h).view(len(h), self.layout.cells, self.rank + 1)[rows, self.cell_of[actions].clamp(min=0)]
+        cells, width = self.layout.cells, self.rank + 1  # flat index_select: its backward is one index_add
+        at = rows * cells + self.cell_of[actions].clamp(min=0)
+        u = torch.index_select(self.cell_net(h).view(len(h) * cells, width), 0, at)
         move = self.move_of[actions].clamp(min=0)
-        pairs = (u[:, : self.rank] * self.move_vectors[move]).sum(dim=1) + u[:, self.rank] + self.move_bias[move]
+        v = torch.index_select(self.move_vectors, 0, move)
+        pairs = (u[:, : self.rank] * v).sum(dim=1) + u[:, self.rank] + torch.index_select(self.move_bias, 0, move)
         if not self.layout.others.size:
             return pairs
-        others = self.other_head(h)[rows, self.other_of[actions].clamp(min=0)]
+        others = self.other_head(h).flatten()
+        others = torch.index_select(others, 0, rows * self.layout.others.size + self.other_of[actions].clamp(min=0))
         return torch.where(self.cell_of[actions] >= 0, pairs, others)
 
     def arrays(self) -> dict[str, np.ndarray]:
