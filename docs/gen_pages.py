@@ -19,6 +19,7 @@ Nothing here plays a game or imports torch: it reads docstrings, the registry an
 from __future__ import annotations
 
 import importlib
+import json
 import re
 import sys
 from pathlib import Path
@@ -473,6 +474,28 @@ def usage_section(game: str) -> str:
     return "\n\n".join(parts)
 
 
+def random_play(game: str) -> str:
+    """How often random play decides a game of ``game`` (``results/random_play.json``), as a sentence with the
+    command that measured it; "" without a measurement."""
+    path = RESULTS / "random_play.json"
+    row = json.loads(path.read_text()).get(game) if path.exists() else None
+    if not row:
+        return ""
+    decided = 1 - row["draws"] / row["games"]
+    dealt = "duplicate deals" if row.get("duplicate_deals") else "seats rotated"
+    line = (
+        f"**Random play:** {row['games']} games of random against random, {dealt} "
+        f"(`{row['command']}`): {decided:.1%} decided, {row['draws'] / row['games']:.1%} drawn "
+        f"(a draw: no winner, {row['draw_means']})."
+    )
+    if decided < 0.5:
+        line += (
+            " A learner trained from scratch against random therefore rarely sees a result to learn from; the "
+            "training page's *Rewards and random play* gives the opt-in shaped reward."
+        )
+    return line
+
+
 #: One sentence under a game's results table for each figure a reader would stop at.
 RESULT_NOTES = {
     "swival": [
@@ -501,7 +524,7 @@ RESULT_NOTES = {
 
 def results_section(game: str, eval_md: str, has_ladder: bool, records: list[dict] | None = None) -> str:
     """The Results section: the game's rows of ``results/EVAL.md`` with their scores, a sentence under each
-    figure that needs one (:data:`RESULT_NOTES`), and its Elo ladder."""
+    figure that needs one (:data:`RESULT_NOTES`), and its ladder: ratings with 95% intervals."""
     title = doc_sections(game)[0]
     stale = {r["result"]: r for r in records or [] if r.get("stale")}
     table = eval_rows(game, eval_md, records)
@@ -515,11 +538,13 @@ def results_section(game: str, eval_md: str, has_ladder: bool, records: list[dic
         ]
     else:
         parts = ["No evaluation rows in `results/EVAL.md` yet (`swgym report`)."]
+    if line := random_play(game):
+        parts.insert(0, line)
     if has_ladder:
         chart = ladder_chart(game).relative_to(ROOT).as_posix()
         parts += [
-            "### Elo ladder",
-            f"![{title} Elo ladder](../assets/results/{game}_ladder.png)",
+            "### Ladder",
+            f"![{title} ladder: ratings with 95% intervals](../assets/results/{game}_ladder.png)",
             "`hard@REV` in the chart is the hard opponent as git revision REV shipped it, an earlier hard "
             "([glossary](../hard-opponents.md#glossary)); `mcts` and `mcts:N` the generic tree search (random "
             "play-outs) with 300 or N simulations a move; `network` the hard's network alone, without its search.",
@@ -740,7 +765,7 @@ REFERENCE: dict[str, tuple[str, str, list[tuple[str, str, list[str]]]]] = {
     ),
     "reference/evaluation.md": (
         "Evaluation",
-        "Games and seeded series between opponents, their results with confidence intervals, Elo ladders.",
+        "Games and seeded series between opponents, their results with confidence intervals, ladders of ratings with intervals.",
         [
             ("Games and series", "", ["envs.play.play_game", "envs.play.play_series", "envs.play.SeriesResult"]),
             (
@@ -854,7 +879,7 @@ def pages() -> dict[str, str]:
     out["playing.md"] = PLAYING.format(playing=readme_section(readme, "Playing"))
     out["opponents.md"] = (
         f"# Opponents\n\nHow each opponent is built.\n\n{linked_results(readme_section(readme, 'Opponents'))}\n\n"
-        "Each game's page has its opponents' results and Elo ladder.\n"
+        "Each game's page has its opponents' results and ladder.\n"
     )
     out["training.md"] = linked_results((ROOT / "docs" / "training.md").read_text()) + "\n" + rllib_note(ROOT / "docs")
     for page, (title, about, sections) in REFERENCE.items():

@@ -33,7 +33,9 @@ naming it, its seat, the boards and the actions; the env is then over until
 :meth:`BatchedVectorEnv.reset`.
 
 Autoreset is Gymnasium's default, ``NEXT_STEP``: the step after a board's
-episode ended resets that board (its action is ignored, reward 0). ``SAME_STEP``
+episode ended resets that board (its action, whatever int it is, ``-1``
+included, is ignored; reward 0). On a board whose learner is to move, ``-1``
+is refused like any illegal action. ``SAME_STEP``
 (the SB3 VecEnv uses it) resets at once and puts the final observation in
 ``infos["final_obs"]`` and the final infos in ``infos["final_info"]`` (rows
 where ``infos["_final_obs"]``). Every ``infos`` carries ``"seat"`` and the
@@ -448,7 +450,8 @@ class BatchedVectorEnv(VectorEnv):
         return mask.copy()
 
     def _learner_actions(self, actions: Any, moving: np.ndarray) -> np.ndarray:
-        """The learner's actions checked: (N,) ints in the action space, legal on every board where it moves."""
+        """The learner's actions checked: (N,) ints, each in the action space and legal on every board where it
+        moves; on the other boards (being reset) any int is ignored, ``-1`` included."""
         actions = np.asarray(actions)
         if actions.shape != (self.num_envs,) or actions.dtype.kind not in "iu":
             raise ValueError(
@@ -460,7 +463,7 @@ class BatchedVectorEnv(VectorEnv):
         legal = np.zeros(self.num_envs, dtype=bool)
         rows = np.flatnonzero(inside & moving)
         legal[rows] = self._learner_masks()[rows, actions[rows]]
-        bad = np.flatnonzero(~inside | (moving & ~legal))
+        bad = np.flatnonzero(moving & ~(inside & legal))
         if bad.size:
             raise ValueError(
                 f"{self.name}: illegal learner action(s) ({describe_actions(bad, actions)}); each must be in "

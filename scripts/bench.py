@@ -226,6 +226,7 @@ def ppo_settings(name: str, **over: Any) -> dict[str, Any]:
         "n_epochs": ppo["n_epochs"],
         "net_arch": list(config["net_arch"]),
         "opponent": "random",
+        "rank": 8,  # of the factored head, where the game has one
     }
     unknown = set(over) - set(settings)
     if unknown:
@@ -247,22 +248,54 @@ def _timed(obj: Any, name: str, clock: list[float]) -> None:
     setattr(obj, name, timed)
 
 
-def ppo_batched_once(name: str, settings: dict[str, Any], steps: int, seed: int = 0) -> dict[str, float]:
-    """One timed MaskablePPO run on the batched vector env (after a warm-up rollout and update): env steps/s and
-    seconds in the engine, the opponents, the rollout's torch forward passes (and SB3's buffer), the updates."""
+def episode_returns() -> Any:
+    """An SB3 callback keeping, per rollout, the env steps, seconds and mean return of the episodes that ended
+    (``.points``); made on use, so that swgym starts without SB3."""
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    class Returns(BaseCallback):
+        def __init__(self) -> None:
+            super().__init__()
+            self.points: list[dict[str, float]] = []
+            self.returns: list[float] = []
+            self.start = time.perf_counter()
+
+        def _on_step(self) -> bool:
+            self.returns += [info["episode"]["r"] for info in self.locals["infos"] if "episode" in info]
+            return True
+
+        def _on_rollout_end(self) -> None:
+            mean = float(np.mean(self.returns)) if self.returns else float("nan")
+            seconds = time.perf_counter() - self.start
+            self.points.append({"steps": self.num_timesteps, "seconds": seconds, "mean_return": mean,
+                                "episodes": len(self.returns)})  # fmt: skip
+            self.returns = []
+
+    return Returns()
+
+
+def ppo_batched_once(
+    name: str, settings: dict[str, Any], steps: int, seed: int = 0, head: str = "plain"
+) -> dict[str, Any]:
+    """One timed MaskablePPO run on the batched vector env (after a warm-up rollout and update) with the action
+    ``head`` ("plain" or "factored"): env steps/s, seconds in the engine, the opponents, the rollout's torch
+    forward passes (and SB3's buffer) and the updates, and the run's curve (mean return of the episodes that
+    ended in each rollout)."""
     from sb3_contrib import MaskablePPO
 
+    from training.factored_policy import ppo_policy
     from training.sb3_vec import make_sb3_vec
     from training.selfplay import log_nowhere
 
     vec = make_sb3_vec(name, settings["num_envs"], opponent=settings["opponent"], seed=seed)
+    policy, head_kwargs = ppo_policy(name, {}, head, settings["rank"])
     model = MaskablePPO(
-        "MlpPolicy",
+        policy,
         vec,
         n_steps=settings["n_steps"],
         batch_size=settings["batch_size"],
         n_epochs=settings["n_epochs"],
-        policy_kwargs={"net_arch": settings["net_arch"]},
+        policy_kwargs={"net_arch": settings["net_arch"], **head_kwargs},
         seed=seed,
         verbose=0,
     )
@@ -273,16 +306,19 @@ def ppo_batched_once(name: str, settings: dict[str, Any], steps: int, seed: int 
     for opp in vec.venv.opponents:
         _timed(opp, "actions", opp_s)
     _timed(model, "train", update_s)
-    start = time.perf_counter()
-    model.learn(steps, reset_num_timesteps=True)
-    total = time.perf_counter() - start
+    returns = episode_returns()
+    start, cpu = time.perf_counter(), time.process_time()
+    model.learn(steps, reset_num_timesteps=True, callback=returns)
+    total, cpu = time.perf_counter() - start, time.process_time() - cpu
     return {
         "env_steps_per_s": model.num_timesteps / total,
+        "env_steps_per_cpu_s": model.num_timesteps / cpu,  # steadier than wall time on a shared machine
         "engine_s": env_s[0] - opp_s[0],
         "opponent_s": opp_s[0],
         "rollout_torch_s": total - env_s[0] - update_s[0],
         "update_s": update_s[0],
         "total_s": total,
+        "curve": returns.points,
     }
 
 
@@ -316,6 +352,14 @@ def ppo_single_once(
     return model.num_timesteps / (time.perf_counter() - start)
 
 
+def ppo_heads(name: str) -> tuple[str, ...]:
+    """The action heads PPO can have in game ``name``: the plain one, and the factored one where the game
+    declares an action layout."""
+    from envs.registry import game_module, make_raw
+
+    return ("plain", "factored") if game_module(name).raw_env.action_layout(make_raw(name).game) else ("plain",)
+
+
 def ppo_run(
     name: str = "swival",
     rounds: int = 3,
@@ -326,52 +370,83 @@ def ppo_run(
     seed: int = 0,
     **over: Any,
 ) -> list[dict[str, Any]]:
-    """MaskablePPO env steps/s on the batched vector env and on the single-agent env, rounds interleaved
-    (medians), with the batched run's time split into engine, opponents, rollout torch and updates.
+    """MaskablePPO env steps/s on the batched vector env, with each action head the game has (:func:`ppo_heads`),
+    and on the single-agent env (plain head), rounds interleaved (medians), with the batched runs' time split into
+    engine, opponents, rollout torch and updates, and each batched run's curve (its first round's).
 
     Settings: the game's training config (:func:`ppo_settings`), ``over`` on top
-    (``num_envs``, ``n_steps``, ``batch_size``, ``n_epochs``, ``net_arch``, ``opponent``).
+    (``num_envs``, ``n_steps``, ``batch_size``, ``n_epochs``, ``net_arch``, ``opponent``, ``rank``).
     """
     import torch
 
     torch.set_num_threads(1)
     settings = ppo_settings(name, **over)
     steps = steps or 8 * settings["num_envs"] * settings["n_steps"]
-    batched, single = [], []
+    heads = ppo_heads(name)
+    batched: dict[str, list[dict[str, Any]]] = {h: [] for h in heads}
+    single = []
     for r in range(rounds):
-        batched.append(ppo_batched_once(name, settings, steps, seed=seed + r))
+        for head in heads:
+            batched[head].append(ppo_batched_once(name, settings, steps, seed=seed + r, head=head))
         single.append(ppo_single_once(name, settings, single_envs, single_steps, seed=seed + r, n_steps=single_n_steps))
-    med = {k: statistics.median(b[k] for b in batched) for k in batched[0]}
     common = f"epochs={settings['n_epochs']} net={settings['net_arch']} vs {settings['opponent']}"
-    return [
-        {
-            "game": name,
-            "run": "batched vector env",
-            "settings": (
-                f"N={settings['num_envs']} n_steps={settings['n_steps']} batch={settings['batch_size']} "
-                f"{common}, {steps} steps"
-            ),
-            **med,
-            "samples": [b["env_steps_per_s"] for b in batched],
-        },
+    rows = []
+    for head, runs in batched.items():
+        med = {k: statistics.median(b[k] for b in runs) for k in runs[0] if k != "curve"}
+        rank = f" rank={settings['rank']}" if head == "factored" else ""
+        rows.append(
+            {
+                "game": name,
+                "run": "batched vector env" + ("" if len(heads) == 1 else f", {head}"),
+                "head": head,
+                "settings": (
+                    f"N={settings['num_envs']} n_steps={settings['n_steps']} batch={settings['batch_size']} "
+                    f"{common}{rank}, {steps} steps"
+                ),
+                **med,
+                "samples": [b["env_steps_per_s"] for b in runs],
+                "curve": runs[0]["curve"],
+            }
+        )
+    rows.append(
         {
             "game": name,
             "run": f"single-agent env x{single_envs}",
+            "head": "plain",
             "settings": (
                 f"N={single_envs} n_steps={single_n_steps} batch={min(512, single_n_steps * single_envs)} "
                 f"{common}, {single_steps} steps"
             ),
             "env_steps_per_s": statistics.median(single),
             "samples": single,
-        },
-    ]
+        }
+    )
+    return rows
+
+
+def format_ppo_curves(rows: list[dict[str, Any]]) -> str:
+    """The batched runs' curves side by side, a line per rollout: env steps, then each head's seconds and mean
+    return of the episodes that ended in that rollout (vs the run's opponent)."""
+    out = []
+    for name in dict.fromkeys(r["game"] for r in rows):
+        runs = [r for r in rows if r["game"] == name and r.get("curve")]
+        if len(runs) < 2:
+            continue
+        out.append(f"{name}: mean return of the episodes ended in each rollout ({runs[0]['settings']})")
+        heads = "".join(f"  {r['head'] + ' s':>11}  {r['head'] + ' return':>16}" for r in runs)
+        out.append(f"{'env steps':>10}{heads}")
+        for points in zip(*(r["curve"] for r in runs)):
+            line = f"{points[0]['steps']:>10,}"
+            line += "".join(f"  {p['seconds']:>11.1f}  {p['mean_return']:>16.3f}" for p in points)
+            out.append(line)
+    return "\n".join(out)
 
 
 def format_ppo_table(rows: list[dict[str, Any]]) -> str:
     """The --ppo table: medians; the split of the batched run's seconds (engine, opponents, torch, updates)."""
     out = [
         (
-            f"{'game':<8}  {'run':<22}  {'env steps/s':>11}  {'engine s':>8}  {'opponents s':>11}  "
+            f"{'game':<8}  {'run':<28}  {'env steps/s':>11}  {'per CPU s':>9}  {'engine s':>8}  {'opponents s':>11}  "
             f"{'rollout torch s':>15}  {'updates s':>9}  settings"
         )
     ]
@@ -380,7 +455,8 @@ def format_ppo_table(rows: list[dict[str, Any]]) -> str:
             f"  {r[k]:>{w}.2f}" if k in r else f"  {'':>{w}}"
             for k, w in (("engine_s", 8), ("opponent_s", 11), ("rollout_torch_s", 15), ("update_s", 9))
         )
-        out.append(f"{r['game']:<8}  {r['run']:<22}  {r['env_steps_per_s']:>11,.0f}{split}  {r['settings']}")
+        cpu = f"{r['env_steps_per_cpu_s']:>9,.0f}" if "env_steps_per_cpu_s" in r else f"{'':>9}"
+        out.append(f"{r['game']:<8}  {r['run']:<28}  {r['env_steps_per_s']:>11,.0f}  {cpu}{split}  {r['settings']}")
     return "\n".join(out)
 
 
@@ -410,6 +486,8 @@ def bench_batched(args: Any) -> None:
     if args.ppo:
         rows["ppo"] = [r for n in names if GAMES[n].batched for r in ppo_run(n, rounds=args.rounds, steps=args.steps)]
         print(format_ppo_table(rows["ppo"]))
+        if curves := format_ppo_curves(rows["ppo"]):
+            print(curves)
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=2))
 

@@ -577,7 +577,21 @@ def _add_training_commands(sub) -> None:
     )
     p.add_argument("game")
     p.add_argument("--config", default=None, help="a config file instead of training/configs/<game>.json")
-    p.add_argument("--steps", type=positive_int, default=None, help="override total_timesteps")
+    p.add_argument(
+        "--steps", type=positive_int, default=None, help="PPO env steps (the config's total_timesteps); the "
+        "recording, imitation and evaluation phases have their own budgets below",
+    )  # fmt: skip
+    p.add_argument(
+        "--imitation-games", type=nonnegative_int, default=None,
+        help="games recorded for the imitation phase (0: no recording nor imitation); refused if the config has none",
+    )  # fmt: skip
+    p.add_argument("--imitation-epochs", type=positive_int, default=None, help="epochs of the imitation phase")
+    p.add_argument("--eval-games", type=positive_int, default=None, help="games of each evaluation during PPO")
+    p.add_argument(
+        "--head", choices=("plain", "factored"), default=None,
+        help="PPO's action head (default: the config's); factored: over the game's action layout, for Twirls, "
+        "Swish and Squeeze",
+    )  # fmt: skip
     p.add_argument("--out", default=None, help="run folder (default runs/<game>)")
     p.add_argument("--ship", action="store_true", help="also write the shipped policies/<game>[_variant]_hard.npz")
     p.add_argument("--resume", action="store_true", help="go on from the run folder's last checkpoint")

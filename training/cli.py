@@ -28,8 +28,7 @@ def cmd_train(args: argparse.Namespace) -> None:
     config = load_config(args.config or args.game)
     if config["game"] != args.game:
         raise ValueError(f"config {args.config} is for {config['game']!r}, not {args.game!r}")
-    if args.steps:
-        config["total_timesteps"] = args.steps
+    apply_budgets(config, args)
     if getattr(args, "env", None):
         config["env"] = args.env  # "single": the path the shipped networks were trained on
     out = Path(args.out or f"runs/{args.game}")
@@ -42,6 +41,39 @@ def cmd_train(args: argparse.Namespace) -> None:
     print(f"learning curve: {out / 'learning_curve.png'}" + (f"; shipped to {ship}" if ship else ""))
 
 
+#: The budgets of ``swgym train`` (SB3 path): option -> (the config key it sets, the phase it reaches).
+BUDGETS = {
+    "steps": (("total_timesteps",), "PPO"),
+    "imitation_games": (("imitation", "games"), "recording"),
+    "imitation_epochs": (("imitation", "epochs"), "imitation"),
+    "eval_games": (("eval", "games"), "evaluation"),
+}
+
+
+def apply_budgets(config: dict, args: argparse.Namespace) -> None:
+    """Set the budgets given on the command line (and ``--head``) in ``config``; a budget for a phase the config
+    does not have is refused, naming the phase. ``--imitation-games 0`` drops the recording and imitation."""
+    missing = [
+        f"--{option.replace('_', '-')} (the {phase} phase)"
+        for option, ((section, *_), phase) in BUDGETS.items()
+        if getattr(args, option, None) is not None and section not in config
+    ]
+    if missing:
+        raise ValueError(f"config {args.config or args.game} has no such phase for {', '.join(missing)}")
+    for option, (keys, _) in BUDGETS.items():
+        value = getattr(args, option, None)
+        if value is None:
+            continue
+        if len(keys) == 1:
+            config[keys[0]] = value
+        else:
+            config[keys[0]] = {**config[keys[0]], keys[1]: value}
+    if config.get("imitation") and config["imitation"]["games"] == 0:
+        del config["imitation"]
+    if getattr(args, "head", None):
+        config["head"] = args.head
+
+
 def cmd_train_gumbel(args: argparse.Namespace) -> None:
     """Gumbel Expert Iteration (training/gumbel.py) from the config's ``"gumbel"`` section; with ``--address``
     its generators run as Ray tasks there (training/ray_cluster.py), the learning here."""
@@ -51,7 +83,8 @@ def cmd_train_gumbel(args: argparse.Namespace) -> None:
     from training.config import load_config  # on use: swgym starts fast (and no SB3: the Ray virtualenv has none)
     from training.gumbel import Settings, ship, shipped_search, train  # on use: swgym starts fast
 
-    unsupported = [f"--{n}" for n in ("env", "env_runners", "steps") if getattr(args, n, None)]
+    sb3_only = ("env", "env_runners", "steps", "imitation_games", "imitation_epochs", "eval_games", "head")
+    unsupported = [f"--{n.replace('_', '-')}" for n in sb3_only if getattr(args, n, None) is not None]
     if unsupported:
         raise ValueError(f"{', '.join(unsupported)} not supported with --backend gumbel")
     config = load_config(args.config or args.game)
@@ -74,7 +107,9 @@ def cmd_train_rllib(args: argparse.Namespace) -> None:
     """Self-play on Ray RLlib (training/rllib.py): Ray started here, or the cluster at ``--address``."""
     from training.rllib import settings, train  # on use: swgym starts fast
 
-    unsupported = [f"--{n}" for n in ("ship", "resume", "config", "env") if getattr(args, n, None)]
+    sb3_only = ("config", "env", "imitation_games", "imitation_epochs", "eval_games", "head")
+    unsupported = [f"--{n.replace('_', '-')}" for n in ("ship", "resume") if getattr(args, n, None)]
+    unsupported += [f"--{n.replace('_', '-')}" for n in sb3_only if getattr(args, n, None) is not None]
     if unsupported:
         raise ValueError(f"{', '.join(unsupported)} not supported with --backend rllib")
     overrides = {"iterations": args.iterations, "num_env_runners": args.env_runners, "seed": args.seed}

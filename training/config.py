@@ -43,7 +43,11 @@ DEFAULTS: dict[str, Any] = {
     # the batched path: boards, PPO settings over "ppo", and the most boards the bots (board by board, mostly) may take
     "vector": {"num_envs": 1024, "ppo": {"n_steps": 16, "batch_size": 8192}, "max_bot_share": None},
     "checkpoint": {"every": 100_000},
+    # PPO's action head: "plain", or "factored" over the game's action layout at "rank" (training.factored_policy)
+    "head": "plain",
+    "rank": 8,
 }
+HEADS = ("plain", "factored")
 ENV_PATHS = ("auto", "single", "vector")
 
 
@@ -93,6 +97,11 @@ def load_config(game_or_path: str) -> dict[str, Any]:
     for key in ("ppo", "pool", "eval", "vector", "checkpoint"):
         config[key] = {**DEFAULTS[key], **user.get(key, {})}
     config["vector"]["ppo"] = {**DEFAULTS["vector"]["ppo"], **user.get("vector", {}).get("ppo", {})}
+    if config["head"] not in HEADS or not (isinstance(config["rank"], int) and config["rank"] >= 1):
+        raise ValueError(
+            f"training config {path}: head must be one of {HEADS} and rank an int >= 1, "
+            f"got {config['head']!r} and {config['rank']!r}"
+        )
     if config["env"] not in ENV_PATHS:
         raise ValueError(f"training config {path}: env must be one of {ENV_PATHS}, got {config['env']!r}")
     if "imitation" in user:
@@ -105,4 +114,4 @@ def load_config(game_or_path: str) -> dict[str, Any]:
     return config
 
 
-__all__ = ["CONFIG_DIR", "DEFAULTS", "ENV_PATHS", "load_config"]
+__all__ = ["CONFIG_DIR", "DEFAULTS", "ENV_PATHS", "HEADS", "load_config"]

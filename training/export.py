@@ -18,7 +18,7 @@ from policies.numpy_policy import (
     split_value_towers,
     write_policy_file,
 )
-from training.network import ACTIVATION_NAMES
+from training.network import ACTIVATION_NAMES, FactoredHead
 
 
 def _linears(module: nn.Module) -> list[nn.Linear]:
@@ -28,7 +28,8 @@ def _linears(module: nn.Module) -> list[nn.Linear]:
 def policy_arrays(
     policy, name: str, params: dict[str, Any], extra_meta: dict[str, Any] | None = None
 ) -> dict[str, np.ndarray]:
-    """The arrays of a policy file for an SB3 ``MaskableActorCriticPolicy`` playing game ``name``."""
+    """The arrays of a policy file for an SB3 ``MaskableActorCriticPolicy`` playing game ``name`` (a plain
+    action head, or the factored one of :class:`training.factored_policy.FactoredMaskablePolicy`)."""
     extractor = policy.mlp_extractor
     acts = {type(m) for m in extractor.modules() if type(m) in ACTIVATION_NAMES}
     if len(acts) > 1:
@@ -45,14 +46,23 @@ def policy_arrays(
         "layers": {"pi": len(_linears(extractor.policy_net)), "vf": len(_linears(extractor.value_net))},
         **(extra_meta or {}),
     }
+    head = policy.action_net
+    if isinstance(head, FactoredHead):
+        layout = head.layout
+        meta["head"] = {"kind": "factored", "rank": head.rank, "cells": layout.cells, "moves": layout.moves}
     out: dict[str, np.ndarray] = {"meta": np.array(json.dumps(meta, sort_keys=True))}
     for prefix, tower in (("pi", extractor.policy_net), ("vf", extractor.value_net)):
         for i, layer in enumerate(_linears(tower)):
             out[f"{prefix}_w{i}"] = layer.weight.detach().cpu().numpy().T.astype(np.float32)
             out[f"{prefix}_b{i}"] = layer.bias.detach().cpu().numpy().astype(np.float32)
-    for head, layer in (("action", policy.action_net), ("value", policy.value_net)):
-        out[f"{head}_w"] = layer.weight.detach().cpu().numpy().T.astype(np.float32)
-        out[f"{head}_b"] = layer.bias.detach().cpu().numpy().astype(np.float32)
+    heads = [("value", policy.value_net)]
+    if isinstance(head, FactoredHead):
+        out |= head.arrays()
+    else:
+        heads.append(("action", head))
+    for key, layer in heads:
+        out[f"{key}_w"] = layer.weight.detach().cpu().numpy().T.astype(np.float32)
+        out[f"{key}_b"] = layer.bias.detach().cpu().numpy().astype(np.float32)
     return out
 
 

@@ -24,7 +24,6 @@ after the last; 0 never).
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -37,6 +36,7 @@ from envs.opponents import make_opponent
 from envs.play import play_game
 from envs.registry import make_batched, make_raw
 from training.export import torch_probabilities
+from training.progress import Progress
 
 DEFAULTS: dict[str, Any] = {
     "teacher": "medium",
@@ -51,18 +51,38 @@ DEFAULTS: dict[str, Any] = {
 }
 
 
-@dataclass
 class Demonstrations:
-    """Recorded positions: one row each (observation, mask, move, teacher's move?, outcome)."""
+    """Recorded positions: one row each (observation, mask, move, teacher's move?, outcome).
 
-    observations: np.ndarray  # float32 (N, obs)
-    masks: np.ndarray  # bool (N, actions)
-    actions: np.ndarray  # int64 (N,)
-    by_teacher: np.ndarray  # bool (N,): the teacher chose this move
-    outcomes: np.ndarray  # float32 (N,): the mover's discounted final return
+    The masks are kept packed, a bit an action (``packed``: uint8 (N, ceil(A / 8))): in the games of thousands
+    of actions a mask row is otherwise three times an observation's bytes, and a recipe's recording holds
+    millions of rows. ``masks`` unpacks them all; :meth:`mask_rows` only the rows asked (a minibatch).
+    """
+
+    def __init__(
+        self, observations: np.ndarray, masks: np.ndarray | None, actions: np.ndarray, by_teacher: np.ndarray,
+        outcomes: np.ndarray, packed: np.ndarray | None = None, num_actions: int | None = None,
+    ) -> None:  # fmt: skip
+        self.observations = observations  # float32 (N, obs)
+        self.actions = actions  # int64 (N,)
+        self.by_teacher = by_teacher  # bool (N,): the teacher chose this move
+        self.outcomes = outcomes  # float32 (N,): the mover's discounted final return
+        if packed is None:
+            masks = np.asarray(masks, dtype=bool)
+            packed, num_actions = np.packbits(masks, axis=1), masks.shape[1]
+        self.packed, self.num_actions = packed, int(num_actions)
 
     def __len__(self) -> int:
         return len(self.actions)
+
+    @property
+    def masks(self) -> np.ndarray:
+        """bool (N, actions): every row's legal moves."""
+        return self.mask_rows(slice(None))
+
+    def mask_rows(self, rows: Any) -> np.ndarray:
+        """bool (k, actions): the legal moves of ``rows``."""
+        return np.unpackbits(self.packed[rows], axis=1, count=self.num_actions).astype(bool)
 
 
 def imitation_settings(section: dict[str, Any]) -> dict[str, Any]:
@@ -127,7 +147,7 @@ def collect(name: str, params: dict[str, Any], recording: Recording, progress: b
     rows: dict[str, list] = {"obs": [], "mask": [], "action": [], "teacher": [], "seat": []}
     outcomes: list[np.ndarray] = []
     num_players = make_raw(name, **params).game.num_players
-    started = time.time()
+    bar = Progress("recording", name, games, "games") if progress else None
     for g in range(games):
         seats = [str(rng.choice(names, p=weights)) for _ in range(num_players)]
         teacher_seat = g % num_players
@@ -136,7 +156,7 @@ def collect(name: str, params: dict[str, Any], recording: Recording, progress: b
 
         def record(seat: int, observation: np.ndarray, mask: np.ndarray, action: int) -> None:
             rows["obs"].append(np.array(observation, dtype=np.float32))
-            rows["mask"].append(mask.astype(bool))
+            rows["mask"].append(np.packbits(mask.astype(bool)))
             rows["action"].append(action)
             rows["teacher"].append(seats[seat] == teacher)  # noqa: B023 (runs within this game only)
             rows["seat"].append(seat)
@@ -145,18 +165,17 @@ def collect(name: str, params: dict[str, Any], recording: Recording, progress: b
         seat_of = np.asarray(rows["seat"][start:], dtype=np.int64)
         returns = np.asarray(result.returns, dtype=np.float64)[None, :]
         outcomes.append(_discounted_outcomes(np.zeros_like(seat_of), seat_of, returns, recording.gamma))
-        if progress and (g + 1) % max(1, games // 10) == 0:
-            print(
-                f"[imitation] {name}: {g + 1}/{games} games recorded, {len(rows['action'])} positions, "
-                f"{time.time() - started:.0f} s",
-                flush=True,
-            )
+        if bar is not None:
+            bar.update(g + 1, f"{len(rows['action'])} positions")
+    actions = make_raw(name, **params).game.num_actions
     return Demonstrations(
         np.asarray(rows["obs"], dtype=np.float32),
-        np.asarray(rows["mask"], dtype=bool),
+        None,
         np.asarray(rows["action"], dtype=np.int64),
         np.asarray(rows["teacher"], dtype=bool),
         np.concatenate(outcomes) if outcomes else np.zeros(0, np.float32),
+        packed=np.asarray(rows["mask"], dtype=np.uint8).reshape(len(rows["action"]), -(-actions // 8)),
+        num_actions=actions,
     )
 
 
@@ -186,7 +205,8 @@ def collect_batched(
     seating = _Seating(boards, batch.num_players, games, weights, rng)
     returns = np.zeros((games, batch.num_players))
     chunks: dict[str, list[np.ndarray]] = {k: [] for k in ("obs", "mask", "action", "teacher", "seat", "game")}
-    finished, clock = 0, time.time()
+    finished = 0
+    bar = Progress("recording", f"{name} ({boards} boards)", games, "games") if progress else None
     while finished < games:
         live = np.flatnonzero(~batch.over & (seating.game_of >= 0))
         mover = batch.to_move[live].astype(np.int64)
@@ -197,7 +217,7 @@ def collect_batched(
             actions[rows] = players[int(m)].actions(batch, rows)
         for key, value in (
             ("obs", batch.observe(batch.to_move)[live]),
-            ("mask", batch.legal_mask(live)),
+            ("mask", np.packbits(batch.legal_mask(live), axis=1)),
             ("action", actions[live]),
             ("teacher", is_teacher[who]),
             ("seat", mover),
@@ -208,18 +228,12 @@ def collect_batched(
         returns[seating.game_of[live]] += rewards[live]
         ended = done & (seating.game_of >= 0)
         if ended.any():
-            before = finished // max(1, games // 10)
             finished += int(ended.sum())
             batch.reset_where(ended)
             seating.start(ended)
-            if progress and finished // max(1, games // 10) > before:
-                rows_so_far = sum(len(a) for a in chunks["action"])
-                print(
-                    f"[imitation] {name}: {min(finished, games)}/{games} games recorded (batched, {boards} boards), "
-                    f"{rows_so_far} positions, {time.time() - clock:.0f} s",
-                    flush=True,
-                )
-    return _demonstrations(chunks, returns, recording.gamma)
+            if bar is not None:
+                bar.update(min(finished, games), f"{sum(len(a) for a in chunks['action'])} positions")
+    return _demonstrations(chunks, returns, recording.gamma, batch.num_actions)
 
 
 class _Seating:
@@ -246,18 +260,23 @@ class _Seating:
             self.started += 1
 
 
-def _demonstrations(chunks: dict[str, list[np.ndarray]], returns: np.ndarray, gamma: float) -> Demonstrations:
-    """The recorded moves, each game's together in play order, with their movers' discounted outcomes."""
+def _demonstrations(
+    chunks: dict[str, list[np.ndarray]], returns: np.ndarray, gamma: float, num_actions: int
+) -> Demonstrations:
+    """The recorded moves (masks packed), each game's together in play order, with their movers' discounted
+    outcomes."""
     data = {k: np.concatenate(v) for k, v in chunks.items()}
     order = np.argsort(data["game"], kind="stable")
     data = {k: v[order] for k, v in data.items()}
     outcomes = _discounted_outcomes(data["game"], data["seat"], returns, gamma)
     return Demonstrations(
-        data["obs"].astype(np.float32),
-        data["mask"].astype(bool),
+        data["obs"].astype(np.float32, copy=False),
+        None,
         data["action"].astype(np.int64),
         data["teacher"].astype(bool),
         outcomes,
+        packed=data["mask"],
+        num_actions=num_actions,
     )
 
 
@@ -293,18 +312,21 @@ def pretrain(
     optimizer = torch.optim.Adam(policy.parameters(), lr=fit.learning_rate)
     generator = np.random.default_rng(seed)
     obs = torch.as_tensor(demos.observations)
-    masks = demos.masks
     actions = torch.as_tensor(demos.actions)
     taught = torch.as_tensor(demos.by_teacher)
     targets = torch.as_tensor(demos.outcomes)
     history = []
     policy.set_training_mode(True)
+    per_epoch = -(-len(demos) // batch_size)
+    bar = Progress("imitation", f"{len(demos)} positions", epochs * per_epoch, "minibatches") if progress else None
     for epoch in range(epochs):
         order = generator.permutation(len(demos))
         totals = np.zeros(3)
         for lo in range(0, len(order), batch_size):
             idx = torch.as_tensor(order[lo : lo + batch_size])
-            values, log_prob, _ = policy.evaluate_actions(obs[idx], actions[idx], action_masks=masks[idx.numpy()])
+            values, log_prob, _ = policy.evaluate_actions(
+                obs[idx], actions[idx], action_masks=demos.mask_rows(idx.numpy())
+            )
             weight = taught[idx].float()
             policy_loss = -(log_prob * weight).sum() / weight.sum().clamp(min=1.0)
             value_loss = torch.mean((values.flatten() - targets[idx]) ** 2)
@@ -314,6 +336,8 @@ def pretrain(
             torch.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
             optimizer.step()
             totals += [policy_loss.item() * len(idx), value_loss.item() * len(idx), len(idx)]
+            if bar is not None:
+                bar.update(epoch * per_epoch + lo // batch_size + 1, f"epoch {epoch + 1}/{epochs}")
         agreement = teacher_agreement(policy, demos)
         history.append(
             {
@@ -342,5 +366,5 @@ def teacher_agreement(policy, demos: Demonstrations, limit: int = 20_000) -> flo
     rows = np.flatnonzero(demos.by_teacher)[:limit]
     if rows.size == 0:
         return float("nan")
-    probs, _ = torch_probabilities(policy, demos.observations[rows], demos.masks[rows])
+    probs, _ = torch_probabilities(policy, demos.observations[rows], demos.mask_rows(rows))
     return float(np.mean(probs.argmax(axis=1) == demos.actions[rows]))

@@ -87,11 +87,30 @@ class FactoredHead(nn.Module):
         self.move_bias = nn.Parameter(torch.zeros(layout.moves))
         self.other_head = nn.Linear(width, layout.others.size)
         self.register_buffer("source", torch.as_tensor(layout.source), persistent=False)
+        other = np.full(layout.num_actions, -1, dtype=np.int64)
+        other[layout.others] = np.arange(layout.others.size)
+        for name, values in (("cell_of", layout.cell), ("move_of", layout.move), ("other_of", other)):
+            self.register_buffer(name, torch.as_tensor(values, dtype=torch.int64), persistent=False)
 
     def forward(self, h: torch.Tensor) -> torch.Tensor:
         u = self.cell_net(h).view(len(h), self.layout.cells, self.rank + 1)
         pairs = u[..., : self.rank] @ self.move_vectors.T + u[..., self.rank :] + self.move_bias
         return torch.cat([pairs.flatten(1), self.other_head(h)], dim=1)[:, self.source]
+
+    def logits_of(self, h: torch.Tensor, rows: torch.Tensor, actions: torch.Tensor) -> torch.Tensor:
+        """(P,): the logit of action ``actions[p]`` in row ``rows[p]`` of ``h``, the others not computed: a legal
+        move's costs ``rank`` multiply-adds, not a row of every action (:class:`training.factored_policy`)."""
+        cells, width = self.layout.cells, self.rank + 1  # flat index_select: its backward is one index_add
+        at = rows * cells + self.cell_of[actions].clamp(min=0)
+        u = torch.index_select(self.cell_net(h).view(len(h) * cells, width), 0, at)
+        move = self.move_of[actions].clamp(min=0)
+        v = torch.index_select(self.move_vectors, 0, move)
+        pairs = (u[:, : self.rank] * v).sum(dim=1) + u[:, self.rank] + torch.index_select(self.move_bias, 0, move)
+        if not self.layout.others.size:
+            return pairs
+        others = self.other_head(h).flatten()
+        others = torch.index_select(others, 0, rows * self.layout.others.size + self.other_of[actions].clamp(min=0))
+        return torch.where(self.cell_of[actions] >= 0, pairs, others)
 
     def arrays(self) -> dict[str, np.ndarray]:
         """The policy file's arrays of this head (see :mod:`policies.numpy_policy`)."""

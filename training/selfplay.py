@@ -39,10 +39,12 @@ from envs.single_agent import SingleAgentEnv
 from policies.network import NetworkSpec
 from training.config import CONFIG_DIR, DEFAULTS, ENV_PATHS, load_config  # noqa: F401 (its names here too)
 from training.export import add_value_members, export_policy, to_numpy_policy
+from training.factored_policy import ppo_policy
 from training.imitation import Recording, collect, collect_batched, pretrain
 from training.network import TORCH_ACTIVATIONS, sb3_policy_kwargs
 from training.pool import BatchPool, PoolOpponent, cap_bot_share
-from training.shaping import ShapedReward
+from training.progress import Progress, tee_log
+from training.shaping import BATCH_POTENTIALS, ShapedReward, ShapedVecEnv
 from training.value_fit import fit_value_towers, replace_value
 
 
@@ -61,9 +63,11 @@ def value_member_config(config: dict[str, Any], override: dict[str, Any]) -> dic
 def uses_vector_env(config: dict[str, Any]) -> bool:
     """Whether ``config`` trains on the batched vector env: ``env`` "auto" picks it when the game has an engine.
 
-    Reward shaping exists on the single-agent env only, so "auto" keeps a
-    shaped config there; "vector" for a game without an engine (or with
-    shaping) is an error that says so.
+    Reward shaping exists on the vector env for the potentials it can compute
+    from observations (:data:`training.shaping.BATCH_POTENTIALS`, Twirls'), on
+    the single-agent env for all: "auto" keeps a config with another potential
+    there; "vector" for a game without an engine (or with such shaping) is an
+    error that says so.
     """
     name, mode = config["game"], config.get("env", "auto")
     if mode not in ENV_PATHS:
@@ -72,11 +76,14 @@ def uses_vector_env(config: dict[str, Any]) -> bool:
     if mode == "vector" and not has_engine:
         with_engine = ", ".join(n for n, e in GAMES.items() if e.batched)
         raise ValueError(f"config env 'vector': {name} has no batched engine yet (games with one: {with_engine})")
-    if mode == "vector" and config.get("shaping"):
+    shaping = config.get("shaping")
+    single_only = bool(shaping) and shaping.get("potential") not in BATCH_POTENTIALS
+    if mode == "vector" and single_only:
         raise ValueError(
-            f"config env 'vector': {name}'s config has reward shaping, which only the single-agent env applies"
+            f"config env 'vector': {name}'s config has reward shaping, which only the single-agent env applies "
+            f"(the vector env's potentials: {', '.join(BATCH_POTENTIALS)})"
         )
-    return mode == "vector" or (mode == "auto" and has_engine and not config.get("shaping"))
+    return mode == "vector" or (mode == "auto" and has_engine and not single_only)
 
 
 def run_settings(config: dict[str, Any]) -> tuple[int, dict[str, Any]]:
@@ -117,6 +124,7 @@ class SelfPlayCallback(BaseCallback):
         self.minutes_before = 0.0  # training minutes of the run before it was resumed
         self.started = time.time()
         self.num_players = make_raw(self.name, **self.params).game.num_players
+        self.bar: Progress | None = None  # the PPO phase's progress lines, from the start of learn()
 
     def set_pool(self, weights: dict[str, float]) -> None:
         members, w = _pool_members(self.name, weights, self.snapshots)
@@ -135,6 +143,8 @@ class SelfPlayCallback(BaseCallback):
 
     def _on_training_start(self) -> None:
         self.set_pool(self.config["pool"][self.phase])
+        total = self.config["total_timesteps"]
+        self.bar = Progress("ppo", self.name, total, "env steps", start=self.num_timesteps)
 
     def _on_rollout_start(self) -> None:
         every = self.config["checkpoint"]["every"]
@@ -143,6 +153,8 @@ class SelfPlayCallback(BaseCallback):
             self.save_checkpoint()
 
     def _on_step(self) -> bool:
+        if self.bar is not None:
+            self.bar.update(min(self.num_timesteps, self.bar.total))
         if self.num_timesteps >= self.next_snapshot:
             self.next_snapshot += self.config["pool"]["snapshot_every"]
             path = export_policy(
@@ -233,8 +245,10 @@ def evaluate_policy(config: dict[str, Any], policy, seed: int = 0) -> tuple[floa
     learner = to_numpy_policy(policy, name, params)
     n = make_raw(name, **params).game.num_players
     opponents = [config["eval"]["opponent"]] * (n - 1)
+    games = config["eval"]["games"]
+    bar = Progress("evaluation", f"{name} vs {config['eval']['opponent']}", games, "games", announce=False)
     # a probe of the learning curve, any number of games: fresh deals (claims use swgym eval's duplicate deals)
-    result = play_series(name, [learner] + opponents, config["eval"]["games"], seed=seed, duplicate=False, **params)
+    result = play_series(name, [learner] + opponents, games, seed=seed, progress=bar.update, duplicate=False, **params)
     return result.wins[0] / result.games, result.draws[0] / result.games
 
 
@@ -254,7 +268,10 @@ def make_vec_env(config: dict[str, Any]):
     if uses_vector_env(config):
         from training.sb3_vec import make_sb3_vec  # numba loads with the batched engine only
 
-        return make_sb3_vec(name, run_settings(config)[0], opponent="random", seed=config["seed"], **params)
+        vec = make_sb3_vec(name, run_settings(config)[0], opponent="random", seed=config["seed"], **params)
+        if config.get("shaping"):
+            vec = ShapedVecEnv(vec, gamma=config["ppo"]["gamma"], params=params, **config["shaping"])
+        return vec
 
     def factory(i: int):
         def make():
@@ -292,9 +309,36 @@ def train(
     ``checkpoint.every`` steps) to ``total_timesteps``; without a checkpoint
     there, the run starts afresh.
     """
-    torch.set_num_threads(1)
     out_dir = Path(out_dir)
+    with tee_log(out_dir / "train.log"):
+        return _train(config, out_dir, ship_to, progress_bar, tensorboard, resume)
+
+
+def phases(config: dict[str, Any]) -> str:
+    """The run's phases and the budget of each, with the ``swgym train`` option that sets it."""
+    out = []
+    if imitation := config.get("imitation"):
+        out.append(f"recording {imitation['games']} games (--imitation-games)")
+        out.append(f"imitation {imitation['epochs']} epochs (--imitation-epochs)")
+    out.append(f"PPO {config['total_timesteps']} env steps (--steps)")
+    evaluation = config["eval"]
+    out.append(f"evaluation {evaluation['games']} games vs {evaluation['opponent']} every {evaluation['every']} steps "
+               "(--eval-games)")  # fmt: skip
+    if config.get("value_members"):
+        out.append(f"{len(config['value_members'])} value member run(s) of these phases (their own config overrides)")
+    if fit := config.get("value_fit"):
+        out.append(f"value fit: {fit['games']} recorded games a tower (the config's value_fit)")
+    return "; ".join(out)
+
+
+def _train(
+    config: dict[str, Any], out_dir: Path, ship_to: str | Path | None, progress_bar: bool, tensorboard: bool,
+    resume: bool,
+) -> dict[str, Any]:  # fmt: skip
+    """:func:`train`, its lines copied into the run folder's log."""
+    torch.set_num_threads(1)
     resuming = prepare_run_folder(config, out_dir, resume)
+    print(f"[{config['game']}] phases: {phases(config)}; log: {out_dir / 'train.log'}", flush=True)
     model, callback, imitation_history, minutes = run_ppo(config, out_dir, resuming, progress_bar, tensorboard)
     extra = {"search": config["search"]} if config.get("search") else None
     policy_path = export_policy(
@@ -373,13 +417,14 @@ def run_ppo(
     callback (curve, pool), the imitation history and the run's minutes."""
     vec = make_vec_env(config)
     n_envs, ppo = run_settings(config)
+    policy, head_kwargs = ppo_policy(config["game"], config["params"], config["head"], config["rank"])
     model = MaskablePPO(
-        "MlpPolicy",
+        policy,
         vec,
         seed=config["seed"],
         verbose=0,
         tensorboard_log=str(out_dir / "tensorboard") if tensorboard else None,
-        policy_kwargs=sb3_policy_kwargs(spec_of(config, vec)),
+        policy_kwargs={**sb3_policy_kwargs(spec_of(config, vec)), **head_kwargs},
         **ppo,
     )
     if not tensorboard:

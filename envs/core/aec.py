@@ -261,7 +261,7 @@ class TurnBasedEnv(AECEnv, EzPickle):
         return self.game.to_text(self._live_state(), None if seat is None else self._seat(seat))
 
     def clone(self, keep_chance: bool = False, seed: int | np.random.Generator | None = None) -> TurnBasedEnv:
-        """An independent copy of this env (unwrapped, no window) to search in.
+        """An independent copy of this env (unwrapped, no window, no rendering) to search in.
 
         Its future chance (the next deal, the order of the stock) is drawn
         afresh from ``seed`` (an int, a Generator, or None for fresh entropy),
@@ -274,11 +274,28 @@ class TurnBasedEnv(AECEnv, EzPickle):
                 f"{self.metadata['name']}: clone(keep_chance=True) keeps the original's chance; "
                 "a seed would draw it afresh: give one or the other"
             )
-        self._live_state()
-        copied = copy.deepcopy(self)
-        if not keep_chance:
+        copied = self._light_copy()
+        if keep_chance:
+            copied._rng = np.random.default_rng()
+            copied._rng.bit_generator.state = self._rng.bit_generator.state
+        else:
             copied._rng = fresh_generator(seed, self.metadata["name"])
             copied.game_state = self.game.fresh_chance(copied.game_state, copied._rng)
+        return copied
+
+    def _light_copy(self) -> TurnBasedEnv:
+        """A copy sharing what never changes in play (the rules, the spaces, the read-only mask) with its own
+        position and bookkeeping, and no window; the caller gives it a generator."""
+        copied = object.__new__(type(self))  # not copy.copy: EzPickle would build the env again
+        copied.__dict__.update(self.__dict__)
+        copied.game_state = self.game.copy_state(self._live_state())
+        copied._returns = self._returns.copy()
+        copied.agents = self.agents[:]
+        for name in ("rewards", "_cumulative_rewards", "terminations", "truncations"):
+            setattr(copied, name, dict(getattr(self, name)))
+        copied.infos = {a: dict(i) for a, i in self.infos.items()}
+        copied._canvas = None
+        copied.render_mode = None
         return copied
 
     def current_player(self) -> int:

@@ -106,6 +106,35 @@ def test_learner_actions_outside_the_action_space_are_refused(bad):
     np.testing.assert_array_equal(vec.step(vec.action_masks().argmax(axis=1))[0].shape, obs.shape)  # still usable
 
 
+@pytest.mark.parametrize("ignored", [-1, -7, 10**6])
+def test_next_step_ignores_any_action_on_a_board_being_reset(ignored):
+    vec, twin = (envs.make_vec("swival", 8, seed=3) for _ in range(2))
+    vec.reset(), twin.reset()
+    act = random_learner(vec, seed=1)
+    done = np.zeros(8, dtype=bool)
+    while not done.any():
+        actions = act()
+        _, _, done, _, _ = vec.step(actions)
+        twin.step(actions)
+    actions = act()  # legal everywhere (all True where a board's episode is over)
+    resetting = actions.copy()
+    resetting[done] = ignored
+    obs, rewards, terminated, _, _ = vec.step(resetting)
+    expected = twin.step(actions)
+    np.testing.assert_array_equal(obs, expected[0])
+    np.testing.assert_array_equal(rewards, expected[1])
+    assert not rewards[done].any() and not terminated[done].any()
+
+
+def test_next_step_still_refuses_minus_one_on_a_live_board():
+    vec = envs.make_vec("swival", 4, seed=0)
+    vec.reset()
+    actions = vec.action_masks().argmax(axis=1)
+    actions[1] = -1
+    with pytest.raises(ValueError, match=r"illegal learner action\(s\) \(board 1: -1\)"):
+        vec.step(actions)
+
+
 def test_make_batched_keeps_minus_one_as_no_move_and_refuses_other_negatives():
     batch = envs.make_batched("swival", 3, seed=0)
     before = batch.observe(0)

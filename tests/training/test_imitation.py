@@ -208,3 +208,14 @@ def test_outcomes_are_discounted_per_later_move_of_the_same_player_in_the_same_g
 def test_a_bad_board_count_is_refused(boards):
     with pytest.raises(ValueError, match="boards must be an int"):
         imitation_settings({"boards": boards})
+
+
+def test_masks_are_kept_packed_a_bit_an_action():
+    rng = np.random.default_rng(0)
+    masks = rng.random((5, 3114)) < 0.1
+    demos = Demonstrations(
+        np.zeros((5, 3), np.float32), masks, np.zeros(5, np.int64), np.ones(5, bool), np.zeros(5, np.float32)
+    )
+    assert demos.packed.nbytes == 5 * 390 and demos.num_actions == 3114
+    np.testing.assert_array_equal(demos.masks, masks)
+    np.testing.assert_array_equal(demos.mask_rows(np.array([4, 0])), masks[[4, 0]])
