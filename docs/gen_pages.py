@@ -765,7 +765,7 @@ REFERENCE: dict[str, tuple[str, str, list[tuple[str, str, list[str]]]]] = {
     ),
     "reference/evaluation.md": (
         "Evaluation",
-        "Games and seeded series between opponents, their results with confidence intervals, ladders of ratings with intervals.",
+        "Games and seeded series between opponents, their results with confidence intervals, ladders of ratings.",
         [
             ("Games and series", "", ["envs.play.play_game", "envs.play.play_series", "envs.play.SeriesResult"]),
             (

@@ -14,7 +14,6 @@ snapshots (undo) and render dispatch lives here, once.
 
 from __future__ import annotations
 
-import copy
 import warnings
 from collections.abc import Callable
 from typing import Any, ClassVar, NamedTuple
