@@ -24,9 +24,10 @@ EVAL_MD = (ROOT / "results" / "EVAL.md").read_text()
 
 
 def _code_blocks(markdown: str) -> list[str]:
-    """The page's Python blocks, each file it includes (pymdownx.snippets' ``--8<-- "FILE"``) read in."""
+    """The page's Python blocks, each file it includes (pymdownx.snippets' block form: ``--8<--``, the file's
+    name, ``--8<--``, on lines of their own) read in."""
     blocks = re.findall(r"^```python\n(.*?)^```", markdown, flags=re.M | re.S)
-    include = re.compile(r'^--8<-- "(.+)"$', flags=re.M)
+    include = re.compile(r"^--8<--\n(.+)\n--8<--$", flags=re.M)
     return [include.sub(lambda m: (ROOT / "docs" / m.group(1)).read_text(), block) for block in blocks]
 
 
