@@ -522,7 +522,16 @@ def _add_training_commands(sub) -> None:
     )
     p.add_argument("game")
     p.add_argument("--config", default=None, help="a config file instead of training/configs/<game>.json")
-    p.add_argument("--steps", type=positive_int, default=None, help="override total_timesteps")
+    p.add_argument("--steps", type=positive_int, default=None, help="override total_timesteps (quick: ppo phase's)")
+    p.add_argument(
+        "--minutes",
+        type=positive_float,
+        nargs="?",
+        const=10.0,
+        default=None,
+        help="the quick path (training/quick.py): record, imitate, PPO vs easy and evaluate within this many "
+        "minutes of wall clock (default 10), writing <out>/<game>_quick.npz",
+    )
     p.add_argument("--out", default=None, help="run folder (default runs/<game>)")
     p.add_argument("--ship", action="store_true", help="also write the shipped policies/<game>[_variant]_hard.npz")
     p.add_argument("--resume", action="store_true", help="go on from the run folder's last checkpoint")
