@@ -1,8 +1,9 @@
 """The quick path: ``swgym train GAME --minutes M``, a policy file that plays easy well, within ``M`` minutes.
 
 The full recipes (``training/configs``) take an hour or more; this one fits four phases into a wall-clock
-budget, each given a share of it (:data:`PHASES`; at its start, each phase takes its share of the time left
-among itself and the phases after it, so time a phase leaves or overruns is shared by those that follow):
+budget, each given a share of it (:data:`PHASES`, or the game's :data:`SHARES`; at its start, each phase takes
+its share of the time left among itself and the phases after it, so time a phase leaves or overruns is shared
+by those that follow):
 
 * ``record``: games of the teacher bot (``medium``) against a mix of bots, played on the game's batched
   engine in chunks until the phase's time is up or the positions fill :attr:`QuickSettings.max_bytes`;
@@ -22,7 +23,7 @@ from __future__ import annotations
 import json
 import shutil
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -39,8 +40,13 @@ from training.network import sb3_policy_kwargs
 from training.selfplay import log_nowhere, spec_of
 
 PHASES: dict[str, float] = {"record": 0.35, "imitate": 0.25, "ppo": 0.25, "evaluate": 0.15}  # shares of the budget
+# the games of thousands of actions, whose PPO runs at a few hundred env steps/s: the time goes to imitation
+LARGE_ACTIONS: dict[str, float] = {"record": 0.25, "imitate": 0.5, "ppo": 0.1, "evaluate": 0.15}
+SHARES: dict[str, dict[str, float]] = {"twirls": LARGE_ACTIONS, "swish": LARGE_ACTIONS, "squeeze": LARGE_ACTIONS}
 MIN_SECONDS = 2.0  # the least time a phase can do anything in
-SEARCH: dict[str, dict[str, Any]] = {}  # game name -> play-time search named in its quick file (none yet)
+# game name -> the play-time search its quick file names (policies/search): Swival's proves wins and losses two
+# plies deep and otherwise plays the network's move (results/2026-12-quick-path.md)
+SEARCH: dict[str, dict[str, Any]] = {"swival": {"depth": 2, "width": 73, "leaf_wins": True, "leaf_value": "none"}}
 
 
 @dataclass(frozen=True)
@@ -52,6 +58,7 @@ class QuickSettings:
     boards: int = 256  # recording: games at a time on the batched engine
     max_bytes: int = 600_000_000  # recording: the most bytes of observations and masks kept
     batch_size: int = 512  # imitation minibatch
+    teacher_only: bool = False  # imitation: minibatches of the teacher's moves only (the others' teach the value)
     learning_rate: float = 1e-3  # imitation
     value_weight: float = 1.0
     ppo_envs: int = 256
@@ -66,12 +73,17 @@ class QuickSettings:
     seed: int = 0
 
 
-def phase_budgets(seconds: float) -> dict[str, float]:
+# the games of thousands of actions: each imitation step on the teacher's moves, fewer positions kept (memory)
+LARGE = QuickSettings(teacher_only=True, max_bytes=400_000_000)
+RECIPES: dict[str, QuickSettings] = {"twirls": LARGE, "swish": LARGE, "squeeze": LARGE}  # by game, else the defaults
+
+
+def phase_budgets(seconds: float, shares: dict[str, float] = PHASES) -> dict[str, float]:
     """Each phase's share of ``seconds``; refuses a budget that leaves a phase less than :data:`MIN_SECONDS`."""
-    budgets = {phase: seconds * share for phase, share in PHASES.items()}
+    budgets = {phase: seconds * share for phase, share in shares.items()}
     short = [f"{phase} {s:.1f} s" for phase, s in budgets.items() if s < MIN_SECONDS]
     if short:
-        least = MIN_SECONDS / min(PHASES.values()) / 60
+        least = MIN_SECONDS / min(shares.values()) / 60
         raise ValueError(
             f"--minutes {seconds / 60:g} leaves the {', '.join(short)} (each phase needs {MIN_SECONDS:g} s; "
             f"give at least --minutes {least:.2f})"
@@ -125,8 +137,9 @@ def record(name: str, params: dict[str, Any], settings: QuickSettings, clock: Cl
         games, rows, k = games + chunk, rows + len(part), k + 1
         row_bytes = part.observations.shape[1] * 4 + part.masks.shape[1]
         clock.tick(f"{games} games recorded, {rows} positions ({rows * row_bytes / 1e6:.0f} MB)")
-        per_game = (time.time() - started) / chunk
-        chunk = int(np.clip(min(10.0, clock.left()) / max(per_game, 1e-6), 16, 2048))
+        per_game, rows_per_game = (time.time() - started) / chunk, max(1.0, rows / games)
+        room = (settings.max_bytes - rows * row_bytes) / row_bytes / rows_per_game  # games that still fit
+        chunk = int(np.clip(min(min(10.0, clock.left()) / max(per_game, 1e-6), room), 16, 2048))
     clock.tick(f"{games} games recorded, {rows} positions", force=True)
     return Demonstrations(
         *(np.concatenate([getattr(p, f) for p in parts]) for f in Demonstrations.__dataclass_fields__)
@@ -141,10 +154,11 @@ def imitate(policy, demos: Demonstrations, settings: QuickSettings, clock: Clock
     obs, actions = torch.as_tensor(demos.observations), torch.as_tensor(demos.actions)
     taught, targets = torch.as_tensor(demos.by_teacher).float(), torch.as_tensor(demos.outcomes)
     policy.set_training_mode(True)
-    steps, losses, order, at = 0, np.zeros(2), rng.permutation(len(demos)), 0
+    rows = np.flatnonzero(demos.by_teacher) if settings.teacher_only else np.arange(len(demos))
+    steps, losses, order, at = 0, np.zeros(2), rng.permutation(rows), 0
     while steps == 0 or not clock.over():
         if at >= len(order):
-            order, at = rng.permutation(len(demos)), 0
+            order, at = rng.permutation(rows), 0
         idx = order[at : at + settings.batch_size]
         at += len(idx)
         values, log_prob, _ = policy.evaluate_actions(obs[idx], actions[idx], action_masks=demos.masks[idx])
@@ -158,7 +172,7 @@ def imitate(policy, demos: Demonstrations, settings: QuickSettings, clock: Clock
         steps += 1
         latest = np.array([policy_loss.item(), value_loss.item()])
         losses = latest if steps == 1 else 0.9 * losses + 0.1 * latest  # a running mean
-        passes = steps * settings.batch_size / len(demos)
+        passes = steps * settings.batch_size / len(rows)
         clock.tick(f"{passes:.2f} passes over the positions, policy loss {losses[0]:.3f}, value loss {losses[1]:.3f}")
     policy.set_training_mode(False)
     agreement = _agreement(policy, demos)
@@ -224,9 +238,10 @@ def quick_train(
     imports count); writes ``<name>_quick.npz``, ``log.txt``, ``summary.json`` into ``out_dir``."""
     settings = settings or QuickSettings()
     start = started or time.time()
-    ends = np.cumsum(list(phase_budgets(minutes * 60).values())) + start
+    shares = SHARES.get(name, PHASES)
+    ends = np.cumsum(list(phase_budgets(minutes * 60, shares).values())) + start
     planned = dict(zip(PHASES, ends, strict=True))
-    deadline = _Schedule(start + minutes * 60)
+    deadline = _Schedule(start + minutes * 60, shares)
     torch.set_num_threads(1)
     out_dir.mkdir(parents=True, exist_ok=True)
     log = Log(name, out_dir)
@@ -256,15 +271,15 @@ def quick_train(
 
 class _Schedule:
     """Each phase's deadline when it starts: the time left to the end, shared among it and the phases after it
-    as :data:`PHASES` shares it (a phase that ran over, say on a first compile, takes from all that follow)."""
+    as ``shares`` shares it (a phase that ran over, say on a first compile, takes from all that follow)."""
 
-    def __init__(self, end: float) -> None:
-        self.end = end
+    def __init__(self, end: float, shares: dict[str, float]) -> None:
+        self.end, self.shares = end, shares
 
     def __call__(self, phase: str) -> float:
-        rest = list(PHASES)[list(PHASES).index(phase) :]
+        rest = list(self.shares)[list(self.shares).index(phase) :]
         left = max(0.0, self.end - time.time())
-        return time.time() + left * PHASES[phase] / sum(PHASES[p] for p in rest)
+        return time.time() + left * self.shares[phase] / sum(self.shares[p] for p in rest)
 
 
 def _model(name: str, params: dict[str, Any], config: dict[str, Any], settings: QuickSettings):
@@ -299,7 +314,7 @@ def cmd_quick(args, started: float | None = None) -> None:
     if config["game"] != args.game:
         raise ValueError(f"config {args.config} is for {config['game']!r}, not {args.game!r}")
     params = {**config["params"], **(getattr(args, "params", None) or {})}
-    settings = QuickSettings(ppo_steps=args.steps, seed=args.seed or 0)
+    settings = replace(RECIPES.get(args.game, QuickSettings()), ppo_steps=args.steps, seed=args.seed or 0)
     out = Path(args.out or f"runs/{args.game}_quick")
     summary = quick_train(args.game, params, args.minutes, out, config, settings, started)
     print(json.dumps({k: v for k, v in summary.items() if k != "settings"}, indent=2))
