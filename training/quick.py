@@ -58,7 +58,6 @@ class QuickSettings:
     boards: int = 256  # recording: games at a time on the batched engine
     max_bytes: int = 600_000_000  # recording: the most bytes of observations and masks kept
     batch_size: int = 512  # imitation minibatch
-    teacher_only: bool = False  # imitation: minibatches of the teacher's moves only (the others' teach the value)
     learning_rate: float = 1e-3  # imitation
     value_weight: float = 1.0
     ppo_envs: int = 256
@@ -73,8 +72,8 @@ class QuickSettings:
     seed: int = 0
 
 
-# the games of thousands of actions: each imitation step on the teacher's moves, fewer positions kept (memory)
-LARGE = QuickSettings(teacher_only=True, max_bytes=400_000_000)
+# the games of thousands of actions: fewer positions kept (their masks are large), for a run under 2 GB resident
+LARGE = QuickSettings(max_bytes=400_000_000)
 RECIPES: dict[str, QuickSettings] = {"twirls": LARGE, "swish": LARGE, "squeeze": LARGE}  # by game, else the defaults
 
 
@@ -154,11 +153,10 @@ def imitate(policy, demos: Demonstrations, settings: QuickSettings, clock: Clock
     obs, actions = torch.as_tensor(demos.observations), torch.as_tensor(demos.actions)
     taught, targets = torch.as_tensor(demos.by_teacher).float(), torch.as_tensor(demos.outcomes)
     policy.set_training_mode(True)
-    rows = np.flatnonzero(demos.by_teacher) if settings.teacher_only else np.arange(len(demos))
-    steps, losses, order, at = 0, np.zeros(2), rng.permutation(rows), 0
+    steps, losses, order, at = 0, np.zeros(2), rng.permutation(len(demos)), 0
     while steps == 0 or not clock.over():
         if at >= len(order):
-            order, at = rng.permutation(rows), 0
+            order, at = rng.permutation(len(demos)), 0
         idx = order[at : at + settings.batch_size]
         at += len(idx)
         values, log_prob, _ = policy.evaluate_actions(obs[idx], actions[idx], action_masks=demos.masks[idx])
@@ -172,7 +170,7 @@ def imitate(policy, demos: Demonstrations, settings: QuickSettings, clock: Clock
         steps += 1
         latest = np.array([policy_loss.item(), value_loss.item()])
         losses = latest if steps == 1 else 0.9 * losses + 0.1 * latest  # a running mean
-        passes = steps * settings.batch_size / len(rows)
+        passes = steps * settings.batch_size / len(demos)
         clock.tick(f"{passes:.2f} passes over the positions, policy loss {losses[0]:.3f}, value loss {losses[1]:.3f}")
     policy.set_training_mode(False)
     agreement = _agreement(policy, demos)
