@@ -289,9 +289,8 @@ def _model(name: str, params: dict[str, Any], config: dict[str, Any], settings: 
     from training.sb3_vec import make_sb3_vec  # numba loads with the batched engine only
 
     vec = make_sb3_vec(name, settings.ppo_envs, opponent="easy", seed=settings.seed, **params)
-    spec = spec_of({**config, "net_arch": config["net_arch"], "activation": config["activation"]}, vec)
-    model = MaskablePPO("MlpPolicy", vec, seed=settings.seed, verbose=0, policy_kwargs=sb3_policy_kwargs(spec),
-                        **settings.ppo)  # fmt: skip
+    kwargs = sb3_policy_kwargs(spec_of(config, vec))  # the config's net_arch and activation
+    model = MaskablePPO("MlpPolicy", vec, seed=settings.seed, verbose=0, policy_kwargs=kwargs, **settings.ppo)
     log_nowhere(model)
     return model
 
