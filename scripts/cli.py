@@ -578,8 +578,8 @@ def _add_training_commands(sub) -> None:
     p.add_argument("game")
     p.add_argument("--config", default=None, help="a config file instead of training/configs/<game>.json")
     p.add_argument(
-        "--steps", type=positive_int, default=None, help="PPO env steps (the config's total_timesteps); the "
-        "recording, imitation and evaluation phases have their own budgets below",
+        "--steps", type=positive_int, default=None, help="PPO env steps (the config's total_timesteps; with "
+        "--minutes, its PPO phase's); the recording, imitation and evaluation phases have their own budgets below",
     )  # fmt: skip
     p.add_argument(
         "--imitation-games", type=nonnegative_int, default=None,
@@ -592,6 +592,15 @@ def _add_training_commands(sub) -> None:
         help="PPO's action head (default: the config's); factored: over the game's action layout, for Twirls, "
         "Swish and Squeeze",
     )  # fmt: skip
+    p.add_argument(
+        "--minutes",
+        type=positive_float,
+        nargs="?",
+        const=10.0,
+        default=None,
+        help="the quick path (training/quick.py): record, imitate, PPO vs easy and evaluate within this many "
+        "minutes of wall clock (default 10), writing <out>/<game>_quick.npz",
+    )
     p.add_argument("--out", default=None, help="run folder (default runs/<game>)")
     p.add_argument("--ship", action="store_true", help="also write the shipped policies/<game>[_variant]_hard.npz")
     p.add_argument("--resume", action="store_true", help="go on from the run folder's last checkpoint")

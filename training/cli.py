@@ -5,10 +5,16 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from pathlib import Path
 
 
 def cmd_train(args: argparse.Namespace) -> None:
+    if getattr(args, "minutes", None) is not None:  # the quick path; its budget counts its imports
+        started = time.time()
+        from training.quick import cmd_quick  # on use: swgym starts fast
+
+        return cmd_quick(args, started)
     if getattr(args, "backend", "sb3") == "rllib":
         return cmd_train_rllib(args)
     if getattr(args, "backend", "sb3") == "gumbel":
