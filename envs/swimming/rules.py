@@ -362,8 +362,6 @@ class SwimmingGame(Game):
             past.to_move = seat
             past.phase = CHOICE if action in (KEEP_LOT, TAKE_OTHER) else PLAY
             past.other_lot = (middle_after if action == KEEP_LOT else hand_after)[:] if past.phase == CHOICE else []
-            if action < SWAP_ALL:  # the card given, found in this world's hand (the record's index is the true hand's)
-                action = 3 * hands[seat].index(given) + action % 3
             decisions.append((past, action))
         return decisions[::-1]
 
