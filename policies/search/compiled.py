@@ -365,11 +365,6 @@ def new_space(sizes: SpaceSizes) -> Space:
 CALLED_OPTIONS = {"_nrt": False, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
 called = njit(cache=False, **CALLED_OPTIONS)
 
-#: The search's small steps and its loop's parts: compiled once each (for each signature) and inlined by LLVM
-#: (``forceinline``), not by numba (``inline="always"``), which copies and types a function's IR again at every
-#: call site: most of the search's compile time when it was written so (``results/2026-12-compile-times.md``).
-INLINED_OPTIONS = {**CALLED_OPTIONS, "forceinline": True}
-inlined = njit(cache=False, **INLINED_OPTIONS)
 
 #: What every step of the search reads: the game's :data:`Kernels`, the :data:`Towers`, the :data:`PolicyTower`
 #: (read only with ``by_policy``), the settings (:func:`settings_for`) and the work arrays (:data:`Space`). A game's
@@ -385,7 +380,7 @@ def copy_board(s, src, dst):
         copy_into(a[dst : dst + 1], a[src : src + 1])
 
 
-@inlined
+@njit(cache=False, inline="always")
 def _spend(ab, work):
     """Count ``work``; True once the cap is passed (the search at this depth is given up)."""
     counters, cap = ab.space.counters, ab.settings.cap
@@ -396,14 +391,14 @@ def _spend(ab, work):
     return False
 
 
-@inlined
+@njit(cache=False, inline="always")
 def _outcome(space, b, seat):
     """+1 / -1 / 0: the finished game on board ``b`` won, lost or drawn for ``seat`` (its last step's rewards)."""
     r = space.rewards[b, seat]
     return 1.0 if r > 0 else (-1.0 if r < 0 else 0.0)
 
 
-@inlined
+@njit(cache=False, inline="always")
 def _base(space, t):
     """The first board of level ``t``."""
     return 1 + t * space.actions.shape[1]
@@ -419,7 +414,7 @@ def _play(ab, parent, child, action, s, c):
     _game_step(child, action, space.rewards, s, c, k.step_scratch)
 
 
-@inlined
+@njit(cache=False, inline="always")
 def _build_level(ab, t, parent, n, s, c):
     """Boards ``base(t) + j``: board ``parent`` with ``actions[t, j]`` played, for j < ``n`` (1 work each); False
     once the work cap is passed."""
@@ -559,7 +554,7 @@ def _heads(ab, level, parent, base, n, seat, s, c):
             r += 1
 
 
-@inlined
+@njit(cache=False, inline="always")
 def _score(ab, t, parent, base, n, seat, s, c):
     """One pass of the towers over the ``n`` boards from ``base`` (one move from board ``parent``) into
     ``head[t]`` for ``seat`` (``NETWORK_PASS_WORK``, if any is unfinished); ``order[t]`` the build order.
@@ -575,7 +570,7 @@ def _score(ab, t, parent, base, n, seat, s, c):
     return True
 
 
-@inlined
+@njit(cache=False, inline="always")
 def _best_first(space, t, base, n, seat, s):
     """``order[t]``: level ``t``'s ``n`` children best first for ``seat``, finished games beyond any value (+2 won,
     0 drawn, -2 lost), ties in build order (``PolicySearch._move_values``)."""
@@ -620,7 +615,7 @@ def _legal_sorted(ab, t, board, s, c):
     return n
 
 
-@inlined
+@njit(cache=False, inline="always")
 def _ends(ab, board, action, s, c):
     """Whether ``action`` ends the game on board ``board``: played on the last board unless the game's
     ``may_end_one`` rules it out (no work counted, as the rules' ``ending_moves``)."""
@@ -686,7 +681,7 @@ def _candidates(ab, t, board, width, enders_first, ordered, s, c):
     return chosen + ending
 
 
-@inlined
+@njit(cache=False, inline="always")
 def _rest(ab, t, n, s, c):
     """``actions[t, :m]``: the legal moves of the node whose children are level ``t`` that its first ``n``
     (``actions[t, :n]``) left out, ascending (``order[t]`` the identity); returns m."""
@@ -705,7 +700,7 @@ def _rest(ab, t, n, s, c):
     return m
 
 
-@inlined
+@njit(cache=False, inline="always")
 def _push(space, t, board, kind, depth, maximise, bounds, n):
     """Frame ``t``: board ``board``'s ``n`` children (on level ``t``) to search; ``bounds`` (alpha, beta, best)."""
     space.frame_board[t] = board
@@ -757,7 +752,7 @@ def _quiesce_switched(ab, t, b, stand, plies, window, s, c):
     return quiesce
 
 
-@inlined
+@njit(cache=False, inline="always")
 def _unscored(space, t, n):
     """Level ``t``'s ``n`` children worth 0 each, in build order (``leaf_value="none"``: no pass of the towers)."""
     for j in range(n):
@@ -788,7 +783,7 @@ def _leaf(ab, t, parent, b, stand, window, s, c):
     win at once (``leaf_wins``), else the quiescence search's value; as :func:`_quiesce` returns it."""
 
 
-@overload(_leaf, jit_options=INLINED_OPTIONS)
+@overload(_leaf, inline="always")
 def _leaf_switched(ab, t, parent, b, stand, window, s, c):
     _, leaf_wins, use_value, quiesce = _switches(ab)
 
@@ -814,7 +809,7 @@ def _leaf_switched(ab, t, parent, b, stand, window, s, c):
     return leaf
 
 
-@inlined
+@njit(cache=False, inline="always")
 def _take(space, f, v):
     """Frame ``f``'s child was worth ``v``: its best and window move; True when that cuts the frame off."""
     if space.frame_kind[f] == ROOT:  # only a strictly better value replaces the best (ties: the earlier move)
@@ -836,7 +831,7 @@ def _enter(ab, f, s, c):
     passed."""
 
 
-@overload(_enter, jit_options=INLINED_OPTIONS)
+@overload(_enter, inline="always")
 def _enter_switched(ab, f, s, c):
     by_policy, _, use_value, quiesce = _switches(ab)
 
@@ -885,7 +880,7 @@ def _children(ab, t, child, scored, s, c):
     and scored, for the searching seat in build order when ``scored``, else for their mover best first."""
 
 
-@overload(_children, jit_options=INLINED_OPTIONS)
+@overload(_children, inline="always")
 def _children_switched(ab, t, child, scored, s, c):
     by_policy, use_value = _switches(ab).by_policy, _switches(ab).use_value
 
@@ -912,7 +907,7 @@ def _extend(ab, f, s, c):
     passed."""
 
 
-@overload(_extend, jit_options=INLINED_OPTIONS)
+@overload(_extend, inline="always")
 def _extend_switched(ab, f, s, c):
     by_policy, use_value = _switches(ab).by_policy, _switches(ab).use_value
 
@@ -943,7 +938,7 @@ def _root_children(ab, s, c):
     number, -1 once the work cap is passed."""
 
 
-@overload(_root_children, jit_options=INLINED_OPTIONS)
+@overload(_root_children, inline="always")
 def _root_children_switched(ab, s, c):
     by_policy = _switches(ab).by_policy
 
@@ -956,7 +951,7 @@ def _root_children_switched(ab, s, c):
     return root_children
 
 
-@inlined
+@njit(cache=False, inline="always")
 def search(ab, s, c):
     """(action, value for the player to move) of board 0, searched ``ab.settings.depth`` plies deep
     (``PolicySearch._search_root``); ``space.counters`` holds the nodes and work. (-1, 0.0) with
