@@ -87,13 +87,12 @@ from policies.search.compiled import (
     C_NODES,
     C_WORK,
     NETWORK_PASS_WORK,
-    Mode,
+    Settings,
     SpaceSizes,
     alpha_beta,
     levels_needed,
     most_moves,
     new_space,
-    settings_for,
 )
 from policies.search.player import NetworkSearch
 
@@ -357,8 +356,8 @@ class _CompiledSearch:
         policy, s = search.policy, search.settings
         self.towers = value_towers(policy)  # the compiled forward of the policy's spec
         self.policy_tower = policy_tower(policy, needed=not search.order_by_value)
-        self._mode = Mode(not search.order_by_value, s.leaf_wins, s.leaf_value == "network", s.quiescence > 0)
-        self._fixed = (s.quiescence, s.quiescence_width, search.width, search.root_width)
+        self._fixed = (s.quiescence, s.quiescence_width, not search.order_by_value, search.width, search.root_width)
+        self._leaves = (s.leaf_wins, s.leaf_value == "network")
         widest = max(
             *(w.shape[1] for w in self.towers.first_w),
             *(w.shape[0] for w in self.towers.rest_w),
@@ -391,7 +390,7 @@ class _CompiledSearch:
         """((action, value) or None past ``cap``, nodes, work) of ``state`` searched ``depth`` plies deep."""
         batch = self.batch
         batch.set_board(0, state)
-        settings = settings_for(self._mode, depth, -1 if cap == np.inf else int(cap), *self._fixed)
+        settings = Settings(depth, -1 if cap == np.inf else int(cap), *self._fixed, *self._leaves)
         action, value = alpha_beta(self.towers, self.policy_tower, settings, self.space, batch.state, batch.consts)
         counters = self.space.counters
         result = None if counters[C_ABORTED] else (int(action), float(value))

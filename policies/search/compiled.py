@@ -44,7 +44,6 @@ from __future__ import annotations
 from collections import namedtuple
 from collections.abc import Callable
 from dataclasses import astuple, dataclass
-from itertools import product
 from typing import Any
 
 import numpy as np
@@ -177,45 +176,16 @@ def _may_end_of(i, a, s, c, scratch):
     return lambda i, a, s, c, scratch: may_end_one(i, a, s, c, scratch)
 
 
-#: The search's switches, fixed when its kernel is compiled: ``by_policy`` False, every legal move best first by
-#: the value towers one ply deep (``order_by="value"``); True, the policy's ``width`` favourite moves (``root_width``
-#: at the root) and every game-ending move (``order_by="policy"``); ``leaf_wins`` (a leaf whose mover can win at once
-#: scores the win); ``use_value`` (False: ``leaf_value="none"``, a leaf the search cannot settle scores 0 and no pass
-#: of the towers values it); ``quiesce`` (quiescence plies > 0). Each combination compiles its own kernel, which
-#: holds only the code its switches run: the others' steps (the policy's order, the towers' pass, quiescence) are
-#: never typed or compiled in it (:func:`_switches`).
-Mode = namedtuple("Mode", ("by_policy", "leaf_wins", "use_value", "quiesce"))
-
-#: The search's settings read as it runs: plies, the work cap (-1: none), quiescence plies and width, and the
-#: policy's widths (with ``by_policy``). Made by :func:`settings_for`, whose class carries the :data:`Mode`.
-SETTINGS_FIELDS = ("depth", "cap", "quiescence", "quiescence_width", "width", "root_width")
-
-
-def _settings_classes() -> dict[Mode, type]:
-    """One named tuple class of :data:`SETTINGS_FIELDS` for each :data:`Mode` (its ``mode``): numba types a named
-    tuple by its class, so the switches reach the compiler as part of the settings' type."""
-    classes = {}
-    for switches in product((False, True), repeat=len(Mode._fields)):
-        mode = Mode(*switches)
-        name = "Settings" + "".join(str(int(on)) for on in switches)
-        classes[mode] = namedtuple(name, SETTINGS_FIELDS, module=__name__)
-        classes[mode].mode = mode
-    return classes
-
-
-_SETTINGS = _settings_classes()
-globals().update({c.__name__: c for c in _SETTINGS.values()})  # numba's cache finds a kernel's types by name
-
-
-def settings_for(mode: Mode, *values: int) -> tuple:
-    """The search's settings (:data:`SETTINGS_FIELDS`, in order) under the switches ``mode``."""
-    return _SETTINGS[Mode(*(bool(on) for on in mode))](*values)
-
-
-def _switches(ab) -> Mode:
-    """The :data:`Mode` of the search ``ab`` (numba's type of a :data:`Search`), from the class of its settings."""
-    return ab.types[ab.fields.index("settings")].instance_class.mode
-
+#: The search's settings: plies, the work cap (-1: none), quiescence plies and width, and the move order:
+#: ``by_policy`` False, every legal move best first by the value towers one ply deep (``order_by="value"``);
+#: True, the policy's ``width`` favourite moves (``root_width`` at the root) and every game-ending move
+#: (``order_by="policy"``); ``leaf_wins`` (a leaf whose mover can win at once scores the win) and ``use_value``
+#: (False: ``leaf_value="none"``, a leaf the search cannot settle scores 0 and no pass of the towers values it).
+Settings = namedtuple(
+    "Settings",
+    ("depth", "cap", "quiescence", "quiescence_width", "by_policy", "width", "root_width", "leaf_wins", "use_value"),
+    module=__name__,
+)  # fmt: skip
 
 #: The search's work arrays (see :func:`new_space`), level ``t`` the children of the node at stack level ``t``.
 Space = namedtuple(
@@ -362,12 +332,10 @@ def new_space(sizes: SpaceSizes) -> Space:
 #: called) are called, not inlined into the loop: each is compiled once, with the game's functions in it, where
 #: inlined they were compiled again at every call site (figures: ``results/2026-12-compile-times.md``). Compiled without
 #: reference counting, as their caller.
-CALLED_OPTIONS = {"_nrt": False, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
-called = njit(cache=False, **CALLED_OPTIONS)
-
+called = njit(cache=False, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 
 #: What every step of the search reads: the game's :data:`Kernels`, the :data:`Towers`, the :data:`PolicyTower`
-#: (read only with ``by_policy``), the settings (:func:`settings_for`) and the work arrays (:data:`Space`). A game's
+#: (read only with ``settings.by_policy``), the :data:`Settings` and the work arrays (:data:`Space`). A game's
 #: kernel makes it and calls :func:`search`.
 Search = namedtuple("Search", ("kernels", "towers", "policy", "settings", "space"), module=__name__)
 
@@ -713,51 +681,42 @@ def _push(space, t, board, kind, depth, maximise, bounds, n):
     space.frame_extended[t] = False
 
 
+@called
 def _quiesce(ab, t, b, stand, plies, window, s, c):
     """``PolicySearch._quiesce`` from board ``b`` (static value ``stand``, ``plies`` left, ``window`` (alpha,
     beta)): (1, value) when nothing is to be searched; (0, _) with a CAPTURES frame pushed on level ``t``;
-    (-1, _) once the work cap is passed (compiled only, with ``quiesce``)."""
-
-
-@overload(_quiesce, jit_options=CALLED_OPTIONS)
-def _quiesce_switched(ab, t, b, stand, plies, window, s, c):
-    use_value = _switches(ab).use_value
-
-    def quiesce(ab, t, b, stand, plies, window, s, c):
-        space, me = ab.space, s.to_move[0]
-        if plies == 0:
-            return 1, stand
-        n = _game_captures(b, space.actions[t], s, c, ab.kernels.captures_scratch)
-        n = min(n, ab.settings.quiescence_width)
-        if n == 0:
-            return 1, stand
-        alpha, beta = window
-        maximise = s.to_move[b] == me
-        if maximise:
-            alpha = max(alpha, stand)
-        else:
-            beta = min(beta, stand)
-        if alpha >= beta:
-            return 1, stand
-        if not _build_level(ab, t, b, n, s, c):
-            return -1, 0.0
-        if use_value:  # the captures' results scored in one pass
-            if not _score(ab, t, b, _base(space, t), n, me, s, c):
-                return -1, 0.0
-        else:  # leaf_value="none": 0 each, no pass
-            _unscored(space, t, n)
-        _push(space, t, b, CAPTURES, plies, maximise, (alpha, beta, stand), n)
-        return 0, 0.0
-
-    return quiesce
+    (-1, _) once the work cap is passed."""
+    space, me = ab.space, s.to_move[0]
+    if plies == 0:
+        return 1, stand
+    n = _game_captures(b, space.actions[t], s, c, ab.kernels.captures_scratch)
+    n = min(n, ab.settings.quiescence_width)
+    if n == 0:
+        return 1, stand
+    alpha, beta = window
+    maximise = s.to_move[b] == me
+    if maximise:
+        alpha = max(alpha, stand)
+    else:
+        beta = min(beta, stand)
+    if alpha >= beta:
+        return 1, stand
+    if not _build_level(ab, t, b, n, s, c) or not _score_if_valued(ab, t, b, n, me, s, c):
+        return -1, 0.0
+    _push(space, t, b, CAPTURES, plies, maximise, (alpha, beta, stand), n)
+    return 0, 0.0
 
 
 @njit(cache=False, inline="always")
-def _unscored(space, t, n):
-    """Level ``t``'s ``n`` children worth 0 each, in build order (``leaf_value="none"``: no pass of the towers)."""
+def _score_if_valued(ab, t, parent, n, seat, s, c):
+    """:func:`_score` of level ``t``'s ``n`` children, or with ``leaf_value="none"`` (``use_value`` False) 0 for
+    each and no pass. False once the work cap is passed."""
+    if ab.settings.use_value:
+        return _score(ab, t, parent, _base(ab.space, t), n, seat, s, c)
     for j in range(n):
-        space.head[t, j] = 0.0
-        space.order[t, j] = j
+        ab.space.head[t, j] = 0.0
+        ab.space.order[t, j] = j
+    return True
 
 
 @called
@@ -777,36 +736,26 @@ def _can_win_now(ab, t, b, s, c):
     return 0
 
 
+@njit(cache=False, inline="always")
 def _leaf(ab, t, parent, b, stand, window, s, c):
     """``PolicySearch._leaf_value`` of the unfinished board ``b`` (one move from ``parent``), its towers' value
     ``stand`` if already scored (else NaN: scored here, or 0 with ``leaf_value="none"``): +-1 when its mover can
     win at once (``leaf_wins``), else the quiescence search's value; as :func:`_quiesce` returns it."""
-
-
-@overload(_leaf, inline="always")
-def _leaf_switched(ab, t, parent, b, stand, window, s, c):
-    _, leaf_wins, use_value, quiesce = _switches(ab)
-
-    def leaf(ab, t, parent, b, stand, window, s, c):
-        space, me = ab.space, s.to_move[0]
-        if leaf_wins:
-            wins = _can_win_now(ab, np.int64(t), np.int64(b), s, c)
-            if wins < 0:
-                return -1, 0.0
-            if wins:
-                return 1, 1.0 if s.to_move[b] == me else -1.0
-        if np.isnan(stand):
-            if not use_value:
-                stand = 0.0
-            elif not _score(ab, t, parent, b, 1, me, s, c):
-                return -1, 0.0
-            else:
-                stand = space.head[t, 0]
-        if quiesce:
-            return _quiesce(ab, np.int64(t), np.int64(b), stand, np.int64(ab.settings.quiescence), window, s, c)
-        return 1, stand
-
-    return leaf
+    space, me = ab.space, s.to_move[0]
+    if ab.settings.leaf_wins:
+        wins = _can_win_now(ab, np.int64(t), np.int64(b), s, c)
+        if wins < 0:
+            return -1, 0.0
+        if wins:
+            return 1, 1.0 if s.to_move[b] == me else -1.0
+    if np.isnan(stand):
+        if not ab.settings.use_value:
+            stand = 0.0
+        elif not _score(ab, t, parent, b, 1, me, s, c):
+            return -1, 0.0
+        else:
+            stand = space.head[t, 0]
+    return _quiesce(ab, np.int64(t), np.int64(b), stand, np.int64(ab.settings.quiescence), window, s, c)
 
 
 @njit(cache=False, inline="always")
@@ -825,130 +774,75 @@ def _take(space, f, v):
     return space.frame_alpha[f] >= space.frame_beta[f]
 
 
+@njit(cache=False, inline="always")
 def _enter(ab, f, s, c):
     """Search frame ``f``'s next child: (1, value) when it is worth ``value`` at once (a finished game, a leaf
     with nothing to quiesce); (0, _) with its frame pushed on level ``f + 1``; (-1, _) once the work cap is
     passed."""
-
-
-@overload(_enter, inline="always")
-def _enter_switched(ab, f, s, c):
-    by_policy, _, use_value, quiesce = _switches(ab)
-
-    def enter(ab, f, s, c):
-        space, me = ab.space, s.to_move[0]
-        j = space.order[f, space.frame_next[f]]
-        space.frame_next[f] += 1
-        child = _base(space, f) + j
-        kind = space.frame_kind[f]
-        if by_policy and kind in (ROOT, NODE):  # built as it is searched (PolicySearch._child)
-            if _spend(ab, 1):
-                return -1, 0.0
-            _play(ab, np.int64(space.frame_board[f]), np.int64(child), np.int64(space.actions[f, j]), s, c)
-        window = (space.frame_alpha[f], space.frame_beta[f])
-        t = f + 1
-        space.counters[C_NODES] += 1  # PolicySearch counts every position it values or expands
-        if s.over[child]:
-            return 1, _outcome(space, child, me)
-        if quiesce and kind == CAPTURES:  # scored with its siblings
-            plies = space.frame_depth[f] - 1
-            return _quiesce(ab, np.int64(t), np.int64(child), space.head[f, j], np.int64(plies), window, s, c)
-        d = space.frame_depth[f] - 1
-        if kind == LEAVES or d == 0:  # a leaf: scored with its siblings, or at the depth limit by itself (NaN)
-            stand = space.head[f, j] if kind == LEAVES else np.nan
-            return _leaf(ab, np.int64(t), np.int64(space.frame_board[f]), np.int64(child), stand, window, s, c)
-        # one ply above the leaves the towers score every child in one pass (PolicySearch.value), so the node's
-        # children are scored leaves (LEAVES); with leaf_value="none" they are searched as the other nodes' (NODE)
-        scored = False
-        if use_value:
-            scored = d == 1
-        n = _children(ab, t, child, scored, s, c)
-        if n < 0:
+    space, me, by_policy = ab.space, s.to_move[0], ab.settings.by_policy
+    j = space.order[f, space.frame_next[f]]
+    space.frame_next[f] += 1
+    child = _base(space, f) + j
+    kind = space.frame_kind[f]
+    if by_policy and kind in (ROOT, NODE):  # built as it is searched (PolicySearch._child)
+        if _spend(ab, 1):
             return -1, 0.0
-        maximise = s.to_move[child] == me
-        bounds = (window[0], window[1], -np.inf if maximise else np.inf)
-        _push(space, t, child, LEAVES if scored else NODE, d, maximise, bounds, n)
-        return 0, 0.0
+        _play(ab, np.int64(space.frame_board[f]), np.int64(child), np.int64(space.actions[f, j]), s, c)
+    window = (space.frame_alpha[f], space.frame_beta[f])
+    t = f + 1
+    space.counters[C_NODES] += 1  # PolicySearch counts every position it values or expands
+    if s.over[child]:
+        return 1, _outcome(space, child, me)
+    if kind == CAPTURES:  # scored with its siblings
+        plies = space.frame_depth[f] - 1
+        return _quiesce(ab, np.int64(t), np.int64(child), space.head[f, j], np.int64(plies), window, s, c)
+    d = space.frame_depth[f] - 1
+    if kind == LEAVES or d == 0:  # a leaf: scored with its siblings, or at the depth limit by itself (NaN)
+        stand = space.head[f, j] if kind == LEAVES else np.nan
+        return _leaf(ab, np.int64(t), np.int64(space.frame_board[f]), np.int64(child), stand, window, s, c)
+    maximise = s.to_move[child] == me
+    # one ply above the leaves the towers score every child in one pass (PolicySearch.value), so the node's
+    # children are scored leaves (LEAVES); with leaf_value="none" they are searched as the other nodes' (NODE)
+    scored = d == 1 and ab.settings.use_value
+    if by_policy:
+        # the policy's favourites (unordered when scored and the width takes every move), built at once when
+        # scored, else as they are searched
+        n = _candidates(ab, np.int64(t), np.int64(child), np.int64(ab.settings.width), np.bool_(True), not scored, s, c)
+        if n >= 0 and scored:
+            built = _build_level(ab, t, child, n, s, c) and _score(ab, t, child, _base(space, t), n, me, s, c)
+            n = n if built else -1
+    else:
+        # scored: for the searching seat, in build order; else for their mover, best first
+        n = _expand(ab, np.int64(t), np.int64(child), np.int64(me if scored else s.to_move[child]), not scored, s, c)
+    if n < 0:
+        return -1, 0.0
+    bounds = (window[0], window[1], -np.inf if maximise else np.inf)
+    _push(space, t, child, LEAVES if scored else NODE, d, maximise, bounds, n)
+    return 0, 0.0
 
-    return enter
 
-
-def _children(ab, t, child, scored, s, c):
-    """Level ``t``: the moves of board ``child`` to search, in order; their number, -1 once the work cap is
-    passed. With ``by_policy`` the policy's favourites (unordered when ``scored`` and the width takes every move),
-    built and scored at once when ``scored``, else built as they are searched; without, every legal move built
-    and scored, for the searching seat in build order when ``scored``, else for their mover best first."""
-
-
-@overload(_children, inline="always")
-def _children_switched(ab, t, child, scored, s, c):
-    by_policy, use_value = _switches(ab).by_policy, _switches(ab).use_value
-
-    def children(ab, t, child, scored, s, c):
-        space, me = ab.space, s.to_move[0]
-        if not by_policy:
-            seat = me if scored else s.to_move[child]
-            return _expand(ab, np.int64(t), np.int64(child), np.int64(seat), not scored, s, c)
-        width = np.int64(ab.settings.width)
-        n = _candidates(ab, np.int64(t), np.int64(child), width, np.bool_(True), not scored, s, c)
-        if not use_value or n < 0 or not scored:  # use_value alone first: without it, no pass is compiled
-            return n
-        if not (_build_level(ab, t, child, n, s, c) and _score(ab, t, child, _base(space, t), n, me, s, c)):
-            return -1
-        return n
-
-    return children
-
-
+@njit(cache=False, inline="always")
 def _extend(ab, f, s, c):
     """When every move frame ``f`` tried lost for its mover, its moves left out by the width become its
     children (``PolicySearch.value``: a loss is proven only once every legal move is refuted; below the root,
     with ``by_policy``, once). Returns their number (0: none, or nothing to extend), -1 once the work cap is
     passed."""
-
-
-@overload(_extend, inline="always")
-def _extend_switched(ab, f, s, c):
-    by_policy, use_value = _switches(ab).by_policy, _switches(ab).use_value
-
-    def extend(ab, f, s, c):
-        space = ab.space
-        kind = space.frame_kind[f]
-        if not by_policy or kind not in (NODE, LEAVES) or space.frame_extended[f]:
-            return 0
-        space.frame_extended[f] = True
-        if space.frame_best[f] != (-1.0 if space.frame_max[f] else 1.0):
-            return 0
-        board = space.frame_board[f]
-        n = _rest(ab, f, space.frame_n[f], s, c)
-        if use_value and n and kind == LEAVES:
-            me = s.to_move[0]
-            if not (_build_level(ab, f, board, n, s, c) and _score(ab, f, board, _base(space, f), n, me, s, c)):
-                return -1
-        space.frame_n[f] = n
-        space.frame_next[f] = 0
-        return n
-
-    return extend
-
-
-def _root_children(ab, s, c):
-    """Level 0: the root's moves to search, in order (with ``by_policy`` the policy's ``root_width``
-    favourites, built as they are searched; without, every legal move built and scored best first); their
-    number, -1 once the work cap is passed."""
-
-
-@overload(_root_children, inline="always")
-def _root_children_switched(ab, s, c):
-    by_policy = _switches(ab).by_policy
-
-    def root_children(ab, s, c):
-        if by_policy:
-            width = np.int64(ab.settings.root_width)
-            return _candidates(ab, np.int64(0), np.int64(0), width, np.bool_(False), np.bool_(True), s, c)
-        return _expand(ab, np.int64(0), np.int64(0), np.int64(s.to_move[0]), np.bool_(True), s, c)
-
-    return root_children
+    space = ab.space
+    kind = space.frame_kind[f]
+    if not ab.settings.by_policy or kind not in (NODE, LEAVES) or space.frame_extended[f]:
+        return 0
+    space.frame_extended[f] = True
+    if space.frame_best[f] != (-1.0 if space.frame_max[f] else 1.0):
+        return 0
+    board = space.frame_board[f]
+    n = _rest(ab, f, space.frame_n[f], s, c)
+    if n and kind == LEAVES:
+        me = s.to_move[0]
+        if not (_build_level(ab, f, board, n, s, c) and _score(ab, f, board, _base(space, f), n, me, s, c)):
+            return -1
+    space.frame_n[f] = n
+    space.frame_next[f] = 0
+    return n
 
 
 @njit(cache=False, inline="always")
@@ -958,7 +852,12 @@ def search(ab, s, c):
     ``counters[C_ABORTED]`` set once the work passes ``settings.cap`` (when >= 0)."""
     space = ab.space
     space.counters[:] = 0
-    n = _root_children(ab, s, c)
+    if ab.settings.by_policy:
+        n = _candidates(
+            ab, np.int64(0), np.int64(0), np.int64(ab.settings.root_width), np.bool_(False), np.bool_(True), s, c
+        )
+    else:
+        n = _expand(ab, np.int64(0), np.int64(0), np.int64(s.to_move[0]), np.bool_(True), s, c)
     if n < 0:
         return -1, 0.0
     _push(space, 0, 0, ROOT, ab.settings.depth, True, (-np.inf, np.inf, -np.inf), n)
