@@ -62,8 +62,8 @@ def new_stack(alpha: int = -1, beta: int = 1) -> tuple[np.ndarray, np.ndarray, n
 
 
 #: The helpers of :func:`run`: compiled once each and inlined by LLVM (``forceinline``), not by numba
-#: (``inline="always"``), which copies and types a helper's IR again at each call site (its helpers' too): that
-#: took about 40% of the kernel's first compile. Only :func:`run` calls them: no Python entry points.
+#: (``inline="always"``), which copies and types a helper's IR again at each call site (its helpers' too): more
+#: than half of the kernel's first compile. Only :func:`run` calls them: no Python entry points.
 helper = njit(forceinline=True, **CALLED_ONLY)
 has_line = helper(rules.has_line)  # the rules' own functions, compiled
 swivel = helper(rules.swivel)
