@@ -239,7 +239,9 @@ def run(me, op, budget, table, gen, status, frames, moves):
             depth -= ((me | op) >> c) & 1
         key = (me << 24) | op
         nodes += 1
-        v, alpha, beta, count = _evaluate(key, status[ST_ALPHA], status[ST_BETA], depth, 0, tt, moves, rest)
+        # int64 arguments at both calls: one compile of _evaluate (a literal 0 or another width compiles another)
+        root = (np.int64(key), status[ST_ALPHA], status[ST_BETA], np.int64(depth), np.int64(0))
+        v, alpha, beta, count = _evaluate(*root, tt, moves, rest)
         if v != _EXPANDED:
             return _done(status, nodes, v)
         sp, alpha0, best, nxt = 0, alpha, -1, 0
@@ -257,7 +259,10 @@ def run(me, op, budget, table, gen, status, frames, moves):
             child = moves[sp * MAX_MOVES + nxt]
             nxt += 1
             nodes += 1
-            v, calpha, cbeta, ccount = _evaluate(child, -beta, -alpha, depth - 1, (sp + 1) * MAX_MOVES, tt, moves, rest)
+            base = np.int64((sp + 1) * MAX_MOVES)
+            v, calpha, cbeta, ccount = _evaluate(
+                np.int64(child), np.int64(-beta), np.int64(-alpha), np.int64(depth - 1), base, tt, moves, rest
+            )
             if v == _EXPANDED:
                 _save(frames, sp, (key, alpha, beta, alpha0, best, nxt, count, depth))
                 sp += 1
