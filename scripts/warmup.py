@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -98,31 +99,50 @@ def _timed_process(name: str, part: str, params: dict[str, Any], cache: str) -> 
     return seconds
 
 
+def _children_cpu() -> float:
+    """CPU seconds (user and system) of this process's finished child processes."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def _measured(name: str, part: str, params: dict[str, Any], cache: str) -> tuple[float, float]:
+    """(wall-clock, CPU) seconds of :func:`_timed_process`: the CPU seconds hold under another process's load,
+    the wall clock does not."""
+    before = _children_cpu()
+    wall = _timed_process(name, part, params, cache)
+    return wall, _children_cpu() - before
+
+
 def cold_run(
     cases: list[tuple[str, dict[str, Any]]], out=sys.stderr, parts: tuple[str, ...] = PARTS
 ) -> list[dict[str, Any]]:
-    """Per case and part (of ``parts``): the seconds of a first use in a new empty cache (cold), then again in it
-    (warm)."""
+    """Per case and part (of ``parts``): the seconds (wall clock and CPU) of a first use in a new empty cache
+    (cold), then again in it (warm), with the load average (1 minute) before the cold one."""
     rows = []
-    load = os.getloadavg()[0]
     for name, params in cases:
         for part in parts:
+            load = os.getloadavg()[0]
             with tempfile.TemporaryDirectory(prefix="swgym-cold-") as cache:
                 print(f"swgym bench --cold: {name} {part}, cold ...", file=out, flush=True)
-                cold = _timed_process(name, part, params, cache)
-                warm = _timed_process(name, part, params, cache)
-            print(f"  cold {cold:.1f} s, warm {warm:.1f} s", file=out, flush=True)
-            rows.append({"game": name, "params": params, "part": part, "cold_s": cold, "warm_s": warm, "load": load})
+                cold, cold_cpu = _measured(name, part, params, cache)
+                warm, warm_cpu = _measured(name, part, params, cache)
+            print(f"  cold {cold:.1f} s ({cold_cpu:.1f} s CPU), warm {warm:.1f} s", file=out, flush=True)
+            times = {"cold_s": cold, "warm_s": warm, "cold_cpu_s": cold_cpu, "warm_cpu_s": warm_cpu}
+            rows.append({"game": name, "params": params, "part": part, **times, "load": load})
     return rows
 
 
 def format_cold_table(rows: list[dict[str, Any]]) -> str:
-    """The cold and warm seconds as a table."""
-    lines = ["| game | first use | cold (s) | warm (s) |", "|---|---|---:|---:|"]
+    """The cold and warm seconds as a table: wall clock, then CPU, and the load average."""
+    lines = [
+        "| game | first use | cold (s) | warm (s) | cold CPU (s) | warm CPU (s) | load |",
+        "|---|---|---:|---:|---:|---:|---:|",
+    ]
     for r in rows:
         label = r["game"] + "".join(f" {k}={v}" for k, v in r["params"].items())
         what = "make_vec's first step" if r["part"] == "engine" else "the hard's first move"
-        lines.append(f"| {label} | {what} | {r['cold_s']:.1f} | {r['warm_s']:.1f} |")
+        seconds = f"{r['cold_s']:.1f} | {r['warm_s']:.1f} | {r['cold_cpu_s']:.1f} | {r['warm_cpu_s']:.1f}"
+        lines.append(f"| {label} | {what} | {seconds} | {r['load']:.1f} |")
     return "\n".join(lines)
 
 

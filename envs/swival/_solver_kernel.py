@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from envs.core.batched import CALLED_ONLY
 from envs.core.jit import njit
 from envs.swival import rules
 from envs.swival.rules import FULL, MIDDLE
@@ -60,11 +61,15 @@ def new_stack(alpha: int = -1, beta: int = 1) -> tuple[np.ndarray, np.ndarray, n
     return status, frames, moves
 
 
-has_line = njit(inline="always")(rules.has_line)  # the rules' own functions, compiled
-swivel = njit(inline="always")(rules.swivel)
+#: The helpers of :func:`run`: compiled once each and inlined by LLVM (``forceinline``), not by numba
+#: (``inline="always"``), which copies and types a helper's IR again at each call site (its helpers' too): more
+#: than half of the kernel's first compile. Only :func:`run` calls them: no Python entry points.
+helper = njit(forceinline=True, **CALLED_ONLY)
+has_line = helper(rules.has_line)  # the rules' own functions, compiled
+swivel = helper(rules.swivel)
 
 
-@njit(cache=True, inline="always")
+@helper
 def _slot(key, mask):
     """First entry of the key's bucket."""
     k = np.uint64(key)
@@ -74,7 +79,7 @@ def _slot(key, mask):
     return np.int64(k & np.uint64(mask))
 
 
-@njit(cache=True, inline="always")
+@helper
 def _store(table, mask, gen, key, lo, hi, depth):
     b = _slot(key, mask)
     ukey = np.uint64(key)
@@ -94,7 +99,7 @@ def _store(table, mask, gen, key, lo, hi, depth):
     table[e, 1] = np.uint64(gen | (depth << 8) | ((lo + 1) << 16) | ((hi + 1) << 24))
 
 
-@njit(cache=True, inline="always")
+@helper
 def _unbreakable(m2, o2):
     """After my move to (m2, o2), m2 with a line, o2 without, board not full: the opponent cannot break it."""
     empty = ~(m2 | o2) & FULL
@@ -103,7 +108,7 @@ def _unbreakable(m2, o2):
     return has_line(swivel(m2, 1)) and has_line(swivel(m2, 2))
 
 
-@njit(cache=True, inline="always")
+@helper
 def _gen_moves(me, op, moves, base, rest):
     """Write the moves worth searching from ``moves[base]`` on (line-making first, else cell order), each as
     the child's key (the opponent's board << 24 | mine); return their number, or -1 when a move wins at once."""
@@ -141,7 +146,7 @@ def _gen_moves(me, op, moves, base, rest):
     return n + nrest
 
 
-@njit(cache=True, inline="always")
+@helper
 def _evaluate(key, alpha, beta, depth, base, tt, moves, rest):
     """Visit node ``key`` (me << 24 | op, me to move): (value, alpha, beta, 0) when known without children,
     else (_EXPANDED, alpha, beta narrowed by the table, number of moves written from ``moves[base]``).
@@ -181,21 +186,21 @@ def _evaluate(key, alpha, beta, depth, base, tt, moves, rest):
     return _EXPANDED, alpha, beta, n
 
 
-@njit(cache=True, inline="always")
+@helper
 def _save(frames, sp, node):
     """Frame ``sp`` := ``node``: (key, alpha, beta, alpha0, best, next move, move count, depth)."""
     for k in range(FRAME_SIZE):
         frames[sp, k] = node[k]
 
 
-@njit(cache=True, inline="always")
+@helper
 def _load(frames, sp):
     """Frame ``sp`` as the tuple :func:`_save` takes."""
     f = frames[sp]
     return (f[F_KEY], f[F_ALPHA], f[F_BETA], f[F_ALPHA0], f[F_BEST], f[F_NEXT], f[F_COUNT], f[F_DEPTH])
 
 
-@njit(cache=True, inline="always")
+@helper
 def _done(status, nodes, value):
     status[ST_NODES] = nodes
     status[ST_RESULT] = value
@@ -203,7 +208,7 @@ def _done(status, nodes, value):
     return True
 
 
-@njit(cache=True, inline="always")
+@helper
 def _store_node(tt, key, best, alpha0, beta, depth):
     """A searched node's value into the table: an upper bound (fail low), a lower bound (cut-off) or exact."""
     table, mask, gen = tt
@@ -234,7 +239,9 @@ def run(me, op, budget, table, gen, status, frames, moves):
             depth -= ((me | op) >> c) & 1
         key = (me << 24) | op
         nodes += 1
-        v, alpha, beta, count = _evaluate(key, status[ST_ALPHA], status[ST_BETA], depth, 0, tt, moves, rest)
+        # int64 arguments at both calls: one compile of _evaluate (a literal 0 or another width compiles another)
+        root = (np.int64(key), status[ST_ALPHA], status[ST_BETA], np.int64(depth), np.int64(0))
+        v, alpha, beta, count = _evaluate(*root, tt, moves, rest)
         if v != _EXPANDED:
             return _done(status, nodes, v)
         sp, alpha0, best, nxt = 0, alpha, -1, 0
@@ -252,7 +259,10 @@ def run(me, op, budget, table, gen, status, frames, moves):
             child = moves[sp * MAX_MOVES + nxt]
             nxt += 1
             nodes += 1
-            v, calpha, cbeta, ccount = _evaluate(child, -beta, -alpha, depth - 1, (sp + 1) * MAX_MOVES, tt, moves, rest)
+            base = np.int64((sp + 1) * MAX_MOVES)
+            v, calpha, cbeta, ccount = _evaluate(
+                np.int64(child), np.int64(-beta), np.int64(-alpha), np.int64(depth - 1), base, tt, moves, rest
+            )
             if v == _EXPANDED:
                 _save(frames, sp, (key, alpha, beta, alpha0, best, nxt, count, depth))
                 sp += 1
