@@ -51,6 +51,9 @@ DEFAULTS: dict[str, Any] = {
 }
 
 
+ROW_FIELDS = ("observations", "actions", "by_teacher", "outcomes", "packed")  # a Demonstrations' per-row arrays
+
+
 class Demonstrations:
     """Recorded positions: one row each (observation, mask, move, teacher's move?, outcome).
 
@@ -83,6 +86,12 @@ class Demonstrations:
     def mask_rows(self, rows: Any) -> np.ndarray:
         """bool (k, actions): the legal moves of ``rows``."""
         return np.unpackbits(self.packed[rows], axis=1, count=self.num_actions).astype(bool)
+
+    @classmethod
+    def concatenate(cls, parts: list[Demonstrations]) -> Demonstrations:
+        """The rows of ``parts`` (recordings of one game variant) one after another."""
+        joined = {k: np.concatenate([getattr(p, k) for p in parts]) for k in ROW_FIELDS}
+        return cls(masks=None, num_actions=parts[0].num_actions, **joined)
 
 
 def imitation_settings(section: dict[str, Any]) -> dict[str, Any]:

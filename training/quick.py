@@ -138,15 +138,13 @@ def record(name: str, params: dict[str, Any], settings: QuickSettings, clock: Cl
         part = collect_batched(name, params, recording, boards=min(settings.boards, chunk), progress=False)
         parts.append(part)
         games, rows, k = games + chunk, rows + len(part), k + 1
-        row_bytes = part.observations.shape[1] * 4 + part.masks.shape[1]
+        row_bytes = part.observations.shape[1] * 4 + part.packed.shape[1]
         clock.tick(f"{games} games recorded, {rows} positions ({rows * row_bytes / 1e6:.0f} MB)")
         per_game, rows_per_game = (time.time() - started) / chunk, max(1.0, rows / games)
         room = (settings.max_bytes - rows * row_bytes) / row_bytes / rows_per_game  # games that still fit
         chunk = int(np.clip(min(min(10.0, clock.left()) / max(per_game, 1e-6), room), 16, 2048))
     clock.tick(f"{games} games recorded, {rows} positions", force=True)
-    return Demonstrations(
-        *(np.concatenate([getattr(p, f) for p in parts]) for f in Demonstrations.__dataclass_fields__)
-    )
+    return Demonstrations.concatenate(parts)
 
 
 def imitate(policy, demos: Demonstrations, settings: QuickSettings, clock: Clock) -> dict[str, float]:
@@ -163,7 +161,7 @@ def imitate(policy, demos: Demonstrations, settings: QuickSettings, clock: Clock
             order, at = rng.permutation(len(demos)), 0
         idx = order[at : at + settings.batch_size]
         at += len(idx)
-        values, log_prob, _ = policy.evaluate_actions(obs[idx], actions[idx], action_masks=demos.masks[idx])
+        values, log_prob, _ = policy.evaluate_actions(obs[idx], actions[idx], action_masks=demos.mask_rows(idx))
         weight = taught[idx]
         policy_loss = -(log_prob * weight).sum() / weight.sum().clamp(min=1.0)
         value_loss = torch.mean((values.flatten() - targets[idx]) ** 2)
@@ -187,7 +185,7 @@ def _agreement(policy, demos: Demonstrations, limit: int = 5000) -> float:
     rows = np.flatnonzero(demos.by_teacher)[-limit:]
     if rows.size == 0:
         return float("nan")
-    probs, _ = torch_probabilities(policy, demos.observations[rows], demos.masks[rows])
+    probs, _ = torch_probabilities(policy, demos.observations[rows], demos.mask_rows(rows))
     return float(np.mean(probs.argmax(axis=1) == demos.actions[rows]))
 
 

@@ -158,7 +158,7 @@ def test_bad_texts(text, message):
 
 def test_the_docs_examples_read_back_as_written():
     """Every whole position the docs page shows (the env's docstring, section Position notation)."""
-    section = envs.twirls_v0.__doc__.split("### Position notation")[1].split("\n## ")[0]
+    section = envs.twirls_v0.__doc__.split("\n## Position notation\n")[1].split("\n## ")[0]
     texts = [t for t in re.findall(r"`([^`]+)`", section) if len(t.split()) == 4 and "..." not in t]
     assert len(texts) == 6
     for text in texts:
