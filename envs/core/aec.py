@@ -14,6 +14,7 @@ snapshots (undo) and render dispatch lives here, once.
 
 from __future__ import annotations
 
+import functools
 import warnings
 from collections.abc import Callable
 from typing import Any, ClassVar, NamedTuple
@@ -282,12 +283,15 @@ class TurnBasedEnv(AECEnv, EzPickle):
             copied.game_state = self.game.fresh_chance(copied.game_state, copied._rng)
         return copied
 
-    def _light_copy(self) -> TurnBasedEnv:
+    def _light_copy(self, state: Any = None) -> TurnBasedEnv:
         """A copy sharing what never changes in play (the rules, the spaces, the read-only mask) with its own
-        position and bookkeeping, and no window; the caller gives it a generator."""
+        position (a copy of this one, or ``state``, taken as it is) and bookkeeping, and no window; the caller
+        gives it a generator."""
         copied = object.__new__(type(self))  # not copy.copy: EzPickle would build the env again
         copied.__dict__.update(self.__dict__)
-        copied.game_state = self.game.copy_state(self._live_state())
+        copied.game_state = self.game.copy_state(self._live_state()) if state is None else state
+        if state is not None:
+            copied._mask_cache = None  # another position: its own mask
         copied._returns = self._returns.copy()
         copied.agents = self.agents[:]
         for name in ("rewards", "_cumulative_rewards", "terminations", "truncations"):
@@ -355,9 +359,9 @@ class TurnBasedEnv(AECEnv, EzPickle):
             self.game.determinize(self._live_state(), seat, rng) for _ in range(1 if model is None else candidates)
         ]
         pick = 0 if model is None else int(rng.choice(len(worlds), p=self._world_weights(worlds, seat, model)))
-        world = self.clone(seed=rng)
-        world.game_state = self.game.fresh_chance(worlds[pick], world._rng)
-        world._mask_cache = None
+        world = self._light_copy(worlds[pick])
+        world._rng = fresh_generator(rng, self.metadata["name"])
+        world.game_state = self.game.fresh_chance(world.game_state, world._rng)
         return world
 
     def _world_weights(self, worlds: list[Any], seat: int, model: Callable) -> np.ndarray:
@@ -378,9 +382,9 @@ class TurnBasedEnv(AECEnv, EzPickle):
         """
         return self.state_vector(self.game, self._live_state())
 
-    @property
+    @functools.cached_property
     def state_space(self) -> spaces.Box:
-        """The space of :meth:`state`'s vectors."""
+        """The space of :meth:`state`'s vectors (made once: its size is the variant's)."""
         size = int(self.state_vector(self.game, self.game.new_state(np.random.default_rng(0))).size)
         return spaces.Box(0.0, 1.0, shape=(size,), dtype=np.float32)
 

@@ -717,10 +717,10 @@ class BatchedGame:
     def sample_worlds(self, i: int, seat: int, boards: np.ndarray, rng: np.random.Generator) -> None:
         """Fill ``boards`` with full positions consistent with all ``seat`` knows on board ``i`` (hidden parts
         drawn from ``rng``, each board's future chance drawn afresh): many worlds at once for a search."""
-        game, state = self.engine.game, self.board_state(i)
-        for b in np.asarray(boards).ravel():
+        game, state, boards = self.engine.game, self.board_state(i), np.asarray(boards).ravel()
+        for b in boards:
             self.set_board(int(b), game.fresh_chance(game.determinize(state, seat, rng), rng))
-        self.rng[np.asarray(boards)] = rng.integers(1, 2**63, size=np.asarray(boards).size, dtype=np.uint64)
+        self.rng[boards] = rng.integers(1, 2**63, size=boards.size, dtype=np.uint64)
 
     def copy_boards(self, source: BatchedGame, from_boards: np.ndarray, to_boards: np.ndarray) -> None:
         """Board ``from_boards[k]`` of ``source`` (a batch of the same engine, any size; this one too) becomes
