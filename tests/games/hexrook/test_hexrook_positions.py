@@ -19,6 +19,12 @@ FIXED = "W...B/....../..ooo../..oooo../B.ooooo.W/..oooo../..ooo../....../W...B"
 NO_E5 = "W...B/....../..ooo../..oooo../B.oo.oo.W/..oooo../..ooo../....../W...B"
 
 
+def landings(env, cell):
+    """The landing cells of the legal moves of the rook on ``cell``, by name, sorted."""
+    names = [env.action_to_string(a) for a in env.legal_actions()]
+    return " ".join(sorted(n.replace("x", "-").split("-")[1] for n in names if n.startswith(cell)))
+
+
 def at(name, text, **params):
     env = envs.make(name, **params)
     env.reset(options={"position": text})

@@ -8,6 +8,7 @@ directions at once, never a mixed row; only the moving rook captures. Row ``e`` 
 import pytest
 
 import envs
+from tests.games.hexrook.test_hexrook_positions import landings
 
 # player_0 white to move; white rooks a1, e2, e7; beads e3 e4 (closed by e2) and e6 (closed by e7)
 TWO_WAYS = "W...B/....../......./......../.Woo.oW../......../..oo.../....../B...B play 0 WB 6,8 1"
@@ -57,12 +58,6 @@ LANDINGS = [
     # never over a bead: nothing east of e2
     (TWO_WAYS, "e2", "a2 b2 c2 d1 d2 e1 f1 f2 g2 h2 i2"),
 ]
-
-
-def landings(env, cell):
-    """The landing cells of the legal moves of the rook on ``cell``, by name, sorted."""
-    names = [env.action_to_string(a) for a in env.legal_actions()]
-    return " ".join(sorted(n.replace("x", "-").split("-")[1] for n in names if n.startswith(cell)))
 
 
 @pytest.mark.parametrize("text,cell,expected", LANDINGS)

@@ -8,6 +8,7 @@ rooks, never without an empty cell right after the row. Row ``e`` runs e1..e9 we
 import pytest
 
 import envs
+from tests.games.hexrook.test_hexrook_positions import landings
 
 # player_0 white to move; beads e4 e5 (a row), c3 g3 h3; black rooks a3 a4 (a row) and e9
 BASE = "W.BB./....../..o..../......../W..oo...B/......../..o..../..o.../W.... play 0 WB 7,7 1"
@@ -54,12 +55,6 @@ LANDINGS = [
     (CLOSED, "e1", "a1 b1 c1 d1 e2 f1 g1 h1"),
     (CLOSED, "e3", "a3 b3 c1 c3 d2 d3 e2 f2 f3 g1 h3 i3"),  # south-east: f3, then over the bead g3 to h3 i3
 ]
-
-
-def landings(env, cell):
-    """The landing cells of the legal moves of the rook on ``cell``, by name, sorted."""
-    names = [env.action_to_string(a) for a in env.legal_actions()]
-    return " ".join(sorted(n.replace("x", "-").split("-")[1] for n in names if n.startswith(cell)))
 
 
 @pytest.mark.parametrize("text,cell,expected", LANDINGS)
