@@ -122,7 +122,7 @@ def test_compiled_search_equals_the_python_search_move_for_move(name):
     policy = exact_value_network(name)
     python = ReferenceSearch(policy, name, **SEARCH)
     compiled = PolicySearch(policy, name, **SEARCH)
-    assert searches_agree(python, compiled, positions(python.game, 10, seed=1)) == 30
+    assert searches_agree(python, compiled, positions(python.game, 5, seed=1)) == 15
 
 
 #: Swival's searches: its hard's settings (policies/swival_hard.npz, the solver aside), those of a counted budget
@@ -144,8 +144,8 @@ def test_compiled_search_equals_the_python_search_on_swival(settings):
     python = ReferenceSearch(policy, "swival", **settings)
     compiled = PolicySearch(policy, "swival", **settings)
     game = python.game
-    states = positions(game, 12, seed=11, most_plies=22) + positions_near_the_end(game, 8, seed=11)
-    assert searches_agree(python, compiled, states) == 60
+    states = positions(game, 6, seed=11, most_plies=22) + positions_near_the_end(game, 4, seed=11)
+    assert searches_agree(python, compiled, states) == 30
 
 
 def test_swivals_shipped_hard_searches_as_the_python_search():
@@ -156,8 +156,8 @@ def test_swivals_shipped_hard_searches_as_the_python_search():
     python = ReferenceSearch(policy, "swival", **settings)
     compiled = PolicySearch(policy, "swival", **settings)
     game = python.game
-    states = positions(game, 16, seed=12, most_plies=18) + positions_near_the_end(game, 8, seed=12, most_plies_left=10)
-    assert searches_agree(python, compiled, states, depths=(settings["depth"],)) == 24
+    states = positions(game, 8, seed=12, most_plies=18) + positions_near_the_end(game, 4, seed=12, most_plies_left=10)
+    assert searches_agree(python, compiled, states, depths=(settings["depth"],)) == 12
 
 
 VALUE_ORDER = ("squeeze", SEARCH, {"seed": 3}, 2)  # game, search, network, positions' seed
