@@ -45,12 +45,13 @@ LARGE_ACTIONS: dict[str, float] = {"record": 0.25, "imitate": 0.5, "ppo": 0.1, "
 SHARES: dict[str, dict[str, float]] = {"twirls": LARGE_ACTIONS, "swish": LARGE_ACTIONS, "squeeze": LARGE_ACTIONS}
 MIN_SECONDS = 2.0  # the least time a phase can do anything in
 # game name -> the play-time search its quick file names (policies/search; results/2026-12-quick-path.md): Swival's
-# proves wins and losses two plies deep, else plays the network's move; Swish's deepens (to 4 plies, captures
-# followed) within a work budget, the leaves scored by the value head
+# proves wins and losses two plies deep, else plays the network's move; Swish's and Squeeze's deepen (to 4 plies,
+# captures followed) within a work budget, the leaves scored by the value head
 SEARCH: dict[str, dict[str, Any]] = {
     "swival": {"depth": 2, "width": 73, "leaf_wins": True, "leaf_value": "none"},
     "swish": {"depth": 4, "root_width": 16, "width": 8, "quiescence": 2, "quiescence_width": 3, "total_work": 20000},
 }
+SEARCH["squeeze"] = SEARCH["swish"]  # the twin game: the same rooks, the same search
 
 
 @dataclass(frozen=True)
