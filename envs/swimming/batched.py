@@ -15,7 +15,11 @@ the middle kept sorted as in the rules):
   ``last_hands`` (n, 3), bitmasks of seats shown / losers / paid / sunk, a reason code;
 * the round's public record as a fixed buffer: ``actions`` (max_round_turns +
   n + 2,) and ``num_moves``. With the deck order it is the whole round:
-  :func:`to_rules` replays it through the rules to rebuild ``state.moves``.
+  :func:`to_rules` replays it through the rules to rebuild ``state.moves``;
+* ``origin`` int64: where that record starts when a position was set mid-round
+  without its moves (its first entry 1, then the position: :func:`_origin_row`;
+  0 otherwise, and a deal makes it 0 again): the deal is unknown then, and the
+  record is replayed from the position as set.
 
 Actions, observations (float32, the same expressions as ``env.py``) and
 rewards are those of ``envs/swimming/env.py``; ``tests/games/swimming/test_batched_swimming.py``
@@ -95,6 +99,7 @@ _GAME_ARRAYS = (
     "last_reason",
     "actions",
     "num_moves",
+    "origin",
 )
 Boards = board_state(__name__, _GAME_ARRAYS)
 Consts = variant_consts(__name__, ("params", "score"))
@@ -164,6 +169,7 @@ def _start_round(i, s, c, n):
     dealer, knocker, passes, turns, round = s.dealer, s.knocker, s.passes, s.turns, s.round
     num_moves, deck, rng, public, active, middle = s.num_moves, s.deck, s.rng, s.public, s.active, s.middle
     hands = s.hands
+    s.origin[i, 0] = 0  # the record starts at this deal
     for k in range(NUM_CARDS):
         deck[i, k] = k
     for k in range(NUM_CARDS - 1, 0, -1):
@@ -545,8 +551,39 @@ def _last(batch: BatchedGame, i: int, n: int) -> Showdown | None:
     )
 
 
-def _replayed_moves(game: SwimmingGame, state: SwimmingState, deck: list[int], actions: list[int]) -> list:
-    """The round's ``state.moves``: its deal (``deck``, the round's deck order) and ``actions`` through the rules."""
+_ORIGIN_SCALARS = ("phase", "to_move", "knocker", "passes", "turns", "discards")
+
+
+def _origin_size(n: int) -> int:
+    return 2 + len(_ORIGIN_SCALARS) + n + 3 * n + 6  # flag, scalars, stock size, public, hands, middle, other lot
+
+
+def _origin_row(state: SwimmingState) -> list[int]:
+    """``origin`` for a position set mid-round without its moves: the record is replayed from it."""
+    row = [1] + [int(getattr(state, name)) for name in _ORIGIN_SCALARS] + [len(state.deck)]
+    row += [int(p) for p in state.public]
+    for cards in (*state.hands, state.middle, state.other_lot):
+        row += list(cards) + [-1] * (3 - len(cards))
+    return row
+
+
+def _from_origin(start: SwimmingState, row: list[int], deck: list[int]) -> None:
+    """``start`` (a copy of the board's state) set back to the position of ``origin``'s ``row`` (its stock the
+    end of the round's ``deck``)."""
+    n, k = len(start.coins), 1 + len(_ORIGIN_SCALARS)
+    for name, value in zip(_ORIGIN_SCALARS, row[1:k]):
+        setattr(start, name, value)
+    start.deck, k = deck[NUM_CARDS - row[k] :], k + 1
+    start.public, k = row[k : k + n], k + n
+    lots = [[card for card in row[k + 3 * j : k + 3 * j + 3] if card >= 0] for j in range(n + 2)]
+    start.hands, start.middle, start.other_lot = lots[:n], lots[n], lots[n + 1]
+
+
+def _replayed_moves(
+    game: SwimmingGame, state: SwimmingState, deck: list[int], actions: list[int], origin: list[int]
+) -> list:
+    """The round's ``state.moves``: ``actions`` through the rules from its deal (``deck``, the round's deck
+    order) or, for a position set without its moves, from that position (``origin``)."""
     n = game.num_players
     start = game.copy_state(state)
     if state.phase == OVER and state.last is not None:  # undo the final showdown: the round as it was dealt
@@ -565,6 +602,8 @@ def _replayed_moves(game: SwimmingGame, state: SwimmingState, deck: list[int], a
     start.other_lot, start.deck = sorted(deck[k : k + 3]), deck[k + 3 :]
     start.middle, start.public, start.discards = [], [0] * n, 0
     start.phase, start.to_move, start.knocker, start.passes, start.turns = CHOICE, start.dealer, -1, 0, 0
+    if origin[0]:
+        _from_origin(start, origin, deck)
     start.moves = []
     for action in actions:  # within a round the rules draw nothing: no generator needed
         game.apply(start, action, None)
@@ -605,12 +644,14 @@ def to_rules(batch: BatchedGame, i: int) -> SwimmingState:
         draw_cards=[int(c) for c in a["draw_cards"][i]],
         last=_last(batch, i, n),
     )
-    state.moves = _replayed_moves(game, state, deck, [int(x) for x in a["actions"][i, : int(a["num_moves"][i])]])
+    actions = [int(x) for x in a["actions"][i, : int(a["num_moves"][i])]]
+    state.moves = _replayed_moves(game, state, deck, actions, [int(x) for x in a["origin"][i]])
     return state
 
 
 def from_rules(batch: BatchedGame, i: int, state: SwimmingState) -> None:
-    """Put the rules' ``state`` on board ``i``; the round's deal is recovered by walking ``state.moves`` back."""
+    """Put the rules' ``state`` on board ``i``; the round's deal is recovered by walking ``state.moves`` back (to
+    the position the record starts at, if the round was set up without its moves)."""
     game = batch.engine.game
     n = game.num_players
     a = batch.arrays
@@ -632,6 +673,10 @@ def from_rules(batch: BatchedGame, i: int, state: SwimmingState) -> None:
         if dealt.hands[s]:
             deck += sorted(dealt.hands[s])
     deck += sorted(dealt.other_lot) + list(dealt.deck)
+    origin = [0] * a["origin"].shape[1]
+    if sorted(deck) != list(range(NUM_CARDS)):  # the record starts mid-round: a position set without its moves
+        deck = sorted(set(range(NUM_CARDS)) - set(dealt.deck)) + list(dealt.deck)  # the deal is not known
+        origin = _origin_row(dealt)
     if sorted(deck) != list(range(NUM_CARDS)):
         raise ValueError(f"swimming: the round's deal recovered from the state is not the 32 cards: {deck}")
     if len(state.moves) > a["actions"].shape[1]:
@@ -675,6 +720,7 @@ def from_rules(batch: BatchedGame, i: int, state: SwimmingState) -> None:
     a["actions"][i] = 0
     a["actions"][i, : len(state.moves)] = [m.action for m in state.moves]
     a["num_moves"][i] = len(state.moves)
+    a["origin"][i] = origin
     batch.set_turn(i, state.to_move, state.phase == OVER)
 
 
@@ -711,6 +757,7 @@ def engine(**params) -> Engine:
         "last_reason": ((), np.int8),
         "actions": ((record,), np.int8),
         "num_moves": ((), np.int32),
+        "origin": ((_origin_size(n),), np.int64),
     }
     consts = (
         np.array([n, game.knock_first_round, game.open_hands, game.start_coins, game.max_round_turns], dtype=np.int64),

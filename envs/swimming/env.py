@@ -143,7 +143,9 @@ the lot and the discards are in card order (suits D H S C, ranks 7 to A); `-` is
 
 The moves are there because the weighting of worlds by a model of the others' past decisions
 (`sample_world(..., model=...)`) replays them; read back, they must lead to the position the other fields
-give. A text that cannot be read, or a position the rules cannot reach (a card twice, more coins than the
+give. A position can be written mid-round without them (`-`), as the scoring example below is: it then plays
+on from there in the AEC env and on the batched engine alike, with no past moves for a model to weigh, and the
+moves field stays `-` until the next deal. A text that cannot be read, or a position the rules cannot reach (a card twice, more coins than the
 table has, a hand holding 31 in play, ...), raises `PositionError` naming the field.
 
 The start of a game (`envs.make("swimming")`, `reset(seed=0)`), the dealer, player_3, to choose a lot:

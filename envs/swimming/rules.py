@@ -349,6 +349,7 @@ class SwimmingGame(Game):
                 taken = move.middle[action % 3]
                 given = next(c for c in middle_after if c not in move.middle)
                 hands[seat] = sorted([c for c in hand_after if c != taken] + [given])
+                action = 3 * hands[seat].index(given) + action % 3  # the swap as this hand would name it
             elif action in (SWAP_ALL, TAKE_OTHER):
                 hands[seat] = list(middle_after)
             if seat == viewer:

@@ -179,6 +179,37 @@ def test_conversions_keep_the_round_record_and_the_end(num_players):
     assert seen_moves and seen_over
 
 
+def test_a_position_set_mid_round_without_its_moves_plays_on_as_in_the_rules():
+    """A hand-written position need not give the round's moves ("-"): the engine then keeps the round's record
+    from that position on, and plays, converts and copies the board as the rules do, into the next deal."""
+    aec = envs.make_raw("swimming", num_players=3)
+    aec.reset(seed=3)
+    for _ in range(5):
+        aec.step(int(np.flatnonzero(aec.legal_mask())[0]))
+    text = aec.position().rsplit(" ", 1)[0] + " -"
+    aec.reset(options={"position": text})
+    batch = envs.make_batched("swimming", 2, seed=0, num_players=3)
+    copy = envs.make_batched("swimming", 2, seed=1, num_players=3)
+    batch.set_position(0, text)
+    assert batch.position(0) == text
+    rng = np.random.default_rng(0)
+    while batch.arrays["round"][0] == 1:
+        state = batch.board_state(0)
+        assert state == aec.game_state
+        np.testing.assert_array_equal(batch.legal_mask()[0], aec.legal_mask())
+        np.testing.assert_array_equal(batch.observe(1)[0], aec.observe_state(aec.game, state, 1))
+        copy.set_board(0, state)
+        assert copy.board_state(0) == state
+        action = int(rng.choice(np.flatnonzero(aec.legal_mask())))
+        batch.step(np.array([action, batch.random_actions()[1]]))
+        aec.step(action)
+    assert len(state.moves) > 6
+    for _ in range(4):  # the next round is dealt: its record starts at the deal again
+        batch.step(batch.random_actions())
+    moves = batch.position(0).split()[-1]
+    assert moves != "-" and moves.startswith(f"{batch.board_state(0).dealer}")
+
+
 def test_past_decisions_read_the_same_record():
     """The hard opponent's search reads ``past_decisions``: the same from a batch board as from the rules."""
     batch = envs.make_batched("swimming", 16, seed=3)

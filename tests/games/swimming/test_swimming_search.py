@@ -108,6 +108,21 @@ def test_sample_world_with_a_model_draws_only_worlds_where_the_past_moves_were_p
     assert all("KC" in hand for hand in weighed)
 
 
+def test_a_sampled_worlds_past_swap_names_the_card_given_in_that_worlds_hand():
+    # the model is asked how likely player_1's swap was in each drawn world: the swap must be the one that gives
+    # 7H from the hand as drawn there (its index in the hand differs from world to world), not the true hand's index
+    env = at(SWAPPED)
+    rng = np.random.default_rng(2)
+    indices = set()
+    for _ in range(20):
+        world = env.sample_world(0, rng).unwrapped
+        ((past, action),) = [d for d in world.game.past_decisions(world.game_state, 0) if d[0].to_move == 1]
+        assert past.hands[1][action // 3] == world.game_state.middle[0]  # 7H, now the middle's lowest card
+        assert past.middle[action % 3] in world.game_state.hands[1]  # AS
+        indices.add(action // 3)
+    assert len(indices) > 1
+
+
 def test_the_whole_state_vector_sees_every_card_and_no_observation_is_it():
     env = at(SWAPPED)
     state = env.state()
