@@ -63,6 +63,7 @@ from envs.swimming.rules import (
     SwimmingGame,
     SwimmingState,
     bits,
+    cards_of,
 )
 
 REASONS = ("bingo", "fire", "knock", "deck", "turn limit", "void")
@@ -567,6 +568,12 @@ def _origin_row(state: SwimmingState) -> list[int]:
     return row
 
 
+def _all_cards(state: SwimmingState) -> bool:
+    """Whether the hands, the middle, the lot, the stock and the discards hold the 32 cards, each once."""
+    placed = [c for hand in state.hands for c in hand] + state.middle + state.other_lot + list(state.deck)
+    return sorted(placed + cards_of(state.discards)) == list(range(NUM_CARDS))
+
+
 def _from_origin(start: SwimmingState, row: list[int], deck: list[int]) -> None:
     """``start`` (a copy of the board's state) set back to the position of ``origin``'s ``row`` (its stock the
     end of the round's ``deck``)."""
@@ -674,8 +681,8 @@ def from_rules(batch: BatchedGame, i: int, state: SwimmingState) -> None:
             deck += sorted(dealt.hands[s])
     deck += sorted(dealt.other_lot) + list(dealt.deck)
     origin = [0] * a["origin"].shape[1]
-    if sorted(deck) != list(range(NUM_CARDS)):  # the record starts mid-round: a position set without its moves
-        deck = sorted(set(range(NUM_CARDS)) - set(dealt.deck)) + list(dealt.deck)  # the deal is not known
+    if sorted(deck) != list(range(NUM_CARDS)) and _all_cards(dealt):  # the record starts mid-round, at a position
+        deck = sorted(set(range(NUM_CARDS)) - set(dealt.deck)) + list(dealt.deck)  # set without its moves: no deal
         origin = _origin_row(dealt)
     if sorted(deck) != list(range(NUM_CARDS)):
         raise ValueError(f"swimming: the round's deal recovered from the state is not the 32 cards: {deck}")
