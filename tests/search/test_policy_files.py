@@ -293,8 +293,8 @@ def sb3_models(tmp_path_factory):
     return models
 
 
-def _positions(count=12):
-    env = envs.make_raw("swival")
+def _positions(count=12, name="swival"):
+    env = envs.make_raw(name)
     env.reset(seed=3)
     rng = np.random.default_rng(3)
     out = []
@@ -414,6 +414,140 @@ def test_export_reads_only_the_weights_unless_trusted(sb3_models, tmp_path):
         assert exported.act(obs, mask) == int(expected)
     main(["export", "swival", str(crafted), "--out", str(tmp_path / "trusted.npz"), "--trust"])
     assert marker.exists()  # the trusted path is SB3's own loader, which unpickles
+
+
+# -- SB3 .zip of the factored policy: its head read as data too ------------------------------------
+
+
+@pytest.fixture(scope="module")
+def factored_zip(tmp_path_factory):
+    """A tiny MaskablePPO of Twirls with the factored head (rank 2, [16]) after one rollout, saved by SB3."""
+    pytest.importorskip("sb3_contrib")
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from training.factored_policy import FactoredMaskablePolicy
+    from training.sb3_vec import make_sb3_vec
+
+    torch.set_num_threads(1)
+    kwargs = {"name": "twirls", "params": {}, "rank": 2, "net_arch": [16]}
+    model = MaskablePPO(
+        FactoredMaskablePolicy,
+        make_sb3_vec("twirls", 8, opponent="random", seed=0),
+        n_steps=8,
+        batch_size=64,
+        n_epochs=1,
+        seed=0,
+        policy_kwargs=kwargs,
+        device="cpu",
+    )
+    model.learn(64)  # one rollout and one update: no weight at its start
+    path = tmp_path_factory.mktemp("factored") / "twirls.zip"
+    model.save(path)
+    return model, path
+
+
+def test_factored_zip_reads_as_its_export_does(factored_zip):
+    """The weights-only reader gives the arrays and meta ``training.export`` writes for the same policy."""
+    from policies.sb3_zip import read_sb3_zip
+    from training.export import policy_arrays
+
+    model, path = factored_zip
+    meta, arrays = read_sb3_zip(path, "twirls", {})
+    expected = policy_arrays(model.policy, "twirls", {})
+    assert json.loads(json.dumps(meta)) == json.loads(str(expected.pop("meta")))
+    assert meta["head"] == {"kind": "factored", "rank": 2, "cells": 81, "moves": 32}
+    assert sorted(arrays) == sorted(expected)
+    for key, value in expected.items():
+        assert arrays[key].dtype == value.dtype and np.array_equal(arrays[key], value), key
+
+
+def test_factored_zip_plays_like_the_torch_policy(factored_zip):
+    from policies.numpy_policy import masked_softmax
+    from training.export import torch_probabilities
+
+    model, path = factored_zip
+    policy = policies.load("twirls", str(path))
+    assert isinstance(policy, NumpyPolicy) and policy.meta["head"]["kind"] == "factored"
+    observations, masks = (np.asarray(column) for column in zip(*_positions(8, "twirls")))
+    probs, values = torch_probabilities(model.policy, observations.astype(np.float32), masks.astype(bool))
+    np.testing.assert_allclose(masked_softmax(policy.logits(observations), masks.astype(bool)), probs, atol=1e-5)
+    np.testing.assert_allclose(policy.values(observations), values, rtol=1e-4, atol=1e-5)
+
+
+def test_factored_zip_exports_without_trust(factored_zip, tmp_path, monkeypatch):
+    """`swgym export` of a factored model reads its weights only (SB3's loader is never called) and the file plays."""
+    from sb3_contrib import MaskablePPO
+
+    from scripts.cli import main
+    from training.export import torch_probabilities
+
+    def never(*args, **kwargs):
+        raise AssertionError("SB3's loader was called")
+
+    monkeypatch.setattr(MaskablePPO, "load", never)
+    model, path = factored_zip
+    out = tmp_path / "twirls.npz"
+    main(["export", "twirls", str(path), "--out", str(out)])
+    policy = NumpyPolicy(out, name="twirls")
+    assert policy.meta["head"]["kind"] == "factored"
+    positions = _positions(8, "twirls")
+    observations, masks = (np.asarray(column) for column in zip(*positions))
+    best = torch_probabilities(model.policy, observations.astype(np.float32), masks.astype(bool))[0].argmax(axis=1)
+    assert [policy.act(obs, mask) for obs, mask in positions] == best.tolist()
+
+
+def test_factored_zip_for_another_game_is_refused_naming_both(factored_zip, tmp_path):
+    from scripts.cli import main
+
+    _, path = factored_zip
+    with pytest.raises(SystemExit, match="twirls.zip is a factored policy of 'twirls', not of 'swish'"):
+        main(["export", "swish", str(path), "--out", str(tmp_path / "swish.npz")])
+    with pytest.raises(PolicyFileError, match="twirls.zip is a factored policy of 'twirls', not of 'squeeze'"):
+        policies.load("squeeze", str(path))
+    assert not (tmp_path / "swish.npz").exists()
+
+
+def test_factored_zip_for_other_rules_is_refused(factored_zip):
+    _, path = factored_zip
+    with pytest.raises(PolicyFileError, match="factored policy of twirls with rules .*'max_plies': 400.*, not .*100"):
+        policies.load("twirls", str(path), max_plies=100)
+
+
+@pytest.mark.parametrize("key", ["name", "params", "rank"])
+def test_factored_zip_with_a_pickled_setting_is_refused(factored_zip, tmp_path, key):
+    """The factored policy's settings are read as plain JSON only: a pickled one is refused, never decoded."""
+    _, path = factored_zip
+    marker = tmp_path / "ran"
+
+    def plant(data):
+        data["policy_kwargs"][key] = {":type:": "<class 'dict'>", ":serialized:": _payload_b64(marker)}
+
+    crafted = tmp_path / "crafted.zip"
+    _tampered(path, crafted, edit_data=plant)
+    with pytest.raises(PolicyFileError, match=f"crafted.zip: its factored policy_kwargs {key} is a pickled value"):
+        policies.load("twirls", str(crafted))
+    assert not marker.exists()
+
+
+@pytest.mark.parametrize(
+    "edit, fragment",
+    [
+        (
+            lambda d: d["policy_kwargs"].update(rank=3),
+            r"its factored head does not fit .* at rank 3: action_net.cell_net.weight \(243, 16\)",
+        ),
+        (lambda d: d["policy_kwargs"].update(layers=2), "its policy_kwargs layers cannot be read"),
+        (lambda d: d["policy_class"].update(__module__="elsewhere"), "it is not a MaskablePPO actor-critic"),
+    ],
+    ids=["rank", "unknown-kwarg", "class"],
+)
+def test_factored_zip_that_does_not_fit_is_refused(factored_zip, tmp_path, edit, fragment):
+    _, path = factored_zip
+    odd = tmp_path / "odd.zip"
+    _tampered(path, odd, edit_data=edit)
+    with pytest.raises(PolicyFileError, match=f"odd.zip: {fragment}.*trusted=True"):
+        policies.load("twirls", str(odd))
 
 
 @pytest.mark.parametrize("path", sorted(policies.POLICY_DIR.glob("*.npz")), ids=lambda p: p.name)
