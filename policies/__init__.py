@@ -56,7 +56,8 @@ def load(
 
     Loading never runs code from the file unless ``trusted`` is True: an SB3
     ``.zip`` is then loaded by SB3 itself (unpickled), which some models need
-    (custom networks); without it, its plain MLP weights are read as data.
+    (custom networks); without it, its weights (a plain MLP, or the factored head of
+    ``training.factored_policy``) are read as data.
     """
     if spec.startswith(PAST_PREFIX):
         with tempfile.TemporaryDirectory() as folder:  # the file is read whole on load, then removed
