@@ -4,6 +4,7 @@ never vary their moves, random openings."""
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -24,7 +25,8 @@ OPENING_STREAM = 0x09E4  # mixed into a game's seed for its random opening (not 
 class GameRecord:
     """Outcome of one game: ``returns`` and ``winners`` by seat, the number of plies (the opening's
     included), think times by seat, the random ``opening`` moves played before the players moved, and
-    ``ranks`` by seat: the finishing order (0 first, equal ranks tied; :func:`finishing_ranks`)."""
+    ``ranks`` by seat: the finishing order (0 first, equal ranks tied; :func:`finishing_ranks`); ``digest``: a
+    hash of the starting position and every move, equal for two games only if they were played alike."""
 
     returns: list[float]
     winners: list[int]
@@ -32,6 +34,7 @@ class GameRecord:
     move_seconds: list[list[float]] = field(default_factory=list)
     opening: list[int] = field(default_factory=list)
     ranks: list[int] = field(default_factory=list)
+    digest: str = ""
 
 
 def finishing_ranks(winners: list[int], standings: list[float] | None, left_at: dict[int, int], n: int) -> list[int]:
@@ -121,12 +124,14 @@ def play_game(
     move_seconds: list[list[float]] = [[] for _ in players]
     opening: list[int] = []
     left_at: dict[int, int] = {}  # seat -> the ply it left the game at (games that eliminate)
+    digest = hashlib.blake2b(env.position().encode(), digest_size=8)
     for agent in turns(env, returns=returns):
         obs = env.observe(agent)
         seat = env.agent_seat[agent]
         if plies < openings.plies:
             action = int(opening_rng.choice(np.flatnonzero(obs["action_mask"])))
             opening.append(action)
+            digest.update(b",%d" % action)
             env.step(action)
             plies += 1
             _note_leavers(env.game, env.game_state, plies, left_at)
@@ -136,6 +141,7 @@ def play_game(
         move_seconds[seat].append(time.perf_counter() - started)
         if observer is not None:
             observer(seat, obs["observation"], obs["action_mask"], action)
+        digest.update(b",%d" % action)
         env.step(action)
         plies += 1
         _note_leavers(env.game, env.game_state, plies, left_at)
@@ -148,7 +154,8 @@ def play_game(
         raise ValueError(f"{name}: the opening position {openings.positions[0]!r} is already over")
     winners = env.game.winners(env.game_state)
     ranks = finishing_ranks(winners, env.game.standings(env.game_state), left_at, len(players))
-    return GameRecord([returns[a] for a in env.possible_agents], winners, plies, move_seconds, opening, ranks)
+    returns_by_seat = [returns[a] for a in env.possible_agents]
+    return GameRecord(returns_by_seat, winners, plies, move_seconds, opening, ranks, digest.hexdigest())
 
 
 def _note_leavers(game: Any, state: Any, plies: int, left_at: dict[int, int]) -> None:
@@ -164,7 +171,8 @@ class SeriesResult:
     ``duplicate``: whether each deal (or opening) was played once with every entrant in every seat;
     ``opening_plies``: the random plies each game began with; ``game_ids`` and ``game_ranks``: each game's
     number in the series and every entrant's place in it (:attr:`GameRecord.ranks`, by entrant), for ratings
-    fitted to whole results and for tests on pairs of games."""
+    fitted to whole results and for tests on pairs of games; ``game_digests``: each game's
+    :attr:`GameRecord.digest` (:func:`distinct_games` counts how many games were played alike)."""
 
     names: list[str]
     wins: list[int]
@@ -177,6 +185,7 @@ class SeriesResult:
     opening_plies: Openings = Openings()
     game_ids: list[int] = field(default_factory=list)
     game_ranks: list[list[int]] = field(default_factory=list)
+    game_digests: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.opening_plies = check_opening_plies(self.opening_plies)  # read back from JSON: an int or a dict
@@ -242,6 +251,7 @@ def play_series(
     wins, draws, losses, rets = [0] * n, [0] * n, [0] * n, [0.0] * n
     move_seconds: list[list[float]] = [[] for _ in range(n)]
     game_ranks: list[list[int]] = []
+    digests: list[str] = []
     for g in range(first_game, first_game + games):
         order = [(g + s) % n for s in range(n)]  # order[seat] = entrant index
         deal = g // n if duplicate else g
@@ -261,11 +271,12 @@ def play_series(
             else:
                 losses[entrant] += 1
         game_ranks.append(placed)
+        digests.append(record.digest)
         if progress is not None:
             progress(g + 1 - first_game)
     return SeriesResult(
         names, wins, draws, losses, rets, games, move_seconds, duplicate, opening_plies,
-        list(range(first_game, first_game + games)), game_ranks,
+        list(range(first_game, first_game + games)), game_ranks, digests,
     )  # fmt: skip
 
 
@@ -274,6 +285,8 @@ def merge_series(parts: Sequence[SeriesResult]) -> SeriesResult:
     first = parts[0]
     n = len(first.names)
     games = sorted((g, ranks) for p in parts for g, ranks in zip(p.game_ids, p.game_ranks))
+    digested = all(len(p.game_digests) == len(p.game_ids) for p in parts)  # parts kept before digests: none
+    digests = sorted((g, d) for p in parts for g, d in zip(p.game_ids, p.game_digests)) if digested else []
     return SeriesResult(
         first.names,
         [sum(p.wins[i] for p in parts) for i in range(n)],
@@ -286,4 +299,14 @@ def merge_series(parts: Sequence[SeriesResult]) -> SeriesResult:
         first.opening_plies,
         [g for g, _ in games],
         [ranks for _, ranks in games],
+        [d for _, d in digests],
     )
+
+
+def distinct_games(result: SeriesResult) -> int | None:
+    """How many of the series' games differ in their moves (None for a series kept before games had digests):
+    players that answer every position the same way replay one game per seating unless the games open at
+    random (``opening_plies``) or are dealt."""
+    if len(result.game_digests) != result.games:
+        return None
+    return len(set(result.game_digests))

@@ -265,7 +265,7 @@ def cmd_bench(args: argparse.Namespace) -> None:
 
 
 def cmd_eval(args: argparse.Namespace) -> None:
-    from envs.play import Openings
+    from envs.play import Openings, distinct_games
     from policies.evaluation import SeriesRun, evaluate, format_rows, table_rows
 
     if args.sprt is not None:
@@ -284,8 +284,17 @@ def cmd_eval(args: argparse.Namespace) -> None:
     )  # fmt: skip
     rows = table_rows(result)
     print(format_rows(rows))
+    distinct = distinct_games(result)
+    if distinct is not None and 2 * distinct <= result.games:
+        print(
+            f"swgym eval: {result.games} games but only {distinct} distinct one{'s' * (distinct != 1)}: the players "
+            "answer each position the same way, so the series replays them; --opening-plies N (random first plies, "
+            "each opening played in every seating) scores them over many positions",
+            file=sys.stderr,
+        )
     if args.json:
-        Path(args.json).write_text(json.dumps({"game": args.game, "params": params, "rows": rows}, indent=2))
+        saved = {"game": args.game, "params": params, "rows": rows, "distinct_games": distinct}
+        Path(args.json).write_text(json.dumps(saved, indent=2))
 
 
 def cmd_eval_sprt(args: argparse.Namespace) -> None:

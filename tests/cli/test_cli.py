@@ -133,8 +133,9 @@ def test_eval_in_several_processes_matches_one(tmp_path, capsys):
     for jobs in ("1", "2"):
         out = tmp_path / f"jobs{jobs}.json"
         main(["eval", "swival", "medium", "easy", "--games", "12", "--seed", "3", "--jobs", jobs, "--json", str(out)])
-        tables.append([(r["wins"], r["draws"], r["losses"]) for r in json.loads(out.read_text())["rows"]])
-    assert tables[0] == tables[1]
+        saved = json.loads(out.read_text())
+        tables.append([(r["wins"], r["draws"], r["losses"]) for r in saved["rows"]] + [saved["distinct_games"]])
+    assert tables[0] == tables[1] and tables[0][-1] == 12  # the parts' games are told apart when merged
     assert sum(tables[0][0]) == 12
     for row in json.loads(out.read_text())["rows"]:  # think time per move, for the search budget
         assert 0.0 < row["median_move_s"] <= row["max_move_s"] < 5.0

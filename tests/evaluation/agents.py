@@ -37,3 +37,24 @@ def half_medium(name: str, seed: int | None = None, **params: Any) -> EpsilonMed
 def mostly_medium(name: str, seed: int | None = None, **params: Any) -> EpsilonMedium:
     """Medium four moves in five."""
     return EpsilonMedium(name, 0.2, seed=seed, **params)
+
+
+class Fixed:
+    """Always the lowest (or the highest) legal action: a player that answers every position the same way."""
+
+    def __init__(self, at: int) -> None:
+        self.at = at
+
+    def reset(self, seed: int | None = None) -> None:
+        pass
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, state: Any = None) -> int:
+        return int(np.flatnonzero(action_mask)[self.at])
+
+
+def first_legal(name: str, seed: int | None = None, **params: Any) -> Fixed:
+    return Fixed(0)
+
+
+def last_legal(name: str, seed: int | None = None, **params: Any) -> Fixed:
+    return Fixed(-1)

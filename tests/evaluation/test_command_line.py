@@ -17,6 +17,20 @@ def test_a_module_callable_plays_in_eval(capsys):
     assert "agents:half_medium" in capsys.readouterr().out  # (long names are shortened from the left)
 
 
+def test_a_series_that_replays_a_few_games_says_so(tmp_path, capsys):
+    """Two players that always answer alike play one game per seating; random opening plies vary them."""
+    import json
+
+    players = ["tests.evaluation.agents:first_legal", "tests.evaluation.agents:last_legal"]
+    out = tmp_path / "series.json"
+    main(["eval", "swival", *players, "--games", "10", "--json", str(out)])
+    assert "10 games but only 2 distinct ones:" in capsys.readouterr().err
+    assert json.loads(out.read_text())["distinct_games"] == 2
+    main(["eval", "swival", *players, "--games", "10", "--opening-plies", "3", "--json", str(out)])
+    assert "distinct" not in capsys.readouterr().err
+    assert json.loads(out.read_text())["distinct_games"] == 10
+
+
 @pytest.mark.parametrize(
     "spec, message",
     [
