@@ -586,21 +586,9 @@ def _from_origin(start: SwimmingState, row: list[int], deck: list[int]) -> None:
     start.hands, start.middle, start.other_lot = lots[:n], lots[n], lots[n + 1]
 
 
-def _replayed_moves(
-    game: SwimmingGame, state: SwimmingState, deck: list[int], actions: list[int], origin: list[int]
-) -> list:
-    """The round's ``state.moves``: ``actions`` through the rules from its deal (``deck``, the round's deck
-    order) or, for a position set without its moves, from that position (``origin``)."""
-    n = game.num_players
-    start = game.copy_state(state)
-    if state.phase == OVER and state.last is not None:  # undo the final showdown: the round as it was dealt
-        for s in state.last.paid:
-            start.coins[s] += 1
-        start.pot -= len(state.last.paid)
-        for s in state.last.sunk:
-            start.active[s] = True
-        start.phase, start.winner = CHOICE, -1
-    k = 0
+def _from_deal(start: SwimmingState, deck: list[int]) -> None:
+    """``start`` (a copy of the board's state) set back to the round's deal, dealt from ``deck``."""
+    n, k = len(start.coins), 0
     start.hands = [[] for _ in range(n)]
     for s in range(n):
         if start.active[s]:
@@ -609,8 +597,25 @@ def _replayed_moves(
     start.other_lot, start.deck = sorted(deck[k : k + 3]), deck[k + 3 :]
     start.middle, start.public, start.discards = [], [0] * n, 0
     start.phase, start.to_move, start.knocker, start.passes, start.turns = CHOICE, start.dealer, -1, 0, 0
+
+
+def _replayed_moves(
+    game: SwimmingGame, state: SwimmingState, deck: list[int], actions: list[int], origin: list[int]
+) -> list:
+    """The round's ``state.moves``: ``actions`` through the rules from its deal (``deck``, the round's deck
+    order) or, for a position set without its moves, from that position (``origin``)."""
+    start = game.copy_state(state)
+    if state.phase == OVER and state.last is not None:  # undo the final showdown: the round as it was dealt
+        for s in state.last.paid:
+            start.coins[s] += 1
+        start.pot -= len(state.last.paid)
+        for s in state.last.sunk:
+            start.active[s] = True
+        start.phase, start.winner = CHOICE, -1
     if origin[0]:
         _from_origin(start, origin, deck)
+    else:
+        _from_deal(start, deck)
     start.moves = []
     for action in actions:  # within a round the rules draw nothing: no generator needed
         game.apply(start, action, None)
