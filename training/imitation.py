@@ -20,12 +20,19 @@ speed), ``epochs``, ``batch_size``,
 ``learning_rate``, ``value_weight``, ``eval_every_epochs`` (the bare
 network plays the config's evaluation opponent every so many epochs and
 after the last; 0 never).
+
+Given a ``folder``, the collectors write the bulk of each row (observation
+and packed mask) to files there as games finish (:class:`DiskRows`), and
+the fitting reads them back a minibatch at a time: a recipe's recording of
+millions of rows stays on disk, not in the process's memory.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -52,6 +59,9 @@ DEFAULTS: dict[str, Any] = {
 
 
 ROW_FIELDS = ("observations", "actions", "by_teacher", "outcomes", "packed")  # a Demonstrations' per-row arrays
+ROW_DTYPES = {"observations": np.float32, "actions": np.int64, "by_teacher": bool, "outcomes": np.float32,
+              "packed": np.uint8}  # fmt: skip
+FLUSH_BYTES = 64_000_000  # collect_batched hands finished games' rows on once the rows it holds reach this size
 
 
 class Demonstrations:
@@ -92,6 +102,91 @@ class Demonstrations:
         """The rows of ``parts`` (recordings of one game variant) one after another."""
         joined = {k: np.concatenate([getattr(p, k) for p in parts]) for k in ROW_FIELDS}
         return cls(masks=None, num_actions=parts[0].num_actions, **joined)
+
+
+class DiskRows:
+    """Rows of one dtype and width in a file: appended as games finish, read back by index.
+
+    Read with ``pread``, never mapped: a recording larger than memory stays on disk (and in the OS's file cache,
+    which the process's resident memory does not count). ``rows[index]`` (an int array or a slice) gives an
+    in-memory array, as indexing a numpy array would; a :class:`Demonstrations` holds one where it holds an array.
+    """
+
+    READ = 1 << 28  # the most bytes read at once
+
+    def __init__(self, path: str | Path, width: int, dtype: Any) -> None:
+        self.path, self.width, self.dtype = Path(path), int(width), np.dtype(dtype)
+        self.row_bytes = self.width * self.dtype.itemsize
+        self.rows = 0
+        self.path.write_bytes(b"")
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return self.rows, self.width
+
+    def __len__(self) -> int:
+        return self.rows
+
+    def append(self, block: np.ndarray) -> None:
+        """Add ``block`` (rows, width) at the end of the file."""
+        block = np.ascontiguousarray(block, dtype=self.dtype)
+        if block.ndim != 2 or block.shape[1] != self.width:
+            raise ValueError(f"{self.path.name}: rows of width {self.width} expected, got shape {block.shape}")
+        with open(self.path, "ab") as f:
+            f.write(block.tobytes())
+        self.rows += len(block)
+
+    def __getitem__(self, index: Any) -> np.ndarray:
+        rows = np.arange(self.rows)[index] if isinstance(index, slice) else np.asarray(index, dtype=np.int64).ravel()
+        if rows.size and (rows.min() < 0 or rows.max() >= self.rows):
+            raise IndexError(f"{self.path.name}: rows 0..{self.rows - 1} only, asked {rows.min()}..{rows.max()}")
+        out = np.empty((rows.size, self.width), self.dtype)
+        order = np.argsort(rows, kind="stable")
+        wanted = rows[order]
+        cuts = np.flatnonzero(np.diff(wanted) != 1) + 1  # runs of consecutive rows, each read at once
+        per_read = max(1, self.READ // max(1, self.row_bytes))
+        with open(self.path, "rb") as f:
+            for lo, hi in zip(np.r_[0, cuts], np.r_[cuts, rows.size]):
+                for at in range(lo, hi, per_read):
+                    n = min(per_read, hi - at)
+                    data = os.pread(f.fileno(), n * self.row_bytes, int(wanted[at]) * self.row_bytes)
+                    out[order[at : at + n]] = np.frombuffer(data, self.dtype).reshape(n, self.width)
+        return out
+
+
+class _Sink:
+    """Where the collectors put finished games' rows: kept in memory, or with ``folder`` the observations and
+    packed masks appended to :class:`DiskRows` files there (the small per-row values stay in memory)."""
+
+    def __init__(self, folder: str | Path | None, num_actions: int) -> None:
+        self.folder, self.num_actions = None if folder is None else Path(folder), num_actions
+        self.parts: dict[str, list[np.ndarray]] = {k: [] for k in ROW_FIELDS}
+        self.disk: dict[str, DiskRows] = {}
+
+    def add(self, **rows: np.ndarray) -> None:
+        """One block of rows, every field of :data:`ROW_FIELDS`."""
+        for key in ROW_FIELDS:
+            if self.folder is not None and key in ("observations", "packed"):
+                if key not in self.disk:
+                    self.folder.mkdir(parents=True, exist_ok=True)
+                    dtype = np.float32 if key == "observations" else np.uint8
+                    self.disk[key] = DiskRows(self.folder / f"{key}.bin", rows[key].shape[1], dtype)
+                self.disk[key].append(rows[key])
+            else:
+                self.parts[key].append(rows[key])
+
+    def demonstrations(self, observation_size: int) -> Demonstrations:
+        """Every row added, in order (a recording of no rows too)."""
+        widths = {"observations": observation_size, "packed": -(-self.num_actions // 8)}
+        joined: dict[str, Any] = {}
+        for key, parts in self.parts.items():
+            if key in self.disk:
+                joined[key] = self.disk[key]
+            elif parts:
+                joined[key] = np.concatenate(parts)
+            else:
+                joined[key] = np.zeros((0, widths[key]) if key in widths else 0, ROW_DTYPES[key])
+        return Demonstrations(masks=None, num_actions=self.num_actions, **joined)
 
 
 def imitation_settings(section: dict[str, Any]) -> dict[str, Any]:
@@ -141,8 +236,10 @@ class Recording:
     gamma: float = 1.0
 
 
-def collect(name: str, params: dict[str, Any], recording: Recording, progress: bool = True) -> Demonstrations:
-    """Record the games of ``recording`` one at a time through the rules."""
+def collect(
+    name: str, params: dict[str, Any], recording: Recording, progress: bool = True, folder: str | Path | None = None
+) -> Demonstrations:
+    """Record the games of ``recording`` one at a time through the rules (``folder``: see :class:`_Sink`)."""
     teacher, games = recording.teacher, recording.games
     names, weights = _mix(recording.opponents)
     rng = np.random.default_rng(recording.seed)
@@ -153,51 +250,52 @@ def collect(name: str, params: dict[str, Any], recording: Recording, progress: b
             built[spec] = make_opponent(name, spec, seed=int(rng.integers(2**31)), **params)
         return built[spec]
 
-    rows: dict[str, list] = {"obs": [], "mask": [], "action": [], "teacher": [], "seat": []}
-    outcomes: list[np.ndarray] = []
-    num_players = make_raw(name, **params).game.num_players
+    game = make_raw(name, **params).game
+    sink, positions = _Sink(folder, game.num_actions), 0
     bar = Progress("recording", name, games, "games") if progress else None
     for g in range(games):
-        seats = [str(rng.choice(names, p=weights)) for _ in range(num_players)]
-        teacher_seat = g % num_players
-        seats[teacher_seat] = teacher
-        start = len(rows["action"])
+        seats = [str(rng.choice(names, p=weights)) for _ in range(game.num_players)]
+        seats[g % game.num_players] = teacher
+        rows: dict[str, list] = {"obs": [], "mask": [], "action": [], "seat": []}
 
         def record(seat: int, observation: np.ndarray, mask: np.ndarray, action: int) -> None:
-            rows["obs"].append(np.array(observation, dtype=np.float32))
-            rows["mask"].append(np.packbits(mask.astype(bool)))
-            rows["action"].append(action)
-            rows["teacher"].append(seats[seat] == teacher)  # noqa: B023 (runs within this game only)
-            rows["seat"].append(seat)
+            values = (observation, np.packbits(mask.astype(bool)), action, seat)
+            for key, value in zip(rows, values):  # noqa: B023 (runs within this game only)
+                rows[key].append(value)  # noqa: B023
 
         result = play_game(name, [player(n) for n in seats], seed=int(rng.integers(2**31)), observer=record, **params)
-        seat_of = np.asarray(rows["seat"][start:], dtype=np.int64)
+        seat_of = np.asarray(rows["seat"], dtype=np.int64)
         returns = np.asarray(result.returns, dtype=np.float64)[None, :]
-        outcomes.append(_discounted_outcomes(np.zeros_like(seat_of), seat_of, returns, recording.gamma))
+        sink.add(
+            observations=np.asarray(rows["obs"], dtype=np.float32).reshape(len(seat_of), -1),
+            packed=np.asarray(rows["mask"], dtype=np.uint8).reshape(len(seat_of), -(-game.num_actions // 8)),
+            actions=np.asarray(rows["action"], dtype=np.int64),
+            by_teacher=np.array([seats[k] == teacher for k in seat_of], dtype=bool),
+            outcomes=_discounted_outcomes(np.zeros_like(seat_of), seat_of, returns, recording.gamma),
+        )
+        positions += len(seat_of)
         if bar is not None:
-            bar.update(g + 1, f"{len(rows['action'])} positions")
-    actions = make_raw(name, **params).game.num_actions
-    return Demonstrations(
-        np.asarray(rows["obs"], dtype=np.float32),
-        None,
-        np.asarray(rows["action"], dtype=np.int64),
-        np.asarray(rows["teacher"], dtype=bool),
-        np.concatenate(outcomes) if outcomes else np.zeros(0, np.float32),
-        packed=np.asarray(rows["mask"], dtype=np.uint8).reshape(len(rows["action"]), -(-actions // 8)),
-        num_actions=actions,
-    )
+            bar.update(g + 1, f"{positions} positions")
+    return sink.demonstrations(_observation_size(name, params))
+
+
+def _observation_size(name: str, params: dict[str, Any]) -> int:
+    raw = make_raw(name, **params)
+    return int(raw.observation_space(raw.possible_agents[0])["observation"].shape[0])
 
 
 def collect_batched(
-    name: str, params: dict[str, Any], recording: Recording, boards: int = 256, progress: bool = True
-) -> Demonstrations:
+    name: str, params: dict[str, Any], recording: Recording, boards: int = 256, progress: bool = True,
+    folder: str | Path | None = None,
+) -> Demonstrations:  # fmt: skip
     """:func:`collect` on the game's batched engine: ``boards`` games at a time, each player batched.
 
     The same ``recording`` (every move, its mover's discounted outcome),
     played by the batched opponents of :func:`envs.vector.batch_opponent`
     (a bot's batched kernel where its engine has one, else board by board).
     Seeded: the same seed and ``boards`` give the same positions. Only
-    finished games are kept: exactly ``recording.games`` of them.
+    finished games are kept: exactly ``recording.games`` of them, handed on
+    (to ``folder``, see :class:`_Sink`) as they finish.
     """
     from envs.vector import batch_opponent  # numba loads with the batched engine only
 
@@ -212,11 +310,9 @@ def collect_batched(
     is_teacher = np.array([m == teacher for m in members])  # as in collect: any seat the teacher's bot plays
     players = [batch_opponent(name, m, seed=int(rng.integers(2**31)), **params) for m in members]
     seating = _Seating(boards, batch.num_players, games, weights, rng)
-    returns = np.zeros((games, batch.num_players))
-    chunks: dict[str, list[np.ndarray]] = {k: [] for k in ("obs", "mask", "action", "teacher", "seat", "game")}
-    finished = 0
+    pending = _Pending(games, batch.num_players, _Sink(folder, batch.num_actions), recording.gamma)
     bar = Progress("recording", f"{name} ({boards} boards)", games, "games") if progress else None
-    while finished < games:
+    while pending.finished < games:
         live = np.flatnonzero(~batch.over & (seating.game_of >= 0))
         mover = batch.to_move[live].astype(np.int64)
         who = seating.role[live, mover]
@@ -224,25 +320,60 @@ def collect_batched(
         for m in np.unique(who):
             rows = live[who == m]
             actions[rows] = players[int(m)].actions(batch, rows)
-        for key, value in (
-            ("obs", batch.observe(batch.to_move)[live]),
-            ("mask", np.packbits(batch.legal_mask(live), axis=1)),
-            ("action", actions[live]),
-            ("teacher", is_teacher[who]),
-            ("seat", mover),
-            ("game", seating.game_of[live]),
-        ):
-            chunks[key].append(value)
+        pending.add(
+            observations=batch.observe(batch.to_move)[live], packed=np.packbits(batch.legal_mask(live), axis=1),
+            actions=actions[live], by_teacher=is_teacher[who], seat=mover, game=seating.game_of[live],
+        )  # fmt: skip
         rewards, done = batch.step(actions)
-        returns[seating.game_of[live]] += rewards[live]
+        pending.returns[seating.game_of[live]] += rewards[live]
         ended = done & (seating.game_of >= 0)
         if ended.any():
-            finished += int(ended.sum())
+            pending.end(seating.game_of[ended])
             batch.reset_where(ended)
             seating.start(ended)
             if bar is not None:
-                bar.update(min(finished, games), f"{sum(len(a) for a in chunks['action'])} positions")
-    return _demonstrations(chunks, returns, recording.gamma, batch.num_actions)
+                bar.update(min(pending.finished, games), f"{pending.positions} positions")
+    pending.flush()
+    return pending.sink.demonstrations(_observation_size(name, params))
+
+
+class _Pending:
+    """The recorded rows of :func:`collect_batched` until their games end: then, once the rows held reach
+    :data:`FLUSH_BYTES` (and at the end), the finished games' rows go to the sink, each game's together in
+    play order, with their movers' discounted outcomes."""
+
+    def __init__(self, games: int, players: int, sink: _Sink, gamma: float) -> None:
+        self.returns = np.zeros((games, players))
+        self.ended = np.zeros(games, dtype=bool)
+        self.sink, self.gamma = sink, gamma
+        self.chunks: list[dict[str, np.ndarray]] = []
+        self.held = self.finished = self.positions = 0
+
+    def add(self, **rows: np.ndarray) -> None:
+        self.chunks.append(rows)
+        self.held += sum(v.nbytes for v in rows.values())
+        self.positions += len(rows["game"])
+
+    def end(self, games: np.ndarray) -> None:
+        self.ended[games] = True
+        self.finished += len(games)
+        if self.held >= FLUSH_BYTES:
+            self.flush()
+
+    def flush(self) -> None:
+        if not self.chunks:
+            return
+        data = {k: np.concatenate([c[k] for c in self.chunks]) for k in self.chunks[0]}
+        done = self.ended[data["game"]]
+        kept = {k: v[~done] for k, v in data.items()}
+        self.chunks, self.held = ([kept] if len(kept["game"]) else []), sum(v.nbytes for v in kept.values())
+        order = np.flatnonzero(done)[np.argsort(data["game"][done], kind="stable")]
+        out = {k: v[order] for k, v in data.items()}
+        self.sink.add(
+            observations=out["observations"].astype(np.float32, copy=False), packed=out["packed"],
+            actions=out["actions"].astype(np.int64), by_teacher=out["by_teacher"].astype(bool),
+            outcomes=_discounted_outcomes(out["game"], out["seat"], self.returns, self.gamma),
+        )  # fmt: skip
 
 
 class _Seating:
@@ -267,26 +398,6 @@ class _Seating:
             self.role[b, self.started % players] = 0
             self.game_of[b] = self.started
             self.started += 1
-
-
-def _demonstrations(
-    chunks: dict[str, list[np.ndarray]], returns: np.ndarray, gamma: float, num_actions: int
-) -> Demonstrations:
-    """The recorded moves (masks packed), each game's together in play order, with their movers' discounted
-    outcomes."""
-    data = {k: np.concatenate(v) for k, v in chunks.items()}
-    order = np.argsort(data["game"], kind="stable")
-    data = {k: v[order] for k, v in data.items()}
-    outcomes = _discounted_outcomes(data["game"], data["seat"], returns, gamma)
-    return Demonstrations(
-        data["obs"].astype(np.float32, copy=False),
-        None,
-        data["action"].astype(np.int64),
-        data["teacher"].astype(bool),
-        outcomes,
-        packed=data["mask"],
-        num_actions=num_actions,
-    )
 
 
 @dataclass(frozen=True)
@@ -320,10 +431,6 @@ def pretrain(
         raise ValueError("imitation: no positions recorded (games=0?)")
     optimizer = torch.optim.Adam(policy.parameters(), lr=fit.learning_rate)
     generator = np.random.default_rng(seed)
-    obs = torch.as_tensor(demos.observations)
-    actions = torch.as_tensor(demos.actions)
-    taught = torch.as_tensor(demos.by_teacher)
-    targets = torch.as_tensor(demos.outcomes)
     history = []
     policy.set_training_mode(True)
     per_epoch = -(-len(demos) // batch_size)
@@ -332,19 +439,9 @@ def pretrain(
         order = generator.permutation(len(demos))
         totals = np.zeros(3)
         for lo in range(0, len(order), batch_size):
-            idx = torch.as_tensor(order[lo : lo + batch_size])
-            values, log_prob, _ = policy.evaluate_actions(
-                obs[idx], actions[idx], action_masks=demos.mask_rows(idx.numpy())
-            )
-            weight = taught[idx].float()
-            policy_loss = -(log_prob * weight).sum() / weight.sum().clamp(min=1.0)
-            value_loss = torch.mean((values.flatten() - targets[idx]) ** 2)
-            loss = policy_loss + value_weight * value_loss
-            optimizer.zero_grad()
-            loss.backward()
-            torch.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
-            optimizer.step()
-            totals += [policy_loss.item() * len(idx), value_loss.item() * len(idx), len(idx)]
+            idx = order[lo : lo + batch_size]
+            losses = fit_minibatch(policy, optimizer, demos, idx, value_weight)
+            totals += [losses[0] * len(idx), losses[1] * len(idx), len(idx)]
             if bar is not None:
                 bar.update(epoch * per_epoch + lo // batch_size + 1, f"epoch {epoch + 1}/{epochs}")
         agreement = teacher_agreement(policy, demos)
@@ -370,9 +467,28 @@ def pretrain(
     return history
 
 
+def fit_minibatch(policy, optimizer, demos: Demonstrations, rows: np.ndarray, value_weight: float) -> np.ndarray:
+    """One Adam step on ``rows`` of ``demos``: the teacher's moves' log-likelihood (the other players' moves
+    weigh nothing) and ``value_weight`` times the outcomes' squared error; returns the two losses."""
+    rows = np.sort(rows)  # read in file order where the rows are on disk
+    values, log_prob, _ = policy.evaluate_actions(
+        torch.as_tensor(demos.observations[rows]), torch.as_tensor(demos.actions[rows]),
+        action_masks=demos.mask_rows(rows),
+    )  # fmt: skip
+    weight = torch.as_tensor(demos.by_teacher[rows]).float()
+    policy_loss = -(log_prob * weight).sum() / weight.sum().clamp(min=1.0)
+    value_loss = torch.mean((values.flatten() - torch.as_tensor(demos.outcomes[rows])) ** 2)
+    optimizer.zero_grad()
+    (policy_loss + value_weight * value_loss).backward()
+    torch.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
+    optimizer.step()
+    return np.array([policy_loss.item(), value_loss.item()])
+
+
 def teacher_agreement(policy, demos: Demonstrations, limit: int = 20_000) -> float:
-    """Share of the teacher's recorded moves that the policy's most probable legal move matches."""
-    rows = np.flatnonzero(demos.by_teacher)[:limit]
+    """Share of the teacher's recorded moves (the last ``limit``) that the policy's most probable legal move
+    matches."""
+    rows = np.flatnonzero(demos.by_teacher)[-limit:]
     if rows.size == 0:
         return float("nan")
     probs, _ = torch_probabilities(policy, demos.observations[rows], demos.mask_rows(rows))

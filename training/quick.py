@@ -34,8 +34,8 @@ from stable_baselines3.common.callbacks import BaseCallback
 
 from envs.play import merge_series, play_series
 from envs.registry import make_raw
-from training.export import export_policy, torch_probabilities
-from training.imitation import Demonstrations, Recording, collect_batched
+from training.export import export_policy
+from training.imitation import Demonstrations, Recording, collect_batched, fit_minibatch, teacher_agreement
 from training.network import sb3_policy_kwargs
 from training.selfplay import log_nowhere, spec_of
 
@@ -156,8 +156,6 @@ def imitate(policy, demos: Demonstrations, settings: QuickSettings, clock: Clock
     error until the time is up (a minibatch at least); returns the passes made, last losses, agreement."""
     optimizer = torch.optim.Adam(policy.parameters(), lr=settings.learning_rate)
     rng = np.random.default_rng(settings.seed)
-    obs, actions = torch.as_tensor(demos.observations), torch.as_tensor(demos.actions)
-    taught, targets = torch.as_tensor(demos.by_teacher).float(), torch.as_tensor(demos.outcomes)
     policy.set_training_mode(True)
     steps, losses, order, at = 0, np.zeros(2), rng.permutation(len(demos)), 0
     while steps == 0 or not clock.over():
@@ -165,32 +163,15 @@ def imitate(policy, demos: Demonstrations, settings: QuickSettings, clock: Clock
             order, at = rng.permutation(len(demos)), 0
         idx = order[at : at + settings.batch_size]
         at += len(idx)
-        values, log_prob, _ = policy.evaluate_actions(obs[idx], actions[idx], action_masks=demos.mask_rows(idx))
-        weight = taught[idx]
-        policy_loss = -(log_prob * weight).sum() / weight.sum().clamp(min=1.0)
-        value_loss = torch.mean((values.flatten() - targets[idx]) ** 2)
-        optimizer.zero_grad()
-        (policy_loss + settings.value_weight * value_loss).backward()
-        torch.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
-        optimizer.step()
+        latest = fit_minibatch(policy, optimizer, demos, idx, settings.value_weight)
         steps += 1
-        latest = np.array([policy_loss.item(), value_loss.item()])
         losses = latest if steps == 1 else 0.9 * losses + 0.1 * latest  # a running mean
         passes = steps * settings.batch_size / len(demos)
         clock.tick(f"{passes:.2f} passes over the positions, policy loss {losses[0]:.3f}, value loss {losses[1]:.3f}")
     policy.set_training_mode(False)
-    agreement = _agreement(policy, demos)
+    agreement = teacher_agreement(policy, demos, limit=5000)
     clock.tick(f"{passes:.2f} passes, picks the teacher's move {agreement:.1%}", force=True)
     return {"passes": passes, "policy_loss": float(losses[0]), "value_loss": float(losses[1]), "agreement": agreement}
-
-
-def _agreement(policy, demos: Demonstrations, limit: int = 5000) -> float:
-    """Share of the teacher's recorded moves (the last ``limit``) that the policy's most probable move matches."""
-    rows = np.flatnonzero(demos.by_teacher)[-limit:]
-    if rows.size == 0:
-        return float("nan")
-    probs, _ = torch_probabilities(policy, demos.observations[rows], demos.mask_rows(rows))
-    return float(np.mean(probs.argmax(axis=1) == demos.actions[rows]))
 
 
 class Deadline(BaseCallback):

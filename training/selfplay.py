@@ -23,6 +23,7 @@ import json
 import os
 import pickle  # only for its error type: checkpoints load with weights_only=True
 import shutil
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -438,7 +439,7 @@ def run_ppo(
         vec.seed(config["seed"] + done)  # fresh games, not a replay of the run's first ones
         print(f"[{config['game']}] resumed from {out_dir / 'checkpoint'} at {done} steps", flush=True)
     elif config.get("imitation"):
-        imitation_history = warm_start(model, config)
+        imitation_history = warm_start(model, config, out_dir)
         callback.evaluate(model.policy, 0)  # the curve's first point: imitation alone
     if config["total_timesteps"] > done:
         model.learn(
@@ -488,22 +489,31 @@ def fit_value(config: dict[str, Any], policy_path: Path, progress_bar: bool) -> 
         TORCH_ACTIVATIONS[config["activation"]],
         seed=config["seed"],
         progress=progress_bar,
+        folder=policy_path.parent,
     )
     replace_value(policy_path, towers)
     return {"minutes": round((time.time() - clock) / 60, 2), "towers": histories}
 
 
-def warm_start(model, config: dict[str, Any], progress: bool = True) -> list[dict[str, float]]:
-    """Behaviour cloning of the config's teacher before self-play (see :mod:`training.imitation`)."""
+def warm_start(model, config: dict[str, Any], out_dir: Path, progress: bool = True) -> list[dict[str, float]]:
+    """Behaviour cloning of the config's teacher before self-play (see :mod:`training.imitation`); the recorded
+    games wait on disk in the run folder (``recording-*``, deleted after)."""
 
     settings = config["imitation"]
     batched = {"boards": settings["boards"]} if settings["boards"] else {}
     recording = Recording(
         settings["teacher"], settings["opponents"], settings["games"], seed=config["seed"], gamma=config["ppo"]["gamma"]
     )
-    demos = (collect_batched if batched else collect)(
-        config["game"], config["params"], recording, progress=progress, **batched
-    )
+    with tempfile.TemporaryDirectory(prefix="recording-", dir=out_dir) as folder:
+        demos = (collect_batched if batched else collect)(
+            config["game"], config["params"], recording, progress=progress, folder=folder, **batched
+        )
+        return _imitate(model, config, demos, progress)
+
+
+def _imitate(model, config: dict[str, Any], demos, progress: bool) -> list[dict[str, float]]:
+    """:func:`training.imitation.pretrain` with the config's settings, the bare network evaluated as it asks."""
+    settings = config["imitation"]
     every = settings["eval_every_epochs"]
 
     def evaluate(epoch: int) -> dict[str, float]:

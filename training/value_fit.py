@@ -13,7 +13,9 @@ of another seed measures every epoch's squared error, kept in the summary.
 
 from __future__ import annotations
 
+import tempfile
 import time
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -110,14 +112,14 @@ def fit_tower(
     torch.manual_seed(seed)
     generator = np.random.default_rng(seed)
     optimizer = torch.optim.Adam(net.parameters(), lr=learning_rate)
-    x, y = torch.as_tensor(train[0]), torch.as_tensor(train[1])
+    x, y = train  # x: an array or disk rows (training.imitation.DiskRows), read a minibatch at a time
     history = []
     for epoch in range(epochs):
         order = generator.permutation(len(y))
         total, clock = 0.0, time.time()
         for lo in range(0, len(order), batch_size):
-            idx = torch.as_tensor(order[lo : lo + batch_size])
-            loss = torch.mean((net(x[idx]).flatten() - y[idx]) ** 2)
+            idx = np.sort(order[lo : lo + batch_size])
+            loss = torch.mean((net(torch.as_tensor(x[idx])).flatten() - torch.as_tensor(y[idx])) ** 2)
             optimizer.zero_grad()
             loss.backward()
             optimizer.step()
@@ -138,10 +140,11 @@ def fit_tower(
 
 
 def _record(
-    name: str, params: dict[str, Any], settings: dict[str, Any], games: int, seed: int, progress: bool
-) -> Demonstrations:
+    name: str, params: dict[str, Any], settings: dict[str, Any], games: int, seed: int, progress: bool,
+    folder: str | Path | None = None,
+) -> Demonstrations:  # fmt: skip
     recording = Recording(settings["teacher"], settings["opponents"], games, seed=seed)
-    return collect_batched(name, params, recording, boards=settings["boards"], progress=progress)
+    return collect_batched(name, params, recording, boards=settings["boards"], progress=progress, folder=folder)
 
 
 def record_heldout(
@@ -163,33 +166,34 @@ def fit_value_towers(
     activation: type[torch.nn.Module],
     seed: int = 0,
     progress: bool = True,
-    heldout: Demonstrations | None = None,
+    folder: str | Path | None = None,
 ) -> tuple[list[dict[str, np.ndarray]], list[list[dict[str, float]]]]:
     """``settings["towers"]`` value towers, each fitted to its own recorded games; (their arrays, histories).
 
-    ``heldout``: the games each epoch's error is measured on; by default ``heldout_games`` recorded here
-    (seed ``seed + 1000``; :func:`record_heldout`).
+    Each epoch's error is also measured on ``heldout_games`` recorded here (seed ``seed + 1000``;
+    :func:`record_heldout`, kept in memory). ``folder``: where each tower's games wait on disk while it is fitted
+    (in a folder of their own, deleted after; None: in memory).
     """
-    if heldout is None:
-        heldout = record_heldout(name, params, settings, seed, progress)
+    heldout = record_heldout(name, params, settings, seed, progress)
     towers, histories = [], []
     for k in range(settings["towers"]):
-        train = _record(name, params, settings, settings["games"], seed + k, progress)
-        torch.manual_seed(seed + k)  # the tower's initial weights
-        net = value_tower(train.observations.shape[1], hidden, activation)
-        histories.append(
-            fit_tower(
-                net,
-                (train.observations, train.outcomes),
-                None if heldout is None else (heldout.observations, heldout.outcomes),
-                settings["epochs"],
-                settings["batch_size"],
-                settings["learning_rate"],
-                seed + k,
-                label=f"{name} value tower {k + 1}/{settings['towers']}",
+        with tempfile.TemporaryDirectory(prefix=f"value-tower{k}-", dir=folder) if folder else nullcontext() as kept:
+            train = _record(name, params, settings, settings["games"], seed + k, progress, folder=kept)
+            torch.manual_seed(seed + k)  # the tower's initial weights
+            net = value_tower(train.observations.shape[1], hidden, activation)
+            histories.append(
+                fit_tower(
+                    net,
+                    (train.observations, train.outcomes),
+                    None if heldout is None else (heldout.observations, heldout.outcomes),
+                    settings["epochs"],
+                    settings["batch_size"],
+                    settings["learning_rate"],
+                    seed + k,
+                    label=f"{name} value tower {k + 1}/{settings['towers']}",
+                )
             )
-        )
-        del train
+            del train
         towers.append(tower_arrays(net))
     return towers, histories
 

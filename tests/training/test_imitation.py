@@ -7,8 +7,10 @@ import pytest
 import torch
 
 from tests.training_helpers import game_against_random, tiny_config
+import training.imitation
 from training.imitation import (
     Demonstrations,
+    DiskRows,
     Recording,
     _discounted_outcomes,
     collect,
@@ -78,6 +80,7 @@ def test_tiny_run_with_imitation_end_to_end(tmp_path):
     games = config["eval"]["games"]
     assert summary["imitation"][0]["epoch"] == 1 and (summary["imitation"][0]["win_rate"] * games).is_integer()
     assert (tmp_path / "learning_curve.png").exists()
+    assert not list(tmp_path.glob("recording-*")), "the recorded games on disk are deleted after imitation"
     assert summary["curve"][0]["timesteps"] == 0, "the curve starts with the imitation-only network"
     record, legal = game_against_random("squeeze", summary["policy"], setup="fixed")
     assert all(ok for _, ok in legal) and len(legal) == record.plies
@@ -219,3 +222,60 @@ def test_masks_are_kept_packed_a_bit_an_action():
     assert demos.packed.nbytes == 5 * 390 and demos.num_actions == 3114
     np.testing.assert_array_equal(demos.masks, masks)
     np.testing.assert_array_equal(demos.mask_rows(np.array([4, 0])), masks[[4, 0]])
+
+
+def test_disk_rows_read_back_what_was_appended_by_any_index(tmp_path):
+    rng = np.random.default_rng(0)
+    blocks = [rng.random((n, 5)).astype(np.float32) for n in (3, 0, 7, 1)]
+    rows = DiskRows(tmp_path / "obs.bin", 5, np.float32)
+    for block in blocks:
+        rows.append(block)
+    whole = np.concatenate(blocks)
+    assert rows.shape == whole.shape and len(rows) == 11
+    for index in (np.array([10, 0, 3, 4, 5, 3, 2]), np.arange(11), np.array([], np.int64), slice(2, 9), slice(None)):
+        np.testing.assert_array_equal(rows[index], whole[index])
+    rows.READ = 8  # reads of at most one row each: the same rows
+    np.testing.assert_array_equal(rows[np.array([9, 1, 2, 3])], whole[[9, 1, 2, 3]])
+    with pytest.raises(IndexError, match="rows 0..10 only"):
+        rows[np.array([11])]
+    with pytest.raises(ValueError, match="width 5"):
+        rows.append(np.zeros((2, 4), np.float32))
+
+
+def _canonical(demos):
+    """The rows of ``demos`` as sorted tuples: the same games recorded in another order compare equal."""
+    rows = np.column_stack(
+        [demos.observations[:], demos.packed[:], demos.actions, demos.by_teacher, demos.outcomes]
+    ).astype(np.float64)
+    return rows[np.lexsort(rows.T[::-1])]
+
+
+def test_batched_recording_to_disk_flushes_finished_games_and_keeps_every_row(tmp_path, monkeypatch):
+    """Rows handed on as games finish (here after every finished game), to files: the same rows, in the order
+    they would have in memory, as one recording flushed only at its end."""
+    args = ("swish", {"setup": "random"}, Recording("easy", {"random": 0.5, "easy": 0.5}, games=9, seed=4))
+    whole = collect_batched(*args, boards=4, progress=False)
+    monkeypatch.setattr(training.imitation, "FLUSH_BYTES", 1)
+    in_memory = collect_batched(*args, boards=4, progress=False)
+    on_disk = collect_batched(*args, boards=4, progress=False, folder=tmp_path / "rec")
+    assert isinstance(on_disk.observations, DiskRows) and isinstance(on_disk.packed, DiskRows)
+    assert sorted(p.name for p in (tmp_path / "rec").iterdir()) == ["observations.bin", "packed.bin"]
+    for field in ("observations", "packed", "actions", "by_teacher", "outcomes"):
+        np.testing.assert_array_equal(getattr(on_disk, field)[:], getattr(in_memory, field)[:], err_msg=field)
+    assert not np.array_equal(in_memory.actions, whole.actions), "flushing game by game changed the order"
+    np.testing.assert_array_equal(_canonical(in_memory), _canonical(whole))
+
+
+def test_pretraining_from_disk_fits_as_from_memory(tmp_path):
+    from sb3_contrib import MaskablePPO
+
+    from envs.single_agent import SingleAgentEnv
+
+    recording = Recording("medium", {"random": 1.0}, games=4, seed=2)
+    histories = []
+    for folder in (None, tmp_path):
+        demos = collect("swival", {}, recording, progress=False, folder=folder)
+        model = MaskablePPO("MlpPolicy", SingleAgentEnv("swival"), seed=0, policy_kwargs={"net_arch": [16]})
+        histories.append(pretrain(model.policy, demos, epochs=2, batch_size=16, progress=False))
+    assert isinstance(demos.observations, DiskRows)
+    assert histories[0] == histories[1]

@@ -78,11 +78,13 @@ def test_replaced_value_is_the_mean_of_the_towers_in_numpy_as_in_torch(tmp_path)
     )
 
 
-def test_towers_see_their_own_games_and_the_same_seed_gives_the_same_towers():
+def test_towers_see_their_own_games_and_the_same_seed_gives_the_same_towers(tmp_path):
+    """The second fit reads its games from disk: the same towers as from memory."""
     settings = {**DEFAULTS, "opponents": {"random": 1.0}, "games": 6, "heldout_games": 2, "towers": 2, "epochs": 1}
     settings["boards"] = 4
     first, histories = fit_value_towers("squeeze", {"setup": "fixed"}, settings, [8], torch.nn.Tanh, seed=5)
-    again, _ = fit_value_towers("squeeze", {"setup": "fixed"}, settings, [8], torch.nn.Tanh, seed=5)
+    again, _ = fit_value_towers("squeeze", {"setup": "fixed"}, settings, [8], torch.nn.Tanh, seed=5, folder=tmp_path)
+    assert not list(tmp_path.iterdir()), "each tower's games waited on disk, deleted after its fit"
     assert len(first) == len(histories) == 2 and all("heldout_mse" in h[0] for h in histories)
     for a, b in zip(first, again, strict=True):
         assert a.keys() == b.keys() == {"vf_w0", "vf_b0", "value_w", "value_b"}
