@@ -55,6 +55,11 @@ SEARCH["squeeze"] = SEARCH["swish"]  # the twin game: the same rooks, the same s
 # Twirls' network alone draws most games against easy: the shipped hard's tree search, with an eighth of its
 # simulations, finds the connecting moves
 SEARCH["twirls"] = {"kind": "gumbel", "considered": 16, "simulations": 32, "leaf_wins": True}
+# Swimming's network alone loses to easy (its imitated medium itself wins only 28.5% against three easies): the
+# shipped hard's play-outs (easy players, 24 deals) over the network's 10 favourite moves and pass and knock
+SEARCH["swimming"] = {
+    "kind": "rollouts", "samples": 24, "width": 10, "always": [10, 11], "playout": "easy", "margin_weight": 0.002,
+}  # fmt: skip
 
 
 @dataclass(frozen=True)

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 import torch
 
-from tests.training_helpers import game_against_random, tiny_config
 import training.imitation
+from tests.training_helpers import game_against_random, tiny_config
 from training.imitation import (
     Demonstrations,
     DiskRows,

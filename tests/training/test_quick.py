@@ -7,11 +7,13 @@ import numpy as np
 import pytest
 import torch
 
+from envs import make
+from envs.opponents import make_opponent
 from envs.play import play_series
-from policies.numpy_policy import NumpyPolicy
+from policies.numpy_policy import NumpyPolicy, read_policy_file, write_policy_file
 from scripts.cli import main
 from tests.training_helpers import tiny_config
-from training.quick import PHASES, Clock, Log, QuickSettings, _model, phase_budgets, ppo, quick_train
+from training.quick import PHASES, SEARCH, Clock, Log, QuickSettings, _model, phase_budgets, ppo, quick_train
 
 torch.set_num_threads(1)
 
@@ -74,3 +76,17 @@ def test_steps_bound_the_ppo_phase_before_its_time(tmp_path):
     clock = Clock("ppo", time.time() + 3600, Log("swival", tmp_path))
     assert ppo(model, TINY, clock) == TINY.ppo_steps  # two rollouts of 16 boards x 8 steps, far before the hour
     assert "ppo: 256 env steps" in (tmp_path / "log.txt").read_text()
+
+
+@pytest.mark.parametrize("name", sorted(SEARCH))
+def test_the_search_a_quick_file_names_plays_a_legal_move(tmp_path, name):
+    """Each game's entry of ``SEARCH`` is what the quick file's meta carries: with a network of the game, it
+    loads as an opponent and moves legally (an action of another game, or a bad key, would fail here)."""
+    meta, arrays = read_policy_file(f"policies/{name}_hard.npz")
+    write_policy_file(tmp_path / "quick.npz", {**meta, "search": SEARCH[name]}, arrays)
+    env = make(name)
+    env.reset(seed=3)
+    seen = env.observe(env.agent_selection)
+    player = make_opponent(name, str(tmp_path / "quick.npz"), seed=0)
+    assert type(player).__name__ != "NumpyPolicy", "the file's search is played, not the bare network"
+    assert seen["action_mask"][player.act(seen["observation"], seen["action_mask"], env.game_state)]
