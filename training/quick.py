@@ -44,6 +44,7 @@ PHASES: dict[str, float] = {"record": 0.35, "imitate": 0.25, "ppo": 0.25, "evalu
 LARGE_ACTIONS: dict[str, float] = {"record": 0.25, "imitate": 0.5, "ppo": 0.1, "evaluate": 0.15}
 SHARES: dict[str, dict[str, float]] = {"twirls": LARGE_ACTIONS, "swish": LARGE_ACTIONS, "squeeze": LARGE_ACTIONS}
 MIN_SECONDS = 2.0  # the least time a phase can do anything in
+RESERVE = 10.0  # seconds kept after the last phase (at most 2% of the budget) to write the files and the summary
 # game name -> the play-time search its quick file names (policies/search; results/2026-12-quick-path.md): Swival's
 # proves wins and losses two plies deep, else plays the network's move; Swish's and Squeeze's deepen (to 4 plies,
 # captures followed) within a work budget, the leaves scored by the value head
@@ -200,16 +201,17 @@ def ppo(model, settings: QuickSettings, clock: Clock) -> int:
 
 
 def evaluate(name: str, params: dict[str, Any], files: dict[str, Path], settings: QuickSettings, clock: Clock):
-    """The ``evaluate`` phase: each candidate file plays easy in turn, a rotation of seats at a time, until the time
-    is up; returns each candidate's (score, games)."""
+    """The ``evaluate`` phase: each candidate file plays easy in turn, a rotation of seats at a time, while the time
+    left holds another rotation as long as the last one; returns each candidate's (score, games)."""
     players = make_raw(name, **params).game.num_players
     parts: dict[str, list] = {label: [] for label in files}
-    first = 0
-    while first < settings.eval_games and (first == 0 or not clock.over()):
+    first, rotation = 0, 0.0
+    while first < settings.eval_games and (first == 0 or clock.left() > rotation):
+        began = time.time()
         for label, path in files.items():
             entrants = [str(path)] + ["easy"] * (players - 1)
             parts[label].append(play_series(name, entrants, players, seed=settings.seed, first_game=first, **params))
-        first += players
+        first, rotation = first + players, time.time() - began
         clock.tick(", ".join(f"{label} {_score(merge_series(p)):.1%}" for label, p in parts.items()) + f" of {first}")
     results = {label: (_score(merge_series(p)), merge_series(p).games) for label, p in parts.items()}
     clock.tick(", ".join(f"{label} {s:.1%} of {g} games vs easy" for label, (s, g) in results.items()), force=True)
@@ -229,9 +231,10 @@ def quick_train(
     settings = settings or QuickSettings()
     start = started or time.time()
     shares = SHARES.get(name, PHASES)
-    ends = np.cumsum(list(phase_budgets(minutes * 60, shares).values())) + start
-    planned = dict(zip(PHASES, ends, strict=True))
-    deadline = _Schedule(start + minutes * 60, shares)
+    seconds = minutes * 60 - min(RESERVE, minutes * 60 * 0.02)
+    shares_of_time = np.cumsum(list(phase_budgets(minutes * 60, shares).values())) / (minutes * 60)
+    planned = dict(zip(PHASES, start + seconds * shares_of_time, strict=True))
+    deadline = _Schedule(start + seconds, shares)
     torch.set_num_threads(1)
     out_dir.mkdir(parents=True, exist_ok=True)
     log = Log(name, out_dir)
