@@ -182,6 +182,13 @@ def make_raw(name: str, **kwargs: Any):
     return game_module(name).raw_env(**kwargs)
 
 
+def action_layout(name: str, **params: Any):
+    """Game ``name``'s actions as (cell, move) pairs under rule ``params``, for a factored action head
+    (:class:`envs.core.action_layout.ActionLayout`); None for a game whose actions do not factor so."""
+    raw = make_raw(name, **params)
+    return type(raw).action_layout(raw.game)
+
+
 def batched_engine(name: str, **params: Any):
     """The batched engine (:class:`envs.core.batched.Engine`) of game ``name`` under rule ``params``.
 

@@ -196,7 +196,7 @@ def _factored(path: Path, kwargs: dict[str, Any], name: str, params: dict[str, A
     """The rank and the action layout of a factored policy, from the game, rules and rank its policy_kwargs
     give as plain JSON (the layout as ``training.factored_policy.game_layout`` builds it); refused unless
     that game is ``name`` and those rules are ``params`` (both normalised)."""
-    from envs.registry import game_module, make_raw  # on use, as numpy_policy's checks do
+    from envs.registry import action_layout, game_module  # on use, as numpy_policy's checks do
 
     for key in sorted(FACTORED_KWARGS & set(kwargs)):
         if not _plain(kwargs[key]):
@@ -217,8 +217,7 @@ def _factored(path: Path, kwargs: dict[str, Any], name: str, params: dict[str, A
     asked = game_cls.normalise_params(dict(params))
     if trained != asked:
         raise PolicyFileError(f"SB3 model {path} is a factored policy of {name} with rules {trained}, not {asked}")
-    raw = make_raw(name, **trained)
-    layout = type(raw).action_layout(raw.game)
+    layout = action_layout(name, **trained)
     if layout is None:
         raise PolicyFileError(f"SB3 model {path} has a factored action head, but {name} declares no action layout")
     return rank, layout

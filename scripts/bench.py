@@ -355,9 +355,9 @@ def ppo_single_once(
 def ppo_heads(name: str) -> tuple[str, ...]:
     """The action heads PPO can have in game ``name``: the plain one, and the factored one where the game
     declares an action layout."""
-    from envs.registry import game_module, make_raw
+    from envs.registry import action_layout
 
-    return ("plain", "factored") if game_module(name).raw_env.action_layout(make_raw(name).game) else ("plain",)
+    return ("plain", "factored") if action_layout(name) else ("plain",)
 
 
 def ppo_run(

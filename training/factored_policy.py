@@ -30,7 +30,7 @@ import torch
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
 from envs.core.action_layout import ActionLayout
-from envs.registry import game_module, make_raw
+from envs.registry import action_layout
 from training.network import FactoredHead
 
 HEADS = ("plain", "factored")  # the action heads a PPO run may ask for (config "head")
@@ -38,8 +38,7 @@ HEADS = ("plain", "factored")  # the action heads a PPO run may ask for (config 
 
 def game_layout(name: str, params: dict[str, Any] | None = None) -> ActionLayout:
     """Game ``name``'s action layout under ``params``; a ValueError if the game declares none."""
-    raw = make_raw(name, **(params or {}))
-    layout = game_module(name).raw_env.action_layout(raw.game)
+    layout = action_layout(name, **(params or {}))
     if layout is None:
         raise ValueError(f"{name} declares no action layout: PPO on it has the plain head only")
     return layout

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from envs.registry import game_module, make_raw
+from envs.registry import make_raw
 from policies import flops
 
 CONFIGS = Path(__file__).parent / "configs"
@@ -49,8 +49,8 @@ def config_rows(path: Path, ranks: Sequence[int], extra_conv: tuple[int, int] | 
     own = section.get("head", "plain")
     raw = make_raw(name, **params)
     observations = int(raw.observation_space(raw.possible_agents[0])["observation"].shape[0])
-    actions, layout = raw.game.num_actions, game_module(name).raw_env.action_layout(raw.game)
-    graph, conv = game_module(name).raw_env.board_graph(raw.game), None
+    actions, layout = raw.game.num_actions, type(raw).action_layout(raw.game)
+    graph, conv = type(raw).board_graph(raw.game), None
     if section.get("conv_layers"):
         conv = (graph, section["conv_layers"], section.get("conv_channels", DEFAULT_CHANNELS))
 
