@@ -491,5 +491,8 @@ def teacher_agreement(policy, demos: Demonstrations, limit: int = 20_000) -> flo
     rows = np.flatnonzero(demos.by_teacher)[-limit:]
     if rows.size == 0:
         return float("nan")
-    probs, _ = torch_probabilities(policy, demos.observations[rows], demos.mask_rows(rows))
-    return float(np.mean(probs.argmax(axis=1) == demos.actions[rows]))
+    matched = 0
+    for part in np.array_split(rows, -(-rows.size // 2048)):  # a row of probabilities per action: a part at a time
+        probs, _ = torch_probabilities(policy, demos.observations[part], demos.mask_rows(part))
+        matched += int(np.sum(probs.argmax(axis=1) == demos.actions[part]))
+    return matched / rows.size
