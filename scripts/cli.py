@@ -29,6 +29,7 @@ TRAIN_EXTRA = "pip install -e '.[train]' (from a clone of swgym)"
 NEEDS = {
     "train": ("torch", "stable_baselines3", "sb3_contrib", "tensorboard", "tqdm", "rich", "matplotlib"),
     "export": ("torch", "stable_baselines3", "sb3_contrib"),
+    "curves": ("torch", "stable_baselines3", "sb3_contrib"),
     "ladder": ("matplotlib",),
 }
 # swgym train --backend rllib: Ray's own extra (it pins its gymnasium; a virtualenv of its own, see the Makefile)
@@ -376,9 +377,9 @@ def _training_command(name: str):
         if name == "export":
             check_export_args(args)
         require_extras(name, getattr(args, "backend", None), getattr(args, "address", None))
-        if name in ("ladder", "train", "export"):
+        if name in ("ladder", "train", "export", "curves"):
             check_games([args.game])
-        if name in ("train", "export", "ladder"):
+        if name in ("train", "export", "ladder", "curves"):
             args.params = parse_params(args.rule)
         if name == "report":
             check_games(args.names)
@@ -647,6 +648,22 @@ def _add_training_commands(sub) -> None:
     )
     _add_rule_args(p)
     p.set_defaults(func=_training_command("train"))
+
+    p = sub.add_parser(
+        "curves",
+        help="baseline learning curves by wall-clock minute: the quick path and PPO from scratch (needs the train "
+        "extra)",
+        description="Two runs of --minutes each (the quick path, then MaskablePPO from a random network against "
+        "random), the bare network saved every --every seconds, then every saved network scored against random, "
+        "easy and medium (--games each, seats rotated). Writes <out>/curves.csv and <out>/curves.md.",
+    )
+    p.add_argument("game")
+    p.add_argument("--minutes", type=positive_float, default=10.0, help="wall clock of each run (default 10)")
+    p.add_argument("--every", type=positive_float, default=60.0, help="seconds between two snapshots (default 60)")
+    p.add_argument("--games", type=positive_int, default=100, help="games per snapshot and opponent (default 100)")
+    p.add_argument("--out", default=None, help="run folder (default runs/<game>_curves)")
+    _add_rule_args(p)
+    p.set_defaults(func=_training_command("curves"))
 
     p = sub.add_parser("export", help="export an SB3 MaskablePPO .zip to a numpy policy file (needs the train extra)")
     _add_export_args(p)

@@ -47,6 +47,21 @@ def cmd_train(args: argparse.Namespace) -> None:
     print(f"learning curve: {out / 'learning_curve.png'}" + (f"; shipped to {ship}" if ship else ""))
 
 
+def cmd_curves(args: argparse.Namespace) -> None:
+    """``swgym curves GAME``: :func:`training.curves.run_curves` with the game's training config."""
+    from training.config import load_config  # on use: swgym starts fast
+    from training.curves import CurveSettings, run_curves
+    from training.quick import RECIPES, QuickSettings
+
+    config = load_config(args.game)
+    params = {**config["params"], **(args.params or {})}
+    out = Path(args.out or f"runs/{args.game}_curves")
+    settings = CurveSettings(minutes=args.minutes, every=args.every, games=args.games, seed=args.seed or 0)
+    run_curves(args.game, params, out, config, settings, RECIPES.get(args.game, QuickSettings()))
+    print((out / "curves.md").read_text())
+    print(f"curves: {out / 'curves.csv'}, {out / 'curves.md'}")
+
+
 #: The budgets of ``swgym train`` (SB3 path): option -> (the config key it sets, the phase it reaches).
 BUDGETS = {
     "steps": (("total_timesteps",), "PPO"),

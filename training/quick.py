@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import shutil
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -157,9 +158,12 @@ def record(name: str, params: dict[str, Any], settings: QuickSettings, clock: Cl
     return Demonstrations.concatenate(parts)
 
 
-def imitate(policy, demos: Demonstrations, settings: QuickSettings, clock: Clock) -> dict[str, float]:
+def imitate(
+    policy, demos: Demonstrations, settings: QuickSettings, clock: Clock, snapshots: Callable | None = None
+) -> dict[str, float]:
     """The ``imitate`` phase: minibatch steps of the teacher's moves' log-likelihood and the outcomes' squared
-    error until the time is up (a minibatch at least); returns the passes made, last losses, agreement."""
+    error until the time is up (a minibatch at least); returns the passes made, last losses, agreement.
+    ``snapshots(policy)`` is called after each step (:class:`training.curves.Snapshots`)."""
     optimizer = torch.optim.Adam(policy.parameters(), lr=settings.learning_rate)
     rng = np.random.default_rng(settings.seed)
     policy.set_training_mode(True)
@@ -172,6 +176,8 @@ def imitate(policy, demos: Demonstrations, settings: QuickSettings, clock: Clock
         latest = fit_minibatch(policy, optimizer, demos, idx, settings.value_weight)
         steps += 1
         losses = latest if steps == 1 else 0.9 * losses + 0.1 * latest  # a running mean
+        if snapshots is not None:
+            snapshots(policy)
         passes = steps * settings.batch_size / len(demos)
         clock.tick(f"{passes:.2f} passes over the positions, policy loss {losses[0]:.3f}, value loss {losses[1]:.3f}")
     policy.set_training_mode(False)
@@ -183,19 +189,24 @@ def imitate(policy, demos: Demonstrations, settings: QuickSettings, clock: Clock
 class Deadline(BaseCallback):
     """Stops MaskablePPO's ``learn`` at the phase's deadline (checked every env step) with progress lines."""
 
-    def __init__(self, clock: Clock) -> None:
+    def __init__(self, clock: Clock, snapshots: Callable | None = None) -> None:
         super().__init__()
-        self.clock = clock
+        self.clock, self.snapshots = clock, snapshots
 
     def _on_step(self) -> bool:
         rate = self.num_timesteps / max(1e-9, time.time() - self.clock.started)
         self.clock.tick(f"{self.num_timesteps} env steps ({rate:.0f}/s)")
         return not self.clock.over()
 
+    def _on_rollout_start(self) -> None:
+        if self.snapshots is not None:  # the network changes only in the update before a rollout
+            self.snapshots(self.model.policy)
 
-def ppo(model, settings: QuickSettings, clock: Clock) -> int:
-    """The ``ppo`` phase: MaskablePPO against easy until the time (or ``settings.ppo_steps``) is used up."""
-    model.learn(settings.ppo_steps or 10**12, callback=Deadline(clock))
+
+def ppo(model, settings: QuickSettings, clock: Clock, snapshots: Callable | None = None) -> int:
+    """The ``ppo`` phase: MaskablePPO against its opponent until the time (or ``settings.ppo_steps``) is used up;
+    ``snapshots(policy)`` before each rollout."""
+    model.learn(settings.ppo_steps or 10**12, callback=Deadline(clock, snapshots))
     clock.tick(f"{model.num_timesteps} env steps", force=True)
     return int(model.num_timesteps)
 
@@ -224,10 +235,11 @@ def _score(result) -> float:
 
 def quick_train(
     name: str, params: dict[str, Any], minutes: float, out_dir: Path, config: dict[str, Any],
-    settings: QuickSettings | None = None, started: float | None = None,
+    settings: QuickSettings | None = None, started: float | None = None, snapshots: Any = None,
 ) -> dict[str, Any]:  # fmt: skip
     """Run the four phases within ``minutes`` from ``started`` (default now: the caller's clock, so that its
-    imports count); writes ``<name>_quick.npz``, ``log.txt``, ``summary.json`` into ``out_dir``."""
+    imports count); writes ``<name>_quick.npz``, ``log.txt``, ``summary.json`` into ``out_dir``. ``snapshots``
+    (:class:`training.curves.Snapshots`) keeps the network a minute, and the chosen one at the end."""
     settings = settings or QuickSettings()
     start = started or time.time()
     shares = SHARES.get(name, PHASES)
@@ -242,16 +254,20 @@ def quick_train(
                                              for p, t in planned.items()))  # fmt: skip
     demos = record(name, params, settings, Clock("record", deadline("record"), log))
     model = _model(name, params, config, settings)
-    fit = imitate(model.policy, demos, settings, Clock("imitate", deadline("imitate"), log))
+    if snapshots is not None:
+        snapshots(model.policy)
+    fit = imitate(model.policy, demos, settings, Clock("imitate", deadline("imitate"), log), snapshots)
     del demos
     extra = {"search": SEARCH[name]} if name in SEARCH else None
     files = {"imitation": export_policy(model.policy, out_dir / "imitation.npz", name, params, extra)}
-    steps = ppo(model, settings, Clock("ppo", deadline("ppo"), log))
+    steps = ppo(model, settings, Clock("ppo", deadline("ppo"), log), snapshots)
     files["ppo"] = export_policy(model.policy, out_dir / "ppo.npz", name, params, extra)
     model.get_env().close()
     scores = evaluate(name, params, files, settings, Clock("evaluate", deadline("evaluate"), log))
     best = max(scores, key=lambda label: scores[label][0])
     policy = shutil.copyfile(files[best], out_dir / f"{name}_quick.npz")
+    if snapshots is not None:
+        snapshots.keep(policy)
     summary = {
         "game": name, "params": params, "minutes": minutes, "wall_minutes": round((time.time() - start) / 60, 2),
         "imitation": fit, "ppo_steps": steps, "scores_vs_easy": scores, "chosen": best, "policy": str(policy),
@@ -275,11 +291,11 @@ class _Schedule:
         return time.time() + left * self.shares[phase] / sum(self.shares[p] for p in rest)
 
 
-def _model(name: str, params: dict[str, Any], config: dict[str, Any], settings: QuickSettings):
-    """MaskablePPO over the batched vector env against easy, with the config's network."""
+def _model(name: str, params: dict[str, Any], config: dict[str, Any], settings: QuickSettings, opponent: str = "easy"):
+    """MaskablePPO over the batched vector env against ``opponent``, with the config's network."""
     from training.sb3_vec import make_sb3_vec  # numba loads with the batched engine only
 
-    vec = make_sb3_vec(name, settings.ppo_envs, opponent="easy", seed=settings.seed, **params)
+    vec = make_sb3_vec(name, settings.ppo_envs, opponent=opponent, seed=settings.seed, **params)
     kwargs = sb3_policy_kwargs(spec_of(config, vec))  # the config's net_arch and activation
     model = MaskablePPO("MlpPolicy", vec, seed=settings.seed, verbose=0, policy_kwargs=kwargs, **settings.ppo)
     log_nowhere(model)
