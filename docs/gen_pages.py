@@ -18,6 +18,7 @@ Nothing here plays a game or imports torch: it reads docstrings, the registry an
 
 from __future__ import annotations
 
+import csv
 import importlib
 import json
 import re
@@ -474,6 +475,26 @@ def usage_section(game: str) -> str:
     return "\n\n".join(parts)
 
 
+def baselines(game: str, folder: Path | None = None) -> str:
+    """Where the game's learning curves (``results/baselines/<game>.csv``, written by ``swgym curves``) ended,
+    as a sentence linking the curves; "" without a measurement."""
+    path = (folder or RESULTS / "baselines") / f"{game}.csv"
+    if not path.exists():
+        return ""
+    with open(path, newline="") as f:
+        last = {(row["run"], row["opponent"]): row for row in csv.DictReader(f)}  # each run's last snapshot
+    parts = []
+    for run, label in (("quick", "the quick path"), ("scratch", "PPO from scratch against random")):
+        scores = [f"{float(row['score']):.0%} against {o}" for (r, o), row in last.items() if r == run]
+        minutes = max((float(row["minute"]) for (r, _), row in last.items() if r == run), default=0.0)
+        if scores:
+            parts.append(f"{label}, after {minutes:.0f} minutes: {', '.join(scores)}")
+    return (
+        f"**Learning curves** (`swgym curves {game}`, bare networks scored every minute; "
+        f"[the curves](../results/2026-12-baselines.md#{game})): " + "; ".join(parts) + "."
+    )
+
+
 def random_play(game: str) -> str:
     """How often random play decides a game of ``game`` (``results/random_play.json``), as a sentence with the
     command that measured it; "" without a measurement."""
@@ -538,6 +559,8 @@ def results_section(game: str, eval_md: str, has_ladder: bool, records: list[dic
         ]
     else:
         parts = ["No evaluation rows in `results/EVAL.md` yet (`swgym report`)."]
+    if line := baselines(game):
+        parts.insert(0, line)
     if line := random_play(game):
         parts.insert(0, line)
     if has_ladder:

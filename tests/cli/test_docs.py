@@ -529,3 +529,19 @@ def test_animation_caption_says_players_seed_outcome_and_policy_file(game):
     assert f"seed {record['seed']}: " in caption and record["outcome"].split(": ", 1)[1] in caption
     assert next(iter(record["policies"].values()))[:12] in caption
     assert "--p0 hard" in page and f"--seed {record['seed']} --gif {game}.gif`" in page
+
+
+def test_a_game_page_says_where_its_learning_curves_ended(tmp_path):
+    rows = [
+        "run,minute,opponent,games,wins,draws,losses,score",
+        "quick,2.5,easy,100,10,0,90,0.1",
+        "quick,10.0,easy,100,90,0,10,0.9",
+        "quick,10.0,medium,100,40,10,50,0.45",
+        "scratch,10.0,easy,100,20,0,80,0.2",
+    ]
+    (tmp_path / "swival.csv").write_text("\n".join(rows) + "\n")
+    line = gen_pages.baselines("swival", tmp_path)
+    assert "the quick path, after 10 minutes: 90% against easy, 45% against medium" in line
+    assert "PPO from scratch against random, after 10 minutes: 20% against easy" in line
+    assert "(../results/2026-12-baselines.md#swival)" in line and "`swgym curves swival`" in line
+    assert gen_pages.baselines("twirls", tmp_path) == "", "no curves measured: no line"
