@@ -25,6 +25,7 @@ import torch
 from envs.core.checks import as_int, as_number
 from policies.numpy_policy import join_value_towers, read_policy_file, split_value_towers, write_policy_file
 from training.imitation import Demonstrations, Recording, collect_batched
+from training.progress import Progress
 
 DEFAULTS: dict[str, Any] = {
     "teacher": "medium",
@@ -114,6 +115,8 @@ def fit_tower(
     optimizer = torch.optim.Adam(net.parameters(), lr=learning_rate)
     x, y = train  # x: an array or disk rows (training.imitation.DiskRows), read a minibatch at a time
     history = []
+    per_epoch = -(-len(y) // batch_size)
+    bar = Progress(label, f"{len(y)} positions", epochs * per_epoch, "minibatches")
     for epoch in range(epochs):
         order = generator.permutation(len(y))
         total, clock = 0.0, time.time()
@@ -124,6 +127,7 @@ def fit_tower(
             loss.backward()
             optimizer.step()
             total += loss.item() * len(idx)
+            bar.update(epoch * per_epoch + lo // batch_size + 1, f"epoch {epoch + 1}/{epochs}")
         entry = {"epoch": epoch + 1, "train_mse": total / len(y)}
         if heldout is not None and len(heldout[1]):
             with torch.no_grad():
