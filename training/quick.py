@@ -35,6 +35,7 @@ from stable_baselines3.common.callbacks import BaseCallback
 
 from envs.play import merge_series, play_series
 from envs.registry import make_raw
+from training.buffers import buffer_kwargs
 from training.export import export_policy
 from training.imitation import Demonstrations, Recording, collect_batched, fit_minibatch, teacher_agreement
 from training.network import sb3_policy_kwargs
@@ -297,7 +298,9 @@ def _model(name: str, params: dict[str, Any], config: dict[str, Any], settings: 
 
     vec = make_sb3_vec(name, settings.ppo_envs, opponent=opponent, seed=settings.seed, **params)
     kwargs = sb3_policy_kwargs(spec_of(config, vec))  # the config's net_arch and activation
-    model = MaskablePPO("MlpPolicy", vec, seed=settings.seed, verbose=0, policy_kwargs=kwargs, **settings.ppo)
+    model = MaskablePPO(
+        "MlpPolicy", vec, seed=settings.seed, verbose=0, policy_kwargs=kwargs, **buffer_kwargs(vec), **settings.ppo
+    )
     log_nowhere(model)
     return model
 

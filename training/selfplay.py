@@ -38,6 +38,7 @@ from envs.play import play_series
 from envs.registry import GAMES, entry, make_raw
 from envs.single_agent import SingleAgentEnv
 from policies.network import NetworkSpec
+from training.buffers import buffer_kwargs
 from training.config import CONFIG_DIR, DEFAULTS, ENV_PATHS, load_config  # noqa: F401 (its names here too)
 from training.export import add_value_members, export_policy, to_numpy_policy
 from training.factored_policy import ppo_policy
@@ -426,6 +427,7 @@ def run_ppo(
         verbose=0,
         tensorboard_log=str(out_dir / "tensorboard") if tensorboard else None,
         policy_kwargs={**sb3_policy_kwargs(spec_of(config, vec)), **head_kwargs},
+        **buffer_kwargs(vec),
         **ppo,
     )
     if not tensorboard:
