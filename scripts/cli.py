@@ -661,6 +661,11 @@ def _add_training_commands(sub) -> None:
     p.add_argument("--minutes", type=positive_float, default=10.0, help="wall clock of each run (default 10)")
     p.add_argument("--every", type=positive_float, default=60.0, help="seconds between two snapshots (default 60)")
     p.add_argument("--games", type=positive_int, default=100, help="games per snapshot and opponent (default 100)")
+    p.add_argument(
+        "--opening-plies", type=nonnegative_int, default=0,
+        help="begin every scored game with this many random plies (as swgym eval; the CSV's distinct column "
+        "counts the games that differ)",
+    )  # fmt: skip
     p.add_argument("--out", default=None, help="run folder (default runs/<game>_curves)")
     _add_rule_args(p)
     p.set_defaults(func=_training_command("curves"))

@@ -56,7 +56,9 @@ def cmd_curves(args: argparse.Namespace) -> None:
     config = load_config(args.game)
     params = {**config["params"], **(args.params or {})}
     out = Path(args.out or f"runs/{args.game}_curves")
-    settings = CurveSettings(minutes=args.minutes, every=args.every, games=args.games, seed=args.seed or 0)
+    settings = CurveSettings(
+        minutes=args.minutes, every=args.every, games=args.games, seed=args.seed or 0, opening_plies=args.opening_plies
+    )
     run_curves(args.game, params, out, config, settings, RECIPES.get(args.game, QuickSettings()))
     print((out / "curves.md").read_text())
     print(f"curves: {out / 'curves.csv'}, {out / 'curves.md'}")

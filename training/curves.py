@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from envs.play import play_series
+from envs.play import distinct_games, play_series
 from envs.registry import make_raw
 from policies.numpy_policy import read_policy_file, write_policy_file
 from training.export import export_policy
@@ -35,13 +35,15 @@ RUNS = ("quick", "scratch")
 @dataclass(frozen=True)
 class CurveSettings:
     """What ``swgym curves`` runs and plays: each run's minutes, a snapshot every ``every`` seconds, ``games``
-    games a snapshot and opponent."""
+    games a snapshot and opponent, each opening with ``opening_plies`` random plies (players that answer every
+    position the same way otherwise replay one game per seating)."""
 
     minutes: float = 10.0
     every: float = 60.0
     games: int = 100
     opponents: tuple[str, ...] = OPPONENTS
     seed: int = 0
+    opening_plies: int = 0
 
 
 class Snapshots:
@@ -95,19 +97,21 @@ def scratch_run(
 
 def score_snapshots(name: str, params: dict[str, Any], runs: dict[str, Snapshots], settings: CurveSettings):
     """Every snapshot of ``runs`` against every opponent: a row each (run, minute, opponent, games, wins, draws,
-    losses, score)."""
+    losses, score, and how many of the games differ in their moves)."""
     players = make_raw(name, **params).game.num_players
     jobs = [(run, *saved, o) for run, snaps in runs.items() for saved in snaps.saved for o in settings.opponents]
     bar = Progress("curves", f"{name}: {len(jobs)} snapshot x opponent series", len(jobs), "series")
     rows = []
     for k, (run, minute, path, opponent) in enumerate(jobs):
         entrants = [str(path)] + [opponent] * (players - 1)
-        result = play_series(name, entrants, settings.games, seed=settings.seed, **params)
+        result = play_series(
+            name, entrants, settings.games, seed=settings.seed, opening_plies=settings.opening_plies, **params
+        )
         wins, draws = int(result.wins[0]), int(result.draws[0])
         rows.append({
             "run": run, "minute": minute, "opponent": opponent,
             "games": result.games, "wins": wins, "draws": draws, "losses": result.games - wins - draws,
-            "score": round((wins + draws / 2) / result.games, 4),
+            "score": round((wins + draws / 2) / result.games, 4), "distinct": distinct_games(result),
         })  # fmt: skip
         bar.update(k + 1, f"{run} at minute {minute} vs {opponent}")
     return rows

@@ -48,6 +48,7 @@ def test_both_runs_save_a_network_a_period_and_every_one_is_scored(tmp_path):
     assert min(int(f.stem[7:]) for f in (tmp_path / "quick").glob("minute-[0-9]*.npz")) >= 1, "none while recording"
     assert all(r["games"] == 2 and r["wins"] + r["draws"] + r["losses"] == 2 for r in rows)
     assert all(r["score"] == (r["wins"] + r["draws"] / 2) / 2 for r in rows)
+    assert all(1 <= r["distinct"] <= 2 for r in rows), "each row counts the games that differ"
     with open(tmp_path / "curves.csv") as f:
         saved = list(csv.DictReader(f))
     assert [(r["run"], float(r["minute"]), r["opponent"]) for r in saved] == [
