@@ -169,8 +169,7 @@ class _Sink:
             if self.folder is not None and key in ("observations", "packed"):
                 if key not in self.disk:
                     self.folder.mkdir(parents=True, exist_ok=True)
-                    dtype = np.float32 if key == "observations" else np.uint8
-                    self.disk[key] = DiskRows(self.folder / f"{key}.bin", rows[key].shape[1], dtype)
+                    self.disk[key] = DiskRows(self.folder / f"{key}.bin", rows[key].shape[1], ROW_DTYPES[key])
                 self.disk[key].append(rows[key])
             else:
                 self.parts[key].append(rows[key])
