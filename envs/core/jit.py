@@ -175,7 +175,7 @@ EXPECTED_SECONDS = {
     "envs.swimming.batched.reset": 3,
     "envs.swival.batched.random_others": 4,
     "envs.twirls.batched.random_others": 6,
-    "policies.search.compiled.alpha_beta": 70,
+    "policies.search.compiled.alpha_beta": 120,
 }
 
 

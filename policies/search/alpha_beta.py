@@ -90,6 +90,7 @@ from policies.search.compiled import (
     Settings,
     SpaceSizes,
     alpha_beta,
+    game_kernels,
     levels_needed,
     most_moves,
     new_space,
@@ -375,23 +376,25 @@ class _CompiledSearch:
         )
         self._warm_up(search.game)
 
-    def _new_work_arrays(self) -> None:
-        self.space = new_space(self._space_sizes)
-        self.batch = BatchedGame(self.engine, self.space.obs.shape[0], seed=0)
-
     def _warm_up(self, game: Any) -> None:
         """Compile the kernel (or load it from numba's cache) as the search is made, not in its first move, whose
-        think time would count it; the work arrays are then made afresh, so no move sees a trace of it."""
-        self._new_work_arrays()
+        think time would count it; the work arrays are then made afresh, so no move sees a trace of it. The boards
+        are made once: a search writes every board it reads (board 0 from the position, each other one as a copy
+        of its parent) before reading it."""
+        self.space = new_space(self._space_sizes)
+        self.batch = BatchedGame(self.engine, self.space.obs.shape[0], seed=0)
         self.search(game.new_state(np.random.default_rng(0)), 1, 1)
-        self._new_work_arrays()
+        self.space = new_space(self._space_sizes)
 
     def search(self, state: Any, depth: int, cap: float) -> tuple[tuple[int, float] | None, int, int]:
         """((action, value) or None past ``cap``, nodes, work) of ``state`` searched ``depth`` plies deep."""
         batch = self.batch
         batch.set_board(0, state)
         settings = Settings(depth, -1 if cap == np.inf else int(cap), *self._fixed, *self._leaves)
-        action, value = alpha_beta(self.towers, self.policy_tower, settings, self.space, batch.state, batch.consts)
+        kernels = game_kernels(batch.state, batch.consts)
+        action, value = alpha_beta(
+            kernels, self.towers, self.policy_tower, settings, self.space, batch.state, batch.consts
+        )
         counters = self.space.counters
         result = None if counters[C_ABORTED] else (int(action), float(value))
         return result, int(counters[C_NODES]), int(counters[C_WORK])

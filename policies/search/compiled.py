@@ -110,14 +110,15 @@ def most_moves(engine: Any) -> int | None:
     return None if found is None else found[1](engine)
 
 
+def _registered(state: type) -> GameFunctions:
+    """The functions registered for the named state class ``state``."""
+    if state not in _GAMES:
+        raise TypeError(f"no game registered for the search on the state {state.__name__}")
+    return _GAMES[state][0]
+
+
 def _functions_of(s) -> GameFunctions:
-    if s.instance_class not in _GAMES:
-        raise TypeError(f"no game registered for the search on the state {s.instance_class.__name__}")
-    return _GAMES[s.instance_class][0]
-
-
-def _game_kernels(s, c):
-    """The game's :data:`Kernels` for the batch ``s`` (compiled only)."""
+    return _registered(s.instance_class)
 
 
 def _game_legal(i, out, s, c, scratch):
@@ -138,12 +139,6 @@ def _game_captures(i, out, s, c, scratch):
 
 def _game_may_end(i, a, s, c, scratch):
     """False only when ``a`` cannot end board ``i``'s game (compiled only)."""
-
-
-@overload(_game_kernels)
-def _kernels_of(s, c):
-    kernels = _functions_of(s).kernels
-    return lambda s, c: kernels(s, c)
 
 
 @overload(_game_legal)
@@ -890,16 +885,18 @@ def search(ab, s, c):
 
 
 # -- the entry ------------------------------------------------------------------------------------------------
-@njit(cache=True)
-def alpha_beta(towers, policy, settings, space, s, c):
+def game_kernels(s, c):
+    """The :data:`Kernels` (fresh scratch) of the game whose batch state is ``s`` (constants ``c``), made by the
+    function it registered (:func:`register_game`); what :func:`alpha_beta` takes as ``kernels``."""
+    return _registered(type(s)).kernels(s, c)
+
+
+@njit(cache=True, _nrt=False)
+def alpha_beta(kernels, towers, policy, settings, space, s, c):
     """(action, value) of board 0 of the batch ``s`` (constants ``c``) by :func:`search`, over the functions its
-    game registered (:func:`register_game`), whose scratch is made here."""
-    return _run(_game_kernels(s, c), towers, policy, settings, space, s, c)
-
-
-@njit(_nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)  # called from alpha_beta only
-def _run(kernels, towers, policy, settings, space, s, c):
-    """:func:`alpha_beta` once the game's scratch is made: compiled without numba's reference counting, as the
-    per-board functions (:func:`envs.core.jit.per_board`). With it, numba counts references to every array of the
-    search's tuples at each of its inlined helpers, on every node."""
+    game registered (:func:`register_game`), with their scratch ``kernels`` (:func:`game_kernels`). Compiled
+    without numba's reference counting, as the per-board functions (:func:`envs.core.jit.per_board`): with it,
+    numba counts references to every array of the search's tuples at each of its inlined helpers, on every node.
+    One compiled layer: its scratch is made by the caller, so no kernel with reference counting wraps it (each
+    layer of numba's compile optimises and generates the machine code of all it calls again)."""
     return search(Search(kernels, towers, policy, settings, space), s, c)
