@@ -590,7 +590,7 @@ class NumpyPolicy:
         from envs.registry import make_raw
 
         raw = make_raw(name, **rules)
-        obs_shape = raw.observation_space(raw.possible_agents[0])["observation"].shape
+        obs_shape = type(raw).observation_shape(raw.game)
         if self.obs_size != int(np.prod(obs_shape)) or self.num_actions != raw.game.num_actions:
             raise PolicyFileError(
                 f"policy file {self.path}: its network takes {self.obs_size} observation values "

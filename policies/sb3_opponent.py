@@ -26,7 +26,7 @@ class SB3Opponent:
             from envs.registry import make_raw
 
             raw = make_raw(name, **params)
-            expected = raw.observation_space(raw.possible_agents[0])["observation"].shape
+            expected = type(raw).observation_shape(raw.game)
             if self.model.observation_space.shape != expected or self.model.action_space.n != raw.game.num_actions:
                 raise ValueError(
                     f"{path}: model has observation {self.model.observation_space.shape} and "

@@ -48,7 +48,7 @@ def config_rows(path: Path, ranks: Sequence[int], extra_conv: tuple[int, int] | 
     hidden, rank = tuple(section.get("hidden", DEFAULT_HIDDEN)), section.get("rank", DEFAULT_RANK)
     own = section.get("head", "plain")
     raw = make_raw(name, **params)
-    observations = int(raw.observation_space(raw.possible_agents[0])["observation"].shape[0])
+    observations = int(type(raw).observation_shape(raw.game)[0])
     actions, layout = raw.game.num_actions, type(raw).action_layout(raw.game)
     graph, conv = type(raw).board_graph(raw.game), None
     if section.get("conv_layers"):

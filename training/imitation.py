@@ -280,7 +280,7 @@ def collect(
 
 def _observation_size(name: str, params: dict[str, Any]) -> int:
     raw = make_raw(name, **params)
-    return int(raw.observation_space(raw.possible_agents[0])["observation"].shape[0])
+    return int(type(raw).observation_shape(raw.game)[0])
 
 
 def collect_batched(

@@ -133,7 +133,9 @@ def test_the_declared_pieces_are_the_observation_space(name, params):
     env = envs.make_raw(name, **params)
     layout = env.observation(env.game)
     assert env.observation_space(env.possible_agents[0])["observation"].shape == (layout.size,)
+    assert type(env).observation_shape(env.game) == (layout.size,)
     env.reset(seed=0)
+    assert env.observe(env.agent_selection)["observation"].shape == (layout.size,)
     assert set(layout.split(env.observe(env.agent_selection)["observation"])) == {p.name for p in layout.pieces}
 
 
