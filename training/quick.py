@@ -47,6 +47,7 @@ LARGE_ACTIONS: dict[str, float] = {"record": 0.25, "imitate": 0.5, "ppo": 0.1, "
 SHARES: dict[str, dict[str, float]] = {"twirls": LARGE_ACTIONS, "swish": LARGE_ACTIONS, "squeeze": LARGE_ACTIONS}
 MIN_SECONDS = 2.0  # the least time a phase can do anything in
 RESERVE = 10.0  # seconds kept after the last phase (at most 2% of the budget) to write the files and the summary
+ROUND_MARGIN = 2.0  # the evaluate phase starts a round only if the time left holds this many of the last
 # game name -> the play-time search its quick file names (policies/search; results/2026-12-quick-path.md): Swival's
 # proves wins and losses two plies deep, else plays the network's move; Swish's and Squeeze's deepen (to 4 plies,
 # captures followed) within a work budget, the leaves scored by the value head
@@ -214,11 +215,12 @@ def ppo(model, settings: QuickSettings, clock: Clock, snapshots: Callable | None
 
 def evaluate(name: str, params: dict[str, Any], files: dict[str, Path], settings: QuickSettings, clock: Clock):
     """The ``evaluate`` phase: each candidate file plays easy in turn, a rotation of seats at a time, while the time
-    left holds another rotation as long as the last one; returns each candidate's (score, games)."""
+    left holds :data:`ROUND_MARGIN` more rotations as long as the last one (a round under a load that rises runs
+    longer than the last); returns each candidate's (score, games)."""
     players = make_raw(name, **params).game.num_players
     parts: dict[str, list] = {label: [] for label in files}
     first, rotation = 0, 0.0
-    while first < settings.eval_games and (first == 0 or clock.left() > rotation):
+    while first < settings.eval_games and (first == 0 or clock.left() > ROUND_MARGIN * rotation):
         began = time.time()
         for label, path in files.items():
             entrants = [str(path)] + ["easy"] * (players - 1)

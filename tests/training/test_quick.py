@@ -2,6 +2,7 @@
 
 import json
 import time
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -13,6 +14,7 @@ from envs.play import play_series
 from policies.numpy_policy import NumpyPolicy, read_policy_file, write_policy_file
 from scripts.cli import main
 from tests.training_helpers import tiny_config
+from training import quick
 from training.quick import PHASES, SEARCH, Clock, Log, QuickSettings, _model, phase_budgets, ppo, quick_train
 
 torch.set_num_threads(1)
@@ -90,3 +92,21 @@ def test_the_search_a_quick_file_names_plays_a_legal_move(tmp_path, name):
     player = make_opponent(name, str(tmp_path / "quick.npz"), seed=0)
     assert type(player).__name__ != "NumpyPolicy", "the file's search is played, not the bare network"
     assert seen["action_mask"][player.act(seen["observation"], seen["action_mask"], env.game_state)]
+
+
+@pytest.mark.parametrize("left, rounds", [(100.0, 8), (29.0, 1), (31.0, 2), (11.0, 1)])
+def test_the_evaluate_phase_starts_a_round_only_if_two_as_long_as_the_last_fit(monkeypatch, tmp_path, left, rounds):
+    """Rounds of 10 s: one more starts while more than 20 s are left (a load that rises makes a round run longer
+    than the last, so one that only just fits would overrun the budget)."""
+    now = [1000.0]
+    monkeypatch.setattr(quick.time, "time", lambda: now[0])
+
+    def series(name, entrants, games, seed, first_game, **params):
+        now[0] += 5.0  # each candidate's part of a round
+        return play_series(name, ["random", "random"], games, seed=seed, first_game=first_game)
+
+    monkeypatch.setattr(quick, "play_series", series)
+    clock = Clock("evaluate", now[0] + left, Log("swival", tmp_path))
+    files = {"imitation": tmp_path / "a.npz", "ppo": tmp_path / "b.npz"}
+    results = quick.evaluate("swival", {}, files, replace(TINY, eval_games=40), clock)
+    assert {label: games for label, (_, games) in results.items()} == {"imitation": 2 * rounds, "ppo": 2 * rounds}
