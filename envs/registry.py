@@ -182,6 +182,12 @@ def make_raw(name: str, **kwargs: Any):
     return game_module(name).raw_env(**kwargs)
 
 
+def observation_shape(name: str, **params: Any) -> tuple[int, ...]:
+    """The shape of game ``name``'s observation tensor under rule ``params`` (what a network for it takes)."""
+    raw = make_raw(name, **params)
+    return tuple(int(n) for n in type(raw).observation_shape(raw.game))
+
+
 def action_layout(name: str, **params: Any):
     """Game ``name``'s actions as (cell, move) pairs under rule ``params``, for a factored action head
     (:class:`envs.core.action_layout.ActionLayout`); None for a game whose actions do not factor so."""

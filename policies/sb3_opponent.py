@@ -23,15 +23,13 @@ class SB3Opponent:
             raise ValueError(f"{path} is not a loadable MaskablePPO model: {err}") from None
         self.path = path
         if name is not None:
-            from envs.registry import make_raw
+            from envs.registry import make_raw, observation_shape
 
-            raw = make_raw(name, **params)
-            expected = type(raw).observation_shape(raw.game)
-            if self.model.observation_space.shape != expected or self.model.action_space.n != raw.game.num_actions:
+            expected, actions = observation_shape(name, **params), make_raw(name, **params).game.num_actions
+            if self.model.observation_space.shape != expected or self.model.action_space.n != actions:
                 raise ValueError(
                     f"{path}: model has observation {self.model.observation_space.shape} and "
-                    f"{self.model.action_space.n} actions; {name} has {expected} and "
-                    f"{raw.game.num_actions}"
+                    f"{self.model.action_space.n} actions; {name} has {expected} and {actions}"
                 )
 
     def reset(self, seed: int | None = None) -> None:

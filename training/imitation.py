@@ -41,7 +41,7 @@ import torch
 from envs.core.checks import as_int
 from envs.opponents import make_opponent
 from envs.play import play_game
-from envs.registry import make_batched, make_raw
+from envs.registry import make_batched, make_raw, observation_shape
 from training.export import torch_probabilities
 from training.progress import Progress
 
@@ -275,12 +275,7 @@ def collect(
         positions += len(seat_of)
         if bar is not None:
             bar.update(g + 1, f"{positions} positions")
-    return sink.demonstrations(_observation_size(name, params))
-
-
-def _observation_size(name: str, params: dict[str, Any]) -> int:
-    raw = make_raw(name, **params)
-    return int(type(raw).observation_shape(raw.game)[0])
+    return sink.demonstrations(observation_shape(name, **params)[0])
 
 
 def collect_batched(
@@ -333,7 +328,7 @@ def collect_batched(
             if bar is not None:
                 bar.update(min(pending.finished, games), f"{pending.positions} positions")
     pending.flush()
-    return pending.sink.demonstrations(_observation_size(name, params))
+    return pending.sink.demonstrations(observation_shape(name, **params)[0])
 
 
 class _Pending:

@@ -25,7 +25,7 @@ from pettingzoo.test import api_test, render_test, seed_test
 import envs
 from envs.core.game import RuleError
 from envs.playthrough import record
-from envs.registry import GAMES, game_module, variant_label
+from envs.registry import GAMES, game_module, observation_shape, variant_label
 from tests.helpers import GOLDEN, play_both
 
 CASES = [(name, params) for name, e in GAMES.items() for params in e.variants]
@@ -134,6 +134,7 @@ def test_the_declared_pieces_are_the_observation_space(name, params):
     layout = env.observation(env.game)
     assert env.observation_space(env.possible_agents[0])["observation"].shape == (layout.size,)
     assert type(env).observation_shape(env.game) == (layout.size,)
+    assert observation_shape(name, **params) == (layout.size,)  # the registry's, which policy files are checked by
     env.reset(seed=0)
     assert env.observe(env.agent_selection)["observation"].shape == (layout.size,)
     assert set(layout.split(env.observe(env.agent_selection)["observation"])) == {p.name for p in layout.pieces}
