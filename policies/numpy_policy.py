@@ -319,6 +319,19 @@ class PlainHead:
         return plain_move_logits(h, *self._rows, moves)
 
 
+def factored_shapes(width: int, cells: int, moves: int, rank: int, others: int) -> dict[str, tuple[int, ...]]:
+    """The shape of each array of a :class:`FactoredHead` on ``width`` inputs, by its name in a policy file."""
+    per_cell = cells * (rank + 1)
+    return {
+        "head_u_w": (width, per_cell),
+        "head_u_b": (per_cell,),
+        "head_v": (moves, rank),
+        "head_move_b": (moves,),
+        "head_other_w": (width, others),
+        "head_other_b": (others,),
+    }
+
+
 class FactoredHead:
     """A logit per (cell, move) pair of the game's action layout, and one per action of its own.
 
@@ -352,16 +365,8 @@ class FactoredHead:
                 f"policy file {where}: its factored head lays out {self.layout.num_actions} actions "
                 f"for a game with {num_actions} actions"
             )
-        per_cell, others = self.cells * (self.rank + 1), self.layout.others.size
-        expected = {
-            "head_u_w": (width, per_cell),
-            "head_u_b": (per_cell,),
-            "head_v": (self.moves, self.rank),
-            "head_move_b": (self.moves,),
-            "head_other_w": (width, others),
-            "head_other_b": (others,),
-        }
-        for name, shape in expected.items():
+        others = self.layout.others.size
+        for name, shape in factored_shapes(width, self.cells, self.moves, self.rank, others).items():
             found = getattr(self, name[len("head_") :]).shape
             if found != shape:
                 raise PolicyFileError(

@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from envs.core.action_layout import ActionLayout
-from policies.numpy_policy import FORMAT_VERSION, PolicyFileError
+from policies.numpy_policy import FORMAT_VERSION, PolicyFileError, factored_shapes
 
 # the activations SB3 writes into data's policy_kwargs as a class repr
 ACTIVATION_REPRS = {
@@ -264,15 +264,7 @@ def _factored_head(path: Path, arrays: dict[str, np.ndarray], rank: int | None, 
     if rank is None:
         rank = int(arrays["head_v"].shape[-1]) if arrays["head_v"].ndim == 2 else 0
     width, others = (arrays["head_u_w"].shape or (0,))[0], int(layout.others.size)
-    per_cell = layout.cells * (rank + 1)
-    expected = {
-        "head_u_w": (width, per_cell),
-        "head_u_b": (per_cell,),
-        "head_v": (layout.moves, rank),
-        "head_move_b": (layout.moves,),
-        "head_other_w": (width, others),
-        "head_other_b": (others,),
-    }
+    expected = factored_shapes(width, layout.cells, layout.moves, rank, others)
     parts = {v: k for k, v in FACTORED_PARTS.items()}  # named as SB3 stores them: weights (out, in)
     wrong = [
         f"{parts[k]} {arrays[k].shape[::-1] if parts[k].endswith('.weight') else arrays[k].shape}"

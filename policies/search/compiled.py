@@ -117,10 +117,6 @@ def _registered(state: type) -> GameFunctions:
     return _GAMES[state][0]
 
 
-def _functions_of(s) -> GameFunctions:
-    return _registered(s.instance_class)
-
-
 def _game_legal(i, out, s, c, scratch):
     """Board ``i``'s legal moves into ``out[i]`` (and listed), by the game of ``s`` (compiled only)."""
 
@@ -143,31 +139,31 @@ def _game_may_end(i, a, s, c, scratch):
 
 @overload(_game_legal)
 def _legal_of(i, out, s, c, scratch):
-    legal_one = _functions_of(s).legal_one
+    legal_one = _registered(s.instance_class).legal_one
     return lambda i, out, s, c, scratch: legal_one(i, out, s, c, scratch)
 
 
 @overload(_game_step)
 def _step_of(i, a, rewards, s, c, scratch):
-    step_one = _functions_of(s).step_one
+    step_one = _registered(s.instance_class).step_one
     return lambda i, a, rewards, s, c, scratch: step_one(i, a, rewards, s, c, scratch)
 
 
 @overload(_game_observe)
 def _observe_of(i, seat, out, s, c, scratch):
-    observe_one = _functions_of(s).observe_one
+    observe_one = _registered(s.instance_class).observe_one
     return lambda i, seat, out, s, c, scratch: observe_one(i, seat, out, s, c, scratch)
 
 
 @overload(_game_captures)
 def _captures_of(i, out, s, c, scratch):
-    captures_one = _functions_of(s).captures_one
+    captures_one = _registered(s.instance_class).captures_one
     return lambda i, out, s, c, scratch: captures_one(i, out, s, c, scratch)
 
 
 @overload(_game_may_end)
 def _may_end_of(i, a, s, c, scratch):
-    may_end_one = _functions_of(s).may_end_one
+    may_end_one = _registered(s.instance_class).may_end_one
     return lambda i, a, s, c, scratch: may_end_one(i, a, s, c, scratch)
 
 
