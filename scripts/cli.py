@@ -220,7 +220,7 @@ def cmd_warmup(args: argparse.Namespace) -> None:
     from scripts.warmup import shipped_cases, warmup
 
     check_games(args.games)
-    warmup(shipped_cases(args.games))
+    warmup(shipped_cases(args.games), jobs=args.jobs)
 
 
 def cmd_bench(args: argparse.Namespace) -> None:
@@ -522,6 +522,10 @@ def build_parser() -> argparse.ArgumentParser:
         "package, for every clone of it (NUMBA_CACHE_DIR moves the cache).",
     )
     p.add_argument("games", nargs="*", help="games (default all)")
+    p.add_argument(
+        "--jobs", type=positive_int, default=os.cpu_count() or 1,
+        help="parts compiled at once, each in a process of its own (default: one per core)",
+    )  # fmt: skip
     p.set_defaults(func=cmd_warmup)
 
     _add_eval_command(sub)

@@ -16,7 +16,9 @@ import resource
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from typing import Any
 
 #: What a first use runs, by part: the batched engine's first reset and step (``make_vec``), and the shipped hard
@@ -69,22 +71,69 @@ def _bar(done: int, total: int, width: int = 24) -> str:
     return "[" + "#" * filled + "-" * (width - filled) + f"] {done}/{total}"
 
 
-def warmup(cases: list[tuple[str, dict[str, Any]]], out=sys.stderr) -> float:
-    """Compile every part of every (name, params) case into the cache, a progress line each; returns seconds."""
+def warmup(cases: list[tuple[str, dict[str, Any]]], out=sys.stderr, jobs: int = 1) -> float:
+    """Compile every part of every (name, params) case into the cache, a progress line each; returns seconds.
+
+    With ``jobs`` above 1, that many parts compile at once, each in a process of its own (numba compiles on one
+    core), the hards' searches (the longest) first; the cache they fill is the one every process reads."""
     from envs.core.jit import stamp_dir
 
-    jobs = [(name, params, part) for name, params in cases for part in PARTS]
-    print(f"swgym warmup: compiling {len(jobs)} parts into {stamp_dir()}", file=out, flush=True)
+    parts = [(name, params, part) for name, params in cases for part in PARTS]
+    if jobs > 1:
+        parts.sort(key=lambda job: job[2] != "hard")  # stable: the hards first, in the cases' order
+    print(f"swgym warmup: compiling {len(parts)} parts into {stamp_dir()}", file=out, flush=True)
     start = time.perf_counter()
-    for k, (name, params, part) in enumerate(jobs):
-        label = name + "".join(f" {key}={value}" for key, value in params.items())
-        print(f"{_bar(k, len(jobs))} {label}: {part} ...", file=out, flush=True)
-        began = time.perf_counter()
-        first_use(name, part, params)
-        print(f"{_bar(k + 1, len(jobs))} {label}: {part} {time.perf_counter() - began:.1f} s", file=out, flush=True)
+    progress = _Progress(len(parts), out)
+    if jobs <= 1:
+        for name, params, part in parts:
+            progress.began(name, params, part)
+            first_use(name, params=params, part=part)
+            progress.ended(name, params, part)
+    else:
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            futures = [pool.submit(_in_a_process, progress, *job) for job in parts]
+            try:
+                for done in as_completed(futures):
+                    done.result()
+            except BaseException:
+                pool.shutdown(cancel_futures=True)  # the parts not begun; the running ones end first
+                raise
     total = time.perf_counter() - start
     print(f"swgym warmup: done in {total:.0f} s", file=out, flush=True)
     return total
+
+
+class _Progress:
+    """The warm-up's progress lines: a bar of the parts done, then what began or ended (and its seconds)."""
+
+    def __init__(self, total: int, out) -> None:
+        self.total, self.done, self.out, self.began_at, self.lock = total, 0, out, {}, threading.Lock()
+
+    def began(self, name: str, params: dict[str, Any], part: str) -> None:
+        with self.lock:
+            self.began_at[(name, repr(params), part)] = time.perf_counter()
+            print(f"{_bar(self.done, self.total)} {_label(name, params)}: {part} ...", file=self.out, flush=True)
+
+    def ended(self, name: str, params: dict[str, Any], part: str) -> None:
+        with self.lock:
+            self.done += 1
+            seconds = time.perf_counter() - self.began_at[(name, repr(params), part)]
+            line = f"{_bar(self.done, self.total)} {_label(name, params)}: {part} {seconds:.1f} s"
+            print(line, file=self.out, flush=True)
+
+
+def _label(name: str, params: dict[str, Any]) -> str:
+    return name + "".join(f" {key}={value}" for key, value in params.items())
+
+
+def _in_a_process(progress: _Progress, name: str, params: dict[str, Any], part: str) -> None:
+    """:func:`first_use` of one part in a new process (its compile notices kept back: the bar says it)."""
+    progress.began(name, params, part)
+    code = f"from scripts.warmup import first_use; first_use({name!r}, {part!r}, {params!r})"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"swgym warmup: {_label(name, params)}: {part} failed:\n{done.stderr.strip()}")
+    progress.ended(name, params, part)
 
 
 def _timed_process(name: str, part: str, params: dict[str, Any], cache: str) -> float:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 
 import pytest
@@ -34,6 +35,25 @@ def test_warmup_compiles_every_part_with_a_progress_line_each():
     assert lines[2].startswith("[############------------] 1/2 swival: engine ") and lines[2].endswith(" s")
     assert lines[4].startswith("[########################] 2/2 swival: hard ")
     assert lines[-1].startswith("swgym warmup: done in ")
+
+
+def test_warmup_in_two_processes_compiles_every_part_the_hards_first():
+    out = io.StringIO()
+    warmup.warmup([("swival", {})], out=out, jobs=2)
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith("swgym warmup: compiling 2 parts into ")
+    assert lines[1:3] == [
+        "[------------------------] 0/2 swival: hard ...",
+        "[------------------------] 0/2 swival: engine ...",
+    ]
+    ends = sorted(re.fullmatch(r"\[[#-]+\] [12]/2 (.+) [\d.]+ s", line)[1] for line in lines[3:5])
+    assert ends == ["swival: engine", "swival: hard"] and lines[4].startswith("[########################] 2/2 ")
+    assert lines[-1].startswith("swgym warmup: done in ")
+
+
+def test_a_part_that_fails_in_its_process_is_named_with_its_error():
+    with pytest.raises(RuntimeError, match=r"(?s)swival tilt=1: hard failed:.*tilt"):
+        warmup.warmup([("swival", {"tilt": 1})], out=io.StringIO(), jobs=2)
 
 
 def test_an_unknown_part_is_named():
