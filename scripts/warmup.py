@@ -129,19 +129,22 @@ def _label(name: str, params: dict[str, Any]) -> str:
 def _in_a_process(progress: _Progress, name: str, params: dict[str, Any], part: str) -> None:
     """:func:`first_use` of one part in a new process (its compile notices kept back: the bar says it)."""
     progress.began(name, params, part)
-    code = f"from scripts.warmup import first_use; first_use({name!r}, {part!r}, {params!r})"
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    done = subprocess.run(_first_use_argv(name, part, params), capture_output=True, text=True)
     if done.returncode != 0:
         raise RuntimeError(f"swgym warmup: {_label(name, params)}: {part} failed:\n{done.stderr.strip()}")
     progress.ended(name, params, part)
 
 
+def _first_use_argv(name: str, part: str, params: dict[str, Any]) -> list[str]:
+    """The command of a new Python process that runs :func:`first_use` of ``part`` once."""
+    return [sys.executable, "-c", f"from scripts.warmup import first_use; first_use({name!r}, {part!r}, {params!r})"]
+
+
 def _timed_process(name: str, part: str, params: dict[str, Any], cache: str) -> float:
     """Wall-clock seconds of a new Python process that imports the package and runs ``part`` once."""
-    code = f"from scripts.warmup import first_use; first_use({name!r}, {part!r}, {params!r})"
     env = {**os.environ, "NUMBA_CACHE_DIR": cache}
     began = time.perf_counter()
-    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    done = subprocess.run(_first_use_argv(name, part, params), env=env, capture_output=True, text=True)
     seconds = time.perf_counter() - began
     if done.returncode != 0:
         raise RuntimeError(f"{name} {part}: the timed process failed:\n{done.stderr.strip()}")
