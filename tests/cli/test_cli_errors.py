@@ -18,6 +18,7 @@ BAD = [
     (["eval", "swival", "easy", "random", "--games", "-3"], "'-3'"),
     (["eval", "swival", "easy", "random", "--games", "2", "--jobs", "-1"], "'-1'"),
     (["eval", "swimming", "medium", "easy", "easy", "easy", "--games", "10"], "must be a multiple of 4, got 10"),
+    (["warmup", "swival", "--jobs", "0"], "'0'"),
     (["ladder", "nosuch"], "'nosuch'"),
     (["ladder", "swival", "--games", "0"], "'0'"),
     (["report", "nosuch"], "'nosuch'"),
