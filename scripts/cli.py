@@ -216,6 +216,13 @@ def cmd_scores(args: argparse.Namespace) -> None:
     scores_command(args)
 
 
+def _usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the system has one, else every core)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0)) or 1
+    return os.cpu_count() or 1
+
+
 def cmd_warmup(args: argparse.Namespace) -> None:
     from scripts.warmup import shipped_cases, warmup
 
@@ -523,7 +530,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("games", nargs="*", help="games (default all)")
     p.add_argument(
-        "--jobs", type=positive_int, default=os.cpu_count() or 1,
+        "--jobs", type=positive_int, default=_usable_cores(),
         help="parts compiled at once, each in a process of its own (default: one per core)",
     )  # fmt: skip
     p.set_defaults(func=cmd_warmup)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import os
 import re
 from pathlib import Path
 
@@ -104,3 +105,10 @@ def test_bench_cold_part_times_only_that_first_use(monkeypatch, capsys):
 def test_bench_part_goes_with_cold_only():
     with pytest.raises(SystemExit, match="--part .* goes with it only"):
         main(["bench", "--part", "engine", "swish"])
+
+
+def test_warmup_runs_one_process_per_core_it_may_use_by_default():
+    from scripts.cli import build_parser
+
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    assert build_parser().parse_args(["warmup"]).jobs == cores
