@@ -23,9 +23,10 @@ class SB3Opponent:
             raise ValueError(f"{path} is not a loadable MaskablePPO model: {err}") from None
         self.path = path
         if name is not None:
-            from envs.registry import make_raw, observation_shape
+            from envs.registry import make_raw
 
-            expected, actions = observation_shape(name, **params), make_raw(name, **params).game.num_actions
+            raw = make_raw(name, **params)
+            expected, actions = type(raw).observation_shape(raw.game), raw.game.num_actions
             if self.model.observation_space.shape != expected or self.model.action_space.n != actions:
                 raise ValueError(
                     f"{path}: model has observation {self.model.observation_space.shape} and "
