@@ -24,9 +24,13 @@ from __future__ import annotations
 
 import hashlib
 import os
+import pickle
+import subprocess
 import sys
+import tempfile
 import threading
 import time
+from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 
@@ -175,21 +179,23 @@ EXPECTED_SECONDS = {
     "envs.swimming.batched.reset": 3,
     "envs.swival.batched.random_others": 4,
     "envs.twirls.batched.random_others": 6,
-    "policies.search.compiled.alpha_beta": 120,
 }
 
 
 class _CompileNotice(event.Listener):
     """Says on stderr, once per kernel, that a compile of one of the package's kernels has run for
-    :data:`ANNOUNCE_AFTER` seconds (what, about how long, where it is cached), and when it ends."""
+    :data:`ANNOUNCE_AFTER` seconds (what, about how long, where it is cached), and when it ends; nothing while
+    :func:`announced` has said it for a whole compile (``quiet``)."""
 
     def __init__(self):
-        self.depth, self.timer, self.started, self.told, self.telling = 0, None, 0.0, set(), False
+        self.depth, self.timer, self.started, self.told, self.telling, self.quiet = 0, None, 0.0, set(), False, 0
 
     def on_start(self, ev):
         self.depth += 1
         function = ev.data["dispatcher"].py_func
         name = f"{function.__module__}.{function.__qualname__}"
+        if self.quiet or os.environ.get(_ASIDE):
+            return
         if self.depth == 1 and name not in self.told and name.split(".")[0] in ("envs", "policies"):
             self.started = time.perf_counter()
             self.timer = threading.Timer(ANNOUNCE_AFTER, self._tell, (name,))
@@ -221,6 +227,81 @@ class _CompileNotice(event.Listener):
 
 _NOTICE = _CompileNotice()
 event.register("numba:compile", _NOTICE)
+
+
+@contextmanager
+def announced(what: str, expected: float):
+    """Say on stderr that ``what`` compiles now (about ``expected`` seconds, where it is cached), and how long it
+    took; the compiles inside say nothing more."""
+    print(f"swgym: compiling {what} (about {expected:.0f} s, once for this version of the package; cached in "
+          f"{stamp_dir()})", file=sys.stderr, flush=True)  # fmt: skip
+    started = time.perf_counter()
+    _NOTICE.quiet += 1
+    try:
+        yield
+    finally:
+        _NOTICE.quiet -= 1
+    print(f"swgym: compiled in {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
+
+
+def cached(dispatcher, signature: tuple) -> bool:
+    """Whether ``dispatcher`` (a :func:`njit` function) has ``signature`` (its argument types) compiled, in this
+    process or in the cache (numba's index of the function's cache entries, read, not loaded)."""
+    if tuple(signature) in dispatcher.overloads:
+        return True
+    cache = dispatcher._cache
+    if not hasattr(cache, "_index_key"):  # compiled without a cache
+        return False
+    key = cache._index_key(tuple(signature), dispatcher.targetctx.codegen())
+    return key in cache._cache_file._load_index()
+
+
+_ASIDE = "SWGYM_COMPILING_ASIDE"  # set in the process of compile_aside: it says nothing on stderr
+
+
+class Aside:
+    """Kernels compiling into the cache in a process of their own (:func:`compile_aside`); :meth:`wait` for it.
+    Said on stderr as it starts and ends, unless inside :func:`announced`."""
+
+    def __init__(self, jobs: list, imports: tuple[str, ...]) -> None:
+        self._told = not _NOTICE.quiet
+        if self._told:
+            names = ", ".join(f"{module}.{name}" for module, name, _ in jobs)
+            expected = max(EXPECTED_SECONDS.get(f"{module}.{name}", 0) for module, name, _ in jobs)
+            about = f"about {expected:.0f} s" if expected else "seconds to minutes"
+            print(f"swgym: compiling {names} in a second process ({about}, once for this version of the package; "
+                  f"cached in {stamp_dir()})", file=sys.stderr, flush=True)  # fmt: skip
+        self._started = time.perf_counter()
+        self._log = tempfile.TemporaryFile()  # noqa: SIM115  (closed by wait: the process writes it meanwhile)
+        env = {**os.environ, _ASIDE: "1", "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+        self._process = subprocess.Popen(
+            [sys.executable, "-m", "envs.core.compile_aside"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+            stderr=self._log, env=env,
+        )  # fmt: skip
+        self._process.stdin.write(pickle.dumps((imports, jobs)))
+        self._process.stdin.close()
+
+    def wait(self) -> None:
+        """Wait until it ends. Should it fail, say so (its last line): what it did not compile is compiled here."""
+        if self._process.wait():
+            self._log.seek(0)
+            lines = self._log.read().decode(errors="replace").strip().splitlines() or ["no message"]
+            print(f"swgym: compiling in a second process failed ({lines[-1]}); compiling here", file=sys.stderr)
+        elif self._told:
+            print(f"swgym: compiled in {time.perf_counter() - self._started:.0f} s", file=sys.stderr, flush=True)
+        self._log.close()
+
+
+def compile_aside(jobs, imports: tuple[str, ...] = ()) -> Aside | None:
+    """Compile ``jobs`` (pairs of a :func:`njit` function and its argument types) into the cache in a new process,
+    after importing ``imports`` (modules that register what they call), while this process compiles something
+    else: numba compiles on one core. None when each is compiled or cached already."""
+    todo = [
+        (function.py_func.__module__, function.py_func.__name__, tuple(signature))
+        for function, signature in jobs
+        if not cached(function, signature)
+    ]
+    return Aside(todo, imports) if todo else None
 
 
 def njit(*args, **kwargs):
@@ -262,6 +343,9 @@ __all__ = [
     "CACHE_LINE",
     "PACKAGES",
     "aligned",
+    "announced",
+    "cached",
+    "compile_aside",
     "cache_root",
     "copy_into",
     "njit",

@@ -121,3 +121,50 @@ def test_aligned_copies_begin_on_a_cache_line_whatever_numpy_gives():
         assert copy.flags.c_contiguous and copy.flags.writeable and copy.dtype == np.float32
         np.testing.assert_array_equal(copy, source.T)
     assert len(offsets) == 16
+
+
+KERNEL = """
+from envs.core.batched import randint
+from envs.core.jit import njit
+
+
+@njit
+def draw(rng):
+    return randint(rng, 0, 1 << 30)
+"""
+
+ASIDE = """
+import sys
+from numba import types
+from envs.core.jit import cached, compile_aside
+from envs.kernel import draw
+
+signature = (types.Array(types.uint64, 1, "C"),)
+wrong = (types.float64,)  # randint indexes its argument: a float cannot be typed
+assert not cached(draw, signature)
+aside = compile_aside([(draw, signature), (draw, wrong)] if sys.argv[1] == "fail" else [(draw, signature)])
+aside.wait()
+print(cached(draw, signature), compile_aside([(draw, signature)]) is None)
+"""
+
+
+def test_kernels_compiled_aside_are_loaded_from_the_cache_and_a_failure_is_told(tmp_path):
+    """compile_aside compiles in a process of its own into the shared cache; this one then loads, not compiles."""
+    (_copy_package(tmp_path) / "kernel.py").write_text(KERNEL)
+    (tmp_path / "aside.py").write_text(ASIDE)
+    env = _env(tmp_path / "cache")
+    out = subprocess.run([sys.executable, "aside.py", "ok"], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["True", "True"]
+    said = [line for line in out.stderr.splitlines() if line.startswith("swgym:")]  # this process, not the other
+    assert len(said) == 2 and said[0].startswith("swgym: compiling envs.kernel.draw in a second process (")
+    assert said[1].startswith("swgym: compiled in "), out.stderr
+    loaded = "from envs.kernel import draw; import numpy as np; draw(np.zeros(1, np.uint64)); s = draw.stats; "
+    loaded += "print(sum(s.cache_hits.values()), sum(s.cache_misses.values()))"
+    out = subprocess.run([sys.executable, "-c", loaded], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert out.stdout.split() == ["1", "0"], out  # loaded, not compiled again
+    shutil.rmtree(tmp_path / "cache")
+    out = subprocess.run([sys.executable, "aside.py", "fail"], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert "swgym: compiling in a second process failed (" in out.stderr and "compiling here" in out.stderr
+    assert out.stdout.split() == ["True", "True"]  # what came before the failure is in the cache
