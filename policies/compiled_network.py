@@ -234,17 +234,13 @@ def value_towers(policy: NumpyPolicy) -> Towers:
     return Towers(tuple(first_w), tuple(first_b), tuple(rest_w), tuple(rest_b), activation)
 
 
-def policy_tower(policy: NumpyPolicy, needed: bool = True) -> PolicyTower:
-    """The policy's tower and plain head as the kernels read them (:data:`PolicyTower`), from its spec; with
-    ``needed`` False (a search that never reads it) a stand-in of the same types where the head is not plain."""
+def policy_tower(policy: NumpyPolicy) -> PolicyTower:
+    """The policy's tower and plain head as the kernels read them (:data:`PolicyTower`), from its spec."""
     spec = policy.spec
     activation = TANH if spec.activation == "tanh" else RELU
     if spec.factored is None and spec.conv is None and spec.policy_widths:
         (pi_w0, pi_b0), *pi_later = policy.pi_layers
         head_w, head_b = policy.head.w.T, policy.head.b
-    elif not needed:
-        pi_w0, pi_b0, pi_later = np.zeros((1, 1)), np.zeros(1), []
-        head_w, head_b = np.zeros((1, 1)), np.zeros(1)
     else:
         kind = "a factored head" if spec.factored is not None else "a board convolution or no policy tower"
         raise ValueError(f"compiled forward: a policy tower with a plain action head only, got {kind}")

@@ -90,6 +90,7 @@ from policies.search.compiled import (
     Settings,
     SpaceSizes,
     alpha_beta,
+    compile_search,
     game_kernels,
     levels_needed,
     most_moves,
@@ -350,14 +351,15 @@ class _CompiledSearch:
 
     def __init__(self, search: PolicySearch, name: str) -> None:
         _check_served(search)
+        self._name = name
         engine = batched_engine(name, **search.game.params)
         moves = most_moves(engine)
         if moves is None:
             raise ValueError(f"alpha-beta search: {name}'s batched engine has no functions for the compiled search")
         policy, s = search.policy, search.settings
         self.towers = value_towers(policy)  # the compiled forward of the policy's spec
-        self.policy_tower = policy_tower(policy, needed=not search.order_by_value)
-        self._fixed = (s.quiescence, s.quiescence_width, not search.order_by_value, search.width, search.root_width)
+        self.policy_tower = None if search.order_by_value else policy_tower(policy)  # None: the towers order
+        self._fixed = (s.quiescence, s.quiescence_width, search.width, search.root_width)
         self._leaves = (s.leaf_wins, s.leaf_value == "network")
         widest = max(
             *(w.shape[1] for w in self.towers.first_w),
@@ -383,18 +385,22 @@ class _CompiledSearch:
         of its parent) before reading it."""
         self.space = new_space(self._space_sizes)
         self.batch = BatchedGame(self.engine, self.space.obs.shape[0], seed=0)
-        self.search(game.new_state(np.random.default_rng(0)), 1, 1)
+        start = game.new_state(np.random.default_rng(0))
+        compile_search(self._arguments(start, 1, 1), f"the alpha-beta search of {self._name}")
+        self.search(start, 1, 1)
         self.space = new_space(self._space_sizes)
 
-    def search(self, state: Any, depth: int, cap: float) -> tuple[tuple[int, float] | None, int, int]:
-        """((action, value) or None past ``cap``, nodes, work) of ``state`` searched ``depth`` plies deep."""
+    def _arguments(self, state: Any, depth: int, cap: float) -> tuple:
+        """:func:`alpha_beta`'s arguments for a search of ``state`` (on board 0 of the batch)."""
         batch = self.batch
         batch.set_board(0, state)
         settings = Settings(depth, -1 if cap == np.inf else int(cap), *self._fixed, *self._leaves)
         kernels = game_kernels(batch.state, batch.consts)
-        action, value = alpha_beta(
-            kernels, self.towers, self.policy_tower, settings, self.space, batch.state, batch.consts
-        )
+        return kernels, self.towers, self.policy_tower, settings, self.space, batch.state, batch.consts
+
+    def search(self, state: Any, depth: int, cap: float) -> tuple[tuple[int, float] | None, int, int]:
+        """((action, value) or None past ``cap``, nodes, work) of ``state`` searched ``depth`` plies deep."""
+        action, value = alpha_beta(*self._arguments(state, depth, cap))
         counters = self.space.counters
         result = None if counters[C_ABORTED] else (int(action), float(value))
         return result, int(counters[C_NODES]), int(counters[C_WORK])

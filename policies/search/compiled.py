@@ -47,11 +47,11 @@ from dataclasses import astuple, dataclass
 from typing import Any
 
 import numpy as np
-from numba import literal_unroll
+from numba import literal_unroll, typeof, types
 from numba.extending import overload
 
 from envs.core.batched import insert_sorted, mix64
-from envs.core.jit import aligned, copy_into, njit
+from envs.core.jit import aligned, announced, cached, compile_aside, copy_into, njit
 from policies.compiled_network import (
     after_first_layer,
     first_layer,
@@ -167,14 +167,13 @@ def _may_end_of(i, a, s, c, scratch):
     return lambda i, a, s, c, scratch: may_end_one(i, a, s, c, scratch)
 
 
-#: The search's settings: plies, the work cap (-1: none), quiescence plies and width, and the move order:
-#: ``by_policy`` False, every legal move best first by the value towers one ply deep (``order_by="value"``);
-#: True, the policy's ``width`` favourite moves (``root_width`` at the root) and every game-ending move
-#: (``order_by="policy"``); ``leaf_wins`` (a leaf whose mover can win at once scores the win) and ``use_value``
-#: (False: ``leaf_value="none"``, a leaf the search cannot settle scores 0 and no pass of the towers values it).
+#: The search's settings: plies, the work cap (-1: none), quiescence plies and width, the policy's ``width``
+#: favourite moves (``root_width`` at the root) when it orders the moves (:func:`alpha_beta`'s ``policy``),
+#: ``leaf_wins`` (a leaf whose mover can win at once scores the win) and ``use_value`` (False:
+#: ``leaf_value="none"``, a leaf the search cannot settle scores 0 and no pass of the towers values it).
 Settings = namedtuple(
     "Settings",
-    ("depth", "cap", "quiescence", "quiescence_width", "by_policy", "width", "root_width", "leaf_wins", "use_value"),
+    ("depth", "cap", "quiescence", "quiescence_width", "width", "root_width", "leaf_wins", "use_value"),
     module=__name__,
 )  # fmt: skip
 
@@ -322,11 +321,12 @@ def new_space(sizes: SpaceSizes) -> Space:
 #: The search's steps that hold a call of the game's per-board functions (which LLVM inlines wherever they are
 #: called) are called, not inlined into the loop: each is compiled once, with the game's functions in it, where
 #: inlined they were compiled again at every call site (figures: ``results/2026-12-compile-times.md``). Compiled without
-#: reference counting, as their caller.
-called = njit(cache=False, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+#: reference counting, as their caller. Cached, so that :func:`compile_search` can compile one in another process.
+STEP_OPTIONS = {"_nrt": False, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
+called = njit(cache=True, **STEP_OPTIONS)
 
 #: What every step of the search reads: the game's :data:`Kernels`, the :data:`Towers`, the :data:`PolicyTower`
-#: (read only with ``settings.by_policy``), the :data:`Settings` and the work arrays (:data:`Space`). A game's
+#: (None when the towers order the moves), the :data:`Settings` and the work arrays (:data:`Space`). A game's
 #: kernel makes it and calls :func:`search`.
 Search = namedtuple("Search", ("kernels", "towers", "policy", "settings", "space"), module=__name__)
 
@@ -659,6 +659,54 @@ def _rest(ab, t, n, s, c):
     return m
 
 
+# -- the move order, chosen by the type of the search's ``policy`` when the search is compiled -------------------
+# A hard orders its moves by its policy or by its value towers, never both, so the search compiles only the steps
+# of its own order (figures: ``results/2026-12-compile-times.md``).
+def _root_moves(policy, ab, s, c):
+    """The root's moves on level 0 (how many; -1 once the work cap is passed): the policy's ``root_width``
+    favourites and the game-ending moves after them, or every legal move, built and ordered by the towers."""
+
+
+@overload(_root_moves, jit_options=STEP_OPTIONS)
+def _root_moves_of(policy, ab, s, c):
+    if isinstance(policy, types.NoneType):
+        return lambda policy, ab, s, c: _expand(
+            ab, np.int64(0), np.int64(0), np.int64(s.to_move[0]), np.bool_(True), s, c
+        )
+    return lambda policy, ab, s, c: _candidates(
+        ab, np.int64(0), np.int64(0), np.int64(ab.settings.root_width), np.bool_(False), np.bool_(True), s, c
+    )
+
+
+def _node_moves(policy, ab, t, child, scored, s, c):
+    """Board ``child``'s moves on level ``t`` (how many; -1 once the work cap is passed), built and scored for the
+    searching seat when ``scored`` (one ply above the leaves). By the policy: its ``width`` favourites with the
+    game-ending moves first (unordered when scored), built as they are searched unless scored. By the towers:
+    every legal move, in build order when scored, else best first for their mover."""
+
+
+@overload(_node_moves, jit_options=STEP_OPTIONS)
+def _node_moves_of(policy, ab, t, child, scored, s, c):
+    if isinstance(policy, types.NoneType):
+
+        def by_value(policy, ab, t, child, scored, s, c):
+            seat = s.to_move[0] if scored else s.to_move[child]
+            return _expand(ab, np.int64(t), np.int64(child), np.int64(seat), not scored, s, c)
+
+        return by_value
+
+    def by_policy(policy, ab, t, child, scored, s, c):
+        width = np.int64(ab.settings.width)
+        n = _candidates(ab, np.int64(t), np.int64(child), width, np.bool_(True), not scored, s, c)
+        if n >= 0 and scored:
+            me = s.to_move[0]
+            if not (_build_level(ab, t, child, n, s, c) and _score(ab, t, child, _base(ab.space, t), n, me, s, c)):
+                return -1
+        return n
+
+    return by_policy
+
+
 @njit(cache=False, inline="always")
 def _push(space, t, board, kind, depth, maximise, bounds, n):
     """Frame ``t``: board ``board``'s ``n`` children (on level ``t``) to search; ``bounds`` (alpha, beta, best)."""
@@ -770,7 +818,7 @@ def _enter(ab, f, s, c):
     """Search frame ``f``'s next child: (1, value) when it is worth ``value`` at once (a finished game, a leaf
     with nothing to quiesce); (0, _) with its frame pushed on level ``f + 1``; (-1, _) once the work cap is
     passed."""
-    space, me, by_policy = ab.space, s.to_move[0], ab.settings.by_policy
+    space, me, by_policy = ab.space, s.to_move[0], ab.policy is not None
     j = space.order[f, space.frame_next[f]]
     space.frame_next[f] += 1
     child = _base(space, f) + j
@@ -795,16 +843,7 @@ def _enter(ab, f, s, c):
     # one ply above the leaves the towers score every child in one pass (PolicySearch.value), so the node's
     # children are scored leaves (LEAVES); with leaf_value="none" they are searched as the other nodes' (NODE)
     scored = d == 1 and ab.settings.use_value
-    if by_policy:
-        # the policy's favourites (unordered when scored and the width takes every move), built at once when
-        # scored, else as they are searched
-        n = _candidates(ab, np.int64(t), np.int64(child), np.int64(ab.settings.width), np.bool_(True), not scored, s, c)
-        if n >= 0 and scored:
-            built = _build_level(ab, t, child, n, s, c) and _score(ab, t, child, _base(space, t), n, me, s, c)
-            n = n if built else -1
-    else:
-        # scored: for the searching seat, in build order; else for their mover, best first
-        n = _expand(ab, np.int64(t), np.int64(child), np.int64(me if scored else s.to_move[child]), not scored, s, c)
+    n = _node_moves(ab.policy, ab, np.int64(t), np.int64(child), scored, s, c)
     if n < 0:
         return -1, 0.0
     bounds = (window[0], window[1], -np.inf if maximise else np.inf)
@@ -820,7 +859,7 @@ def _extend(ab, f, s, c):
     passed."""
     space = ab.space
     kind = space.frame_kind[f]
-    if not ab.settings.by_policy or kind not in (NODE, LEAVES) or space.frame_extended[f]:
+    if ab.policy is None or kind not in (NODE, LEAVES) or space.frame_extended[f]:
         return 0
     space.frame_extended[f] = True
     if space.frame_best[f] != (-1.0 if space.frame_max[f] else 1.0):
@@ -843,12 +882,7 @@ def search(ab, s, c):
     ``counters[C_ABORTED]`` set once the work passes ``settings.cap`` (when >= 0)."""
     space = ab.space
     space.counters[:] = 0
-    if ab.settings.by_policy:
-        n = _candidates(
-            ab, np.int64(0), np.int64(0), np.int64(ab.settings.root_width), np.bool_(False), np.bool_(True), s, c
-        )
-    else:
-        n = _expand(ab, np.int64(0), np.int64(0), np.int64(s.to_move[0]), np.bool_(True), s, c)
+    n = _root_moves(ab.policy, ab, s, c)
     if n < 0:
         return -1, 0.0
     _push(space, 0, 0, ROOT, ab.settings.depth, True, (-np.inf, np.inf, -np.inf), n)
@@ -881,6 +915,35 @@ def search(ab, s, c):
 
 
 # -- the entry ------------------------------------------------------------------------------------------------
+EXPECTED_SECONDS = 60  # the search's compile on 2 cores, rounded up (``swgym bench --cold --part hard``)
+
+
+def compile_search(arguments: tuple, what: str) -> None:
+    """Compile :func:`alpha_beta` for ``arguments`` (its arguments) unless it is cached, saying so (``what``).
+
+    numba compiles on one core: the move order's step (:func:`_candidates` or :func:`_expand`, the largest)
+    compiles in a second process while this one compiles the quiescence search and the win check; then the
+    search itself, which loads them from the cache (figures: ``results/2026-12-compile-times.md``)."""
+    signature = tuple(typeof(a) for a in arguments)
+    if cached(alpha_beta, signature):
+        return
+    kernels, towers, policy, settings, space, s, c = arguments
+    ab, state, consts = typeof(Search(kernels, towers, policy, settings, space)), signature[-2], signature[-1]
+    i64, yes_no = types.int64, types.boolean
+    if policy is None:
+        order = (_expand, (ab, i64, i64, i64, yes_no, state, consts))
+    else:
+        order = (_candidates, (ab, i64, i64, i64, yes_no, yes_no, state, consts))
+    window = types.UniTuple(types.float64, 2)
+    with announced(what, EXPECTED_SECONDS):
+        aside = compile_aside([order], imports=("policies.search.compiled_games",))
+        _quiesce.compile((ab, i64, i64, types.float64, i64, window, state, consts))
+        _can_win_now.compile((ab, i64, i64, state, consts))
+        if aside is not None:
+            aside.wait()
+        alpha_beta.compile(signature)
+
+
 def game_kernels(s, c):
     """The :data:`Kernels` (fresh scratch) of the game whose batch state is ``s`` (constants ``c``), made by the
     function it registered (:func:`register_game`); what :func:`alpha_beta` takes as ``kernels``."""
