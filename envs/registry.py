@@ -210,11 +210,12 @@ def batched_engine(name: str, **params: Any):
     return importlib.import_module(e.batched).engine(**params)
 
 
-def make_batched(name: str, num_envs: int, seed: int | None = None, **params: Any):
-    """N boards of game ``name``, every seat played by the caller (:class:`envs.core.batched.BatchedGame`)."""
+def make_batched(name: str, num_envs: int, seed: int | None = None, *, random_others: bool = False, **params: Any):
+    """N boards of game ``name``, every seat played by the caller (:class:`envs.core.batched.BatchedGame`);
+    ``random_others``: the random opponents' loop will be played (it compiles meanwhile, in a second process)."""
     from envs.core.batched import BatchedGame  # numba loads with the first batched engine only
 
-    return BatchedGame(batched_engine(name, **params), num_envs, seed=seed)
+    return BatchedGame(batched_engine(name, **params), num_envs, seed=seed, random_others=random_others)
 
 
 def register_gymnasium() -> None:

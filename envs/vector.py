@@ -261,7 +261,10 @@ class BatchedVectorEnv(VectorEnv):
     ) -> None:
         params = {key: value for key, value in keywords.items() if key not in VECTOR_OPTIONS}
         seed = as_seed(seed, name)
-        self.batch = make_batched(name, num_envs, seed=seed, **params)
+        # random opponents (the default) play in one compiled loop, which compiles in a second process meanwhile
+        specs = opponent if isinstance(opponent, (list, tuple)) else [opponent]
+        random = all(isinstance(spec, str) and spec == "random" for spec in specs)
+        self.batch = make_batched(name, num_envs, seed=seed, random_others=random, **params)
         self.name = name
         self.params = params
         n = self.batch.num_envs

@@ -64,7 +64,7 @@ from numba import typeof, types
 from numba.extending import overload
 
 from envs.core.checks import as_int, as_seed
-from envs.core.jit import njit
+from envs.core.jit import Aside, compile_aside, njit
 
 CORE_ARRAYS = ("to_move", "over", "rng")
 
@@ -509,7 +509,7 @@ class BatchedGame:
     the caller's to keep: the next step does not overwrite it.
     """
 
-    def __init__(self, engine: Engine, num_envs: int, seed: int | None = None) -> None:
+    def __init__(self, engine: Engine, num_envs: int, seed: int | None = None, random_others: bool = False) -> None:
         if (plain := as_int(num_envs)) is None or plain < 1:
             raise ValueError(f"{engine.name}: num_envs must be a positive int, got {num_envs!r}")
         self.engine = engine
@@ -546,7 +546,10 @@ class BatchedGame:
         self._everyone = np.ones((n, engine.num_players), dtype=bool)  # every seat plays (see in_game)
         self._scratch = None  # play_random_others' buffers, made on first use
         self._kernels: dict[str, Callable] = {}  # reset, legal, step compiled for this batch's types
+        self._aside = self._compile_random_others_aside() if random_others else None
         self.reset(seed)
+        if self._aside is not None:  # the first step's other kernel compiles here meanwhile
+            self.observe(np.zeros(n, dtype=np.int8))
 
     # -- state ------------------------------------------------------------------
     @property
@@ -649,6 +652,15 @@ class BatchedGame:
             raise ValueError(f"{self.engine.name}: this engine has no random_others kernel (Engine.random_others)")
         seats = self._seats(seats).astype(np.int8, copy=False)
         received = np.zeros(self.num_envs, dtype=np.float32)
+        if self._aside is not None:  # compiled (or failed) by now: loaded from the cache below, or compiled here
+            self._aside.wait()
+            self._aside = None
+        self.engine.random_others(*self._random_others_arguments(seats, received))
+        self._mask_fresh = True
+        return received
+
+    def _random_others_arguments(self, seats: np.ndarray, received: np.ndarray) -> tuple:
+        """The random-opponent kernel's arguments: ``seats`` (int8), ``received`` (float32) and this batch's."""
         alive = self._everyone if self.engine.seats_in_game is None else self.arrays[self.engine.seats_in_game]
         if self._scratch is None:  # the pick's way as random_actions takes it, by the types of what is None
             moves, num_moves = self._listed if self._listed is not None else (None, None)
@@ -658,9 +670,16 @@ class BatchedGame:
             rewards = np.zeros((self.num_envs, self.num_players), dtype=np.float32)
             picks = np.empty(self.num_envs, dtype=np.int64)
             self._scratch = (rows, self._mask, moves, num_moves, words, picks, rewards)
-        self.engine.random_others(seats, alive, received, self._scratch, self.state, self.consts)
-        self._mask_fresh = True
-        return received
+        return seats, alive, received, self._scratch, self.state, self.consts
+
+    def _compile_random_others_aside(self) -> Aside | None:
+        """The random-opponent kernel (the largest of a first step) compiling in a second process while this
+        one compiles the others (:func:`envs.core.jit.compile_aside`); None if cached or the engine has none."""
+        if self.engine.random_others is None or not hasattr(self.engine.random_others, "compile"):
+            return None
+        seats, received = np.zeros(self.num_envs, dtype=np.int8), np.zeros(self.num_envs, dtype=np.float32)
+        signature = tuple(typeof(a) for a in self._random_others_arguments(seats, received))
+        return compile_aside([(self.engine.random_others, signature)])
 
     def step(
         self, actions: np.ndarray, autoreset: bool = False, checked: bool = False

@@ -445,3 +445,24 @@ def test_bench_warms_every_measurement_before_timing(monkeypatch):
     assert calls[: len(warm)] == warm  # every measurement ran untimed before the first timed one
     vec_rows = [r for r in rows if r["engine"].startswith("vec")]
     assert [r["x_engine"] for r in vec_rows] == [2.0, 2.0]  # learner steps x 2 players / engine steps
+
+
+@pytest.mark.parametrize(
+    ("opponent", "aside"),
+    [("random", True), (["random", "random"], True), ("easy", False), (["random", "easy"], False)],
+)
+def test_random_opponents_loop_compiles_aside_for_the_types_it_is_called_with(monkeypatch, opponent, aside):
+    """A first step's largest kernel (the random opponents' loop) compiles in a second process on a cold cache:
+    asked for with the very argument types the env then calls it with, so that it is loaded, not compiled again."""
+    import envs.core.batched as batched
+
+    asked = []
+    monkeypatch.setattr(batched, "compile_aside", lambda jobs: asked.extend(jobs))
+    vec = envs.make_vec("swahili", 3, opponent=opponent, seed=0, num_players=3)
+    vec.reset(seed=0)
+    vec.step(random_learner(vec)())
+    if not aside:
+        assert asked == []
+        return
+    [(kernel, signature)] = asked
+    assert kernel is vec.batch.engine.random_others and signature in kernel.signatures
