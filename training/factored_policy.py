@@ -69,6 +69,7 @@ class LegalCategorical:
         else:
             legal = torch.as_tensor(np.asarray(masks, dtype=bool)).reshape(n, -1)
         self.rows, self.actions = legal.nonzero(as_tuple=True)
+        self.pair_keys = self.rows * legal.shape[1] + self.actions  # ascending: nonzero lists row by row
         logits = self.head.logits_of(self.latent, self.rows, self.actions)
         top = torch.full((n,), -torch.inf).scatter_reduce(0, self.rows, logits.detach(), "amax")
         total = torch.zeros(n).index_add(0, self.rows, (logits - top[self.rows]).exp())
@@ -84,8 +85,11 @@ class LegalCategorical:
     def log_prob(self, actions: torch.Tensor) -> torch.Tensor:
         if self.rows is None:
             return self._dense().log_prob(actions)
-        actions = actions.long().reshape(-1)
-        return self.head.logits_of(self.latent, torch.arange(len(actions)), actions) - self.log_norm
+        actions = actions.long().reshape(-1)  # each row's log-probability, read from its legal pairs' (no new pass)
+        wanted = torch.arange(len(actions)) * self.head.out_features + actions
+        at = torch.searchsorted(self.pair_keys, wanted).clamp(max=len(self.pair_keys) - 1)
+        legal = self.pair_keys[at] == wanted
+        return torch.where(legal, self.log_probs[at], torch.tensor(-torch.inf))
 
     def entropy(self) -> torch.Tensor:
         if self.rows is None:

@@ -60,6 +60,8 @@ def test_the_factored_masked_distribution_lives_on_the_legal_actions(trained):
             actions = torch.as_tensor([np.flatnonzero(m)[min(k, m.sum() - 1)] for m in masks])
             fresh = np.array([k < m.sum() for m in masks])
             totals += np.where(fresh, dist.log_prob(actions).exp().numpy(), 0.0)
+        illegal = torch.as_tensor([np.flatnonzero(~m)[0] for m in masks])
+        assert torch.isneginf(dist.log_prob(illegal)).all()  # an action outside the mask has no probability
         dense = torch.as_tensor(model.policy.action_net(model.policy.mlp_extractor.forward_actor(obs)))
         entropy = torch.distributions.Categorical(logits=dense.masked_fill(~torch.as_tensor(masks), -1e8)).entropy()
         sampled = np.array([dist.sample().numpy() for _ in range(20)])
