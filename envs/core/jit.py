@@ -38,6 +38,11 @@ import numba
 import numpy as np
 from numba.core import caching, event
 
+try:
+    import fcntl
+except ImportError:  # not POSIX: numba's cache as it is
+    fcntl = None
+
 ROOT = Path(__file__).resolve().parents[2]  # the folder that holds envs/ and policies/
 PACKAGES = (ROOT / "envs", ROOT / "policies")  # the packages whose kernels are compiled with njit
 
@@ -147,6 +152,27 @@ if not any(issubclass(c, _PackageStamp) for c in _IMPL._locator_classes):
         *(_stamped(c) for c in _LOCATORS),
         *(c for c in _IMPL._locator_classes if c not in _LOCATORS),
     ]
+
+
+def _locked(method, how: int):
+    """numba's cache-file ``method`` under a lock of its folder: numba writes an entry's index and data one after
+    the other, so two processes saving kernels of one file at once (:func:`compile_aside`, ``swgym warmup``) could
+    leave the index naming the other's data."""
+
+    def run(self, *args):
+        if not os.path.isdir(self._cache_path):
+            return method(self, *args)
+        with open(os.path.join(self._cache_path, "swgym.lock"), "a") as lock:
+            fcntl.flock(lock, how)
+            return method(self, *args)
+
+    run.locked = True
+    return run
+
+
+if fcntl is not None and not getattr(caching.IndexDataCacheFile.save, "locked", False):
+    caching.IndexDataCacheFile.save = _locked(caching.IndexDataCacheFile.save, fcntl.LOCK_EX)
+    caching.IndexDataCacheFile.load = _locked(caching.IndexDataCacheFile.load, fcntl.LOCK_SH)
 
 
 CACHE_LINE = 64  # bytes

@@ -168,3 +168,25 @@ def test_kernels_compiled_aside_are_loaded_from_the_cache_and_a_failure_is_told(
     assert out.returncode == 0, out.stderr
     assert "swgym: compiling in a second process failed (" in out.stderr and "compiling here" in out.stderr
     assert out.stdout.split() == ["True", "True"]  # what came before the failure is in the cache
+
+
+def test_a_cache_entry_is_saved_only_while_no_other_process_holds_its_folder(tmp_path):
+    """numba writes an entry's index, then its data: two processes saving at once could pair one's index with the
+    other's data, so each save takes its folder's lock (and each load shares it)."""
+    import fcntl
+    import threading
+
+    from numba.core.caching import IndexDataCacheFile
+
+    import envs.core.jit  # noqa: F401  (locks numba's cache files)
+
+    cache = IndexDataCacheFile(str(tmp_path), "kernel", "stamp")
+    with open(tmp_path / "swgym.lock", "a") as held:  # another process's hold, as flock sees it
+        fcntl.flock(held, fcntl.LOCK_EX)
+        saving = threading.Thread(target=cache.save, args=("key", b"data"))
+        saving.start()
+        saving.join(timeout=1.0)
+        assert saving.is_alive() and not list(tmp_path.glob("kernel*.nb*"))  # waits for the lock: nothing written
+        fcntl.flock(held, fcntl.LOCK_UN)
+    saving.join(timeout=30)
+    assert not saving.is_alive() and cache.load("key") == b"data"
