@@ -69,7 +69,7 @@ class LegalCategorical:
         else:
             legal = torch.as_tensor(np.asarray(masks, dtype=bool)).reshape(n, -1)
         self.rows, self.actions = legal.nonzero(as_tuple=True)
-        self.pair_keys = self.rows * legal.shape[1] + self.actions  # ascending: nonzero lists row by row
+        self.pair_keys = self.rows * self.head.out_features + self.actions  # ascending: nonzero lists row by row
         logits = self.head.logits_of(self.latent, self.rows, self.actions)
         top = torch.full((n,), -torch.inf).scatter_reduce(0, self.rows, logits.detach(), "amax")
         total = torch.zeros(n).index_add(0, self.rows, (logits - top[self.rows]).exp())

@@ -208,6 +208,20 @@ EXPECTED_SECONDS = {
 }
 
 
+def _about(expected: float | None) -> str:
+    return f"about {expected:.0f} s" if expected else "seconds to minutes"
+
+
+def _say_compiling(what: str, about: str) -> None:
+    """The one line that says a compile begins: what, about how long, where it is cached."""
+    print(f"swgym: compiling {what} ({about}, once for this version of the package; cached in {stamp_dir()})",
+          file=sys.stderr, flush=True)  # fmt: skip
+
+
+def _say_compiled(started: float) -> None:
+    print(f"swgym: compiled in {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
+
+
 class _CompileNotice(event.Listener):
     """Says on stderr, once per kernel, that a compile of one of the package's kernels has run for
     :data:`ANNOUNCE_AFTER` seconds (what, about how long, where it is cached), and when it ends; nothing while
@@ -234,7 +248,7 @@ class _CompileNotice(event.Listener):
             self.timer.cancel()
             self.timer = None
             if self.telling:
-                print(f"swgym: compiled in {time.perf_counter() - self.started:.0f} s", file=sys.stderr, flush=True)
+                _say_compiled(self.started)
             self.telling = False
 
     def _tell(self, name):
@@ -242,13 +256,7 @@ class _CompileNotice(event.Listener):
             return
         self.told.add(name)
         self.telling = True
-        expected = EXPECTED_SECONDS.get(name)
-        about = f"about {expected:.0f} s" if expected else "seconds to minutes"
-        print(
-            f"swgym: compiling {name} ({about}, once for this version of the package; cached in {stamp_dir()})",
-            file=sys.stderr,
-            flush=True,
-        )
+        _say_compiling(name, _about(EXPECTED_SECONDS.get(name)))
 
 
 _NOTICE = _CompileNotice()
@@ -259,15 +267,14 @@ event.register("numba:compile", _NOTICE)
 def announced(what: str, expected: float):
     """Say on stderr that ``what`` compiles now (about ``expected`` seconds, where it is cached), and how long it
     took; the compiles inside say nothing more."""
-    print(f"swgym: compiling {what} (about {expected:.0f} s, once for this version of the package; cached in "
-          f"{stamp_dir()})", file=sys.stderr, flush=True)  # fmt: skip
+    _say_compiling(what, _about(expected))
     started = time.perf_counter()
     _NOTICE.quiet += 1
     try:
         yield
     finally:
         _NOTICE.quiet -= 1
-    print(f"swgym: compiled in {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
+    _say_compiled(started)
 
 
 def cached(dispatcher, signature: tuple) -> bool:
@@ -294,9 +301,7 @@ class Aside:
         if self._told:
             names = ", ".join(f"{module}.{name}" for module, name, _ in jobs)
             expected = max(EXPECTED_SECONDS.get(f"{module}.{name}", 0) for module, name, _ in jobs)
-            about = f"about {expected:.0f} s" if expected else "seconds to minutes"
-            print(f"swgym: compiling {names} in a second process ({about}, once for this version of the package; "
-                  f"cached in {stamp_dir()})", file=sys.stderr, flush=True)  # fmt: skip
+            _say_compiling(f"{names} in a second process", _about(expected))
         self._started = time.perf_counter()
         self._log = tempfile.TemporaryFile()  # noqa: SIM115  (closed by wait: the process writes it meanwhile)
         env = {**os.environ, _ASIDE: "1", "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
@@ -314,7 +319,7 @@ class Aside:
             lines = self._log.read().decode(errors="replace").strip().splitlines() or ["no message"]
             print(f"swgym: compiling in a second process failed ({lines[-1]}); compiling here", file=sys.stderr)
         elif self._told:
-            print(f"swgym: compiled in {time.perf_counter() - self._started:.0f} s", file=sys.stderr, flush=True)
+            _say_compiled(self._started)
         self._log.close()
 
 

@@ -385,9 +385,9 @@ class _CompiledSearch:
         of its parent) before reading it."""
         self.space = new_space(self._space_sizes)
         self.batch = BatchedGame(self.engine, self.space.obs.shape[0], seed=0)
-        start = game.new_state(np.random.default_rng(0))
-        compile_search(self._arguments(start, 1, 1), f"the alpha-beta search of {self._name}")
-        self.search(start, 1, 1)
+        arguments = self._arguments(game.new_state(np.random.default_rng(0)), 1, 1)
+        compile_search(arguments, f"the alpha-beta search of {self._name}")
+        alpha_beta(*arguments)
         self.space = new_space(self._space_sizes)
 
     def _arguments(self, state: Any, depth: int, cap: float) -> tuple:
