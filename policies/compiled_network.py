@@ -17,26 +17,58 @@ from collections import namedtuple
 
 import numpy as np
 
-from envs.core.jit import aligned, njit
+from envs.core.jit import CACHE_LINE, aligned, njit
 from policies.numpy_policy import NumpyPolicy
 
 TANH, RELU = 0, 1  # the towers' activation
 
-#: A network's value towers (members of equal depth; the value is their mean, as ``NumpyPolicy.values``): each
-#: member's first layer (weights stored (in, out)), then every member's later layers in order (stored (out, in)),
-#: the last one its head (one output), and the activation between layers.
-Towers = namedtuple("Towers", ("first_w", "first_b", "rest_w", "rest_b", "activation"), module=__name__)
+#: Dense layers as the kernels read them, of one numba type whatever their number and shapes, so that a network
+#: of other depths or members plays with the search already compiled (a new type would compile it again, about a
+#: minute). Every weight matrix and bias lies in the one float32 ``buffer``, each from a cache line; ``table`` has
+#: a row per layer: the weights' offset, rows and columns, the bias's offset and length. Value towers
+#: (:func:`value_towers`): each member's first layer (stored (in, out)) in rows ``0 .. members-1``, then member
+#: ``m``'s later layers in order (stored (out, in); the last its one-output head). A policy tower
+#: (:func:`policy_tower`): its first layer (stored (in, out)), its later layers (stored (out, in)), then its plain
+#: head (stored (actions, in)). ``activation``: after every hidden layer.
+Layers = namedtuple("Layers", ("buffer", "table", "members", "activation"), module=__name__)
+W_AT, W_ROWS, W_COLS, B_AT, B_LEN = range(5)  # the columns of ``Layers.table``
+FLOATS_PER_LINE = CACHE_LINE // 4
 
 
-#: A network's policy tower and plain action head (``NumpyPolicy.pi_layers``, ``PlainHead``): the first layer
-#: (stored (in, out)), the later layers (stored (out, in); ``rest`` of them are read: a tower of one layer holds
-#: one unread stand-in, as numba types no empty tuple of arrays), the head's rows by action (stored (actions, in))
-#: and biases, and the activation after every layer.
-PolicyTower = namedtuple(
-    "PolicyTower",
-    ("first_w", "first_b", "rest_w", "rest_b", "rest", "head_w", "head_b", "activation"),
-    module=__name__,
-)
+def _layers(weights: list[tuple[np.ndarray, np.ndarray]], members: int, activation: str) -> Layers:
+    """The :data:`Layers` of ``(weights, bias)`` pairs, each stored as given, in that order."""
+    table = np.zeros((len(weights), 5), np.int64)
+    at = 0
+    for row, (w, b) in zip(table, weights):
+        row[W_AT], (row[W_ROWS], row[W_COLS]) = at, w.shape
+        at += -(-w.size // FLOATS_PER_LINE) * FLOATS_PER_LINE
+        row[B_AT], row[B_LEN] = at, b.size
+        at += -(-b.size // FLOATS_PER_LINE) * FLOATS_PER_LINE
+    buffer = aligned(np.zeros(at, np.float32))
+    for row, (w, b) in zip(table, weights):
+        buffer[row[W_AT] : row[W_AT] + w.size] = np.asarray(w, np.float32).ravel()
+        buffer[row[B_AT] : row[B_AT] + b.size] = np.asarray(b, np.float32).ravel()
+    return Layers(buffer, table, members, TANH if activation == "tanh" else RELU)
+
+
+@njit(cache=True, inline="always")  # inlined: numba returns a view only of an argument array, not of its fields
+def weights_of(layers, i):
+    """Layer ``i``'s weight matrix (a view into ``layers.buffer``)."""
+    at, rows, cols = layers.table[i, W_AT], layers.table[i, W_ROWS], layers.table[i, W_COLS]
+    return layers.buffer[at : at + rows * cols].reshape((rows, cols))
+
+
+@njit(cache=True, inline="always")
+def bias_of(layers, i):
+    """Layer ``i``'s bias (a view into ``layers.buffer``)."""
+    at = layers.table[i, B_AT]
+    return layers.buffer[at : at + layers.table[i, B_LEN]]
+
+
+def layer_widths(layers: Layers) -> list[int]:
+    """Every layer's output width (a scratch array's width must be the widest)."""
+    first = layers.table[: layers.members, W_COLS]  # stored (in, out)
+    return [*first.tolist(), *layers.table[layers.members :, W_ROWS].tolist()]
 
 
 @njit(cache=True, inline="always")
@@ -145,18 +177,18 @@ def first_layer_from(x, rows, k, seats, ref_obs, ref_pre, w, out):
 def after_first_layer(k, towers, hidden, first, out):
     """``out[:k]``: the towers' value (members' mean) of ``k`` rows whose first layers (before the activation) are
     ``first[m, :k]`` for member ``m`` (overwritten). ``hidden``: (1, >= k, widest) float32 scratch."""
-    rest_w, rest_b = towers.rest_w, towers.rest_b
-    members = len(towers.first_w)
-    later = len(rest_w) // members  # layers after the first
+    members = towers.members
+    later = (len(towers.table) - members) // members  # layers after the first
     for r in range(k):
         out[r] = 0.0
     for m in range(members):
         h, other = first[m], hidden[0]
-        n = towers.first_w[m].shape[1]
+        n = towers.table[m, W_COLS]
         for layer in range(later):
             _activate(h, k, n, towers.activation)
-            w = rest_w[m * later + layer]
-            _next_layer(h, k, w, rest_b[m * later + layer], other)
+            at = members + m * later + layer
+            w = weights_of(towers, at)
+            _next_layer(h, k, w, bias_of(towers, at), other)
             n = w.shape[0]
             h, other = other, h
         for r in range(k):
@@ -169,8 +201,8 @@ def after_first_layer(k, towers, hidden, first, out):
 def tower_values(x, rows, k, towers, hidden, first, out):
     """``out[:k]``: the towers' value (members' mean) of observation rows ``x[rows[:k]]``, float32.
     ``first``: (members, >= k, widest) and ``hidden``: (1, >= k, widest) float32 scratch for the layers."""
-    for m in range(len(towers.first_w)):
-        first_layer(x, rows, k, towers.first_w[m], towers.first_b[m], first[m])
+    for m in range(towers.members):
+        first_layer(x, rows, k, weights_of(towers, m), bias_of(towers, m), first[m])
     after_first_layer(k, towers, hidden, first, out)
 
 
@@ -179,24 +211,26 @@ def policy_keys(x, row, legal, n, policy, hidden, keys):
     """``keys[:n]``: the policy's probabilities of the moves ``legal[:n]`` (a softmax over them alone, as
     ``masked_softmax`` of ``NumpyPolicy.logits_of``) for observation row ``x[row]``; ``row``: (1,) int64;
     ``hidden``: (2, widest) float32 scratch."""
-    first_layer(x, row, 1, policy.first_w, policy.first_b, hidden[0:])
+    first_layer(x, row, 1, weights_of(policy, 0), bias_of(policy, 0), hidden[0:])
     h, other = hidden[0:1], hidden[1:2]
-    width = policy.first_w.shape[1]
+    width = policy.table[0, W_COLS]
     _activate(h, 1, width, policy.activation)
-    for layer in range(policy.rest):
-        w = policy.rest_w[layer]
-        _next_layer(h, 1, w, policy.rest_b[layer], other)
+    head = len(policy.table) - 1
+    for layer in range(1, head):
+        w = weights_of(policy, layer)
+        _next_layer(h, 1, w, bias_of(policy, layer), other)
         width = w.shape[0]
         _activate(other, 1, width, policy.activation)
         h, other = other, h
+    head_w, head_b = weights_of(policy, head), bias_of(policy, head)
     top = np.float32(-np.inf)
     for j in range(n):
         a = legal[j]
-        row_w = policy.head_w[a]
+        row_w = head_w[a]
         acc = np.float32(0.0)
         for i in range(width):
             acc += h[0, i] * row_w[i]
-        keys[j] = acc + policy.head_b[a]
+        keys[j] = acc + head_b[a]
         top = max(top, keys[j])
     total = np.float32(0.0)
     for j in range(n):
@@ -206,13 +240,8 @@ def policy_keys(x, row, legal, n, policy, hidden, keys):
         keys[j] = keys[j] / total
 
 
-def _float32(a: np.ndarray) -> np.ndarray:
-    """A writeable C-ordered float32 copy (one array type for numba), on a cache line."""
-    return aligned(a, np.float32)
-
-
-def value_towers(policy: NumpyPolicy) -> Towers:
-    """The policy's value towers as the kernels read them (:data:`Towers`), from its spec."""
+def value_towers(policy: NumpyPolicy) -> Layers:
+    """The policy's value towers as the kernels read them (:data:`Layers`), from its spec."""
     spec = policy.spec
     if spec.conv is not None:
         raise ValueError("compiled forward: the network has a board convolution, which it does not compute")
@@ -223,41 +252,26 @@ def value_towers(policy: NumpyPolicy) -> Towers:
         )
     if spec.value_outputs != 1:
         raise ValueError(f"compiled forward: a value head of one output only, got {spec.value_outputs}")
-    first_w, first_b, rest_w, rest_b = [], [], [], []
+    firsts, later = [], []
     for tower, head in policy.value_members:
-        (w0, b0), *later = [*tower, head]
-        first_w.append(_float32(w0))
-        first_b.append(_float32(b0))
-        rest_w += [_float32(w.T) for w, _ in later]  # stored (out, in): the kernel's dot products
-        rest_b += [_float32(b) for _, b in later]
-    activation = TANH if spec.activation == "tanh" else RELU
-    return Towers(tuple(first_w), tuple(first_b), tuple(rest_w), tuple(rest_b), activation)
+        (w0, b0), *rest = [*tower, head]
+        firsts.append((w0, b0))
+        later += [(w.T, b) for w, b in rest]  # stored (out, in): the kernel's dot products
+    return _layers(firsts + later, len(firsts), spec.activation)
 
 
-def policy_tower(policy: NumpyPolicy) -> PolicyTower:
-    """The policy's tower and plain head as the kernels read them (:data:`PolicyTower`), from its spec."""
+def policy_tower(policy: NumpyPolicy) -> Layers:
+    """The policy's tower and plain head as the kernels read them (:data:`Layers`), from its spec."""
     spec = policy.spec
-    activation = TANH if spec.activation == "tanh" else RELU
-    if spec.factored is None and spec.conv is None and spec.policy_widths:
-        (pi_w0, pi_b0), *pi_later = policy.pi_layers
-        head_w, head_b = policy.head.w.T, policy.head.b
-    else:
+    if spec.factored is not None or spec.conv is not None or not spec.policy_widths:
         kind = "a factored head" if spec.factored is not None else "a board convolution or no policy tower"
         raise ValueError(f"compiled forward: a policy tower with a plain action head only, got {kind}")
-    rest = [(w.T, b) for w, b in pi_later] or [(np.zeros((1, 1)), np.zeros(1))]  # one unread stand-in: no layer
-    return PolicyTower(
-        _float32(pi_w0),
-        _float32(pi_b0),
-        tuple(_float32(w) for w, _ in rest),
-        tuple(_float32(b) for _, b in rest),
-        len(pi_later),
-        _float32(head_w),
-        _float32(head_b),
-        activation,
-    )
+    (pi_w0, pi_b0), *pi_later = policy.pi_layers
+    layers = [(pi_w0, pi_b0), *((w.T, b) for w, b in pi_later), (policy.head.w.T, policy.head.b)]
+    return _layers(layers, 1, spec.activation)
 
 
 __all__ = [
-    "RELU", "TANH", "PolicyTower", "Towers", "after_first_layer", "first_layer", "first_layer_from", "policy_keys",
-    "policy_tower", "tower_values", "value_towers",
+    "RELU", "TANH", "Layers", "after_first_layer", "bias_of", "first_layer", "first_layer_from", "layer_widths",
+    "policy_keys", "policy_tower", "tower_values", "value_towers", "weights_of",
 ]  # fmt: skip

@@ -80,7 +80,7 @@ import policies.search.compiled_games  # noqa: F401  (registers the games the co
 from envs.core.batched import BatchedGame
 from envs.core.checks import as_int
 from envs.registry import batched_engine, entry
-from policies.compiled_network import policy_tower, value_towers
+from policies.compiled_network import layer_widths, policy_tower, value_towers
 from policies.numpy_policy import NumpyPolicy, masked_softmax
 from policies.search.compiled import (
     C_ABORTED,
@@ -361,11 +361,7 @@ class _CompiledSearch:
         self.policy_tower = None if search.order_by_value else policy_tower(policy)  # None: the towers order
         self._fixed = (s.quiescence, s.quiescence_width, search.width, search.root_width)
         self._leaves = (s.leaf_wins, s.leaf_value == "network")
-        widest = max(
-            *(w.shape[1] for w in self.towers.first_w),
-            *(w.shape[0] for w in self.towers.rest_w),
-            *(w.shape[1] for w, _ in policy.pi_layers),
-        )
+        widest = max(*layer_widths(self.towers), *(w.shape[1] for w, _ in policy.pi_layers))
         self.engine = engine
         self._space_sizes = SpaceSizes(
             levels_needed(search.depth, s.quiescence),

@@ -54,9 +54,11 @@ from envs.core.batched import insert_sorted, mix64
 from envs.core.jit import aligned, announced, cached, compile_aside, copy_into, njit
 from policies.compiled_network import (
     after_first_layer,
+    bias_of,
     first_layer,
     first_layer_from,
     policy_keys,
+    weights_of,
 )
 
 HASH_SEED = 0x5EA5C4  # the pass cache's hash multipliers (any fixed seed: they only have to differ from input to input)
@@ -325,9 +327,9 @@ def new_space(sizes: SpaceSizes) -> Space:
 STEP_OPTIONS = {"_nrt": False, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
 called = njit(cache=True, **STEP_OPTIONS)
 
-#: What every step of the search reads: the game's :data:`Kernels`, the :data:`Towers`, the :data:`PolicyTower`
-#: (None when the towers order the moves), the :data:`Settings` and the work arrays (:data:`Space`). A game's
-#: kernel makes it and calls :func:`search`.
+#: What every step of the search reads: the game's :data:`Kernels`, the value towers and the policy tower
+#: (:data:`~policies.compiled_network.Layers`; the policy None when the towers order the moves), the
+#: :data:`Settings` and the work arrays (:data:`Space`). A game's kernel makes it and calls :func:`search`.
 Search = namedtuple("Search", ("kernels", "towers", "policy", "settings", "space"), module=__name__)
 
 
@@ -492,15 +494,15 @@ def _heads(ab, level, parent, base, n, seat, s, c):
         for mover in range(len(space.parent_seen)):  # the parent's first layers by each seat seen
             if space.parent_seen[mover]:
                 space.seat_rows[0] = mover
-                for m in range(len(towers.first_w)):
+                for m in range(towers.members):
                     first_layer(
-                        space.parent_obs, space.seat_rows, 1, towers.first_w[m], towers.first_b[m],
+                        space.parent_obs, space.seat_rows, 1, weights_of(towers, m), bias_of(towers, m),
                         space.parent_pre[m, mover:],
                     )  # fmt: skip
-        for m in range(len(towers.first_w)):
+        for m in range(towers.members):
             first_layer_from(
                 space.obs, space.rows, live, space.movers, space.parent_obs, space.parent_pre[m],
-                towers.first_w[m], space.first[m],
+                weights_of(towers, m), space.first[m],
             )  # fmt: skip
         after_first_layer(live, towers, space.hidden, space.first, space.tower_out)
         _keep_pass(space, key, live, space.tower_out)

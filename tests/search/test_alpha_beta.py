@@ -126,15 +126,15 @@ def test_compiled_search_equals_the_python_search_move_for_move(name):
 
 
 #: Swival's searches: its hard's settings (policies/swival_hard.npz, the solver aside), those of a counted budget
-#: (tests/search/test_search.py), a narrow width (game-ending moves beyond it, nodes whose tried moves all lost
-#: widened) and the value's order, with and without leaf_wins and the value head
+#: (tests/search/test_search.py) and a narrow width (game-ending moves beyond it, nodes whose tried moves all lost
+#: widened), with and without leaf_wins and the value head. All in the policy's order, as its hard searches: the
+#: value's order is pinned on Squeeze, whose hard searches in it (each order of each game is a compile of its own,
+#: about a minute from an empty cache).
 SWIVAL_SEARCHES = {
     "hard": {"depth": 3, "width": 73, "leaf_value": "none", "leaf_wins": True},
     "budget": {"depth": 3, "width": 4, "leaf_value": "network"},
     "narrow": {"depth": 3, "width": 2, "root_width": 5, "leaf_wins": True},
     "narrow-none": {"depth": 3, "width": 1, "leaf_value": "none", "leaf_wins": True},
-    "value-order": {"depth": 3, "width": 0, "order_by": "value", "leaf_wins": True},
-    "value-order-none": {"depth": 2, "width": 0, "order_by": "value", "leaf_value": "none"},
 }
 
 
@@ -273,15 +273,36 @@ def test_pass_cache_gives_the_search_the_floats_the_towers_compute(name):
 
 def test_the_compiled_searchs_work_arrays_and_networks_begin_on_cache_lines():
     """The towers' and the policy's loops read these with vector loads, which straddle two lines from an array
-    begun mid-line (numpy aligns to 16 bytes)."""
+    begun mid-line (numpy aligns to 16 bytes): every work array, and every layer's weights and bias."""
     from envs.core.jit import CACHE_LINE
+    from policies.compiled_network import bias_of, weights_of
 
     compiled = PolicySearch(exact_value_network("swish", policy=True), "swish", **POLICY_SEARCH).compiled
-    tower = compiled.policy_tower
-    arrays = [*compiled.space, *compiled.towers[:4], *tower[:4], tower.head_w, tower.head_b]
+    layers = [compiled.towers, compiled.policy_tower]
+    arrays = [
+        *compiled.space,
+        *(f(net, i) for net in layers for i in range(len(net.table)) for f in (weights_of, bias_of)),
+    ]
+    assert len(compiled.towers.table) == 2 + 2 * 2  # two members of two layers each after the first
     for array in arrays:
         for a in array if isinstance(array, tuple) else (array,):
             assert a.ctypes.data % CACHE_LINE == 0 or a.size == 0
+
+
+def test_networks_of_other_depths_and_members_play_with_the_search_compiled_once():
+    """The towers are of one numba type whatever their depth and number of members: a network shaped unlike the
+    shipped hard's reuses the compiled search (numba compiles nothing), and plays as the Python search does."""
+    from policies import load
+    from policies.search.compiled import alpha_beta
+
+    load("swish", "hard")  # the shipped hard's search compiled (or loaded) first
+    before = len(alpha_beta.signatures)
+    for members, hidden in ((2, 12), (3, 6)):
+        policy = exact_value_network("swish", members=members, hidden=hidden, policy=True, seed=members)
+        search = PolicySearch(policy, "swish", **POLICY_SEARCH)
+        assert len(alpha_beta.signatures) == before, "a new signature: the search compiled again"
+        state = search.game.new_state(np.random.default_rng(members))
+        assert search.best_move(state) == ReferenceSearch(policy, "swish", **POLICY_SEARCH).best_move(state)
 
 
 def test_tower_values_equal_the_numpy_network_within_rounding():

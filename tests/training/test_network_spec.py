@@ -82,12 +82,12 @@ COMPILED_REFUSES = {
 
 def compiled_forward(policy, obs, masks):
     """The compiled forward's values of ``obs`` and its probabilities of each row's legal moves (zero elsewhere)."""
-    from policies.compiled_network import policy_keys, policy_tower, tower_values, value_towers
+    from policies.compiled_network import layer_widths, policy_keys, policy_tower, tower_values, value_towers
 
     towers, tower = value_towers(policy), policy_tower(policy)
     k = len(obs)
-    widest = max(*(w.shape[1] for w in (*towers.first_w, tower.first_w)), *(w.shape[0] for w in towers.rest_w))
-    first = np.zeros((len(towers.first_w), k, widest), np.float32)
+    widest = max(*layer_widths(towers), *layer_widths(tower)[:-1])  # not the head's: it writes into keys
+    first = np.zeros((towers.members, k, widest), np.float32)
     values = np.zeros(k, np.float32)
     tower_values(obs, np.arange(k), k, towers, np.zeros((1, k, widest), np.float32), first, values)
     probs = np.zeros(masks.shape, np.float32)
