@@ -1,8 +1,8 @@
 # make demo: a short rendered Swival match (medium vs easy), result printed, GIF written.
 # make lint: ruff check, ruff format --check, the import layers and no import cycle (lint-imports), and no
 #   function over 80 lines or 8 parameters in envs/, policies/ and training/ (tests/function_limits.py).
-# make test: lint, the documentation built with --strict (docs-check), swgym warmup, the whole test suite, then
-#   make test-rllib.
+# make test: lint, swgym warmup, the whole test suite (it builds the documentation with --strict and checks it as
+#   make docs-check does: tests/cli/test_docs.py), then make test-rllib.
 # make test-rllib: RLlib self-play end to end and the Tianshou recipe, in .venv-rllib/ (Ray pins its own
 #   gymnasium, so the rllib extra never goes into .venv/).
 # make results: every shown result measured on other policy files than the shipped ones, made again (swgym results;
@@ -68,7 +68,7 @@ docs-assets: $(STAMP)
 
 # swgym warmup first: each engine and shipped hard compiled once, one per core, before the two test processes
 # would each compile the same ones (nothing to do when the cache is warm).
-test: lint docs-check
+test: lint
 	$(VENV)/bin/swgym warmup
 	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy OPENBLAS_NUM_THREADS=1 $(PY) -m pytest -q -n 2
 	$(MAKE) test-rllib

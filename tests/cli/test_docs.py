@@ -427,7 +427,9 @@ def test_pages_hold_no_internal_words():
 
 
 def test_site_builds_strict(tmp_path):
-    """mkdocs build --strict: no broken link, missing page or warning (make docs-check runs the same)."""
+    """mkdocs build --strict: no broken link, missing page or warning; then what ``make docs-check`` checks of the
+    site (docs/site_check.py): nothing loaded from the network and, where chromium is installed, search from disk
+    finding each game's page. ``make test`` builds the site only here."""
     pytest.importorskip("mkdocs")
     pytest.importorskip("mkdocs_gen_files")
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "DISABLE_MKDOCS_2_WARNING": "true"}
@@ -460,6 +462,9 @@ def test_site_builds_strict(tmp_path):
         '<span class="gp">&gt;&gt;&gt; </span>' in batched_page and "<blockquote>" not in batched_page
     )  # >>> examples as code
     assert site_check.external_loads(tmp_path) == {}  # offline means offline
+    browser = site_check.chromium()
+    if browser is not None:
+        assert site_check.search_failures(browser, tmp_path, site_check.game_queries()) == []
     assert 'src="javascripts/iframe-worker-shim.js"' in index  # search's worker shim, from disk
     docs = json.loads((tmp_path / "search" / "search_index.json").read_text())["docs"]
     ranked = {d["location"].split("#")[0]: d.get("boost", 1) for d in docs}

@@ -1,11 +1,11 @@
-"""The function limits of make lint (tests/function_limits.py): over 80 lines or 8 parameters fails, the tree passes."""
+"""The function limits (tests/function_limits.py): over 80 lines or 8 parameters fails; make lint checks the tree."""
 
 import sys
 
 import pytest
 
 from tests import function_limits
-from tests.function_limits import FOLDERS, main, violations
+from tests.function_limits import main, violations
 
 
 def function(lines: int, decorated: bool = False) -> str:
@@ -48,10 +48,6 @@ def test_nine_parameters_fail_even_with_noqa_or_an_underscore_name(write):
     assert [line.split(":")[0] for line in found] == [plain, hidden]
     assert all("PLR0913" in line and "9 > 8" in line for line in found)
     assert violations([write(parameters(8))]) == []
-
-
-def test_the_tree_keeps_both_limits():
-    assert violations(FOLDERS) == []
 
 
 def test_a_linter_that_cannot_run_is_an_error_not_a_clean_tree():
