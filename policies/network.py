@@ -33,12 +33,30 @@ ACTIVATIONS = {"tanh": np.tanh, "relu": lambda x: np.maximum(x, 0.0)}
 
 @dataclass(frozen=True)
 class Factored:
-    """A factored action head: ``rank``, the layout's ``cells`` and ``moves``, and ``others`` actions of their own."""
+    """A factored action head: ``rank``, the layout's ``cells`` and ``moves``, and ``others`` actions of their own.
+    ``moves_from_position``: each move's vector also from the position (a linear map of the tower's last layer
+    added to the learned one) and a bias for every action, as the plain head has: for PPO, where it learns about as
+    much per step as a plain head (``results/2026-12-factored-head.md``)."""
 
     rank: int
     cells: int
     moves: int
     others: int
+    moves_from_position: bool = False
+
+    def shapes(self, width: int, actions: int) -> dict[str, tuple[int, ...]]:
+        """The shape of each of the head's arrays on ``width`` inputs (a game of ``actions`` actions), by its name
+        in a policy file."""
+        per_cell = self.cells * (self.rank + 1)
+        shapes = {
+            "head_u_w": (width, per_cell), "head_u_b": (per_cell,),
+            "head_v": (self.moves, self.rank), "head_move_b": (self.moves,),
+            "head_other_w": (width, self.others), "head_other_b": (self.others,),
+        }  # fmt: skip
+        if self.moves_from_position:
+            moving = self.moves * self.rank
+            shapes |= {"head_vh_w": (width, moving), "head_vh_b": (moving,), "head_action_b": (actions,)}
+        return shapes
 
 
 @dataclass(frozen=True)
@@ -99,12 +117,7 @@ class NetworkSpec:
         if self.factored is None:
             shapes |= {"action_w": (last, self.actions), "action_b": (self.actions,)}
         else:
-            f = self.factored
-            shapes |= {
-                "head_u_w": (last, f.cells * (f.rank + 1)), "head_u_b": (f.cells * (f.rank + 1),),
-                "head_v": (f.moves, f.rank), "head_move_b": (f.moves,),
-                "head_other_w": (last, f.others), "head_other_b": (f.others,),
-            }  # fmt: skip
+            shapes |= self.factored.shapes(last, self.actions)
         for k, widths in enumerate((self.value_widths, *self.member_widths)):
             prefix = "" if k == 0 else f"m{k}_"
             shapes |= _tower(f"{prefix}vf", self.inputs, widths)
@@ -129,6 +142,8 @@ class NetworkSpec:
         if self.factored is not None:
             f = self.factored
             meta["head"] = {"kind": "factored", "rank": f.rank, "cells": f.cells, "moves": f.moves}
+            if f.moves_from_position:
+                meta["head"]["moves_from_position"] = True
         if self.conv is not None:
             c = self.conv
             meta["conv"] = {
@@ -144,7 +159,9 @@ class NetworkSpec:
         factored = None
         if head["kind"] == "factored":
             others = int(np.asarray(arrays["head_other_b"]).shape[0])
-            factored = Factored(head["rank"], head["cells"], head["moves"], others)
+            factored = Factored(
+                head["rank"], head["cells"], head["moves"], others, bool(head.get("moves_from_position", False))
+            )
         members = []
         while f"m{len(members) + 1}_value_w" in arrays:
             members.append(_widths(arrays, f"m{len(members) + 1}_vf"))

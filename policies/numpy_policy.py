@@ -38,7 +38,7 @@ from envs.core.action_layout import ActionLayout, layout_problem
 from envs.core.board_graph import BoardGraph, board_graph_problem
 from envs.core.checks import as_int
 from policies.flops import board_conv, factored_head
-from policies.network import ACTIVATIONS, NetworkSpec
+from policies.network import ACTIVATIONS, Factored, NetworkSpec
 
 FORMAT_VERSION = 1
 MAX_ARRAY_BYTES = 1 << 30  # refuse, before allocating, any array declared bigger than this
@@ -202,7 +202,8 @@ def check_meta(meta: Any, where: str | Path) -> None:
         "activation": f"one of {', '.join(ACTIVATIONS)}",
         "search": "an object of search settings or null",
         "layers": "an object of hidden-layer counts per tower",
-        "head": '{"kind": "plain"}, {"kind": "factored", "rank": k, "cells": c, "moves": m} (ints >= 1) or null',
+        "head": '{"kind": "plain"}, {"kind": "factored", "rank": k, "cells": c, "moves": m} (ints >= 1; '
+        'optionally "moves_from_position": true) or null',
         "conv": f"null or an object of ints >= 1 with the keys {', '.join(CONV_KEYS)}",
         "value_outputs": "an int >= 1 (the value head's outputs: 1, or one a seat)",
     }
@@ -221,7 +222,9 @@ def _head_meta_ok(head: Any) -> bool:
     if head["kind"] == "plain":
         return set(head) == {"kind"}
     sizes = [head.get(key) for key in ("rank", "cells", "moves")]
-    return set(head) == {"kind", "rank", "cells", "moves"} and all(_int_at_least(n, 1) for n in sizes)
+    keys_ok = set(head) - {"moves_from_position"} == {"kind", "rank", "cells", "moves"}
+    flag_ok = isinstance(head.get("moves_from_position", False), bool)
+    return keys_ok and flag_ok and all(_int_at_least(n, 1) for n in sizes)
 
 
 CONV_KEYS = ("layers", "channels", "cells", "planes", "directions")
@@ -319,19 +322,6 @@ class PlainHead:
         return plain_move_logits(h, *self._rows, moves)
 
 
-def factored_shapes(width: int, cells: int, moves: int, rank: int, others: int) -> dict[str, tuple[int, ...]]:
-    """The shape of each array of a :class:`FactoredHead` on ``width`` inputs, by its name in a policy file."""
-    per_cell = cells * (rank + 1)
-    return {
-        "head_u_w": (width, per_cell),
-        "head_u_b": (per_cell,),
-        "head_v": (moves, rank),
-        "head_move_b": (moves,),
-        "head_other_w": (width, others),
-        "head_other_b": (others,),
-    }
-
-
 class FactoredHead:
     """A logit per (cell, move) pair of the game's action layout, and one per action of its own.
 
@@ -340,7 +330,9 @@ class FactoredHead:
     (``head_v``, ``head_move_b``: learned, the same in every position). The actions of their own (choices, a
     swap) have a direct head (``head_other_w``, ``head_other_b``). With C cells, M moves and rank k that is
     ``hidden * C * (k + 1) + C * M * (k + 1)`` multiply-adds (plus ``hidden`` per action of its own) instead
-    of the plain head's ``hidden * actions``.
+    of the plain head's ``hidden * actions``. With ``moves_from_position`` (:class:`policies.network.Factored`)
+    ``V[move]`` also gets ``h @ head_vh_w + head_vh_b`` (M vectors of the position), and every action its own
+    bias (``head_action_b``).
     """
 
     def __init__(self, arrays: dict[str, np.ndarray], head: dict[str, int], where: str | Path, used: set[str]):
@@ -354,6 +346,11 @@ class FactoredHead:
         self.u_w, self.u_b, self.v, self.move_b, self.other_w, self.other_b = (
             _weights(arrays, f"head_{name}", where, used) for name in names
         )
+        self.moves_from_position = bool(head.get("moves_from_position", False))
+        if self.moves_from_position:
+            self.vh_w, self.vh_b, self.action_b = (
+                _weights(arrays, f"head_{name}", where, used) for name in ("vh_w", "vh_b", "action_b")
+            )
         self.source = self.layout.source
         self.other_index = np.cumsum(cell < 0) - 1  # an action of its own: its column of head_other_w
 
@@ -366,7 +363,8 @@ class FactoredHead:
                 f"for a game with {num_actions} actions"
             )
         others = self.layout.others.size
-        for name, shape in factored_shapes(width, self.cells, self.moves, self.rank, others).items():
+        spec = Factored(self.rank, self.cells, self.moves, others, self.moves_from_position)
+        for name, shape in spec.shapes(width, num_actions).items():
             found = getattr(self, name[len("head_") :]).shape
             if found != shape:
                 raise PolicyFileError(
@@ -380,14 +378,26 @@ class FactoredHead:
 
     def multiply_adds(self) -> int:
         """Of :meth:`logits` for one observation (:func:`policies.flops.factored_head`)."""
-        return factored_head(self.u_w.shape[0], self.cells, self.moves, self.rank, self.layout.others.size)
+        width = self.u_w.shape[0]
+        moving = width * self.moves * self.rank if self.moves_from_position else 0
+        return factored_head(width, self.cells, self.moves, self.rank, self.layout.others.size) + moving
+
+    def _position_moves(self, h: np.ndarray) -> np.ndarray:
+        """(rows, moves, rank + 1): each row's move vectors (learned plus from the position), then a column of 1."""
+        v = self.v + (h @ self.vh_w + self.vh_b).reshape(len(h), self.moves, self.rank)
+        return np.concatenate([v, np.ones((*v.shape[:2], 1), v.dtype)], axis=2)
 
     def logits(self, h: np.ndarray) -> np.ndarray:
         """Every action's logit: all pairs in two matrix products, then one gather into the game's order."""
-        u = (h @ self.u_w + self.u_b).reshape(-1, self.rank + 1)  # (rows * cells, rank + 1)
-        pairs = (u @ self.v_aug.T + self.move_b).reshape(len(h), self.cells * self.moves)
+        if self.moves_from_position:
+            u = (h @ self.u_w + self.u_b).reshape(len(h), self.cells, self.rank + 1)
+            pairs = u @ self._position_moves(h).transpose(0, 2, 1) + self.move_b
+        else:
+            u = (h @ self.u_w + self.u_b).reshape(-1, self.rank + 1)  # (rows * cells, rank + 1)
+            pairs = u @ self.v_aug.T + self.move_b
         others = h @ self.other_w + self.other_b
-        return np.concatenate([pairs, others], axis=1)[:, self.source]
+        logits = np.concatenate([pairs.reshape(len(h), self.cells * self.moves), others], axis=1)[:, self.source]
+        return logits + self.action_b if self.moves_from_position else logits
 
     def logits_of(self, h: np.ndarray, actions: np.ndarray) -> np.ndarray:
         """The logits of ``actions`` alone (``h``: one row): only their cells' vectors are computed."""
@@ -398,11 +408,12 @@ class FactoredHead:
         if pair.any():
             cells, back = np.unique(cell[pair], return_inverse=True)
             u = (h[0] @ self.u_w3[:, cells].reshape(len(h[0]), -1)).reshape(cells.size, -1) + self.u_b2[cells]
-            out[pair] = np.einsum("ij,ij->i", u[back], self.v_aug[move[pair]]) + self.move_b[move[pair]]
+            v_aug = self._position_moves(h[:1])[0] if self.moves_from_position else self.v_aug
+            out[pair] = np.einsum("ij,ij->i", u[back], v_aug[move[pair]]) + self.move_b[move[pair]]
         if not pair.all():
             columns = self.other_index[actions[~pair]]
             out[~pair] = h[0] @ self.other_w[:, columns] + self.other_b[columns]
-        return out
+        return out + self.action_b[actions] if self.moves_from_position else out
 
     def move_logits(self, h: np.ndarray, moves: np.ndarray) -> np.ndarray:
         """(k, L): each row's logits of its ``moves`` (-1 padding: -inf), read from :meth:`logits` (the pairs'

@@ -30,7 +30,8 @@ from typing import Any
 import numpy as np
 
 from envs.core.action_layout import ActionLayout
-from policies.numpy_policy import FORMAT_VERSION, PolicyFileError, factored_shapes
+from policies.network import Factored as FactoredSpec
+from policies.numpy_policy import FORMAT_VERSION, PolicyFileError
 
 # the activations SB3 writes into data's policy_kwargs as a class repr
 ACTIVATION_REPRS = {
@@ -48,7 +49,7 @@ HARMLESS_KWARGS = {
     "normalize_images",
 }
 # the policy_kwargs of the factored policy (training.factored_policy), each read as plain JSON
-FACTORED_KWARGS = {"name", "params", "rank"}
+FACTORED_KWARGS = {"name", "params", "rank", "moves_from_position"}
 FACTORED_MODULE = "training.factored_policy"
 # the factored head's state-dict keys and the policy file arrays they become (training.network.FactoredHead)
 FACTORED_PARTS = {
@@ -58,6 +59,12 @@ FACTORED_PARTS = {
     "action_net.move_bias": "head_move_b",
     "action_net.other_head.weight": "head_other_w",
     "action_net.other_head.bias": "head_other_b",
+}
+# and those of a head whose move vectors also come from the position (Factored.moves_from_position)
+POSITION_PARTS = {
+    "action_net.move_net.weight": "head_vh_w",
+    "action_net.move_net.bias": "head_vh_b",
+    "action_net.action_bias": "head_action_b",
 }
 # what a factored policy's zip says of its head: the rank (None: not in policy_kwargs, read from the weights)
 # and the action layout of the game and rules it was trained for
@@ -120,6 +127,8 @@ def read_sb3_zip(path: str | Path, name: str, params: dict[str, Any]) -> tuple[d
     if head is not None:
         rank = _factored_head(path, arrays, *head)
         meta["head"] = {"kind": "factored", "rank": rank, "cells": head[1].cells, "moves": head[1].moves}
+        if "head_vh_w" in arrays:
+            meta["head"]["moves_from_position"] = True
     return meta, arrays
 
 
@@ -233,8 +242,8 @@ def _layers(path: Path, state: dict[str, np.ndarray], factored: bool) -> dict[st
         m = _LAYER.fullmatch(key)
         if m:
             towers[m[1]].setdefault(int(m[2]), {})[m[3]] = value
-        elif factored and key in FACTORED_PARTS:
-            arrays[FACTORED_PARTS[key]] = value.T if key.endswith(".weight") else value
+        elif factored and key in FACTORED_PARTS | POSITION_PARTS:
+            arrays[(FACTORED_PARTS | POSITION_PARTS)[key]] = value.T if key.endswith(".weight") else value
         elif key in {f"{head}.{part}" for head in heads for part in ("weight", "bias")}:
             name, part = key.split(".")
             arrays[f"{name[:-4]}_{'w' if part == 'weight' else 'b'}"] = value.T if part == "weight" else value
@@ -252,6 +261,8 @@ def _layers(path: Path, state: dict[str, np.ndarray], factored: bool) -> dict[st
             arrays[f"{prefix}_w{i}"], arrays[f"{prefix}_b{i}"] = layer["weight"].T, layer["bias"]
     wanted = {f"{head[:-4]}_{part[0]}": f"{head}.{part}" for head in heads for part in ("weight", "bias")}
     wanted |= {v: k for k, v in FACTORED_PARTS.items()} if factored else {}
+    if factored and any(key in arrays for key in POSITION_PARTS.values()):
+        wanted |= {v: k for k, v in POSITION_PARTS.items()}
     for key, part in wanted.items():
         if key not in arrays:
             raise _refuse(path, f"its network lacks {part}")
@@ -264,8 +275,9 @@ def _factored_head(path: Path, arrays: dict[str, np.ndarray], rank: int | None, 
     if rank is None:
         rank = int(arrays["head_v"].shape[-1]) if arrays["head_v"].ndim == 2 else 0
     width, others = (arrays["head_u_w"].shape or (0,))[0], int(layout.others.size)
-    expected = factored_shapes(width, layout.cells, layout.moves, rank, others)
-    parts = {v: k for k, v in FACTORED_PARTS.items()}  # named as SB3 stores them: weights (out, in)
+    spec = FactoredSpec(rank, layout.cells, layout.moves, others, "head_vh_w" in arrays)
+    expected = spec.shapes(width, layout.num_actions)
+    parts = {v: k for k, v in (FACTORED_PARTS | POSITION_PARTS).items()}  # named as SB3 stores them: (out, in)
     wrong = [
         f"{parts[k]} {arrays[k].shape[::-1] if parts[k].endswith('.weight') else arrays[k].shape}"
         for k, shape in expected.items()

@@ -226,7 +226,7 @@ def ppo_settings(name: str, **over: Any) -> dict[str, Any]:
         "n_epochs": ppo["n_epochs"],
         "net_arch": list(config["net_arch"]),
         "opponent": "random",
-        "rank": 8,  # of the factored head, where the game has one
+        "rank": config["rank"],  # of the factored head, where the game has one
     }
     unknown = set(over) - set(settings)
     if unknown:

@@ -51,9 +51,10 @@ def preference_policy(order, game="swival", params=None):
     return NumpyPolicy((json.loads(json.dumps(meta)), arrays))
 
 
-def factored_policy_file(game, params=None, hidden=8, rank=3, seed=0):
+def factored_policy_file(game, params=None, hidden=8, rank=3, seed=0, moves_from_position=False):
     """(meta, arrays) of a random network with one hidden layer and a factored action head over ``game``'s
-    action layout (numpy only), as ``training.network.write_network`` writes one."""
+    action layout (numpy only), as ``training.network.write_network`` writes one; ``moves_from_position``: the
+    moves' vectors also from the position, and a bias for every action."""
     from envs.registry import game_module, make_raw
 
     env = make_raw(game, **(params or {}))
@@ -82,6 +83,11 @@ def factored_policy_file(game, params=None, hidden=8, rank=3, seed=0):
         "head_other_w": random(hidden, layout.others.size),
         "head_other_b": random(layout.others.size),
     }
+    if moves_from_position:
+        meta["head"]["moves_from_position"] = True
+        moving = layout.moves * rank
+        arrays |= {"head_vh_w": random(hidden, moving), "head_vh_b": random(moving),
+                   "head_action_b": random(env.game.num_actions)}  # fmt: skip
     return meta, arrays
 
 

@@ -7,13 +7,15 @@ head (:class:`training.network.FactoredHead`, from the game's action layout,
 :mod:`envs.core.action_layout`) scores the pair (cell, move) of an action as
 ``<U[cell], V[move]> + s[cell] + b[move]`` and every other action with a
 weight of its own: the same masked categorical over the same actions, at a
-fraction of the work.
+fraction of the work. PPO's head also takes each move's vector from the position (``V[move]`` plus a linear map
+of the last hidden layer) and a bias for every action (``moves_from_position``, on by default): without them it
+learns less per step than the plain head (``results/2026-12-factored-head.md``).
 
 >>> from sb3_contrib import MaskablePPO
 >>> from training.factored_policy import FactoredMaskablePolicy
 >>> from training.sb3_vec import make_sb3_vec
 >>> vec = make_sb3_vec("twirls", 256, opponent="random", seed=0)
->>> model = MaskablePPO(FactoredMaskablePolicy, vec, n_steps=16, policy_kwargs={"name": "twirls", "rank": 8})
+>>> model = MaskablePPO(FactoredMaskablePolicy, vec, n_steps=16, policy_kwargs={"name": "twirls", "rank": 16})
 
 :func:`training.export.export_policy` writes it as a policy file with a
 factored head, which :class:`policies.numpy_policy.NumpyPolicy` plays with
@@ -130,7 +132,8 @@ class LegalCategorical:
 
 class FactoredMaskablePolicy(MaskableActorCriticPolicy):
     """:class:`~sb3_contrib.common.maskable.policies.MaskableActorCriticPolicy` whose ``action_net`` is a
-    :class:`~training.network.FactoredHead` over game ``name``'s action layout (under ``params``) at ``rank``.
+    :class:`~training.network.FactoredHead` over game ``name``'s action layout (under ``params``) at ``rank``, with
+    the moves' vectors from the position unless ``moves_from_position`` is False.
 
     Everything else (towers, value head, masking, the optimizer) is SB3's. Give ``name`` (and ``params``,
     ``rank``) in MaskablePPO's ``policy_kwargs``.
@@ -138,7 +141,7 @@ class FactoredMaskablePolicy(MaskableActorCriticPolicy):
 
     def __init__(
         self, observation_space: Any, action_space: Any, lr_schedule: Any, *, name: str,
-        params: dict[str, Any] | None = None, rank: int = 8, **kwargs: Any,
+        params: dict[str, Any] | None = None, rank: int = 16, moves_from_position: bool = True, **kwargs: Any,
     ) -> None:  # fmt: skip
         self.layout = game_layout(name, params)
         if self.layout.num_actions != action_space.n:
@@ -148,11 +151,13 @@ class FactoredMaskablePolicy(MaskableActorCriticPolicy):
         if int(rank) < 1:
             raise ValueError(f"{name}: a factored head's rank must be an int >= 1, got {rank!r}")
         self.game_name, self.game_params, self.rank = name, dict(params or {}), int(rank)
+        self.moves_from_position = bool(moves_from_position)
         super().__init__(observation_space, action_space, lr_schedule, **kwargs)
 
     def _build(self, lr_schedule: Any) -> None:
         super()._build(lr_schedule)
-        self.action_net = FactoredHead(self.mlp_extractor.latent_dim_pi, self.layout, self.rank)
+        width = self.mlp_extractor.latent_dim_pi
+        self.action_net = FactoredHead(width, self.layout, self.rank, self.moves_from_position)
         if self.ortho_init:  # as SB3 starts its plain head: small output weights, a near-uniform policy
             self.action_net.apply(partial(self.init_weights, gain=0.01))
         self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs)
@@ -162,10 +167,10 @@ class FactoredMaskablePolicy(MaskableActorCriticPolicy):
 
     def _get_constructor_parameters(self) -> dict[str, Any]:
         return {**super()._get_constructor_parameters(), "name": self.game_name, "params": self.game_params,
-                "rank": self.rank}  # fmt: skip
+                "rank": self.rank, "moves_from_position": self.moves_from_position}  # fmt: skip
 
 
-def ppo_policy(name: str, params: dict[str, Any], head: str, rank: int = 8) -> tuple[Any, dict[str, Any]]:
+def ppo_policy(name: str, params: dict[str, Any], head: str, rank: int = 16) -> tuple[Any, dict[str, Any]]:
     """MaskablePPO's ``policy`` and the ``policy_kwargs`` it adds, for the action ``head`` a run asks for."""
     if head not in HEADS:
         raise ValueError(f"{name}: the PPO action head must be one of {', '.join(HEADS)}, got {head!r}")

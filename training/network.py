@@ -77,15 +77,20 @@ class FactoredHead(nn.Module):
     """Every action's logit from a (cell, move) factorisation of the game's ``layout``, as
     :class:`policies.numpy_policy.FactoredHead` plays it: ``<U[cell], V[move]> + s[cell] + b[move]`` for a pair,
     ``U`` and ``s`` from the last hidden layer (``rank + 1`` values a cell), ``V`` and ``b`` learned; a direct
-    logit for each action of its own."""
+    logit for each action of its own. ``moves_from_position``: ``V`` plus a linear map of the last hidden layer,
+    and a bias for every action (:class:`policies.network.Factored`)."""
 
-    def __init__(self, width: int, layout: ActionLayout, rank: int) -> None:
+    def __init__(self, width: int, layout: ActionLayout, rank: int, moves_from_position: bool = False) -> None:
         super().__init__()
         self.layout, self.rank, self.out_features = layout, rank, layout.num_actions
+        self.moves_from_position = bool(moves_from_position)
         self.cell_net = nn.Linear(width, layout.cells * (rank + 1))
         self.move_vectors = nn.Parameter(torch.randn(layout.moves, rank) / rank**0.5)
         self.move_bias = nn.Parameter(torch.zeros(layout.moves))
         self.other_head = nn.Linear(width, layout.others.size)
+        if self.moves_from_position:
+            self.move_net = nn.Linear(width, layout.moves * rank)
+            self.action_bias = nn.Parameter(torch.zeros(layout.num_actions))
         self.register_buffer("source", torch.as_tensor(layout.source), persistent=False)
         other = np.full(layout.num_actions, -1, dtype=np.int64)
         other[layout.others] = np.arange(layout.others.size)
@@ -94,8 +99,12 @@ class FactoredHead(nn.Module):
 
     def forward(self, h: torch.Tensor) -> torch.Tensor:
         u = self.cell_net(h).view(len(h), self.layout.cells, self.rank + 1)
-        pairs = u[..., : self.rank] @ self.move_vectors.T + u[..., self.rank :] + self.move_bias
-        return torch.cat([pairs.flatten(1), self.other_head(h)], dim=1)[:, self.source]
+        v = self.move_vectors
+        if self.moves_from_position:
+            v = v + self.move_net(h).view(len(h), self.layout.moves, self.rank)
+        pairs = u[..., : self.rank] @ v.transpose(-1, -2) + u[..., self.rank :] + self.move_bias
+        logits = torch.cat([pairs.flatten(1), self.other_head(h)], dim=1)[:, self.source]
+        return logits + self.action_bias if self.moves_from_position else logits
 
     def logits_of(self, h: torch.Tensor, rows: torch.Tensor, actions: torch.Tensor) -> torch.Tensor:
         """(P,): the logit of action ``actions[p]`` in row ``rows[p]`` of ``h``, the others not computed: a legal
@@ -105,12 +114,15 @@ class FactoredHead(nn.Module):
         u = torch.index_select(self.cell_net(h).view(len(h) * cells, width), 0, at)
         move = self.move_of[actions].clamp(min=0)
         v = torch.index_select(self.move_vectors, 0, move)
+        if self.moves_from_position:
+            moves = self.layout.moves
+            v = v + torch.index_select(self.move_net(h).view(len(h) * moves, self.rank), 0, rows * moves + move)
         pairs = (u[:, : self.rank] * v).sum(dim=1) + u[:, self.rank] + torch.index_select(self.move_bias, 0, move)
-        if not self.layout.others.size:
-            return pairs
-        others = self.other_head(h).flatten()
-        others = torch.index_select(others, 0, rows * self.layout.others.size + self.other_of[actions].clamp(min=0))
-        return torch.where(self.cell_of[actions] >= 0, pairs, others)
+        if self.layout.others.size:
+            others = self.other_head(h).flatten()
+            others = torch.index_select(others, 0, rows * self.layout.others.size + self.other_of[actions].clamp(min=0))
+            pairs = torch.where(self.cell_of[actions] >= 0, pairs, others)
+        return pairs + torch.index_select(self.action_bias, 0, actions) if self.moves_from_position else pairs
 
     def arrays(self) -> dict[str, np.ndarray]:
         """The policy file's arrays of this head (see :mod:`policies.numpy_policy`)."""
@@ -122,6 +134,11 @@ class FactoredHead(nn.Module):
             ("move_b", self.move_bias),
             ("other_w", self.other_head.weight.T),
             ("other_b", self.other_head.bias),
+            *(
+                (("vh_w", self.move_net.weight.T), ("vh_b", self.move_net.bias), ("action_b", self.action_bias))
+                if self.moves_from_position
+                else ()
+            ),
         ):
             out[f"head_{key}"] = np.ascontiguousarray(tensor.detach().numpy(), dtype=np.float32)
         return out
@@ -179,7 +196,9 @@ class Network(nn.Module):
         self.policy_net, self.value_net = tower(spec.policy_widths), tower(spec.value_widths)
         last = spec.policy_widths[-1] if spec.policy_widths else spec.inputs
         f = spec.factored
-        self.action_head = nn.Linear(last, spec.actions) if f is None else FactoredHead(last, layout, f.rank)
+        self.action_head = (
+            nn.Linear(last, spec.actions) if f is None else FactoredHead(last, layout, f.rank, f.moves_from_position)
+        )
         top = spec.value_widths[-1] if spec.value_widths else spec.inputs
         self.value_head = nn.Linear(top, spec.value_outputs)
         self.members = nn.ModuleList(
@@ -197,7 +216,9 @@ class Network(nn.Module):
         head = self.action_head
         factored = None
         if isinstance(head, FactoredHead):
-            factored = Factored(head.rank, head.layout.cells, head.layout.moves, head.layout.others.size)
+            factored = Factored(
+                head.rank, head.layout.cells, head.layout.moves, head.layout.others.size, head.moves_from_position
+            )
         return NetworkSpec(
             self.observations, head.out_features, widths(self.policy_net), widths(self.value_net), self.activation,
             factored, None if self.conv is None else Conv(**self.conv.meta()), self.value_head.out_features,
@@ -264,6 +285,8 @@ def network_from_file(path: Path, name: str, params: dict[str, Any], conv: Board
     head = policy.head
     plain = isinstance(head, PlainHead)
     layout, rank = (None, 8) if plain else (head.layout, head.rank)  # a factored head's layout: the game's, checked
+    if not plain and head.moves_from_position:
+        raise ValueError(f"{path}: a run starts from a factored head without moves_from_position (PPO's own head)")
     activation = policy.meta.get("activation", "tanh")
     net = Network(policy.obs_size, policy.num_actions, widths, activation, layout, rank, policy.value_outputs, conv)
     pairs = [(net.value_head, value_w, value_b)]

@@ -22,30 +22,38 @@ def observations(policy, rows=6, seed=0):
     return np.random.default_rng(seed).random((rows, policy.obs_size), dtype=np.float32)
 
 
+@pytest.mark.parametrize("moves_from_position", [False, True])
 @pytest.mark.parametrize(("game", "params"), [("swish", {}), ("squeeze", {"radius": 3}), ("twirls", {})])
-def test_a_pair_logit_is_its_cell_vector_times_its_move_vector(game, params):
-    meta, arrays = factored_policy_file(game, params)
+def test_a_pair_logit_is_its_cell_vector_times_its_move_vector(game, params, moves_from_position):
+    meta, arrays = factored_policy_file(game, params, moves_from_position=moves_from_position)
     policy = NumpyPolicy((meta, arrays), name=game, params=params)
     x = observations(policy)
     h = np.tanh(x @ arrays["pi_w0"] + arrays["pi_b0"])
     u = (h @ arrays["head_u_w"] + arrays["head_u_b"]).reshape(len(x), meta["head"]["cells"], -1)
     logits = policy.logits(x)
-    rank = meta["head"]["rank"]
+    rank, moves = meta["head"]["rank"], meta["head"]["moves"]
+    v = np.broadcast_to(arrays["head_v"], (len(x), moves, rank))  # each row's move vectors
+    if moves_from_position:
+        v = v + (h @ arrays["head_vh_w"] + arrays["head_vh_b"]).reshape(len(x), moves, rank)
     for action in np.random.default_rng(1).choice(policy.num_actions, 40, replace=False).tolist() + [
         policy.num_actions - 1
     ]:
         cell, move = arrays["head_cell"][action], arrays["head_move"][action]
         if cell >= 0:
-            expected = u[:, cell, :rank] @ arrays["head_v"][move] + u[:, cell, rank] + arrays["head_move_b"][move]
+            pair = np.einsum("rk,rk->r", u[:, cell, :rank], v[:, move])
+            expected = pair + u[:, cell, rank] + arrays["head_move_b"][move]
         else:
             column = int((arrays["head_cell"][:action] < 0).sum())
             expected = h @ arrays["head_other_w"][:, column] + arrays["head_other_b"][column]
+        if moves_from_position:
+            expected = expected + arrays["head_action_b"][action]
         np.testing.assert_allclose(logits[:, action], expected, rtol=1e-5, atol=1e-5)
 
 
+@pytest.mark.parametrize("moves_from_position", [False, True])
 @pytest.mark.parametrize("game", ["swish", "twirls"])
-def test_logits_of_computes_the_asked_actions_alone(game):
-    policy = NumpyPolicy(factored_policy_file(game), name=game)
+def test_logits_of_computes_the_asked_actions_alone(game, moves_from_position):
+    policy = NumpyPolicy(factored_policy_file(game, moves_from_position=moves_from_position), name=game)
     x = observations(policy, rows=1)
     logits = policy.logits(x)[0]
     rng = np.random.default_rng(2)
@@ -88,6 +96,21 @@ def _swap_two_cells(meta, arrays):
         ("unknown head kind", _edit(lambda m, a: m.update(head={"kind": "conv"})), "its meta has head = "),
         ("rank 0", _edit(lambda m, a: m["head"].update(rank=0)), "its meta has head = "),
         ("no move vectors", _edit(lambda m, a: a.pop("head_v")), "lacks the array 'head_v'"),
+        (
+            "moves from the position, said in words",
+            _edit(lambda m, a: m["head"].update(moves_from_position="yes")),
+            "its meta has head = ",
+        ),
+        (
+            "moves from the position without their weights",
+            _edit(lambda m, a: m["head"].update(moves_from_position=True)),
+            "lacks the array 'head_vh_w'",
+        ),
+        (
+            "weights of moves from the position, not said",
+            _edit(lambda m, a: a.update(head_vh_w=a["head_v"])),
+            "arrays that are not part of its network: head_vh_w",
+        ),
         (
             "move vectors of another rank",
             _edit(lambda m, a: a.update(head_v=a["head_v"][:, :2])),

@@ -456,7 +456,7 @@ def test_factored_zip_reads_as_its_export_does(factored_zip):
     meta, arrays = read_sb3_zip(path, "twirls", {})
     expected = policy_arrays(model.policy, "twirls", {})
     assert json.loads(json.dumps(meta)) == json.loads(str(expected.pop("meta")))
-    assert meta["head"] == {"kind": "factored", "rank": 2, "cells": 81, "moves": 32}
+    assert meta["head"] == {"kind": "factored", "rank": 2, "cells": 81, "moves": 32, "moves_from_position": True}
     assert sorted(arrays) == sorted(expected)
     for key, value in expected.items():
         assert arrays[key].dtype == value.dtype and np.array_equal(arrays[key], value), key

@@ -138,7 +138,7 @@ def test_a_run_with_the_factored_head_exports_a_factored_policy_file(tmp_path):
                          checkpoint={"every": 0})  # fmt: skip
     summary = train(config, tmp_path, progress_bar=False, tensorboard=False)
     policy = NumpyPolicy(summary["policy"], name="twirls", params={"board_size": 8})
-    assert policy.meta["head"] == {"kind": "factored", "rank": 2, "cells": 64, "moves": 32}
+    assert policy.meta["head"] == {"kind": "factored", "rank": 2, "cells": 64, "moves": 32, "moves_from_position": True}
     snapshot = NumpyPolicy(next((tmp_path / "snapshots").glob("*.npz")), name="twirls", params={"board_size": 8})
     assert snapshot.meta["head"]["kind"] == "factored"
     assert "[ppo] twirls: 0/256 env steps" in (tmp_path / "train.log").read_text()

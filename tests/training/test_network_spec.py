@@ -30,10 +30,10 @@ def spec_of(kind, batch, layout, graph):
         return NetworkSpec(obs, actions, (16, 16), (16,), "relu", member_widths=((8,), (12,)))
     if kind == "a value a seat":
         return NetworkSpec(obs, actions, (16, 8), (16, 8), "tanh", value_outputs=batch.num_players)
-    if kind == "factored":
-        return NetworkSpec(
-            obs, actions, (20,), (20,), "relu", Factored(3, layout.cells, layout.moves, len(layout.others))
-        )
+    if kind.startswith("factored"):
+        position = kind == "factored, moves from the position"
+        head = Factored(3, layout.cells, layout.moves, len(layout.others), position)
+        return NetworkSpec(obs, actions, (20,), (20,), "relu", head)
     planes, cells, directions = graph.planes.shape[0], graph.cells, graph.directions
     return NetworkSpec(obs, actions, (12,), (12,), "tanh", conv=Conv(2, 4, cells, planes, directions))
 
@@ -45,6 +45,7 @@ CASES = [
     ("swahili", {"num_players": 3}, "a value a seat"),
     ("twirls", {"board_size": 8}, "factored"),
     ("swish", {}, "factored"),
+    ("swish", {}, "factored, moves from the position"),
     ("swival", {}, "a board convolution"),
     ("twirls", {"board_size": 8}, "a board convolution"),
 ]
@@ -76,6 +77,7 @@ COMPILED_REFUSES = {
     "relu, a value ensemble": "value towers of one depth",
     "a value a seat": "a value head of one output",
     "factored": "a plain action head",
+    "factored, moves from the position": "a plain action head",
     "a board convolution": "board convolution",
 }
 
