@@ -58,6 +58,11 @@ class Factored:
             shapes |= {"head_vh_w": (width, moving), "head_vh_b": (moving,), "head_action_b": (actions,)}
         return shapes
 
+    def meta(self) -> dict[str, Any]:
+        """The policy file's ``meta["head"]`` of this head."""
+        head = {"kind": "factored", "rank": self.rank, "cells": self.cells, "moves": self.moves}
+        return head | ({"moves_from_position": True} if self.moves_from_position else {})
+
 
 @dataclass(frozen=True)
 class Conv:
@@ -140,10 +145,7 @@ class NetworkSpec:
             "value_outputs": self.value_outputs,
         }
         if self.factored is not None:
-            f = self.factored
-            meta["head"] = {"kind": "factored", "rank": f.rank, "cells": f.cells, "moves": f.moves}
-            if f.moves_from_position:
-                meta["head"]["moves_from_position"] = True
+            meta["head"] = self.factored.meta()
         if self.conv is not None:
             c = self.conv
             meta["conv"] = {

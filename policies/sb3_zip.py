@@ -66,6 +66,7 @@ POSITION_PARTS = {
     "action_net.move_net.bias": "head_vh_b",
     "action_net.action_bias": "head_action_b",
 }
+EVERY_FACTORED_PART = FACTORED_PARTS | POSITION_PARTS
 # what a factored policy's zip says of its head: the rank (None: not in policy_kwargs, read from the weights)
 # and the action layout of the game and rules it was trained for
 Factored = tuple[int | None, ActionLayout]
@@ -125,10 +126,7 @@ def read_sb3_zip(path: str | Path, name: str, params: dict[str, Any]) -> tuple[d
         "layers": {tower: sum(key.startswith(f"{tower}_w") for key in arrays) for tower in ("pi", "vf")},
     }
     if head is not None:
-        rank = _factored_head(path, arrays, *head)
-        meta["head"] = {"kind": "factored", "rank": rank, "cells": head[1].cells, "moves": head[1].moves}
-        if "head_vh_w" in arrays:
-            meta["head"]["moves_from_position"] = True
+        meta["head"] = _factored_head(path, arrays, *head).meta()
     return meta, arrays
 
 
@@ -242,8 +240,8 @@ def _layers(path: Path, state: dict[str, np.ndarray], factored: bool) -> dict[st
         m = _LAYER.fullmatch(key)
         if m:
             towers[m[1]].setdefault(int(m[2]), {})[m[3]] = value
-        elif factored and key in FACTORED_PARTS | POSITION_PARTS:
-            arrays[(FACTORED_PARTS | POSITION_PARTS)[key]] = value.T if key.endswith(".weight") else value
+        elif factored and key in EVERY_FACTORED_PART:
+            arrays[EVERY_FACTORED_PART[key]] = value.T if key.endswith(".weight") else value
         elif key in {f"{head}.{part}" for head in heads for part in ("weight", "bias")}:
             name, part = key.split(".")
             arrays[f"{name[:-4]}_{'w' if part == 'weight' else 'b'}"] = value.T if part == "weight" else value
@@ -269,15 +267,15 @@ def _layers(path: Path, state: dict[str, np.ndarray], factored: bool) -> dict[st
     return {k: np.ascontiguousarray(v, dtype=np.float32) if v.dtype.kind == "f" else v for k, v in arrays.items()}
 
 
-def _factored_head(path: Path, arrays: dict[str, np.ndarray], rank: int | None, layout: ActionLayout) -> int:
+def _factored_head(path: Path, arrays: dict[str, np.ndarray], rank: int | None, layout: ActionLayout) -> FactoredSpec:
     """Check the factored head's arrays fit ``layout`` at ``rank`` (None: ``move_vectors``' width) and add the
-    layout (``head_cell``, ``head_move``) as ``FactoredHead.arrays()`` writes it; returns the rank."""
+    layout (``head_cell``, ``head_move``) as ``FactoredHead.arrays()`` writes it; returns the head's shape."""
     if rank is None:
         rank = int(arrays["head_v"].shape[-1]) if arrays["head_v"].ndim == 2 else 0
     width, others = (arrays["head_u_w"].shape or (0,))[0], int(layout.others.size)
     spec = FactoredSpec(rank, layout.cells, layout.moves, others, "head_vh_w" in arrays)
     expected = spec.shapes(width, layout.num_actions)
-    parts = {v: k for k, v in (FACTORED_PARTS | POSITION_PARTS).items()}  # named as SB3 stores them: (out, in)
+    parts = {v: k for k, v in EVERY_FACTORED_PART.items()}  # named as SB3 stores them: weights (out, in)
     wrong = [
         f"{parts[k]} {arrays[k].shape[::-1] if parts[k].endswith('.weight') else arrays[k].shape}"
         for k, shape in expected.items()
@@ -290,4 +288,4 @@ def _factored_head(path: Path, arrays: dict[str, np.ndarray], rank: int | None, 
             f"moves, {others} actions of their own) at rank {rank}: {', '.join(wrong) or 'no move vectors'}",
         )
     arrays["head_cell"], arrays["head_move"] = layout.cell.astype(np.int32), layout.move.astype(np.int32)
-    return rank
+    return spec

@@ -48,10 +48,7 @@ def policy_arrays(
     }
     head = policy.action_net
     if isinstance(head, FactoredHead):
-        layout = head.layout
-        meta["head"] = {"kind": "factored", "rank": head.rank, "cells": layout.cells, "moves": layout.moves}
-        if head.moves_from_position:
-            meta["head"]["moves_from_position"] = True
+        meta["head"] = head.spec.meta()
     out: dict[str, np.ndarray] = {"meta": np.array(json.dumps(meta, sort_keys=True))}
     for prefix, tower in (("pi", extractor.policy_net), ("vf", extractor.value_net)):
         for i, layer in enumerate(_linears(tower)):

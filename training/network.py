@@ -124,6 +124,12 @@ class FactoredHead(nn.Module):
             pairs = torch.where(self.cell_of[actions] >= 0, pairs, others)
         return pairs + torch.index_select(self.action_bias, 0, actions) if self.moves_from_position else pairs
 
+    @property
+    def spec(self) -> Factored:
+        """The shape of this head."""
+        layout = self.layout
+        return Factored(self.rank, layout.cells, layout.moves, layout.others.size, self.moves_from_position)
+
     def arrays(self) -> dict[str, np.ndarray]:
         """The policy file's arrays of this head (see :mod:`policies.numpy_policy`)."""
         out = {"head_cell": self.layout.cell.astype(np.int32), "head_move": self.layout.move.astype(np.int32)}
@@ -214,11 +220,7 @@ class Network(nn.Module):
             return tuple(m.out_features for m in tower if isinstance(m, nn.Linear))
 
         head = self.action_head
-        factored = None
-        if isinstance(head, FactoredHead):
-            factored = Factored(
-                head.rank, head.layout.cells, head.layout.moves, head.layout.others.size, head.moves_from_position
-            )
+        factored = head.spec if isinstance(head, FactoredHead) else None
         return NetworkSpec(
             self.observations, head.out_features, widths(self.policy_net), widths(self.value_net), self.activation,
             factored, None if self.conv is None else Conv(**self.conv.meta()), self.value_head.out_features,
@@ -286,7 +288,10 @@ def network_from_file(path: Path, name: str, params: dict[str, Any], conv: Board
     plain = isinstance(head, PlainHead)
     layout, rank = (None, 8) if plain else (head.layout, head.rank)  # a factored head's layout: the game's, checked
     if not plain and head.moves_from_position:
-        raise ValueError(f"{path}: a run starts from a factored head without moves_from_position (PPO's own head)")
+        raise ValueError(
+            f"{path}: its factored head takes the moves from the position (PPO's head); a run starts only from a "
+            "factored head without them"
+        )
     activation = policy.meta.get("activation", "tanh")
     net = Network(policy.obs_size, policy.num_actions, widths, activation, layout, rank, policy.value_outputs, conv)
     pairs = [(net.value_head, value_w, value_b)]

@@ -152,3 +152,20 @@ def test_maskable_ppo_built_from_a_spec_exports_a_file_of_that_spec(tmp_path):
     np.testing.assert_allclose(numpy_values, values, rtol=1e-4, atol=1e-5)
     with pytest.raises(ValueError, match="cannot hold a factored head, a value a seat"):
         sb3_policy_kwargs(NetworkSpec(78, 73, (8,), (8,), factored=Factored(2, 1, 73, 0), value_outputs=2))
+
+
+def test_a_run_does_not_start_from_a_head_with_the_moves_from_the_position(tmp_path):
+    """PPO's factored head (moves from the position) is not one a search network's run can take up: refused by
+    name, while the same head without them starts a run."""
+    from training.network import network_from_file
+
+    batch, layout, graph = game_parts("swish", {})
+    for position, refused in ((True, True), (False, False)):
+        spec = NetworkSpec(batch.obs_size, batch.num_actions, (8,), (8,), "tanh",
+                           Factored(2, layout.cells, layout.moves, len(layout.others), position))  # fmt: skip
+        path = write_network(Network.of_spec(spec, layout, graph), tmp_path / f"{position}.npz", "swish", {}, {})
+        if refused:
+            with pytest.raises(ValueError, match="takes the moves from the position"):
+                network_from_file(path, "swish", {})
+        else:
+            assert network_from_file(path, "swish", {}).spec == spec
