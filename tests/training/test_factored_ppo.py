@@ -71,6 +71,37 @@ def test_the_factored_masked_distribution_lives_on_the_legal_actions(trained):
     np.testing.assert_array_equal(dist.mode().numpy(), np.where(masks, probs, -1).argmax(axis=1))
 
 
+@pytest.mark.parametrize("moves_from_position", [False, True])
+@pytest.mark.parametrize("name", ["twirls", "swish"])
+def test_the_legal_pairs_logits_and_gradients_are_the_dense_heads(name, moves_from_position):
+    from envs.registry import action_layout
+    from training.network import FactoredHead
+
+    layout = action_layout(name)
+    torch.manual_seed(0)
+    head = FactoredHead(16, layout, 4, moves_from_position)
+    with torch.no_grad():
+        for parameter in head.parameters():
+            parameter.normal_()
+    generator = torch.Generator().manual_seed(1)
+    h = torch.randn(6, 16, generator=generator)
+    legal = torch.rand(6, layout.num_actions, generator=generator) < 0.03
+    legal[0] = True  # every action: every cell of the row has moves
+    legal[1] = False
+    legal[1, layout.others] = True  # no (cell, move) pair at all
+    legal[2] = False
+    legal[2, np.flatnonzero(layout.cell >= 0)[-1]] = True  # a single pair, in the last cell
+    rows, actions = legal.nonzero(as_tuple=True)
+    weights = torch.randn(len(rows), generator=generator)
+    sparse = head.logits_of(h, rows, actions)
+    sparse_grads = torch.autograd.grad((sparse * weights).sum(), list(head.parameters()))
+    dense = head(h)[rows, actions]
+    dense_grads = torch.autograd.grad((dense * weights).sum(), list(head.parameters()))
+    np.testing.assert_allclose(sparse.detach().numpy(), dense.detach().numpy(), rtol=1e-5, atol=1e-4)
+    for got, want in zip(sparse_grads, dense_grads):
+        np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-5, atol=1e-4)
+
+
 def test_its_export_plays_with_numpy_and_gives_the_torch_logits(trained, tmp_path):
     name, model = trained
     observations, masks = positions(name, seed=1)
