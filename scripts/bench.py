@@ -227,10 +227,17 @@ def ppo_settings(name: str, **over: Any) -> dict[str, Any]:
         "net_arch": list(config["net_arch"]),
         "opponent": "random",
         "rank": config["rank"],  # of the factored head, where the game has one
+        "shaping": None,  # a batched shaping potential (training.shaping.BATCH_POTENTIALS), or None
     }
     unknown = set(over) - set(settings)
     if unknown:
         raise ValueError(f"unknown PPO bench setting(s) {sorted(unknown)}; known: {sorted(settings)}")
+    if over.get("shaping"):
+        from training.shaping import BATCH_POTENTIALS, check_potential
+
+        check_potential(name, over["shaping"])
+        if over["shaping"] not in BATCH_POTENTIALS:
+            raise ValueError(f"the vector env cannot shape by {over['shaping']!r}: {', '.join(BATCH_POTENTIALS)} only")
     return {**settings, **over}
 
 
@@ -248,9 +255,10 @@ def _timed(obj: Any, name: str, clock: list[float]) -> None:
     setattr(obj, name, timed)
 
 
-def episode_returns() -> Any:
+def episode_returns(potential: Any = None) -> Any:
     """An SB3 callback keeping, per rollout, the env steps, seconds and mean return of the episodes that ended
-    (``.points``); made on use, so that swgym starts without SB3."""
+    (``.points``), and with a shaping ``potential`` (a function of the learner's observations) its mean over the
+    rollout's steps and boards; made on use, so that swgym starts without SB3."""
     from stable_baselines3.common.callbacks import BaseCallback
 
     class Returns(BaseCallback):
@@ -258,10 +266,13 @@ def episode_returns() -> Any:
             super().__init__()
             self.points: list[dict[str, float]] = []
             self.returns: list[float] = []
+            self.potentials: list[float] = []
             self.start = time.perf_counter()
 
         def _on_step(self) -> bool:
             self.returns += [info["episode"]["r"] for info in self.locals["infos"] if "episode" in info]
+            if potential is not None:
+                self.potentials.append(float(np.mean(potential(self.locals["new_obs"], {}))))
             return True
 
         def _on_rollout_end(self) -> None:
@@ -269,7 +280,9 @@ def episode_returns() -> Any:
             seconds = time.perf_counter() - self.start
             self.points.append({"steps": self.num_timesteps, "seconds": seconds, "mean_return": mean,
                                 "episodes": len(self.returns)})  # fmt: skip
-            self.returns = []
+            if potential is not None:
+                self.points[-1]["potential"] = float(np.mean(self.potentials))
+            self.returns, self.potentials = [], []
 
     return Returns()
 
@@ -280,14 +293,18 @@ def ppo_batched_once(
     """One timed MaskablePPO run on the batched vector env (after a warm-up rollout and update) with the action
     ``head`` ("plain" or "factored"): env steps/s, seconds in the engine, the opponents, the rollout's torch
     forward passes (and SB3's buffer) and the updates, and the run's curve (mean return of the episodes that
-    ended in each rollout)."""
+    ended in each rollout). With ``settings["shaping"]`` the learner's reward is shaped by that potential
+    (:class:`training.shaping.ShapedVecEnv`, gamma 0.99, scale 1) and the curve also gives its mean: in Twirls,
+    whose games against random rarely end in a run this short, how connected the learner keeps its stones."""
     from sb3_contrib import MaskablePPO
 
     from training.factored_policy import ppo_policy
     from training.sb3_vec import make_sb3_vec
     from training.selfplay import log_nowhere
+    from training.shaping import BATCH_POTENTIALS, ShapedVecEnv
 
-    vec = make_sb3_vec(name, settings["num_envs"], opponent=settings["opponent"], seed=seed)
+    learner = make_sb3_vec(name, settings["num_envs"], opponent=settings["opponent"], seed=seed)
+    vec = ShapedVecEnv(learner, settings["shaping"], gamma=0.99) if settings["shaping"] else learner  # PPO's gamma
     policy, head_kwargs = ppo_policy(name, {}, head, settings["rank"])
     model = MaskablePPO(
         policy,
@@ -302,11 +319,11 @@ def ppo_batched_once(
     log_nowhere(model)
     model.learn(settings["n_steps"] * settings["num_envs"])  # warm-up: kernels, torch
     env_s, opp_s, update_s = [0.0], [0.0], [0.0]
-    _timed(vec.venv, "step", env_s)
-    for opp in vec.venv.opponents:
+    _timed(learner.venv, "step", env_s)
+    for opp in learner.venv.opponents:
         _timed(opp, "actions", opp_s)
     _timed(model, "train", update_s)
-    returns = episode_returns()
+    returns = episode_returns(BATCH_POTENTIALS[settings["shaping"]] if settings["shaping"] else None)
     start, cpu = time.perf_counter(), time.process_time()
     model.learn(steps, reset_num_timesteps=True, callback=returns)
     total, cpu = time.perf_counter() - start, time.process_time() - cpu
@@ -432,12 +449,19 @@ def format_ppo_curves(rows: list[dict[str, Any]]) -> str:
         runs = [r for r in rows if r["game"] == name and r.get("curve")]
         if len(runs) < 2:
             continue
-        out.append(f"{name}: mean return of the episodes ended in each rollout ({runs[0]['settings']})")
-        heads = "".join(f"  {r['head'] + ' s':>11}  {r['head'] + ' return':>16}" for r in runs)
+        shaped = "potential" in runs[0]["curve"][0]
+        what = ", and the shaping potential's mean over its steps" if shaped else ""
+        out.append(f"{name}: mean return of the episodes ended in each rollout{what} ({runs[0]['settings']})")
+        heads = "".join(
+            f"  {r['head'] + ' s':>11}  {r['head'] + ' return':>16}" + (f"  {r['head'] + ' potential':>19}" * shaped)
+            for r in runs
+        )
         out.append(f"{'env steps':>10}{heads}")
         for points in zip(*(r["curve"] for r in runs)):
             line = f"{points[0]['steps']:>10,}"
-            line += "".join(f"  {p['seconds']:>11.1f}  {p['mean_return']:>16.3f}" for p in points)
+            for p in points:
+                line += f"  {p['seconds']:>11.1f}  {p['mean_return']:>16.3f}"
+                line += f"  {p['potential']:>19.3f}" if shaped else ""
             out.append(line)
     return "\n".join(out)
 
@@ -484,7 +508,10 @@ def bench_batched(args: Any) -> None:
         rows["search"] = search_run(cases, seconds=args.seconds or 1.0, rounds=args.rounds)
         print(format_search_table(rows["search"]))
     if args.ppo:
-        rows["ppo"] = [r for n in names if GAMES[n].batched for r in ppo_run(n, rounds=args.rounds, steps=args.steps)]
+        shaping = {"shaping": args.shaping} if args.shaping else {}
+        rows["ppo"] = [
+            r for n in names if GAMES[n].batched for r in ppo_run(n, rounds=args.rounds, steps=args.steps, **shaping)
+        ]
         print(format_ppo_table(rows["ppo"]))
         if curves := format_ppo_curves(rows["ppo"]):
             print(curves)

@@ -253,6 +253,8 @@ def cmd_bench(args: argparse.Namespace) -> None:
         )
     if args.steps is not None and not args.ppo:
         raise SystemExit("swgym bench: --steps counts PPO env steps and goes with --ppo only")
+    if args.shaping is not None and not args.ppo:
+        raise SystemExit("swgym bench: --shaping shapes the PPO learner's reward and goes with --ppo only")
     if args.batch or args.ppo or args.search:
         from scripts.bench import bench_batched
 
@@ -503,6 +505,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--batch", action="store_true", help="the batched engines and the vector env beside the AEC envs")
     p.add_argument("--ppo", action="store_true", help="MaskablePPO env steps/s: batched vector env vs single-agent")
     p.add_argument("--steps", type=positive_int, default=None, help="--ppo: env steps of each timed batched run")
+    p.add_argument(
+        "--shaping",
+        default=None,
+        metavar="POTENTIAL",
+        help="--ppo: shape the learner's reward by this potential (twirls_groups), its mean shown on the curves",
+    )
     p.add_argument(
         "--search", action="store_true", help="the engine's tree search at N = 1, 64, 1024 vs the play-time search"
     )

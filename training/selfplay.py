@@ -46,7 +46,7 @@ from training.imitation import Recording, collect, collect_batched, pretrain
 from training.network import TORCH_ACTIVATIONS, sb3_policy_kwargs
 from training.pool import BatchPool, PoolOpponent, cap_bot_share
 from training.progress import Progress, tee_log
-from training.shaping import BATCH_POTENTIALS, ShapedReward, ShapedVecEnv
+from training.shaping import BATCH_POTENTIALS, ShapedReward, ShapedVecEnv, check_potential
 from training.value_fit import fit_value_towers, replace_value
 
 
@@ -79,6 +79,8 @@ def uses_vector_env(config: dict[str, Any]) -> bool:
         with_engine = ", ".join(n for n, e in GAMES.items() if e.batched)
         raise ValueError(f"config env 'vector': {name} has no batched engine yet (games with one: {with_engine})")
     shaping = config.get("shaping")
+    if shaping:
+        check_potential(name, shaping.get("potential"))
     single_only = bool(shaping) and shaping.get("potential") not in BATCH_POTENTIALS
     if mode == "vector" and single_only:
         raise ValueError(

@@ -41,6 +41,15 @@ POTENTIALS: dict[str, Callable[[Any, Any, int], float]] = {
     "twirls_groups": twirls_groups,
     "hex_store_lead": hex_store_lead,
 }
+GAMES_OF = {"twirls_groups": ("twirls",), "hex_store_lead": ("swish", "squeeze")}  # the games each potential reads
+
+
+def check_potential(name: str, potential: str) -> None:
+    """A ValueError unless ``potential`` is a shaping potential of game ``name``."""
+    if potential not in POTENTIALS:
+        raise ValueError(f"unknown shaping potential {potential!r}; known: {', '.join(POTENTIALS)}")
+    if name not in GAMES_OF[potential]:
+        raise ValueError(f"shaping potential {potential!r} reads {' and '.join(GAMES_OF[potential])}, not {name}")
 
 
 class ShapedReward(gymnasium.Wrapper):

@@ -161,6 +161,30 @@ def test_the_ppo_bench_times_both_heads_and_prints_their_curves():
     assert "plain return" in curves and "factored return" in curves and len(curves.splitlines()) == 4
 
 
+def test_the_ppo_bench_shapes_twirls_by_its_potential_and_refuses_a_potential_of_another_game():
+    from scripts.bench import format_ppo_curves, ppo_run, ppo_settings
+    from training.shaping import twirls_groups_batch
+
+    tiny = {"num_envs": 8, "n_steps": 8, "batch_size": 64, "n_epochs": 1, "net_arch": [8], "rank": 2}
+    rows = ppo_run("twirls", rounds=1, steps=64, single_envs=1, single_steps=16, single_n_steps=16,
+                   shaping="twirls_groups", **tiny)  # fmt: skip
+    start = twirls_groups_batch(make_vec_observations("twirls", 8), {}).mean()  # every board at its first position
+    for row in rows[:2]:
+        potential = row["curve"][0]["potential"]
+        assert -1.0 < potential <= 0.0 and potential != pytest.approx(start)  # measured over the rollout's steps
+    assert "factored potential" in format_ppo_curves(rows)
+    with pytest.raises(ValueError, match="shaping potential 'twirls_groups' reads twirls, not swish"):
+        ppo_settings("swish", shaping="twirls_groups")
+    with pytest.raises(ValueError, match="cannot shape by 'hex_store_lead': twirls_groups only"):
+        ppo_settings("swish", shaping="hex_store_lead")
+
+
+def make_vec_observations(name: str, boards: int) -> np.ndarray:
+    from training.sb3_vec import make_sb3_vec
+
+    return make_sb3_vec(name, boards, opponent="random", seed=0).reset()
+
+
 def test_a_run_with_the_factored_head_exports_a_factored_policy_file(tmp_path):
     from tests.training_helpers import tiny_config
     from training.selfplay import train

@@ -8,7 +8,7 @@ from envs.single_agent import SingleAgentEnv
 from tests.training_helpers import tiny_config
 from training.config import load_config
 from training.sb3_vec import make_sb3_vec
-from training.selfplay import make_vec_env
+from training.selfplay import make_vec_env, uses_vector_env
 from training.shaping import ShapedVecEnv, groups_of, twirls_groups, twirls_groups_batch
 
 
@@ -66,3 +66,9 @@ def test_shaping_is_off_unless_the_config_asks_and_goes_on_the_vector_env():
     assert isinstance(vec, ShapedVecEnv) and vec.scale == 0.5 and vec.action_masks().shape == (8, 2049)
     with pytest.raises(ValueError, match="no batched shaping potential 'hex_store_lead'"):
         ShapedVecEnv(vec.venv, "hex_store_lead", 1.0)
+    config["game"], config["shaping"] = "swish", {"potential": "twirls_groups"}
+    with pytest.raises(ValueError, match="shaping potential 'twirls_groups' reads twirls, not swish"):
+        uses_vector_env(config)
+    config["shaping"] = {"potential": "connections"}
+    with pytest.raises(ValueError, match="unknown shaping potential 'connections'; known: twirls_groups"):
+        uses_vector_env(config)
