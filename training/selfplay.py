@@ -80,6 +80,8 @@ def uses_vector_env(config: dict[str, Any]) -> bool:
         raise ValueError(f"config env 'vector': {name} has no batched engine yet (games with one: {with_engine})")
     shaping = config.get("shaping")
     if shaping:
+        if not isinstance(shaping, dict):
+            raise ValueError(f'config shaping must be {{"potential": NAME, "scale": s}}, got {shaping!r}')
         check_potential(name, shaping.get("potential"))
     single_only = bool(shaping) and shaping.get("potential") not in BATCH_POTENTIALS
     if mode == "vector" and single_only:

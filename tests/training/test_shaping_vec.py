@@ -69,6 +69,9 @@ def test_shaping_is_off_unless_the_config_asks_and_goes_on_the_vector_env():
     config["game"], config["shaping"] = "swish", {"potential": "twirls_groups"}
     with pytest.raises(ValueError, match="shaping potential 'twirls_groups' reads twirls, not swish"):
         uses_vector_env(config)
+    config["shaping"] = "twirls_groups"
+    with pytest.raises(ValueError, match="config shaping must be"):
+        uses_vector_env(config)
     config["shaping"] = {"potential": "connections"}
     with pytest.raises(ValueError, match="unknown shaping potential 'connections'; known: twirls_groups"):
         uses_vector_env(config)

@@ -47,13 +47,13 @@ def _last_legal(obs, masks):
         ("swival", "auto", False, True),
         ("swival", "single", False, False),
         ("swival", "vector", False, True),
-        ("swival", "auto", True, False),  # shaping exists on the single-agent env only
+        ("swish", "auto", True, False),  # this potential exists on the single-agent env only
         *[(g, "auto", False, False) for g in WITHOUT],
         *[(g, "single", False, False) for g in WITHOUT],
     ],
 )
 def test_the_path_is_chosen_from_the_registry(game, env, shaping, expected):
-    config = tiny_config(game, env=env, shaping={"kind": "x"} if shaping else None)
+    config = tiny_config(game, env=env, shaping={"potential": "hex_store_lead"} if shaping else None)
     assert uses_vector_env(config) is expected
 
 
@@ -61,13 +61,13 @@ def test_the_path_is_chosen_from_the_registry(game, env, shaping, expected):
     "game, env, shaping, message",
     [
         *[(g, "vector", False, "has no batched engine") for g in WITHOUT],
-        ("swival", "vector", True, "reward shaping"),
+        ("swish", "vector", True, "reward shaping"),
         ("swival", "gpu", False, "env must be one of"),
     ],
 )
 def test_an_impossible_path_is_refused_by_name(game, env, shaping, message):
     with pytest.raises(ValueError, match=message):
-        uses_vector_env(tiny_config(game, env=env, shaping={"kind": "x"} if shaping else None))
+        uses_vector_env(tiny_config(game, env=env, shaping={"potential": "hex_store_lead"} if shaping else None))
 
 
 @pytest.mark.parametrize("path", sorted(CONFIG_DIR.glob("*.json")), ids=lambda p: p.stem)
