@@ -411,6 +411,7 @@ def ppo_run(
     for head, runs in batched.items():
         med = {k: statistics.median(b[k] for b in runs) for k in runs[0] if k != "curve"}
         rank = f" rank={settings['rank']}" if head == "factored" else ""
+        rank += f" shaped by {settings['shaping']}" if settings["shaping"] else ""
         rows.append(
             {
                 "game": name,

@@ -172,7 +172,7 @@ def test_the_ppo_bench_shapes_twirls_by_its_potential_and_refuses_a_potential_of
     for row in rows[:2]:
         potential = row["curve"][0]["potential"]
         assert -1.0 < potential <= 0.0 and potential != pytest.approx(start)  # measured over the rollout's steps
-    assert "factored potential" in format_ppo_curves(rows)
+    assert "factored potential" in format_ppo_curves(rows) and "shaped by twirls_groups" in rows[1]["settings"]
     with pytest.raises(ValueError, match="shaping potential 'twirls_groups' reads twirls, not swish"):
         ppo_settings("swish", shaping="twirls_groups")
     with pytest.raises(ValueError, match="cannot shape by 'hex_store_lead': twirls_groups only"):
