@@ -233,11 +233,9 @@ def ppo_settings(name: str, **over: Any) -> dict[str, Any]:
     if unknown:
         raise ValueError(f"unknown PPO bench setting(s) {sorted(unknown)}; known: {sorted(settings)}")
     if over.get("shaping"):
-        from training.shaping import BATCH_POTENTIALS, check_potential
+        from training.shaping import check_potential
 
-        check_potential(name, over["shaping"])
-        if over["shaping"] not in BATCH_POTENTIALS:
-            raise ValueError(f"the vector env cannot shape by {over['shaping']!r}: {', '.join(BATCH_POTENTIALS)} only")
+        check_potential(name, over["shaping"], batched=True)
     return {**settings, **over}
 
 

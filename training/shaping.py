@@ -44,12 +44,16 @@ POTENTIALS: dict[str, Callable[[Any, Any, int], float]] = {
 GAMES_OF = {"twirls_groups": ("twirls",), "hex_store_lead": ("swish", "squeeze")}  # the games each potential reads
 
 
-def check_potential(name: str, potential: str) -> None:
-    """A ValueError unless ``potential`` is a shaping potential of game ``name``."""
+def check_potential(name: str | None, potential: str, batched: bool = False) -> None:
+    """A ValueError unless ``potential`` is a shaping potential of game ``name`` (None: of any game); ``batched``:
+    and one the vector env computes from observations (:data:`BATCH_POTENTIALS`)."""
     if potential not in POTENTIALS:
         raise ValueError(f"unknown shaping potential {potential!r}; known: {', '.join(POTENTIALS)}")
-    if name not in GAMES_OF[potential]:
+    if name is not None and name not in GAMES_OF[potential]:
         raise ValueError(f"shaping potential {potential!r} reads {' and '.join(GAMES_OF[potential])}, not {name}")
+    if batched and potential not in BATCH_POTENTIALS:
+        batch = ", ".join(BATCH_POTENTIALS)
+        raise ValueError(f"no batched shaping potential {potential!r}; the vector env has: {batch}")
 
 
 class ShapedReward(gymnasium.Wrapper):
@@ -57,8 +61,7 @@ class ShapedReward(gymnasium.Wrapper):
 
     def __init__(self, env, potential: str, gamma: float, scale: float = 1.0) -> None:
         super().__init__(env)
-        if potential not in POTENTIALS:
-            raise ValueError(f"unknown shaping potential {potential!r}; known: {', '.join(POTENTIALS)}")
+        check_potential(None, potential)
         self.potential = POTENTIALS[potential]
         self.gamma, self.scale = gamma, scale
         self.phi = 0.0
@@ -118,10 +121,7 @@ class ShapedVecEnv(VecEnvWrapper):
 
     def __init__(self, venv: Any, potential: str, gamma: float, scale: float = 1.0, params: dict | None = None):
         super().__init__(venv)
-        if potential not in BATCH_POTENTIALS:
-            raise ValueError(
-                f"no batched shaping potential {potential!r}; the vector env has: {', '.join(BATCH_POTENTIALS)}"
-            )
+        check_potential(None, potential, batched=True)
         self.potential = BATCH_POTENTIALS[potential]
         self.gamma, self.scale, self.params = gamma, scale, dict(params or {})
         self.phi = np.zeros(venv.num_envs)

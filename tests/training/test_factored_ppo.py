@@ -175,7 +175,8 @@ def test_the_ppo_bench_shapes_twirls_by_its_potential_and_refuses_a_potential_of
     assert "factored potential" in format_ppo_curves(rows) and "shaped by twirls_groups" in rows[1]["settings"]
     with pytest.raises(ValueError, match="shaping potential 'twirls_groups' reads twirls, not swish"):
         ppo_settings("swish", shaping="twirls_groups")
-    with pytest.raises(ValueError, match="cannot shape by 'hex_store_lead': twirls_groups only"):
+    no_batched = "no batched shaping potential 'hex_store_lead'; the vector env has: twirls_groups"
+    with pytest.raises(ValueError, match=no_batched):
         ppo_settings("swish", shaping="hex_store_lead")
 
 
