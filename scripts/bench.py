@@ -253,9 +253,9 @@ def _timed(obj: Any, name: str, clock: list[float]) -> None:
     setattr(obj, name, timed)
 
 
-def episode_returns(potential: Any = None) -> Any:
+def episode_returns(shaped: bool = False) -> Any:
     """An SB3 callback keeping, per rollout, the env steps, seconds and mean return of the episodes that ended
-    (``.points``), and with a shaping ``potential`` (a function of the learner's observations) its mean over the
+    (``.points``), and on a ``shaped`` env (:class:`training.shaping.ShapedVecEnv`) its potential's mean over the
     rollout's steps and boards; made on use, so that swgym starts without SB3."""
     from stable_baselines3.common.callbacks import BaseCallback
 
@@ -269,8 +269,8 @@ def episode_returns(potential: Any = None) -> Any:
 
         def _on_step(self) -> bool:
             self.returns += [info["episode"]["r"] for info in self.locals["infos"] if "episode" in info]
-            if potential is not None:
-                self.potentials.append(float(np.mean(potential(self.locals["new_obs"], {}))))
+            if shaped:  # the wrapper's potential of the boards' new observations
+                self.potentials.append(float(np.mean(self.training_env.phi)))
             return True
 
         def _on_rollout_end(self) -> None:
@@ -278,7 +278,7 @@ def episode_returns(potential: Any = None) -> Any:
             seconds = time.perf_counter() - self.start
             self.points.append({"steps": self.num_timesteps, "seconds": seconds, "mean_return": mean,
                                 "episodes": len(self.returns)})  # fmt: skip
-            if potential is not None:
+            if shaped:
                 self.points[-1]["potential"] = float(np.mean(self.potentials))
             self.returns, self.potentials = [], []
 
@@ -299,7 +299,7 @@ def ppo_batched_once(
     from training.factored_policy import ppo_policy
     from training.sb3_vec import make_sb3_vec
     from training.selfplay import log_nowhere
-    from training.shaping import BATCH_POTENTIALS, ShapedVecEnv
+    from training.shaping import ShapedVecEnv
 
     learner = make_sb3_vec(name, settings["num_envs"], opponent=settings["opponent"], seed=seed)
     vec = ShapedVecEnv(learner, settings["shaping"], gamma=0.99) if settings["shaping"] else learner  # PPO's gamma
@@ -321,7 +321,7 @@ def ppo_batched_once(
     for opp in learner.venv.opponents:
         _timed(opp, "actions", opp_s)
     _timed(model, "train", update_s)
-    returns = episode_returns(BATCH_POTENTIALS[settings["shaping"]] if settings["shaping"] else None)
+    returns = episode_returns(shaped=bool(settings["shaping"]))
     start, cpu = time.perf_counter(), time.process_time()
     model.learn(steps, reset_num_timesteps=True, callback=returns)
     total, cpu = time.perf_counter() - start, time.process_time() - cpu
@@ -507,9 +507,11 @@ def bench_batched(args: Any) -> None:
         rows["search"] = search_run(cases, seconds=args.seconds or 1.0, rounds=args.rounds)
         print(format_search_table(rows["search"]))
     if args.ppo:
-        shaping = {"shaping": args.shaping} if args.shaping else {}
         rows["ppo"] = [
-            r for n in names if GAMES[n].batched for r in ppo_run(n, rounds=args.rounds, steps=args.steps, **shaping)
+            r
+            for n in names
+            if GAMES[n].batched
+            for r in ppo_run(n, rounds=args.rounds, steps=args.steps, shaping=args.shaping)
         ]
         print(format_ppo_table(rows["ppo"]))
         if curves := format_ppo_curves(rows["ppo"]):
