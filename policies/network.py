@@ -21,7 +21,7 @@ value). :class:`NetworkSpec` is that shape. From it come:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -62,6 +62,26 @@ class Factored:
         """The policy file's ``meta["head"]`` of this head."""
         head = {"kind": "factored", "rank": self.rank, "cells": self.cells, "moves": self.moves}
         return head | ({"moves_from_position": True} if self.moves_from_position else {})
+
+    def with_move_terms(self, arrays: dict[str, np.ndarray]) -> tuple[Factored, dict[str, np.ndarray]]:
+        """This head plus a term per move linear in the position, ``t[move] = h @ head_vt_w[:, move] +
+        head_vt_b[move]`` added to every pair of that move (PPO's head, ``training.network.FactoredHead``), as a
+        policy file holds it: a head of one rank more whose new cell component is 1 (weights 0, bias 1) and whose
+        new move component is the term (``head_v`` 0, ``head_vh_w`` / ``head_vh_b`` the term's). Returns that
+        head's spec and its arrays (``arrays`` without ``head_vt_*``). Needs ``moves_from_position``."""
+        if not self.moves_from_position:
+            raise ValueError("a factored head's move terms need its moves from the position")
+        out = dict(arrays)
+        term_w, term_b = out.pop("head_vt_w"), out.pop("head_vt_b")
+        width, rank, cells, moves = term_w.shape[0], self.rank, self.cells, self.moves
+        u_w = np.insert(out["head_u_w"].reshape(width, cells, rank + 1), rank, 0.0, axis=2)
+        out["head_u_w"] = u_w.reshape(width, cells * (rank + 2))
+        out["head_u_b"] = np.insert(out["head_u_b"].reshape(cells, rank + 1), rank, 1.0, axis=1).ravel()
+        out["head_v"] = np.insert(out["head_v"], rank, 0.0, axis=1)
+        vh_w = np.concatenate([out["head_vh_w"].reshape(width, moves, rank), term_w[:, :, None]], axis=2)
+        out["head_vh_w"] = vh_w.reshape(width, moves * (rank + 1))
+        out["head_vh_b"] = np.concatenate([out["head_vh_b"].reshape(moves, rank), term_b[:, None]], axis=1).ravel()
+        return replace(self, rank=rank + 1), out
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,8 @@ rebuilds tensors. The MLP actor-critic (``mlp_extractor.policy_net`` /
 numpy policy file (as ``training.export`` writes them). So is the factored
 one (``training.factored_policy.FactoredMaskablePolicy``, named by the repr
 of ``policy_class``): its ``action_net`` (``cell_net``, ``move_vectors``,
-``move_bias``, ``other_head``) becomes the file's factored head, over the
+``move_bias``, ``other_head``; ``move_net`` and ``move_term`` where it has
+them) becomes the file's factored head, over the
 action layout the game declares (``envs.core.action_layout``) for the game
 and rules its ``policy_kwargs`` name as plain JSON, which must be the ones
 asked for. Anything else is refused; ``policies.load(..., trusted=True)``
@@ -49,7 +50,7 @@ HARMLESS_KWARGS = {
     "normalize_images",
 }
 # the policy_kwargs of the factored policy (training.factored_policy), each read as plain JSON
-FACTORED_KWARGS = {"name", "params", "rank", "moves_from_position"}
+FACTORED_KWARGS = {"name", "params", "rank", "moves_from_position", "move_terms"}
 FACTORED_MODULE = "training.factored_policy"
 # the factored head's state-dict keys and the policy file arrays they become (training.network.FactoredHead)
 FACTORED_PARTS = {
@@ -66,7 +67,9 @@ POSITION_PARTS = {
     "action_net.move_net.bias": "head_vh_b",
     "action_net.action_bias": "head_action_b",
 }
-EVERY_FACTORED_PART = FACTORED_PARTS | POSITION_PARTS
+# and those of its term per move from the position (folded into a head of one rank more: Factored.with_move_terms)
+TERM_PARTS = {"action_net.move_term.weight": "head_vt_w", "action_net.move_term.bias": "head_vt_b"}
+EVERY_FACTORED_PART = FACTORED_PARTS | POSITION_PARTS | TERM_PARTS
 # what a factored policy's zip says of its head: the rank (None: not in policy_kwargs, read from the weights)
 # and the action layout of the game and rules it was trained for
 Factored = tuple[int | None, ActionLayout]
@@ -126,7 +129,10 @@ def read_sb3_zip(path: str | Path, name: str, params: dict[str, Any]) -> tuple[d
         "layers": {tower: sum(key.startswith(f"{tower}_w") for key in arrays) for tower in ("pi", "vf")},
     }
     if head is not None:
-        meta["head"] = _factored_head(path, arrays, *head).meta()
+        spec = _factored_head(path, arrays, *head)
+        if "head_vt_w" in arrays:
+            spec, arrays = spec.with_move_terms(arrays)
+        meta["head"] = spec.meta()
     return meta, arrays
 
 
@@ -259,8 +265,9 @@ def _layers(path: Path, state: dict[str, np.ndarray], factored: bool) -> dict[st
             arrays[f"{prefix}_w{i}"], arrays[f"{prefix}_b{i}"] = layer["weight"].T, layer["bias"]
     wanted = {f"{head[:-4]}_{part[0]}": f"{head}.{part}" for head in heads for part in ("weight", "bias")}
     wanted |= {v: k for k, v in FACTORED_PARTS.items()} if factored else {}
-    if factored and any(key in arrays for key in POSITION_PARTS.values()):
-        wanted |= {v: k for k, v in POSITION_PARTS.items()}
+    for optional in (POSITION_PARTS, TERM_PARTS):
+        if factored and any(key in arrays for key in optional.values()):
+            wanted |= {v: k for k, v in optional.items()}
     for key, part in wanted.items():
         if key not in arrays:
             raise _refuse(path, f"its network lacks {part}")
@@ -275,6 +282,10 @@ def _factored_head(path: Path, arrays: dict[str, np.ndarray], rank: int | None, 
     width, others = (arrays["head_u_w"].shape or (0,))[0], int(layout.others.size)
     spec = FactoredSpec(rank, layout.cells, layout.moves, others, "head_vh_w" in arrays)
     expected = spec.shapes(width, layout.num_actions)
+    if "head_vt_w" in arrays:
+        if not spec.moves_from_position:
+            raise _refuse(path, "its factored head has move terms but not the moves from the position they go with")
+        expected |= {"head_vt_w": (width, layout.moves), "head_vt_b": (layout.moves,)}
     parts = {v: k for k, v in EVERY_FACTORED_PART.items()}  # named as SB3 stores them: weights (out, in)
     wrong = [
         f"{parts[k]} {arrays[k].shape[::-1] if parts[k].endswith('.weight') else arrays[k].shape}"

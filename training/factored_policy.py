@@ -8,8 +8,9 @@ head (:class:`training.network.FactoredHead`, from the game's action layout,
 ``<U[cell], V[move]> + s[cell] + b[move]`` and every other action with a
 weight of its own: the same masked categorical over the same actions, at a
 fraction of the work. PPO's head also takes each move's vector from the position (``V[move]`` plus a linear map
-of the last hidden layer) and a bias for every action (``moves_from_position``, on by default): without them it
-learns less per step than the plain head (``results/2026-12-factored-head.md``).
+of the last hidden layer), a bias for every action (``moves_from_position``) and a term per move linear in the
+position (``move_terms``), both on by default: without them it learns less per step than the plain head
+(``results/2026-12-factored-head.md``).
 
 >>> from sb3_contrib import MaskablePPO
 >>> from training.factored_policy import FactoredMaskablePolicy
@@ -133,7 +134,9 @@ class LegalCategorical:
 class FactoredMaskablePolicy(MaskableActorCriticPolicy):
     """:class:`~sb3_contrib.common.maskable.policies.MaskableActorCriticPolicy` whose ``action_net`` is a
     :class:`~training.network.FactoredHead` over game ``name``'s action layout (under ``params``) at ``rank``, with
-    the moves' vectors from the position unless ``moves_from_position`` is False.
+    the moves' vectors from the position unless ``moves_from_position`` is False, and a term per move from the
+    position with them unless ``move_terms`` is False (None: as ``moves_from_position``; True without them is
+    refused).
 
     Everything else (towers, value head, masking, the optimizer) is SB3's. Give ``name`` (and ``params``,
     ``rank``) in MaskablePPO's ``policy_kwargs``.
@@ -141,7 +144,8 @@ class FactoredMaskablePolicy(MaskableActorCriticPolicy):
 
     def __init__(
         self, observation_space: Any, action_space: Any, lr_schedule: Any, *, name: str,
-        params: dict[str, Any] | None = None, rank: int = 16, moves_from_position: bool = True, **kwargs: Any,
+        params: dict[str, Any] | None = None, rank: int = 16, moves_from_position: bool = True,
+        move_terms: bool | None = None, **kwargs: Any,
     ) -> None:  # fmt: skip
         self.layout = game_layout(name, params)
         if self.layout.num_actions != action_space.n:
@@ -152,12 +156,15 @@ class FactoredMaskablePolicy(MaskableActorCriticPolicy):
             raise ValueError(f"{name}: a factored head's rank must be an int >= 1, got {rank!r}")
         self.game_name, self.game_params, self.rank = name, dict(params or {}), int(rank)
         self.moves_from_position = bool(moves_from_position)
+        self.move_terms = self.moves_from_position if move_terms is None else bool(move_terms)
+        if self.move_terms and not self.moves_from_position:
+            raise ValueError(f"{name}: a factored head's move_terms need moves_from_position")
         super().__init__(observation_space, action_space, lr_schedule, **kwargs)
 
     def _build(self, lr_schedule: Any) -> None:
         super()._build(lr_schedule)
         width = self.mlp_extractor.latent_dim_pi
-        self.action_net = FactoredHead(width, self.layout, self.rank, self.moves_from_position)
+        self.action_net = FactoredHead(width, self.layout, self.rank, self.moves_from_position, self.move_terms)
         if self.ortho_init:  # as SB3 starts its plain head: small output weights, a near-uniform policy
             self.action_net.apply(partial(self.init_weights, gain=0.01))
         self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs)
@@ -167,7 +174,8 @@ class FactoredMaskablePolicy(MaskableActorCriticPolicy):
 
     def _get_constructor_parameters(self) -> dict[str, Any]:
         return {**super()._get_constructor_parameters(), "name": self.game_name, "params": self.game_params,
-                "rank": self.rank, "moves_from_position": self.moves_from_position}  # fmt: skip
+                "rank": self.rank, "moves_from_position": self.moves_from_position,
+                "move_terms": self.move_terms}  # fmt: skip
 
 
 def ppo_policy(name: str, params: dict[str, Any], head: str, rank: int = 16) -> tuple[Any, dict[str, Any]]:

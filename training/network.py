@@ -78,12 +78,19 @@ class FactoredHead(nn.Module):
     :class:`policies.numpy_policy.FactoredHead` plays it: ``<U[cell], V[move]> + s[cell] + b[move]`` for a pair,
     ``U`` and ``s`` from the last hidden layer (``rank + 1`` values a cell), ``V`` and ``b`` learned; a direct
     logit for each action of its own. ``moves_from_position``: ``V`` plus a linear map of the last hidden layer,
-    and a bias for every action (:class:`policies.network.Factored`)."""
+    and a bias for every action (:class:`policies.network.Factored`). ``move_terms`` (with it): a term per move
+    linear in the last hidden layer, added to every pair of that move (the plain head's kind of term, which PPO's
+    factored head needs in Twirls; its policy file holds a head of rank ``rank + 1``,
+    :meth:`policies.network.Factored.with_move_terms`)."""
 
-    def __init__(self, width: int, layout: ActionLayout, rank: int, moves_from_position: bool = False) -> None:
+    def __init__(
+        self, width: int, layout: ActionLayout, rank: int, moves_from_position: bool = False, move_terms: bool = False
+    ) -> None:
         super().__init__()
+        if move_terms and not moves_from_position:
+            raise ValueError("a factored head's move terms need its moves from the position")
         self.layout, self.rank, self.out_features = layout, rank, layout.num_actions
-        self.moves_from_position = bool(moves_from_position)
+        self.moves_from_position, self.move_terms = bool(moves_from_position), bool(move_terms)
         self.cell_net = nn.Linear(width, layout.cells * (rank + 1))
         self.move_vectors = nn.Parameter(torch.randn(layout.moves, rank) / rank**0.5)
         self.move_bias = nn.Parameter(torch.zeros(layout.moves))
@@ -96,6 +103,8 @@ class FactoredHead(nn.Module):
         other[layout.others] = np.arange(layout.others.size)
         for name, values in (("cell_of", layout.cell), ("move_of", layout.move), ("other_of", other)):
             self.register_buffer(name, torch.as_tensor(values, dtype=torch.int64), persistent=False)
+        if self.move_terms:  # last: the parameters before it start as a head without the terms does
+            self.move_term = nn.Linear(width, layout.moves)
 
     def forward(self, h: torch.Tensor) -> torch.Tensor:
         u = self.cell_net(h).view(len(h), self.layout.cells, self.rank + 1)
@@ -103,6 +112,8 @@ class FactoredHead(nn.Module):
         if self.moves_from_position:
             v = v + self.move_net(h).view(len(h), self.layout.moves, self.rank)
         pairs = u[..., : self.rank] @ v.transpose(-1, -2) + u[..., self.rank :] + self.move_bias
+        if self.move_terms:
+            pairs = pairs + self.move_term(h)[:, None, :]
         logits = torch.cat([pairs.flatten(1), self.other_head(h)], dim=1)[:, self.source]
         return logits + self.action_bias if self.moves_from_position else logits
 
@@ -122,13 +133,20 @@ class FactoredHead(nn.Module):
             others = self.other_head(h).flatten()
             others = torch.index_select(others, 0, rows * self.layout.others.size + self.other_of[actions].clamp(min=0))
             pairs = torch.where(self.cell_of[actions] >= 0, pairs, others)
-        return pairs + torch.index_select(self.action_bias, 0, actions) if self.moves_from_position else pairs
+        if not self.moves_from_position:
+            return pairs
+        pairs = pairs + torch.index_select(self.action_bias, 0, actions)
+        if self.move_terms:
+            terms = torch.index_select(self.move_term(h).flatten(), 0, rows * self.layout.moves + move)
+            pairs = pairs + torch.where(self.cell_of[actions] >= 0, terms, torch.zeros_like(terms))
+        return pairs
 
     @property
     def spec(self) -> Factored:
-        """The shape of this head."""
+        """The shape of this head as its policy file holds it (with move terms: one rank more)."""
         layout = self.layout
-        return Factored(self.rank, layout.cells, layout.moves, layout.others.size, self.moves_from_position)
+        rank = self.rank + int(self.move_terms)
+        return Factored(rank, layout.cells, layout.moves, layout.others.size, self.moves_from_position)
 
     def arrays(self) -> dict[str, np.ndarray]:
         """The policy file's arrays of this head (see :mod:`policies.numpy_policy`)."""
@@ -145,8 +163,12 @@ class FactoredHead(nn.Module):
                 if self.moves_from_position
                 else ()
             ),
+            *((("vt_w", self.move_term.weight.T), ("vt_b", self.move_term.bias)) if self.move_terms else ()),
         ):
             out[f"head_{key}"] = np.ascontiguousarray(tensor.detach().numpy(), dtype=np.float32)
+        if self.move_terms:
+            layout = self.layout
+            out = Factored(self.rank, layout.cells, layout.moves, layout.others.size, True).with_move_terms(out)[1]
         return out
 
 

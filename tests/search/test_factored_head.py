@@ -50,6 +50,30 @@ def test_a_pair_logit_is_its_cell_vector_times_its_move_vector(game, params, mov
         np.testing.assert_allclose(logits[:, action], expected, rtol=1e-5, atol=1e-5)
 
 
+@pytest.mark.parametrize("game", ["swish", "twirls"])
+def test_a_head_with_move_terms_is_held_as_one_of_a_rank_more(game):
+    """PPO's term per move (``t[move] = h @ w + c``, on every pair of that move) folds into a head of rank + 1 that
+    the numpy policy plays as it plays any: its logits are the head's without the terms, plus each pair's term."""
+    from policies.network import Factored
+
+    meta, arrays = factored_policy_file(game, moves_from_position=True)
+    without = NumpyPolicy((meta, arrays), name=game)
+    rng = np.random.default_rng(3)
+    moves = meta["head"]["moves"]
+    term_w, term_b = rng.normal(0, 0.3, (8, moves)).astype(np.float32), rng.normal(0, 0.3, moves).astype(np.float32)
+    spec = Factored(3, meta["head"]["cells"], moves, int((arrays["head_cell"] < 0).sum()), True)
+    folded_spec, folded = spec.with_move_terms(arrays | {"head_vt_w": term_w, "head_vt_b": term_b})
+    assert folded_spec.rank == 4 and "head_vt_w" not in folded
+    policy = NumpyPolicy((meta | {"head": folded_spec.meta()}, folded), name=game)
+    x = observations(policy)
+    h = np.tanh(x @ arrays["pi_w0"] + arrays["pi_b0"])
+    pair = arrays["head_cell"] >= 0
+    terms = np.where(pair, (h @ term_w + term_b)[:, arrays["head_move"].clip(0)], 0.0)
+    np.testing.assert_allclose(policy.logits(x), without.logits(x) + terms, rtol=1e-5, atol=1e-5)
+    with pytest.raises(ValueError, match="move terms need its moves from the position"):
+        Factored(3, spec.cells, moves, spec.others).with_move_terms(arrays)
+
+
 @pytest.mark.parametrize("moves_from_position", [False, True])
 @pytest.mark.parametrize("game", ["swish", "twirls"])
 def test_logits_of_computes_the_asked_actions_alone(game, moves_from_position):

@@ -456,7 +456,8 @@ def test_factored_zip_reads_as_its_export_does(factored_zip):
     meta, arrays = read_sb3_zip(path, "twirls", {})
     expected = policy_arrays(model.policy, "twirls", {})
     assert json.loads(json.dumps(meta)) == json.loads(str(expected.pop("meta")))
-    assert meta["head"] == {"kind": "factored", "rank": 2, "cells": 81, "moves": 32, "moves_from_position": True}
+    # rank 2 and the term per move: a head of rank 3 in the file (policies.network.Factored.with_move_terms)
+    assert meta["head"] == {"kind": "factored", "rank": 3, "cells": 81, "moves": 32, "moves_from_position": True}
     assert sorted(arrays) == sorted(expected)
     for key, value in expected.items():
         assert arrays[key].dtype == value.dtype and np.array_equal(arrays[key], value), key
@@ -547,6 +548,21 @@ def test_factored_zip_that_does_not_fit_is_refused(factored_zip, tmp_path, edit,
     odd = tmp_path / "odd.zip"
     _tampered(path, odd, edit_data=edit)
     with pytest.raises(PolicyFileError, match=f"odd.zip: {fragment}.*trusted=True"):
+        policies.load("twirls", str(odd))
+
+
+def test_factored_zip_with_move_terms_but_no_moves_from_the_position_is_refused(factored_zip, tmp_path):
+    import torch
+
+    _, path = factored_zip
+    with zipfile.ZipFile(path) as z:
+        state = torch.load(io.BytesIO(z.read("policy.pth")), weights_only=True)
+    state = {k: v for k, v in state.items() if not k.startswith(("action_net.move_net", "action_net.action_bias"))}
+    buffer = io.BytesIO()
+    torch.save(state, buffer)
+    odd = tmp_path / "odd.zip"
+    _tampered(path, odd, policy_bytes=buffer.getvalue())
+    with pytest.raises(PolicyFileError, match="odd.zip: its factored head has move terms but not the moves from"):
         policies.load("twirls", str(odd))
 
 

@@ -71,15 +71,15 @@ def test_the_factored_masked_distribution_lives_on_the_legal_actions(trained):
     np.testing.assert_array_equal(dist.mode().numpy(), np.where(masks, probs, -1).argmax(axis=1))
 
 
-@pytest.mark.parametrize("moves_from_position", [False, True])
+@pytest.mark.parametrize("moves_from_position, move_terms", [(False, False), (True, False), (True, True)])
 @pytest.mark.parametrize("name", ["twirls", "swish"])
-def test_the_legal_pairs_logits_and_gradients_are_the_dense_heads(name, moves_from_position):
+def test_the_legal_pairs_logits_and_gradients_are_the_dense_heads(name, moves_from_position, move_terms):
     from envs.registry import action_layout
     from training.network import FactoredHead
 
     layout = action_layout(name)
     torch.manual_seed(0)
-    head = FactoredHead(16, layout, 4, moves_from_position)
+    head = FactoredHead(16, layout, 4, moves_from_position, move_terms)
     with torch.no_grad():
         for parameter in head.parameters():
             parameter.normal_()
@@ -136,7 +136,21 @@ def test_the_factored_head_is_smaller_than_the_plain_one():
     plain = MaskablePPO("MlpPolicy", factored_model("twirls").env, n_steps=32, policy_kwargs={"net_arch": [32]})
     factored = factored_model("twirls")
     count = lambda m: sum(p.numel() for p in m.policy.action_net.parameters())  # noqa: E731
-    assert count(factored) * 4 < count(plain)
+    assert count(factored) * 3 < count(plain)  # 21,431 against 85,569 at width 32, rank 4
+
+
+def test_move_terms_without_the_moves_from_the_position_are_refused():
+    from envs.registry import action_layout
+    from training.network import FactoredHead
+
+    with pytest.raises(ValueError, match="move terms need its moves from the position"):
+        FactoredHead(8, action_layout("twirls"), 2, moves_from_position=False, move_terms=True)
+    vec = make_vec_env(lambda: gymnasium.make(GAMES["twirls"].gym_id, opponent="random"), n_envs=1)
+    kwargs = {"name": "twirls", "moves_from_position": False}
+    with pytest.raises(ValueError, match="twirls: a factored head's move_terms need moves_from_position"):
+        MaskablePPO(FactoredMaskablePolicy, vec, policy_kwargs=kwargs | {"move_terms": True})
+    model = MaskablePPO(FactoredMaskablePolicy, vec, n_steps=8, policy_kwargs=kwargs)  # None: as the moves
+    assert not model.policy.action_net.move_terms
 
 
 def test_a_game_without_an_action_layout_or_a_bad_head_is_refused():
@@ -194,7 +208,8 @@ def test_a_run_with_the_factored_head_exports_a_factored_policy_file(tmp_path):
                          checkpoint={"every": 0})  # fmt: skip
     summary = train(config, tmp_path, progress_bar=False, tensorboard=False)
     policy = NumpyPolicy(summary["policy"], name="twirls", params={"board_size": 8})
-    assert policy.meta["head"] == {"kind": "factored", "rank": 2, "cells": 64, "moves": 32, "moves_from_position": True}
+    # rank 2 and the term per move: a head of rank 3 in the file (policies.network.Factored.with_move_terms)
+    assert policy.meta["head"] == {"kind": "factored", "rank": 3, "cells": 64, "moves": 32, "moves_from_position": True}
     snapshot = NumpyPolicy(next((tmp_path / "snapshots").glob("*.npz")), name="twirls", params={"board_size": 8})
     assert snapshot.meta["head"]["kind"] == "factored"
     assert "[ppo] twirls: 0/256 env steps" in (tmp_path / "train.log").read_text()
