@@ -193,8 +193,13 @@ class Network(nn.Module):
         self._build(spec, layout, conv)
 
     @classmethod
-    def of_spec(cls, spec: NetworkSpec, layout: ActionLayout | None = None, graph: BoardGraph | None = None) -> Network:
-        """The module of ``spec``; a factored head needs the game's action ``layout``, a convolution its ``graph``."""
+    def of_spec(
+        cls, spec: NetworkSpec, layout: ActionLayout | None = None, graph: BoardGraph | None = None,
+        move_terms: bool = False,
+    ) -> Network:  # fmt: skip
+        """The module of ``spec``; a factored head needs the game's action ``layout``, a convolution its ``graph``.
+        ``move_terms``: a factored head with the moves from the position also gets PPO's term per move
+        (:class:`FactoredHead`; its :attr:`spec` and file then hold a head of one rank more)."""
         net = cls.__new__(cls)
         nn.Module.__init__(net)
         conv = None
@@ -204,10 +209,12 @@ class Network(nn.Module):
             conv = BoardConv(graph, spec.conv.layers, spec.conv.channels)
         if spec.factored is not None and layout is None:
             raise ValueError("a network with a factored head needs the game's action layout")
-        net._build(spec, layout, conv)
+        net._build(spec, layout, conv, move_terms)
         return net
 
-    def _build(self, spec: NetworkSpec, layout: ActionLayout | None, conv: BoardConv | None) -> None:
+    def _build(
+        self, spec: NetworkSpec, layout: ActionLayout | None, conv: BoardConv | None, move_terms: bool = False
+    ) -> None:
         if layout is not None and layout.num_actions != spec.actions:
             raise ValueError(f"an action layout of {layout.num_actions} actions for a game with {spec.actions}")
         act = TORCH_ACTIVATIONS[spec.activation]
@@ -225,7 +232,9 @@ class Network(nn.Module):
         last = spec.policy_widths[-1] if spec.policy_widths else spec.inputs
         f = spec.factored
         self.action_head = (
-            nn.Linear(last, spec.actions) if f is None else FactoredHead(last, layout, f.rank, f.moves_from_position)
+            nn.Linear(last, spec.actions)
+            if f is None
+            else FactoredHead(last, layout, f.rank, f.moves_from_position, move_terms)
         )
         top = spec.value_widths[-1] if spec.value_widths else spec.inputs
         self.value_head = nn.Linear(top, spec.value_outputs)

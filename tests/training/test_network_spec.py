@@ -1,6 +1,8 @@
 """One network spec (policies/network.py): the torch module training builds from it, the policy file it writes and
 the numpy forward that plays the file give the same network, for every kind of head, tower and ensemble."""
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 import torch
@@ -31,7 +33,7 @@ def spec_of(kind, batch, layout, graph):
     if kind == "a value a seat":
         return NetworkSpec(obs, actions, (16, 8), (16, 8), "tanh", value_outputs=batch.num_players)
     if kind.startswith("factored"):
-        position = kind == "factored, moves from the position"
+        position = kind.startswith("factored, moves from the position")
         head = Factored(3, layout.cells, layout.moves, len(layout.others), position)
         return NetworkSpec(obs, actions, (20,), (20,), "relu", head)
     planes, cells, directions = graph.planes.shape[0], graph.cells, graph.directions
@@ -46,6 +48,7 @@ CASES = [
     ("twirls", {"board_size": 8}, "factored"),
     ("swish", {}, "factored"),
     ("swish", {}, "factored, moves from the position"),
+    ("twirls", {"board_size": 8}, "factored, moves from the position and a term per move"),
     ("swival", {}, "a board convolution"),
     ("twirls", {"board_size": 8}, "a board convolution"),
 ]
@@ -56,7 +59,10 @@ def test_the_torch_module_its_file_and_the_numpy_forward_are_one_network(tmp_pat
     batch, layout, graph = game_parts(name, params)
     spec = spec_of(kind, batch, layout, graph)
     torch.manual_seed(0)
-    net = Network.of_spec(spec, layout, graph)
+    terms = kind.endswith("a term per move")  # PPO's head: its file holds a head of one rank more
+    net = Network.of_spec(spec, layout, graph, move_terms=terms)
+    if terms:
+        spec = replace(spec, factored=replace(spec.factored, rank=spec.factored.rank + 1))
     assert net.spec == spec
     path = write_network(net, tmp_path / "n.npz", name, params, {})
     meta, arrays = read_policy_file(path)
@@ -78,6 +84,7 @@ COMPILED_REFUSES = {
     "a value a seat": "a value head of one output",
     "factored": "a plain action head",
     "factored, moves from the position": "a plain action head",
+    "factored, moves from the position and a term per move": "a plain action head",
     "a board convolution": "board convolution",
 }
 
