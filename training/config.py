@@ -45,7 +45,7 @@ DEFAULTS: dict[str, Any] = {
     "checkpoint": {"every": 100_000},
     # PPO's action head: "plain", or "factored" over the game's action layout at "rank" (training.factored_policy)
     "head": "plain",
-    "rank": 16,
+    "rank": 8,
 }
 HEADS = ("plain", "factored")
 ENV_PATHS = ("auto", "single", "vector")

@@ -16,7 +16,7 @@ position (``move_terms``), both on by default: without them it learns less per s
 >>> from training.factored_policy import FactoredMaskablePolicy
 >>> from training.sb3_vec import make_sb3_vec
 >>> vec = make_sb3_vec("twirls", 256, opponent="random", seed=0)
->>> model = MaskablePPO(FactoredMaskablePolicy, vec, n_steps=16, policy_kwargs={"name": "twirls", "rank": 16})
+>>> model = MaskablePPO(FactoredMaskablePolicy, vec, n_steps=16, policy_kwargs={"name": "twirls", "rank": 8})
 
 :func:`training.export.export_policy` writes it as a policy file with a
 factored head, which :class:`policies.numpy_policy.NumpyPolicy` plays with
@@ -144,7 +144,7 @@ class FactoredMaskablePolicy(MaskableActorCriticPolicy):
 
     def __init__(
         self, observation_space: Any, action_space: Any, lr_schedule: Any, *, name: str,
-        params: dict[str, Any] | None = None, rank: int = 16, moves_from_position: bool = True,
+        params: dict[str, Any] | None = None, rank: int = 8, moves_from_position: bool = True,
         move_terms: bool | None = None, **kwargs: Any,
     ) -> None:  # fmt: skip
         self.layout = game_layout(name, params)
@@ -178,7 +178,7 @@ class FactoredMaskablePolicy(MaskableActorCriticPolicy):
                 "move_terms": self.move_terms}  # fmt: skip
 
 
-def ppo_policy(name: str, params: dict[str, Any], head: str, rank: int = 16) -> tuple[Any, dict[str, Any]]:
+def ppo_policy(name: str, params: dict[str, Any], head: str, rank: int = 8) -> tuple[Any, dict[str, Any]]:
     """MaskablePPO's ``policy`` and the ``policy_kwargs`` it adds, for the action ``head`` a run asks for."""
     if head not in HEADS:
         raise ValueError(f"{name}: the PPO action head must be one of {', '.join(HEADS)}, got {head!r}")
